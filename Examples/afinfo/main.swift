@@ -1,0 +1,157 @@
+// afinfo: prints what Apple's afinfo prints about audio files, or one JSON object per file.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AudioCore
+import AudioFileServices
+
+let usage = """
+    usage: afinfo [--json] FILE...
+      Prints the container, data format, packet counts and packet table of each audio file
+      (CAF, AIFF/AIFC, WAVE/RF64/BW64, ADTS).
+      --json   one JSON object per file instead of afinfo's text layout
+    """
+
+var json = false
+var files: [String] = []
+for argument in CommandLine.arguments.dropFirst() {
+    switch argument {
+    case "--json", "-j": json = true
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        if argument.hasPrefix("-") && argument.count > 1 {
+            printError("afinfo: unknown option \(argument)\n\(usage)")
+            exit(2)
+        }
+        files.append(argument)
+    }
+}
+if files.isEmpty {
+    printError(usage)
+    exit(2)
+}
+
+var failed = false
+for path in files {
+    do {
+        let file = try AudioFile(path: path)
+        print(json ? jsonReport(path, file) : textReport(path, file))
+    } catch {
+        failed = true
+        printError("afinfo: \(path): AudioFileOpen failed \(error.status.fourCharDescription): \(error)")
+        if json {
+            print(
+                "{\"file\": \(quote(path)), \"error\": {\"status\": \(error.status), \"code\": \(quote(error.status.fourCharDescription)), "
+                    + "\"message\": \(quote(error.description))}}")
+        }
+    }
+}
+exit(failed ? 1 : 0)
+
+func textReport(_ path: String, _ file: AudioFile) -> String {
+    let format = file.dataFormat
+    var lines = [
+        "File:           \(path)",
+        "File type ID:   \(file.fileType)",
+        "Num Tracks:     1",
+        "----",
+        "Data format:     \(format)",
+    ]
+    if let layout = file.channelLayout {
+        lines.append("Channel layout: \(layout.name)")
+    } else {
+        lines.append("                no channel layout.")
+    }
+    lines += [
+        "estimated duration: \(fixed(file.estimatedDuration, 6)) sec",
+        "audio bytes: \(file.dataByteCount)",
+        "audio packets: \(file.packetCount)",
+        "bit rate: \(file.bitRate) bits per second",
+        "packet size upper bound: \(file.packetSizeUpperBound)",
+        "maximum packet size: \(file.maximumPacketSize)",
+        "audio data file offset: \(file.dataOffset)",
+    ]
+    if let table = file.packetTableInfo {
+        lines.append(
+            "audio \(table.numberValidFrames) valid frames + \(table.primingFrames) priming + "
+                + "\(table.remainderFrames) remainder = \(table.totalFrames)")
+    }
+    if format.isPCM {
+        lines.append("source bit depth: \(format.isFloat ? "F" : "I")\(format.bitsPerChannel)")
+    }
+    lines.append("----")
+    return lines.joined(separator: "\n")
+}
+
+func jsonReport(_ path: String, _ file: AudioFile) -> String {
+    let f = file.dataFormat
+    let table = file.packetTableInfo
+    let layout = file.channelLayout.map { layout in
+        "{\"tag\": \(layout.tag.rawValue), \"bitmap\": \(layout.bitmap.rawValue), \"channels\": \(layout.numberOfChannels), "
+            + "\"name\": \(quote(layout.name))}"
+    } ?? "null"
+    let formatJSON =
+        "{\"sampleRate\": \(f.sampleRate), \"formatID\": \(quote(f.formatID.description)), \"formatFlags\": \(f.formatFlags.rawValue), "
+        + "\"bytesPerPacket\": \(f.bytesPerPacket), \"framesPerPacket\": \(f.framesPerPacket), \"bytesPerFrame\": \(f.bytesPerFrame), "
+        + "\"channelsPerFrame\": \(f.channelsPerFrame), \"bitsPerChannel\": \(f.bitsPerChannel)}"
+    let fields: [(String, String)] = [
+        ("file", quote(path)),
+        ("fileType", quote(file.fileType.description)),
+        ("format", formatJSON),
+        ("packetCount", "\(file.packetCount)"),
+        ("dataByteCount", "\(file.dataByteCount)"),
+        ("dataOffset", "\(file.dataOffset)"),
+        ("maxPacketSize", "\(file.maximumPacketSize)"),
+        ("packetSizeUpperBound", "\(file.packetSizeUpperBound)"),
+        ("validFrames", "\(file.validFrames)"),
+        ("primingFrames", "\(table?.primingFrames ?? 0)"),
+        ("remainderFrames", "\(table?.remainderFrames ?? 0)"),
+        ("estimatedDuration", "\(file.estimatedDuration)"),
+        ("bitRate", "\(file.bitRate)"),
+        ("magicCookieSize", "\(file.magicCookie?.count ?? 0)"),
+        ("channelLayout", layout),
+    ]
+    return "{" + fields.map { "\(quote($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+}
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+/// A JSON string literal.
+func quote(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20:
+            let h = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
+
+/// `value` with exactly `digits` decimals, as `%.*f` prints it.
+func fixed(_ value: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard scaled < 9e18 else { return "\(value)" }
+    let n = Int64(scaled)
+    let whole = n / Int64(scale)
+    var frac = String(n % Int64(scale))
+    frac = String(repeating: "0", count: digits - frac.count) + frac
+    return (value < 0 ? "-" : "") + "\(whole)." + frac
+}

@@ -1,0 +1,303 @@
+/// Identifies a channel layout (Core Audio's `AudioChannelLayoutTag`). The low 16 bits of a
+/// predefined tag are its channel count.
+public struct AudioChannelLayoutTag: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt32
+    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    private static func tag(_ index: UInt32, _ channels: UInt32) -> AudioChannelLayoutTag {
+        AudioChannelLayoutTag(rawValue: index << 16 | channels)
+    }
+
+    /// The layout is given by the channel descriptions.
+    public static let useChannelDescriptions = AudioChannelLayoutTag(rawValue: 0)
+    /// The layout is given by the channel bitmap.
+    public static let useChannelBitmap = AudioChannelLayoutTag(rawValue: 1 << 16)
+    public static let mono = tag(100, 1)
+    public static let stereo = tag(101, 2)
+    public static let stereoHeadphones = tag(102, 2)
+    public static let matrixStereo = tag(103, 2)
+    public static let midSide = tag(104, 2)
+    public static let xy = tag(105, 2)
+    public static let binaural = tag(106, 2)
+    public static let ambisonicBFormat = tag(107, 4)
+    public static let quadraphonic = tag(108, 4)
+    public static let pentagonal = tag(109, 5)
+    public static let hexagonal = tag(110, 6)
+    public static let octagonal = tag(111, 8)
+    public static let cube = tag(112, 8)
+    public static let mpeg_3_0_A = tag(113, 3)
+    public static let mpeg_3_0_B = tag(114, 3)
+    public static let mpeg_4_0_A = tag(115, 4)
+    public static let mpeg_4_0_B = tag(116, 4)
+    public static let mpeg_5_0_A = tag(117, 5)
+    public static let mpeg_5_0_B = tag(118, 5)
+    public static let mpeg_5_0_C = tag(119, 5)
+    public static let mpeg_5_0_D = tag(120, 5)
+    public static let mpeg_5_1_A = tag(121, 6)
+    public static let mpeg_5_1_B = tag(122, 6)
+    public static let mpeg_5_1_C = tag(123, 6)
+    public static let mpeg_5_1_D = tag(124, 6)
+    public static let mpeg_6_1_A = tag(125, 7)
+    public static let mpeg_7_1_A = tag(126, 8)
+    public static let mpeg_7_1_B = tag(127, 8)
+    public static let mpeg_7_1_C = tag(128, 8)
+    public static let aac_3_0 = mpeg_3_0_B
+    public static let aac_4_0 = mpeg_4_0_B
+    public static let aac_5_0 = mpeg_5_0_D
+    public static let aac_5_1 = mpeg_5_1_D
+    public static let aac_6_0 = tag(141, 6)
+    public static let aac_6_1 = tag(142, 7)
+    public static let aac_7_0 = tag(143, 7)
+    public static let aac_7_1 = mpeg_7_1_B
+    public static let aac_octagonal = tag(144, 8)
+    /// `n` channels in order, without roles (`kAudioChannelLayoutTag_DiscreteInOrder | n`).
+    public static func discreteInOrder(_ channels: UInt32) -> AudioChannelLayoutTag { tag(147, channels & 0xFFFF) }
+    /// An unknown layout of `n` channels (`kAudioChannelLayoutTag_Unknown | n`).
+    public static func unknown(_ channels: UInt32) -> AudioChannelLayoutTag {
+        AudioChannelLayoutTag(rawValue: 0xFFFF_0000 | (channels & 0xFFFF))
+    }
+
+    /// Channels the tag implies (its low 16 bits); 0 for descriptions and bitmap tags.
+    public var numberOfChannels: UInt32 { rawValue & 0xFFFF }
+
+    /// The AAC layout for an MPEG-4 channel configuration (1…7), as ADTS and AudioSpecificConfig use.
+    public static func aac(channelConfiguration: Int) -> AudioChannelLayoutTag? {
+        switch channelConfiguration {
+        case 1: .mono
+        case 2: .stereo
+        case 3: .aac_3_0
+        case 4: .aac_4_0
+        case 5: .aac_5_0
+        case 6: .aac_5_1
+        case 7: .aac_7_1
+        default: nil
+        }
+    }
+}
+
+/// A channel's role (Core Audio's `AudioChannelLabel`).
+public struct AudioChannelLabel: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt32
+    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let unknown = AudioChannelLabel(rawValue: 0xFFFF_FFFF)
+    public static let unused = AudioChannelLabel(rawValue: 0)
+    public static let useCoordinates = AudioChannelLabel(rawValue: 100)
+    public static let left = AudioChannelLabel(rawValue: 1)
+    public static let right = AudioChannelLabel(rawValue: 2)
+    public static let center = AudioChannelLabel(rawValue: 3)
+    public static let lfeScreen = AudioChannelLabel(rawValue: 4)
+    public static let leftSurround = AudioChannelLabel(rawValue: 5)
+    public static let rightSurround = AudioChannelLabel(rawValue: 6)
+    public static let leftCenter = AudioChannelLabel(rawValue: 7)
+    public static let rightCenter = AudioChannelLabel(rawValue: 8)
+    public static let centerSurround = AudioChannelLabel(rawValue: 9)
+    public static let leftSurroundDirect = AudioChannelLabel(rawValue: 10)
+    public static let rightSurroundDirect = AudioChannelLabel(rawValue: 11)
+    public static let topCenterSurround = AudioChannelLabel(rawValue: 12)
+    public static let verticalHeightLeft = AudioChannelLabel(rawValue: 13)
+    public static let verticalHeightCenter = AudioChannelLabel(rawValue: 14)
+    public static let verticalHeightRight = AudioChannelLabel(rawValue: 15)
+    public static let topBackLeft = AudioChannelLabel(rawValue: 16)
+    public static let topBackCenter = AudioChannelLabel(rawValue: 17)
+    public static let topBackRight = AudioChannelLabel(rawValue: 18)
+    public static let rearSurroundLeft = AudioChannelLabel(rawValue: 33)
+    public static let rearSurroundRight = AudioChannelLabel(rawValue: 34)
+    public static let leftWide = AudioChannelLabel(rawValue: 35)
+    public static let rightWide = AudioChannelLabel(rawValue: 36)
+    public static let lfe2 = AudioChannelLabel(rawValue: 37)
+    public static let leftTotal = AudioChannelLabel(rawValue: 38)
+    public static let rightTotal = AudioChannelLabel(rawValue: 39)
+    public static let mono = AudioChannelLabel(rawValue: 42)
+    /// The `n`th discrete channel (`kAudioChannelLabel_Discrete_0 + n`).
+    public static func discrete(_ index: UInt16) -> AudioChannelLabel {
+        AudioChannelLabel(rawValue: 1 << 16 | UInt32(index))
+    }
+
+    /// The short name afinfo uses (`L`, `R`, `C`, `LFE`, `Ls`, …).
+    public var abbreviation: String {
+        switch rawValue {
+        case 0: "Unused"
+        case 1: "L"
+        case 2: "R"
+        case 3: "C"
+        case 4: "LFE"
+        case 5: "Ls"
+        case 6: "Rs"
+        case 7: "Lc"
+        case 8: "Rc"
+        case 9: "Cs"
+        case 10: "Lsd"
+        case 11: "Rsd"
+        case 12: "Ts"
+        case 13: "Vhl"
+        case 14: "Vhc"
+        case 15: "Vhr"
+        case 16: "Ltr"
+        case 17: "Ctr"
+        case 18: "Rtr"
+        case 33: "Rls"
+        case 34: "Rrs"
+        case 35: "Lw"
+        case 36: "Rw"
+        case 37: "LFE2"
+        case 38: "Lt"
+        case 39: "Rt"
+        case 42: "M"
+        case 100: "Coordinates"
+        case 0xFFFF_FFFF: "?"
+        case 0x1_0000...0x1_FFFF: "D\(rawValue & 0xFFFF)"
+        default: "#\(rawValue)"
+        }
+    }
+}
+
+/// Speaker positions present in a stream, one bit per position (Core Audio's
+/// `AudioChannelBitmap`); bit *n* is the channel label *n + 1*, the same order as WAVE's
+/// `dwChannelMask`.
+public struct AudioChannelBitmap: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let left = AudioChannelBitmap(rawValue: 1 << 0)
+    public static let right = AudioChannelBitmap(rawValue: 1 << 1)
+    public static let center = AudioChannelBitmap(rawValue: 1 << 2)
+    public static let lfeScreen = AudioChannelBitmap(rawValue: 1 << 3)
+    public static let leftSurround = AudioChannelBitmap(rawValue: 1 << 4)
+    public static let rightSurround = AudioChannelBitmap(rawValue: 1 << 5)
+    public static let leftCenter = AudioChannelBitmap(rawValue: 1 << 6)
+    public static let rightCenter = AudioChannelBitmap(rawValue: 1 << 7)
+    public static let centerSurround = AudioChannelBitmap(rawValue: 1 << 8)
+    public static let leftSurroundDirect = AudioChannelBitmap(rawValue: 1 << 9)
+    public static let rightSurroundDirect = AudioChannelBitmap(rawValue: 1 << 10)
+    public static let topCenterSurround = AudioChannelBitmap(rawValue: 1 << 11)
+    public static let verticalHeightLeft = AudioChannelBitmap(rawValue: 1 << 12)
+    public static let verticalHeightCenter = AudioChannelBitmap(rawValue: 1 << 13)
+    public static let verticalHeightRight = AudioChannelBitmap(rawValue: 1 << 14)
+    public static let topBackLeft = AudioChannelBitmap(rawValue: 1 << 15)
+    public static let topBackCenter = AudioChannelBitmap(rawValue: 1 << 16)
+    public static let topBackRight = AudioChannelBitmap(rawValue: 1 << 17)
+
+    /// The labels of the set bits, lowest bit first.
+    public var labels: [AudioChannelLabel] {
+        (0..<32).compactMap { bit in rawValue & (1 << bit) != 0 ? AudioChannelLabel(rawValue: UInt32(bit) + 1) : nil }
+    }
+}
+
+/// Describes one channel of a layout (Core Audio's `AudioChannelDescription`).
+public struct AudioChannelDescription: Hashable, Sendable {
+    /// Coordinate flags (`AudioChannelFlags`).
+    public struct Flags: OptionSet, Hashable, Sendable {
+        public var rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let rectangularCoordinates = Flags(rawValue: 1 << 0)
+        public static let sphericalCoordinates = Flags(rawValue: 1 << 1)
+        public static let meters = Flags(rawValue: 1 << 2)
+    }
+    public var label: AudioChannelLabel
+    public var flags: Flags
+    /// Three coordinates, meaning set by ``flags``.
+    public var coordinates: (Float, Float, Float)
+
+    public init(label: AudioChannelLabel, flags: Flags = [], coordinates: (Float, Float, Float) = (0, 0, 0)) {
+        self.label = label
+        self.flags = flags
+        self.coordinates = coordinates
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.label == b.label && a.flags == b.flags && a.coordinates == b.coordinates
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(label)
+        hasher.combine(flags)
+        hasher.combine(coordinates.0)
+        hasher.combine(coordinates.1)
+        hasher.combine(coordinates.2)
+    }
+}
+
+/// Which speaker each channel feeds (Core Audio's `AudioChannelLayout`): a predefined tag, a
+/// bitmap, or one description per channel.
+public struct AudioChannelLayout: Hashable, Sendable, CustomStringConvertible {
+    public var tag: AudioChannelLayoutTag
+    /// Set when ``tag`` is ``AudioChannelLayoutTag/useChannelBitmap``.
+    public var bitmap: AudioChannelBitmap
+    /// Set when ``tag`` is ``AudioChannelLayoutTag/useChannelDescriptions``.
+    public var descriptions: [AudioChannelDescription]
+
+    public init(tag: AudioChannelLayoutTag, bitmap: AudioChannelBitmap = [], descriptions: [AudioChannelDescription] = []) {
+        self.tag = tag
+        self.bitmap = bitmap
+        self.descriptions = descriptions
+    }
+
+    /// A layout given by a bitmap (WAVE's channel mask).
+    public init(bitmap: AudioChannelBitmap) { self.init(tag: .useChannelBitmap, bitmap: bitmap) }
+
+    /// Channels of the layout, however it is given.
+    public var numberOfChannels: Int {
+        switch tag {
+        case .useChannelDescriptions: descriptions.count
+        case .useChannelBitmap: bitmap.rawValue.nonzeroBitCount
+        default: Int(tag.numberOfChannels)
+        }
+    }
+
+    /// The channel roles in order, where the layout names them.
+    public var labels: [AudioChannelLabel]? {
+        switch tag {
+        case .useChannelDescriptions: return descriptions.map(\.label)
+        case .useChannelBitmap: return bitmap.labels
+        default: return Self.knownTags[tag.rawValue]?.labels
+        }
+    }
+
+    /// The name afinfo prints, e.g. `Stereo (L R)` or `5.1 (C L R Ls Rs LFE)`.
+    public var name: String {
+        let roles = labels.map { $0.map(\.abbreviation).joined(separator: " ") }
+        if let known = Self.knownTags[tag.rawValue] {
+            return known.labels.count > 1 ? "\(known.name) (\(roles ?? ""))" : known.name
+        }
+        switch tag {
+        case .useChannelDescriptions, .useChannelBitmap: return roles ?? ""
+        default:
+            switch tag.rawValue >> 16 {
+            case 147: return "\(tag.numberOfChannels) channels, discrete in order"
+            case 0xFFFF: return "\(tag.numberOfChannels) channels, unknown layout"
+            default: return "layout tag 0x\(hex(UInt64(tag.rawValue), digits: 8))"
+            }
+        }
+    }
+
+    public var description: String { name }
+
+    private typealias L = AudioChannelLabel
+    private static let knownTags: [UInt32: (name: String, labels: [AudioChannelLabel])] = [
+        AudioChannelLayoutTag.mono.rawValue: ("Mono", [L.center]),
+        AudioChannelLayoutTag.stereo.rawValue: ("Stereo", [L.left, L.right]),
+        AudioChannelLayoutTag.stereoHeadphones.rawValue: ("Stereo Headphones", [L.left, L.right]),
+        AudioChannelLayoutTag.matrixStereo.rawValue: ("Matrix Stereo", [L.leftTotal, L.rightTotal]),
+        AudioChannelLayoutTag.quadraphonic.rawValue: ("Quadraphonic", [L.left, L.right, L.leftSurround, L.rightSurround]),
+        AudioChannelLayoutTag.pentagonal.rawValue: ("Pentagonal", [L.left, L.right, L.rearSurroundLeft, L.rearSurroundRight, L.center]),
+        AudioChannelLayoutTag.hexagonal.rawValue: ("Hexagonal", [L.left, L.right, L.rearSurroundLeft, L.rearSurroundRight, L.center, L.centerSurround]),
+        AudioChannelLayoutTag.mpeg_3_0_A.rawValue: ("3.0", [L.left, L.right, L.center]),
+        AudioChannelLayoutTag.mpeg_3_0_B.rawValue: ("3.0", [L.center, L.left, L.right]),
+        AudioChannelLayoutTag.mpeg_4_0_A.rawValue: ("4.0", [L.left, L.right, L.center, L.centerSurround]),
+        AudioChannelLayoutTag.mpeg_4_0_B.rawValue: ("4.0", [L.center, L.left, L.right, L.centerSurround]),
+        AudioChannelLayoutTag.mpeg_5_0_A.rawValue: ("5.0", [L.left, L.right, L.center, L.leftSurround, L.rightSurround]),
+        AudioChannelLayoutTag.mpeg_5_0_B.rawValue: ("5.0", [L.left, L.right, L.leftSurround, L.rightSurround, L.center]),
+        AudioChannelLayoutTag.mpeg_5_0_C.rawValue: ("5.0", [L.left, L.center, L.right, L.leftSurround, L.rightSurround]),
+        AudioChannelLayoutTag.mpeg_5_0_D.rawValue: ("5.0", [L.center, L.left, L.right, L.leftSurround, L.rightSurround]),
+        AudioChannelLayoutTag.mpeg_5_1_A.rawValue: ("5.1", [L.left, L.right, L.center, L.lfeScreen, L.leftSurround, L.rightSurround]),
+        AudioChannelLayoutTag.mpeg_5_1_B.rawValue: ("5.1", [L.left, L.right, L.leftSurround, L.rightSurround, L.center, L.lfeScreen]),
+        AudioChannelLayoutTag.mpeg_5_1_C.rawValue: ("5.1", [L.left, L.center, L.right, L.leftSurround, L.rightSurround, L.lfeScreen]),
+        AudioChannelLayoutTag.mpeg_5_1_D.rawValue: ("5.1", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.lfeScreen]),
+        AudioChannelLayoutTag.mpeg_6_1_A.rawValue: ("6.1", [L.left, L.right, L.center, L.lfeScreen, L.leftSurround, L.rightSurround, L.centerSurround]),
+        AudioChannelLayoutTag.mpeg_7_1_A.rawValue: ("7.1", [L.left, L.right, L.center, L.lfeScreen, L.leftSurround, L.rightSurround, L.leftCenter, L.rightCenter]),
+        AudioChannelLayoutTag.mpeg_7_1_B.rawValue: ("7.1", [L.center, L.leftCenter, L.rightCenter, L.left, L.right, L.leftSurround, L.rightSurround, L.lfeScreen]),
+        AudioChannelLayoutTag.mpeg_7_1_C.rawValue: ("7.1", [L.left, L.right, L.center, L.lfeScreen, L.leftSurround, L.rightSurround, L.rearSurroundLeft, L.rearSurroundRight]),
+        AudioChannelLayoutTag.aac_6_0.rawValue: ("6.0", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.centerSurround]),
+        AudioChannelLayoutTag.aac_6_1.rawValue: ("6.1", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.centerSurround, L.lfeScreen]),
+        AudioChannelLayoutTag.aac_7_0.rawValue: ("7.0", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.rearSurroundLeft, L.rearSurroundRight]),
+        AudioChannelLayoutTag.aac_octagonal.rawValue: ("Octagonal", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.rearSurroundLeft, L.rearSurroundRight, L.centerSurround]),
+    ]
+}

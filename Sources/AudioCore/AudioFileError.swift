@@ -1,0 +1,98 @@
+/// An error from Audio File Services: Apple's result code plus what went wrong and where.
+///
+/// ``code`` is the value Apple's `AudioFile…` functions return for the same failure, so code
+/// ported from AudioToolbox can compare ``status`` against `kAudioFileInvalidFileError` and
+/// friends. ``chunk`` and ``offset`` name the place in the file where a malformed file failed.
+public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Apple's Audio File Services result codes.
+    public enum Code: OSStatus, Sendable, CaseIterable {
+        /// `kAudioFileUnspecifiedError` (`'wht?'`).
+        case unspecified = 0x7768_743F
+        /// `kAudioFileUnsupportedFileTypeError` (`'typ?'`): not a container this library reads.
+        case unsupportedFileType = 0x7479_703F
+        /// `kAudioFileUnsupportedDataFormatError` (`'fmt?'`): the container holds data it cannot describe.
+        case unsupportedDataFormat = 0x666D_743F
+        /// `kAudioFileUnsupportedPropertyError` (`'pty?'`).
+        case unsupportedProperty = 0x7074_793F
+        /// `kAudioFileBadPropertySizeError` (`'!siz'`).
+        case badPropertySize = 0x2173_697A
+        /// `kAudioFilePermissionsError` (`'prm?'`).
+        case permissions = 0x7072_6D3F
+        /// `kAudioFileNotOptimizedError` (`'optm'`).
+        case notOptimized = 0x6F70_746D
+        /// `kAudioFileInvalidChunkError` (`'chk?'`): a chunk is malformed.
+        case invalidChunk = 0x6368_6B3F
+        /// `kAudioFileDoesNotAllow64BitDataSizeError` (`'off?'`).
+        case doesNotAllow64BitDataSize = 0x6F66_663F
+        /// `kAudioFileInvalidPacketOffsetError` (`'pck?'`): a packet index beyond the file.
+        case invalidPacketOffset = 0x7063_6B3F
+        /// `kAudioFileInvalidPacketDependencyError` (`'dep?'`).
+        case invalidPacketDependency = 0x6465_703F
+        /// `kAudioFileInvalidFileError` (`'dta?'`): the file is malformed or not of its type.
+        case invalidFile = 0x6474_613F
+        /// `kAudioFileOperationNotSupportedError` (`0x6F703F3F`).
+        case operationNotSupported = 0x6F70_3F3F
+        /// `kAudioFileNotOpenError` (-38).
+        case notOpen = -38
+        /// `kAudioFileEndOfFileError` (-39).
+        case endOfFile = -39
+        /// `kAudioFilePositionError` (-40).
+        case position = -40
+        /// `kAudioFileFileNotFoundError` (-43).
+        case fileNotFound = -43
+    }
+
+    /// Apple's result code for this failure.
+    public var code: Code
+    /// What went wrong, in words.
+    public var reason: String
+    /// The chunk (or header) being read when a malformed file failed, e.g. `"fmt "`.
+    public var chunk: String?
+    /// The byte offset in the file where the failing structure starts.
+    public var offset: Int64?
+
+    public init(_ code: Code, _ reason: String, chunk: String? = nil, offset: Int64? = nil) {
+        self.code = code
+        self.reason = reason
+        self.chunk = chunk
+        self.offset = offset
+    }
+
+    /// The `OSStatus` Apple's function returns for this failure.
+    public var status: OSStatus { code.rawValue }
+
+    public var description: String {
+        var out = reason
+        if let chunk { out += " [chunk '\(chunk)'" + (offset.map { " at offset \($0)" } ?? "") + "]" }
+        else if let offset { out += " [at offset \(offset)]" }
+        return out + " (\(status.fourCharDescription))"
+    }
+
+    /// Two errors match when their codes do; tests compare codes with `==` on ``code``.
+    public static func ~= (code: Code, error: AudioFileError) -> Bool { error.code == code }
+}
+
+/// A container type (Core Audio's `AudioFileTypeID`): a four-character code.
+public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public init(_ code: FourCharCode) { rawValue = code.rawValue }
+    /// The four-character code, e.g. `caff`.
+    public var code: FourCharCode { FourCharCode(rawValue: rawValue) }
+    public var description: String { code.description }
+
+    /// Core Audio Format (`'caff'`).
+    public static let caf = AudioFileType("caff")
+    /// AIFF (`'AIFF'`).
+    public static let aiff = AudioFileType("AIFF")
+    /// AIFF-C (`'AIFC'`).
+    public static let aifc = AudioFileType("AIFC")
+    /// WAVE (`'WAVE'`).
+    public static let wave = AudioFileType("WAVE")
+    /// RF64, the 64-bit WAVE of EBU Tech 3306 (`'RF64'`).
+    public static let rf64 = AudioFileType("RF64")
+    /// BW64, ITU-R BS.2088's 64-bit WAVE (`'BW64'`).
+    public static let bw64 = AudioFileType("BW64")
+    /// AAC in ADTS framing (`'adts'`).
+    public static let adts = AudioFileType("adts")
+}

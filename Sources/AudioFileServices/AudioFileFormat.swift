@@ -1,0 +1,149 @@
+public import AudioCore
+
+/// Where each packet of a file's audio data lies.
+public enum AudioFilePacketIndex: Sendable {
+    /// Packets of `bytesPerPacket` bytes each, back to back from the data offset.
+    case constant(bytesPerPacket: Int, count: Int64)
+    /// Packets listed one by one (VBR data, or packets separated by framing such as ADTS headers).
+    case table(PacketTable)
+
+    /// Packets in the file.
+    public var count: Int64 {
+        switch self {
+        case .constant(_, let count): count
+        case .table(let table): Int64(table.count)
+        }
+    }
+}
+
+/// A list of packet positions, sizes and (for formats whose packets vary in duration) frame counts.
+public struct PacketTable: Sendable {
+    /// File offset of each packet.
+    public private(set) var offsets: [Int64] = []
+    /// Byte size of each packet.
+    public private(set) var sizes: [UInt32] = []
+    /// Frames in each packet, when they vary; empty when every packet has the format's
+    /// frames per packet.
+    public private(set) var frames: [UInt32] = []
+    /// The largest packet.
+    public private(set) var maximumSize: UInt32 = 0
+    /// Frames in all packets.
+    public private(set) var totalFrames: Int64 = 0
+    /// Frames per packet when constant.
+    let framesPerPacket: UInt32
+
+    init(framesPerPacket: UInt32, capacity: Int) {
+        self.framesPerPacket = framesPerPacket
+        offsets.reserveCapacity(capacity)
+        sizes.reserveCapacity(capacity)
+    }
+
+    /// Number of packets.
+    public var count: Int { offsets.count }
+
+    mutating func append(offset: Int64, size: UInt32, frames packetFrames: UInt32? = nil) {
+        if let packetFrames, packetFrames != framesPerPacket || !frames.isEmpty {
+            if frames.isEmpty { frames = [UInt32](repeating: framesPerPacket, count: offsets.count) }
+            frames.append(packetFrames)
+        } else if !frames.isEmpty {
+            frames.append(framesPerPacket)
+        }
+        offsets.append(offset)
+        sizes.append(size)
+        maximumSize = max(maximumSize, size)
+        totalFrames += Int64(packetFrames ?? framesPerPacket)
+    }
+
+    /// Frames in packet `i`.
+    public func framesInPacket(_ i: Int) -> UInt32 { frames.isEmpty ? framesPerPacket : frames[i] }
+}
+
+/// One container format: recognises its files and parses their headers into the properties
+/// ``AudioFile`` exposes. ``AudioFile`` picks a conformer by magic bytes, then by extension.
+///
+/// Parsing reads headers and packet tables only, never the audio data, and treats every field
+/// as untrusted: a malformed file throws an ``AudioCore/AudioFileError`` naming the chunk and
+/// offset.
+public protocol AudioFileFormat: Sendable {
+    /// The container type this conformer reads.
+    static var fileType: AudioFileType { get }
+    /// File name extensions (lower case, no dot) that select this conformer when magic bytes don't.
+    static var extensions: [String] { get }
+    /// True when the first bytes of a file (up to 64) identify this format.
+    static func canRead(prefix: UnsafeRawBufferPointer) -> Bool
+    /// Parses the headers of `source`.
+    init(reading source: some AudioByteSource) throws(AudioFileError)
+
+    /// The actual container type (e.g. AIFF or AIFC from one parser).
+    var fileType: AudioFileType { get }
+    /// The format of the audio data.
+    var dataFormat: AudioStreamBasicDescription { get }
+    /// File offset of the first byte of audio data.
+    var dataOffset: Int64 { get }
+    /// Bytes of audio data.
+    var dataByteCount: Int64 { get }
+    /// Where the packets are.
+    var packets: AudioFilePacketIndex { get }
+    /// Priming, remainder and valid frames, where the file records them.
+    var packetTableInfo: AudioFilePacketTableInfo? { get }
+    /// Codec configuration stored with the file (CAF `kuki`; synthesised for ADTS).
+    var magicCookie: [UInt8]? { get }
+    /// The channel layout the file records.
+    var channelLayout: AudioChannelLayout? { get }
+    /// Metadata, with Apple's info dictionary keys (`title`, `artist`, `comments`, …).
+    var info: [(key: String, value: String)] { get }
+    /// Theoretical largest packet, where the format bounds it more tightly than the table.
+    var packetSizeUpperBound: Int? { get }
+    /// Frames in the file when the packets cannot say (a compressed WAVE's `fact` chunk).
+    var frameCountHint: Int64? { get }
+}
+
+extension AudioFileFormat {
+    public var fileType: AudioFileType { Self.fileType }
+    public var packetTableInfo: AudioFilePacketTableInfo? { nil }
+    public var magicCookie: [UInt8]? { nil }
+    public var channelLayout: AudioChannelLayout? { nil }
+    public var info: [(key: String, value: String)] { [] }
+    public var packetSizeUpperBound: Int? { nil }
+    public var frameCountHint: Int64? { nil }
+}
+
+/// The container formats ``AudioFile`` knows, in the order magic bytes are tried.
+public enum AudioFileFormats {
+    public static let all: [any AudioFileFormat.Type] = [
+        CAFFormat.self, WAVEFormat.self, AIFFFormat.self, ADTSFormat.self,
+    ]
+
+    /// The conformer whose magic bytes match `prefix`.
+    public static func detect(prefix: [UInt8]) -> (any AudioFileFormat.Type)? {
+        prefix.withUnsafeBytes { raw in all.first { $0.canRead(prefix: raw) } }
+    }
+
+    /// The conformer for a file name extension (case-insensitive, without dot).
+    public static func forExtension(_ ext: String) -> (any AudioFileFormat.Type)? {
+        let lower = ext.lowercased()
+        return all.first { $0.extensions.contains(lower) }
+    }
+
+    /// The conformer for a type hint.
+    public static func forType(_ type: AudioFileType) -> (any AudioFileFormat.Type)? {
+        switch type {
+        case .aifc: AIFFFormat.self
+        case .rf64, .bw64: WAVEFormat.self
+        default: all.first { $0.fileType == type }
+        }
+    }
+}
+
+/// Validation shared by the linear PCM readers.
+enum PCMCheck {
+    /// Refuses a stream with no channels or no usable rate.
+    static func basics(rate: Double, channels: Int, chunk: String, offset: Int64) throws(AudioFileError) {
+        guard channels > 0 else {
+            throw AudioFileError(.unsupportedDataFormat, "channel count is \(channels)", chunk: chunk, offset: offset)
+        }
+        guard rate.isFinite, rate > 0, rate < 1e9 else {
+            throw AudioFileError(.unsupportedDataFormat, "sample rate is \(rate)", chunk: chunk, offset: offset)
+        }
+    }
+}

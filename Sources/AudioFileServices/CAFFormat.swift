@@ -1,0 +1,217 @@
+public import AudioCore
+
+/// Core Audio Format files (`caff`), as Apple's "Core Audio Format Specification 1.0" defines them.
+///
+/// Reads desc, data (a size of -1 runs to the end of the file; the edit count is skipped), pakt
+/// (variable-length integers; priming, remainder and valid frames), kuki, chan and info; free and
+/// unknown chunks are skipped. Linear PCM in every width and byte order, `'aac '`, `'alaw'`,
+/// `'ulaw'` and `'ima4'` are described fully; any other format ID is reported by its code.
+public struct CAFFormat: AudioFileFormat {
+    public static let fileType = AudioFileType.caf
+    public static let extensions = ["caf", "caff"]
+
+    public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
+        prefix.count >= 4 && FourCharCode(prefix[0], prefix[1], prefix[2], prefix[3]) == "caff"
+    }
+
+    public let dataFormat: AudioStreamBasicDescription
+    public let dataOffset: Int64
+    public let dataByteCount: Int64
+    public let packets: AudioFilePacketIndex
+    public let packetTableInfo: AudioFilePacketTableInfo?
+    public let magicCookie: [UInt8]?
+    public let channelLayout: AudioChannelLayout?
+    public let info: [(key: String, value: String)]
+    /// The data chunk's edit count.
+    public let editCount: UInt32
+
+    public init(reading source: some AudioByteSource) throws(AudioFileError) {
+        let header = try source.prefix(8)
+        guard header.count == 8, FourCharCode(rawValue: header.be32(0)) == "caff" else {
+            throw AudioFileError(.invalidFile, "no CAF file header", chunk: "caff", offset: 0)
+        }
+        let version = UInt16(header[4]) << 8 | UInt16(header[5])
+        guard version == 1 else {
+            throw AudioFileError(.invalidFile, "CAF version \(version); only version 1 is defined", chunk: "caff", offset: 0)
+        }
+
+        var walker = ChunkWalker(source, layout: .caf, start: 8)
+        var desc: (reader: ByteReader, header: ChunkHeader)?
+        var data: (header: ChunkHeader, size: Int64)?
+        var pakt: (reader: ByteReader, header: ChunkHeader)?
+        var cookie: [UInt8]?
+        var layout: AudioChannelLayout?
+        var metadata: [(key: String, value: String)] = []
+        while let chunk = try walker.next() {
+            switch chunk.id {
+            case "desc":
+                desc = (try chunk.body(source, minimum: 32), chunk)
+            case "data":
+                let size: Int64
+                if chunk.declaredSize == -1 {
+                    size = source.size - chunk.bodyOffset  // runs to the end of the file
+                } else {
+                    size = try chunk.checkedSize(fileSize: source.size)
+                }
+                guard size >= 4 else {
+                    throw AudioFileError(.invalidChunk, "data chunk of \(size) bytes has no edit count", chunk: "data", offset: chunk.offset)
+                }
+                data = (chunk, size)
+            case "pakt":
+                pakt = (try chunk.body(source, minimum: 24), chunk)
+            case "kuki":
+                cookie = try chunk.body(source, minimum: 0).bytes
+            case "chan":
+                var r = try chunk.body(source, minimum: 12)
+                layout = try Self.channelLayout(&r)
+            case "info":
+                var r = try chunk.body(source, minimum: 4)
+                metadata = try Self.info(&r)
+            default:
+                _ = try chunk.checkedSize(fileSize: source.size)
+            }
+        }
+        guard var d = desc else { throw AudioFileError(.invalidFile, "no 'desc' chunk", chunk: "desc", offset: nil) }
+        guard let data else { throw AudioFileError(.invalidFile, "no 'data' chunk", chunk: "data", offset: nil) }
+        let format = try Self.format(&d.reader, offset: d.header.offset)
+        dataFormat = format
+        var edit = ByteReader(try source.bytes(at: data.header.bodyOffset, count: 4, chunk: "data"), fileOffset: data.header.offset, chunk: "data")
+        editCount = try edit.u32be()
+        dataOffset = data.header.bodyOffset + 4
+        dataByteCount = data.size - 4
+        magicCookie = cookie
+        channelLayout = layout
+        info = metadata
+
+        if var p = pakt {
+            let count = try p.reader.u64be()
+            let valid = Int64(bitPattern: try p.reader.u64be())
+            let priming = Int32(bitPattern: try p.reader.u32be())
+            let remainder = Int32(bitPattern: try p.reader.u32be())
+            guard valid >= 0, priming >= 0, remainder >= 0 else {
+                throw p.reader.error("negative frame count (valid \(valid), priming \(priming), remainder \(remainder))")
+            }
+            packetTableInfo = AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: priming, remainderFrames: remainder)
+            if format.bytesPerPacket == 0 || format.framesPerPacket == 0 {
+                packets = .table(try Self.packetTable(&p.reader, count: count, format: format, data: dataOffset, dataBytes: dataByteCount))
+            } else {
+                packets = .constant(bytesPerPacket: Int(format.bytesPerPacket), count: dataByteCount / Int64(format.bytesPerPacket))
+            }
+        } else {
+            guard format.bytesPerPacket > 0, format.framesPerPacket > 0 else {
+                throw AudioFileError(.invalidFile, "variable-size '\(format.formatID)' data without a 'pakt' chunk", chunk: "pakt", offset: nil)
+            }
+            packetTableInfo = nil
+            packets = .constant(bytesPerPacket: Int(format.bytesPerPacket), count: dataByteCount / Int64(format.bytesPerPacket))
+        }
+    }
+
+    private static func format(_ r: inout ByteReader, offset: Int64) throws(AudioFileError) -> AudioStreamBasicDescription {
+        let rate = try r.f64be()
+        let id = AudioFormatID(rawValue: try r.u32be())
+        let cafFlags = try r.u32be()
+        let bytesPerPacket = try r.u32be()
+        let framesPerPacket = try r.u32be()
+        let channels = try r.u32be()
+        let bits = try r.u32be()
+        func unsupported(_ reason: String) -> AudioFileError {
+            AudioFileError(.unsupportedDataFormat, reason, chunk: "desc", offset: offset)
+        }
+        guard channels <= 0xFFFF else { throw unsupported("\(channels) channels") }
+        try PCMCheck.basics(rate: rate, channels: Int(channels), chunk: "desc", offset: offset)
+        switch id {
+        case .linearPCM:
+            // CAF's own flags: bit 0 float, bit 1 little-endian.
+            let isFloat = cafFlags & 1 != 0
+            let little = cafFlags & 2 != 0
+            guard bits > 0, framesPerPacket == 1, bytesPerPacket > 0, bytesPerPacket % channels == 0 else {
+                throw unsupported("linear PCM with \(bits) bits, \(bytesPerPacket) bytes and \(framesPerPacket) frames per packet for \(channels) channels")
+            }
+            let word = bytesPerPacket / channels
+            guard bits <= word * 8, word <= 8, !isFloat || (bits == word * 8 && (bits == 32 || bits == 64)) else {
+                throw unsupported("\(bits)-bit \(isFloat ? "float" : "integer") samples in \(word)-byte words")
+            }
+            var flags: AudioFormatFlags = bits == word * 8 ? [.isPacked] : [.isAlignedHigh]
+            flags.insert(isFloat ? .isFloat : .isSignedInteger)
+            if !little { flags.insert(.isBigEndian) }
+            return AudioStreamBasicDescription(
+                sampleRate: rate, formatID: id, formatFlags: flags, bytesPerPacket: bytesPerPacket,
+                framesPerPacket: 1, bytesPerFrame: bytesPerPacket, channelsPerFrame: channels, bitsPerChannel: bits)
+        case .aLaw, .uLaw:
+            guard bytesPerPacket == channels, framesPerPacket == 1 else {
+                throw unsupported("G.711 with \(bytesPerPacket) bytes and \(framesPerPacket) frames per packet for \(channels) channels")
+            }
+            return AudioStreamBasicDescription(
+                sampleRate: rate, formatID: id, formatFlags: AudioFormatFlags(rawValue: cafFlags),
+                bytesPerPacket: bytesPerPacket, framesPerPacket: 1, bytesPerFrame: bytesPerPacket,
+                channelsPerFrame: channels, bitsPerChannel: bits == 0 ? 8 : bits)
+        case .appleIMA4:
+            guard bytesPerPacket == 34 * channels, framesPerPacket == 64 else {
+                throw unsupported("ima4 with \(bytesPerPacket) bytes and \(framesPerPacket) frames per packet for \(channels) channels")
+            }
+            fallthrough
+        default:
+            return AudioStreamBasicDescription(
+                sampleRate: rate, formatID: id, formatFlags: AudioFormatFlags(rawValue: cafFlags),
+                bytesPerPacket: bytesPerPacket, framesPerPacket: framesPerPacket, bytesPerFrame: 0,
+                channelsPerFrame: channels, bitsPerChannel: bits)
+        }
+    }
+
+    private static func packetTable(
+        _ r: inout ByteReader, count: UInt64, format: AudioStreamBasicDescription, data: Int64, dataBytes: Int64
+    ) throws(AudioFileError) -> PacketTable {
+        // Each entry takes at least one byte, so the chunk bounds how many it can hold.
+        guard count <= UInt64(r.remaining) else {
+            throw r.error("pakt promises \(count) packets but holds at most \(r.remaining) entries")
+        }
+        var table = PacketTable(framesPerPacket: format.framesPerPacket, capacity: Int(count))
+        var offset: Int64 = 0
+        for index in 0..<Int(count) {
+            let size = format.bytesPerPacket > 0 ? Int64(format.bytesPerPacket) : try r.varint()
+            let frames = format.framesPerPacket > 0 ? nil : try r.varint()
+            guard size <= Int64(UInt32.max), (frames ?? 0) <= Int64(UInt32.max) else {
+                throw r.error("packet \(index) of \(size) bytes and \(frames ?? 0) frames is out of range")
+            }
+            guard size <= dataBytes - offset else {
+                throw AudioFileError(
+                    .invalidFile, "pakt packet \(index) ends at byte \(offset + size) of a data chunk holding \(dataBytes)",
+                    chunk: "pakt", offset: r.fileOffset)
+            }
+            table.append(offset: data + offset, size: UInt32(size), frames: frames.map { UInt32($0) })
+            offset += size
+        }
+        return table
+    }
+
+    private static func channelLayout(_ r: inout ByteReader) throws(AudioFileError) -> AudioChannelLayout {
+        let tag = AudioChannelLayoutTag(rawValue: try r.u32be())
+        let bitmap = AudioChannelBitmap(rawValue: try r.u32be())
+        let count = Int(try r.u32be())
+        guard count <= r.remaining / 20 else {
+            throw r.error("chan lists \(count) channel descriptions but holds \(r.remaining / 20)")
+        }
+        var descriptions: [AudioChannelDescription] = []
+        descriptions.reserveCapacity(count)
+        for _ in 0..<count {
+            let label = AudioChannelLabel(rawValue: try r.u32be())
+            let flags = AudioChannelDescription.Flags(rawValue: try r.u32be())
+            let coordinates = (try r.f32be(), try r.f32be(), try r.f32be())
+            descriptions.append(AudioChannelDescription(label: label, flags: flags, coordinates: coordinates))
+        }
+        return AudioChannelLayout(tag: tag, bitmap: bitmap, descriptions: descriptions)
+    }
+
+    private static func info(_ r: inout ByteReader) throws(AudioFileError) -> [(key: String, value: String)] {
+        let count = Int(try r.u32be())
+        var out: [(key: String, value: String)] = []
+        // Each entry takes at least two bytes (two terminators).
+        guard count <= r.remaining / 2 else { throw r.error("info lists \(count) entries but holds \(r.remaining) bytes") }
+        for _ in 0..<count {
+            let key = try r.cString()
+            let value = try r.cString()
+            out.append((key, value))
+        }
+        return out
+    }
+}
