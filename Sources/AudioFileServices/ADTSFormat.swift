@@ -81,6 +81,7 @@ public struct ADTSFormat: AudioFileFormat {
     public let magicCookie: [UInt8]?
     public let channelLayout: AudioChannelLayout?
     public let packetSizeUpperBound: Int?
+    public let info: [(key: String, value: String)]
     /// The first frame's header.
     public let firstHeader: Header
     /// Bytes skipped as junk between and around frames (ID3 tags not counted).
@@ -89,7 +90,8 @@ public struct ADTSFormat: AudioFileFormat {
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         var reader = WindowReader(source)
         let size = source.size
-        var position = try Self.skipID3(&reader, size: size)
+        var tags: [(key: String, value: String)] = []
+        var position = try Self.skipID3(&reader, size: size, tags: &tags)
 
         // Find the first frame: a header whose successor (or the end of the file) confirms it.
         guard let first = try Self.resync(&reader, from: position, size: size, like: nil) else {
@@ -150,6 +152,7 @@ public struct ADTSFormat: AudioFileFormat {
         }
         firstHeader = stream
         junkByteCount = junk
+        info = tags
         dataFormat = AudioStreamBasicDescription(
             sampleRate: Self.sampleRates[stream.samplingIndex], formatID: .mpeg4AAC,
             formatFlags: AudioFormatFlags(rawValue: UInt32(stream.profile + 1)), bytesPerPacket: 0,
@@ -164,7 +167,7 @@ public struct ADTSFormat: AudioFileFormat {
     }
 
     /// Skips any ID3v2 tags at `0` and returns where the audio starts.
-    static func skipID3(_ reader: inout WindowReader, size: Int64) throws(AudioFileError) -> Int64 {
+    static func skipID3(_ reader: inout WindowReader, size: Int64, tags: inout [(key: String, value: String)]) throws(AudioFileError) -> Int64 {
         var position: Int64 = 0
         while let i = try reader.load(position, 10) {
             let w = reader.window
@@ -173,6 +176,11 @@ public struct ADTSFormat: AudioFileFormat {
             else { break }
             let tagSize = Int64(w[i + 6]) << 21 | Int64(w[i + 7]) << 14 | Int64(w[i + 8]) << 7 | Int64(w[i + 9])
             let footer: Int64 = w[i + 5] & 0x10 != 0 ? 10 : 0
+            // Tags of up to 1 MiB are read for the info dictionary; larger ones (pictures) are skipped.
+            if tagSize <= 1 << 20, tagSize <= size - position - 10 {
+                let tag = try reader.source.bytes(at: position, count: Int(10 + tagSize), chunk: "ID3 ")
+                tags += ID3v2.parse(tag)
+            }
             position += 10 + tagSize + footer
         }
         return position

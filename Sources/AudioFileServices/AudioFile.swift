@@ -85,8 +85,15 @@ public final class AudioFile: Sendable {
         }
     }
 
-    /// Frames of real audio: the packet table's valid frames where there is one, else every frame.
-    public var validFrames: Int64 { packetTableInfo?.numberValidFrames ?? totalFrames }
+    /// Frames of real audio: the packet table's valid frames where there is one, else the
+    /// container's own frame count (a compressed WAVE's `fact`, which excludes the padding of the
+    /// last block), else every frame.
+    public var validFrames: Int64 {
+        if let table = packetTableInfo { return table.numberValidFrames }
+        let total = totalFrames
+        if let hint = container.frameCountHint, hint >= 0 { return total > 0 ? min(hint, total) : hint }
+        return total
+    }
 
     /// `kAudioFilePropertyEstimatedDuration`, in seconds.
     public var estimatedDuration: Double {

@@ -67,7 +67,7 @@ public struct WAVEFormat: AudioFileFormat {
         var factFrames: Int64?
         var metadata: [(key: String, value: String)] = []
 
-        while let chunk = try walker.next() {
+        chunkLoop: while let chunk = try walker.next() {
             switch chunk.id {
             case "ds64" where is64:
                 var r = try chunk.body(source, minimum: 24)
@@ -90,7 +90,9 @@ public struct WAVEFormat: AudioFileFormat {
                         throw AudioFileError(.invalidChunk, "ds64 gives the data chunk \(size) bytes, more than the file holds", chunk: "data", offset: chunk.offset)
                     }
                 } else if chunk.declaredSize == 0 || chunk.declaredSize == 0xFFFF_FFFF {
-                    size = source.size - chunk.bodyOffset  // streamed: to end of file
+                    // Streamed: the data runs to the end of the file, so nothing follows it.
+                    data = (chunk, source.size - chunk.bodyOffset)
+                    break chunkLoop
                 } else {
                     size = try chunk.checkedSize(fileSize: source.size)
                 }
