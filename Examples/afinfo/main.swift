@@ -111,7 +111,6 @@ func jsonReport(_ path: String, _ file: AudioFile) -> String {
         ("primingFrames", "\(table?.primingFrames ?? 0)"),
         ("remainderFrames", "\(table?.remainderFrames ?? 0)"),
         ("estimatedDuration", "\(file.estimatedDuration)"),
-        ("bitRate", "\(file.bitRate)"),
         ("magicCookieSize", "\(file.magicCookie?.count ?? 0)"),
         ("channelLayout", layout),
     ]

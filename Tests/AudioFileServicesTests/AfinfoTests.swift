@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import AudioCore
+import AudioFileServices
+
+/// Runs the afinfo executable built beside the tests.
+private func afinfo(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let binary = Fixtures.packageRoot.appendingPathComponent(".build/debug/afinfo")
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: binary.path])
+    }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+@Suite("afinfo")
+struct AfinfoTests {
+    @Test func textLayoutForCAFWithPacketTable() throws {
+        let name = "caf-aac-2ch-48000.caf"
+        let facts = try #require(Fixtures.facts(name))
+        let (status, out, _) = try afinfo([Fixtures.path(name)])
+        #expect(status == 0)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "File:           \(Fixtures.path(name))")
+        #expect(lines.contains("File type ID:   caff"))
+        #expect(lines.contains("Num Tracks:     1"))
+        #expect(lines.contains("Data format:     2 ch, 48000 Hz, 'aac ' (0x00000000) 0 bits/channel, 0 bytes/packet, 1024 frames/packet, 0 bytes/frame"))
+        #expect(lines.contains("Channel layout: Stereo (L R)"))
+        let packets = facts["packets"] as! Int, valid = facts["validFrames"] as! Int, remainder = facts["remainderFrames"] as! Int
+        #expect(lines.contains("audio packets: \(packets)"))
+        #expect(lines.contains("audio bytes: \(facts["dataByteCount"] as! Int)"))
+        #expect(lines.contains("maximum packet size: \(facts["maxPacketSize"] as! Int)"))
+        #expect(lines.contains("audio \(valid) valid frames + 2112 priming + \(remainder) remainder = \(packets * 1024)"))
+        #expect(lines.contains(String(format: "estimated duration: %.6f sec", Double(valid) / 48000)))
+        #expect(lines.last == "----")
+    }
+
+    @Test func textLayoutForPCM() throws {
+        let name = "wav-pcm_s16le-2ch-44100.wav"
+        let probe = try #require(Fixtures.ffprobe(name))
+        let (status, out, _) = try afinfo([Fixtures.path(name)])
+        #expect(status == 0)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("File type ID:   WAVE"))
+        #expect(lines.contains("Data format:     2 ch, 44100 Hz, 'lpcm' (0x0000000C) 16-bit little-endian signed integer"))
+        #expect(lines.contains("                no channel layout."))
+        #expect(lines.contains("audio packets: \(probe.durationTS!)"))
+        #expect(lines.contains("bit rate: 1411200 bits per second"))
+        #expect(lines.contains("source bit depth: I16"))
+        #expect(!lines.contains { $0.contains("valid frames") })
+    }
+
+    @Test(arguments: ["caf-aac-1ch-44100.caf", "adts-aac-6ch-48000.aac", "aifc-pcm_f64be-1ch-22050.aifc", "wav-rf64-pcm_s16le-1ch-8000.rf64"])
+    func jsonObjectHasTheDocumentedFields(name: String) throws {
+        let probe = try #require(Fixtures.ffprobe(name))
+        let (status, out, _) = try afinfo(["--json", Fixtures.path(name)])
+        #expect(status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        let keys: Set<String> = [
+            "file", "fileType", "format", "packetCount", "dataByteCount", "dataOffset", "maxPacketSize",
+            "packetSizeUpperBound", "validFrames", "primingFrames", "remainderFrames", "estimatedDuration",
+            "magicCookieSize", "channelLayout",
+        ]
+        #expect(Set(object.keys) == keys)
+        let format = try #require(object["format"] as? [String: Any])
+        #expect(Set(format.keys) == ["sampleRate", "formatID", "formatFlags", "bytesPerPacket", "framesPerPacket", "bytesPerFrame", "channelsPerFrame", "bitsPerChannel"])
+        #expect(format["sampleRate"] as? Double == probe.sampleRate)
+        #expect(format["channelsPerFrame"] as? Int == probe.channels)
+        let fileTypes = ["caf": "caff", "aac": "adts", "aiff": "AIFC", "wav": "RF64"]
+        #expect(object["fileType"] as? String == fileTypes[probe.formatName])
+        if probe.codec == "aac" {
+            #expect(format["formatID"] as? String == "aac ")
+            #expect((object["packetCount"] as? NSNumber)?.int64Value == probe.readPackets)
+            #expect((object["magicCookieSize"] as? Int ?? 0) > 0)
+        } else {
+            #expect(format["formatID"] as? String == "lpcm")
+            #expect((object["validFrames"] as? NSNumber)?.int64Value == probe.durationTS)
+            #expect(object["primingFrames"] as? Int == 0 && object["remainderFrames"] as? Int == 0)
+        }
+        if let facts = Fixtures.facts(name), let priming = facts["primingFrames"] as? Int {
+            #expect(object["primingFrames"] as? Int == priming)
+            #expect(object["remainderFrames"] as? Int == facts["remainderFrames"] as? Int)
+            #expect(object["validFrames"] as? Int == facts["validFrames"] as? Int)
+        }
+    }
+
+    /// Every malformed fixture that must not open makes afinfo exit non-zero with the error's
+    /// code on standard error and an error object under --json.
+    @Test func malformedFilesExitNonZeroNamingTheProblem() throws {
+        let failing = Fixtures.manifest.filter { !$0.expect.contains("ok") }
+        #expect(!failing.isEmpty)
+        for entry in failing {
+            let path = Fixtures.malformed.appendingPathComponent(entry.file).path
+            let (status, _, err) = try afinfo([path])
+            #expect(status == 1, "\(entry.file)")
+            #expect(entry.expect.contains { err.contains("'\($0)'") }, "\(entry.file): \(err)")
+        }
+        let entry = try #require(failing.first)
+        let (status, out, _) = try afinfo(["--json", Fixtures.malformed.appendingPathComponent(entry.file).path])
+        #expect(status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
+        #expect((object?["error"] as? [String: Any])?["status"] != nil)
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try afinfo([]).status == 2)
+        #expect(try afinfo(["--bogus", "x"]).status == 2)
+    }
+}
