@@ -13,6 +13,10 @@ let package = Package(
         .library(name: "AudioFileServices", targets: ["AudioFileServices"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
     ],
+    dependencies: [
+        // `swift package generate-documentation` (DocC); no code depends on it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
     targets: [
         .target(name: "AudioCore", swiftSettings: strict),
         .target(name: "AudioFileServices", dependencies: ["AudioCore"], swiftSettings: strict),
@@ -26,7 +30,6 @@ let package = Package(
         .testTarget(
             name: "AudioFileServicesTests",
             dependencies: ["AudioFileServices"],
-            resources: [],
             swiftSettings: strict
         ),
     ],

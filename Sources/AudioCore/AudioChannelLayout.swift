@@ -12,43 +12,81 @@ public struct AudioChannelLayoutTag: RawRepresentable, Hashable, Sendable {
     public static let useChannelDescriptions = AudioChannelLayoutTag(rawValue: 0)
     /// The layout is given by the channel bitmap.
     public static let useChannelBitmap = AudioChannelLayoutTag(rawValue: 1 << 16)
+    /// Core Audio's `kAudioChannelLayoutTag_Mono`.
     public static let mono = tag(100, 1)
+    /// Core Audio's `kAudioChannelLayoutTag_Stereo`.
     public static let stereo = tag(101, 2)
+    /// Core Audio's `kAudioChannelLayoutTag_StereoHeadphones`.
     public static let stereoHeadphones = tag(102, 2)
+    /// Core Audio's `kAudioChannelLayoutTag_MatrixStereo`.
     public static let matrixStereo = tag(103, 2)
+    /// Core Audio's `kAudioChannelLayoutTag_MidSide`.
     public static let midSide = tag(104, 2)
+    /// Core Audio's `kAudioChannelLayoutTag_XY`.
     public static let xy = tag(105, 2)
+    /// Core Audio's `kAudioChannelLayoutTag_Binaural`.
     public static let binaural = tag(106, 2)
+    /// Core Audio's `kAudioChannelLayoutTag_AmbisonicBFormat`.
     public static let ambisonicBFormat = tag(107, 4)
+    /// Core Audio's `kAudioChannelLayoutTag_Quadraphonic`.
     public static let quadraphonic = tag(108, 4)
+    /// Core Audio's `kAudioChannelLayoutTag_Pentagonal`.
     public static let pentagonal = tag(109, 5)
+    /// Core Audio's `kAudioChannelLayoutTag_Hexagonal`.
     public static let hexagonal = tag(110, 6)
+    /// Core Audio's `kAudioChannelLayoutTag_Octagonal`.
     public static let octagonal = tag(111, 8)
+    /// Core Audio's `kAudioChannelLayoutTag_Cube`.
     public static let cube = tag(112, 8)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_3_0_A`.
     public static let mpeg_3_0_A = tag(113, 3)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_3_0_B`.
     public static let mpeg_3_0_B = tag(114, 3)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_4_0_A`.
     public static let mpeg_4_0_A = tag(115, 4)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_4_0_B`.
     public static let mpeg_4_0_B = tag(116, 4)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_5_0_A`.
     public static let mpeg_5_0_A = tag(117, 5)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_5_0_B`.
     public static let mpeg_5_0_B = tag(118, 5)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_5_0_C`.
     public static let mpeg_5_0_C = tag(119, 5)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_5_0_D`.
     public static let mpeg_5_0_D = tag(120, 5)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_5_1_A`.
     public static let mpeg_5_1_A = tag(121, 6)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_5_1_B`.
     public static let mpeg_5_1_B = tag(122, 6)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_5_1_C`.
     public static let mpeg_5_1_C = tag(123, 6)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_5_1_D`.
     public static let mpeg_5_1_D = tag(124, 6)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_6_1_A`.
     public static let mpeg_6_1_A = tag(125, 7)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_7_1_A`.
     public static let mpeg_7_1_A = tag(126, 8)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_7_1_B`.
     public static let mpeg_7_1_B = tag(127, 8)
+    /// Core Audio's `kAudioChannelLayoutTag_MPEG_7_1_C`.
     public static let mpeg_7_1_C = tag(128, 8)
+    /// Core Audio's `kAudioChannelLayoutTag_AAC_3_0`.
     public static let aac_3_0 = mpeg_3_0_B
+    /// Core Audio's `kAudioChannelLayoutTag_AAC_4_0`.
     public static let aac_4_0 = mpeg_4_0_B
+    /// Core Audio's `kAudioChannelLayoutTag_AAC_5_0`.
     public static let aac_5_0 = mpeg_5_0_D
+    /// Core Audio's `kAudioChannelLayoutTag_AAC_5_1`.
     public static let aac_5_1 = mpeg_5_1_D
+    /// Core Audio's `kAudioChannelLayoutTag_AAC_6_0`.
     public static let aac_6_0 = tag(141, 6)
+    /// Core Audio's `kAudioChannelLayoutTag_AAC_6_1`.
     public static let aac_6_1 = tag(142, 7)
+    /// Core Audio's `kAudioChannelLayoutTag_AAC_7_0`.
     public static let aac_7_0 = tag(143, 7)
+    /// Core Audio's `kAudioChannelLayoutTag_AAC_7_1`.
     public static let aac_7_1 = mpeg_7_1_B
+    /// Core Audio's `kAudioChannelLayoutTag_AAC_octagonal`.
     public static let aac_octagonal = tag(144, 8)
     /// `n` channels in order, without roles (`kAudioChannelLayoutTag_DiscreteInOrder | n`).
     public static func discreteInOrder(_ channels: UInt32) -> AudioChannelLayoutTag { tag(147, channels & 0xFFFF) }
@@ -79,34 +117,63 @@ public struct AudioChannelLayoutTag: RawRepresentable, Hashable, Sendable {
 public struct AudioChannelLabel: RawRepresentable, Hashable, Sendable {
     public var rawValue: UInt32
     @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Core Audio's `kAudioChannelLabel_Unknown`.
     public static let unknown = AudioChannelLabel(rawValue: 0xFFFF_FFFF)
+    /// Core Audio's `kAudioChannelLabel_Unused`.
     public static let unused = AudioChannelLabel(rawValue: 0)
+    /// Core Audio's `kAudioChannelLabel_UseCoordinates`.
     public static let useCoordinates = AudioChannelLabel(rawValue: 100)
+    /// Core Audio's `kAudioChannelLabel_Left`.
     public static let left = AudioChannelLabel(rawValue: 1)
+    /// Core Audio's `kAudioChannelLabel_Right`.
     public static let right = AudioChannelLabel(rawValue: 2)
+    /// Core Audio's `kAudioChannelLabel_Center`.
     public static let center = AudioChannelLabel(rawValue: 3)
+    /// Core Audio's `kAudioChannelLabel_LFEScreen`.
     public static let lfeScreen = AudioChannelLabel(rawValue: 4)
+    /// Core Audio's `kAudioChannelLabel_LeftSurround`.
     public static let leftSurround = AudioChannelLabel(rawValue: 5)
+    /// Core Audio's `kAudioChannelLabel_RightSurround`.
     public static let rightSurround = AudioChannelLabel(rawValue: 6)
+    /// Core Audio's `kAudioChannelLabel_LeftCenter`.
     public static let leftCenter = AudioChannelLabel(rawValue: 7)
+    /// Core Audio's `kAudioChannelLabel_RightCenter`.
     public static let rightCenter = AudioChannelLabel(rawValue: 8)
+    /// Core Audio's `kAudioChannelLabel_CenterSurround`.
     public static let centerSurround = AudioChannelLabel(rawValue: 9)
+    /// Core Audio's `kAudioChannelLabel_LeftSurroundDirect`.
     public static let leftSurroundDirect = AudioChannelLabel(rawValue: 10)
+    /// Core Audio's `kAudioChannelLabel_RightSurroundDirect`.
     public static let rightSurroundDirect = AudioChannelLabel(rawValue: 11)
+    /// Core Audio's `kAudioChannelLabel_TopCenterSurround`.
     public static let topCenterSurround = AudioChannelLabel(rawValue: 12)
+    /// Core Audio's `kAudioChannelLabel_VerticalHeightLeft`.
     public static let verticalHeightLeft = AudioChannelLabel(rawValue: 13)
+    /// Core Audio's `kAudioChannelLabel_VerticalHeightCenter`.
     public static let verticalHeightCenter = AudioChannelLabel(rawValue: 14)
+    /// Core Audio's `kAudioChannelLabel_VerticalHeightRight`.
     public static let verticalHeightRight = AudioChannelLabel(rawValue: 15)
+    /// Core Audio's `kAudioChannelLabel_TopBackLeft`.
     public static let topBackLeft = AudioChannelLabel(rawValue: 16)
+    /// Core Audio's `kAudioChannelLabel_TopBackCenter`.
     public static let topBackCenter = AudioChannelLabel(rawValue: 17)
+    /// Core Audio's `kAudioChannelLabel_TopBackRight`.
     public static let topBackRight = AudioChannelLabel(rawValue: 18)
+    /// Core Audio's `kAudioChannelLabel_RearSurroundLeft`.
     public static let rearSurroundLeft = AudioChannelLabel(rawValue: 33)
+    /// Core Audio's `kAudioChannelLabel_RearSurroundRight`.
     public static let rearSurroundRight = AudioChannelLabel(rawValue: 34)
+    /// Core Audio's `kAudioChannelLabel_LeftWide`.
     public static let leftWide = AudioChannelLabel(rawValue: 35)
+    /// Core Audio's `kAudioChannelLabel_RightWide`.
     public static let rightWide = AudioChannelLabel(rawValue: 36)
+    /// Core Audio's `kAudioChannelLabel_LFE2`.
     public static let lfe2 = AudioChannelLabel(rawValue: 37)
+    /// Core Audio's `kAudioChannelLabel_LeftTotal`.
     public static let leftTotal = AudioChannelLabel(rawValue: 38)
+    /// Core Audio's `kAudioChannelLabel_RightTotal`.
     public static let rightTotal = AudioChannelLabel(rawValue: 39)
+    /// Core Audio's `kAudioChannelLabel_Mono`.
     public static let mono = AudioChannelLabel(rawValue: 42)
     /// The `n`th discrete channel (`kAudioChannelLabel_Discrete_0 + n`).
     public static func discrete(_ index: UInt16) -> AudioChannelLabel {
@@ -157,23 +224,41 @@ public struct AudioChannelLabel: RawRepresentable, Hashable, Sendable {
 public struct AudioChannelBitmap: OptionSet, Hashable, Sendable {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Core Audio's `kAudioChannelBit_Left`.
     public static let left = AudioChannelBitmap(rawValue: 1 << 0)
+    /// Core Audio's `kAudioChannelBit_Right`.
     public static let right = AudioChannelBitmap(rawValue: 1 << 1)
+    /// Core Audio's `kAudioChannelBit_Center`.
     public static let center = AudioChannelBitmap(rawValue: 1 << 2)
+    /// Core Audio's `kAudioChannelBit_LFEScreen`.
     public static let lfeScreen = AudioChannelBitmap(rawValue: 1 << 3)
+    /// Core Audio's `kAudioChannelBit_LeftSurround`.
     public static let leftSurround = AudioChannelBitmap(rawValue: 1 << 4)
+    /// Core Audio's `kAudioChannelBit_RightSurround`.
     public static let rightSurround = AudioChannelBitmap(rawValue: 1 << 5)
+    /// Core Audio's `kAudioChannelBit_LeftCenter`.
     public static let leftCenter = AudioChannelBitmap(rawValue: 1 << 6)
+    /// Core Audio's `kAudioChannelBit_RightCenter`.
     public static let rightCenter = AudioChannelBitmap(rawValue: 1 << 7)
+    /// Core Audio's `kAudioChannelBit_CenterSurround`.
     public static let centerSurround = AudioChannelBitmap(rawValue: 1 << 8)
+    /// Core Audio's `kAudioChannelBit_LeftSurroundDirect`.
     public static let leftSurroundDirect = AudioChannelBitmap(rawValue: 1 << 9)
+    /// Core Audio's `kAudioChannelBit_RightSurroundDirect`.
     public static let rightSurroundDirect = AudioChannelBitmap(rawValue: 1 << 10)
+    /// Core Audio's `kAudioChannelBit_TopCenterSurround`.
     public static let topCenterSurround = AudioChannelBitmap(rawValue: 1 << 11)
+    /// Core Audio's `kAudioChannelBit_VerticalHeightLeft`.
     public static let verticalHeightLeft = AudioChannelBitmap(rawValue: 1 << 12)
+    /// Core Audio's `kAudioChannelBit_VerticalHeightCenter`.
     public static let verticalHeightCenter = AudioChannelBitmap(rawValue: 1 << 13)
+    /// Core Audio's `kAudioChannelBit_VerticalHeightRight`.
     public static let verticalHeightRight = AudioChannelBitmap(rawValue: 1 << 14)
+    /// Core Audio's `kAudioChannelBit_TopBackLeft`.
     public static let topBackLeft = AudioChannelBitmap(rawValue: 1 << 15)
+    /// Core Audio's `kAudioChannelBit_TopBackCenter`.
     public static let topBackCenter = AudioChannelBitmap(rawValue: 1 << 16)
+    /// Core Audio's `kAudioChannelBit_TopBackRight`.
     public static let topBackRight = AudioChannelBitmap(rawValue: 1 << 17)
 
     /// The labels of the set bits, lowest bit first.
@@ -188,15 +273,21 @@ public struct AudioChannelDescription: Hashable, Sendable {
     public struct Flags: OptionSet, Hashable, Sendable {
         public var rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// Coordinates are x, y, z (`kAudioChannelFlags_RectangularCoordinates`).
         public static let rectangularCoordinates = Flags(rawValue: 1 << 0)
+        /// Coordinates are azimuth, elevation, distance (`kAudioChannelFlags_SphericalCoordinates`).
         public static let sphericalCoordinates = Flags(rawValue: 1 << 1)
+        /// Distances are in meters (`kAudioChannelFlags_Meters`).
         public static let meters = Flags(rawValue: 1 << 2)
     }
+    /// The channel's role.
     public var label: AudioChannelLabel
+    /// How to read ``coordinates``.
     public var flags: Flags
     /// Three coordinates, meaning set by ``flags``.
     public var coordinates: (Float, Float, Float)
 
+    /// A description of one channel.
     public init(label: AudioChannelLabel, flags: Flags = [], coordinates: (Float, Float, Float) = (0, 0, 0)) {
         self.label = label
         self.flags = flags
@@ -218,12 +309,14 @@ public struct AudioChannelDescription: Hashable, Sendable {
 /// Which speaker each channel feeds (Core Audio's `AudioChannelLayout`): a predefined tag, a
 /// bitmap, or one description per channel.
 public struct AudioChannelLayout: Hashable, Sendable, CustomStringConvertible {
+    /// The predefined layout, or how the layout is given.
     public var tag: AudioChannelLayoutTag
     /// Set when ``tag`` is ``AudioChannelLayoutTag/useChannelBitmap``.
     public var bitmap: AudioChannelBitmap
     /// Set when ``tag`` is ``AudioChannelLayoutTag/useChannelDescriptions``.
     public var descriptions: [AudioChannelDescription]
 
+    /// A layout with every field given.
     public init(tag: AudioChannelLayoutTag, bitmap: AudioChannelBitmap = [], descriptions: [AudioChannelDescription] = []) {
         self.tag = tag
         self.bitmap = bitmap

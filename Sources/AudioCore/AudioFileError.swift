@@ -51,6 +51,7 @@ public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible
     /// The byte offset in the file where the failing structure starts.
     public var offset: Int64?
 
+    /// An error with Apple's `code`, a `reason` in words, and where in the file it arose.
     public init(_ code: Code, _ reason: String, chunk: String? = nil, offset: Int64? = nil) {
         self.code = code
         self.reason = reason
@@ -76,6 +77,7 @@ public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible
 public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// The type whose four-character code is `code`.
     public init(_ code: FourCharCode) { rawValue = code.rawValue }
     /// The four-character code, e.g. `caff`.
     public var code: FourCharCode { FourCharCode(rawValue: rawValue) }

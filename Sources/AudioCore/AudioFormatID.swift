@@ -101,6 +101,22 @@ public struct AudioFormatFlags: OptionSet, Hashable, Sendable {
 
 /// MPEG-4 audio object types, carried in the format flags of AAC formats (`kMPEG4Object_…`).
 public enum MPEG4ObjectID: UInt32, Sendable {
-    case aacMain = 1, aacLC = 2, aacSSR = 3, aacLTP = 4, aacSBR = 5, aacScalable = 6
-    case twinVQ = 7, celp = 8, hvxc = 9
+    /// AAC Main.
+    case aacMain = 1
+    /// AAC Low Complexity.
+    case aacLC = 2
+    /// AAC Scalable Sample Rate.
+    case aacSSR = 3
+    /// AAC Long Term Prediction.
+    case aacLTP = 4
+    /// Spectral Band Replication (HE-AAC).
+    case aacSBR = 5
+    /// AAC Scalable.
+    case aacScalable = 6
+    /// TwinVQ.
+    case twinVQ = 7
+    /// CELP.
+    case celp = 8
+    /// HVXC.
+    case hvxc = 9
 }

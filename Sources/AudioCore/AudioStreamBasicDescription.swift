@@ -126,6 +126,7 @@ public struct AudioStreamPacketDescription: Hashable, Sendable {
     /// Size of the packet in bytes.
     public var dataByteSize: UInt32
 
+    /// A packet `dataByteSize` bytes long at `startOffset`.
     public init(startOffset: Int64, variableFramesInPacket: UInt32 = 0, dataByteSize: UInt32) {
         self.startOffset = startOffset
         self.variableFramesInPacket = variableFramesInPacket
@@ -144,6 +145,7 @@ public struct AudioFilePacketTableInfo: Hashable, Sendable {
     /// Frames that pad the last packet.
     public var remainderFrames: Int32
 
+    /// Packet table info with every field given.
     public init(numberValidFrames: Int64, primingFrames: Int32, remainderFrames: Int32) {
         self.numberValidFrames = numberValidFrames
         self.primingFrames = primingFrames
@@ -183,11 +185,12 @@ public struct AudioTimeStamp: Hashable, Sendable {
     public var rateScalar: Double
     /// Word clock time.
     public var wordClockTime: UInt64
-    /// SMPTE time, packed as Core Audio's `SMPTETime` is not modelled; kept as raw counter.
+    /// SMPTE time as a raw counter (Core Audio's `SMPTETime` structure is not modelled).
     public var smpteTime: UInt64
     /// Which fields are valid.
     public var flags: Flags
 
+    /// A time stamp with the given fields; ``flags`` says which are valid.
     public init(
         sampleTime: Double = 0, hostTime: UInt64 = 0, rateScalar: Double = 0,
         wordClockTime: UInt64 = 0, smpteTime: UInt64 = 0, flags: Flags = []

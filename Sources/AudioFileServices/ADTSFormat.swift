@@ -31,13 +31,17 @@ public struct ADTSFormat: AudioFileFormat {
         public var id: Int
         /// The MPEG-4 audio object type minus one.
         public var profile: Int
+        /// Index into ``ADTSFormat/sampleRates``.
         public var samplingIndex: Int
+        /// MPEG-4 channel configuration (0: given by a program config element).
         public var channelConfiguration: Int
         /// Bytes of the whole frame, header included.
         public var frameLength: Int
+        /// The decoder buffer fullness field (0x7FF: variable rate).
         public var bufferFullness: Int
         /// Raw data blocks in the frame (the field plus one).
         public var rawDataBlocks: Int
+        /// True when the header carries a CRC (protection_absent is 0).
         public var hasCRC: Bool
 
         /// Header bytes before the first raw data block.

@@ -62,7 +62,7 @@ public struct PacketTable: Sendable {
 /// ``AudioFile`` exposes. ``AudioFile`` picks a conformer by magic bytes, then by extension.
 ///
 /// Parsing reads headers and packet tables only, never the audio data, and treats every field
-/// as untrusted: a malformed file throws an ``AudioCore/AudioFileError`` naming the chunk and
+/// as untrusted: a malformed file throws an `AudioFileError` naming the chunk and
 /// offset.
 public protocol AudioFileFormat: Sendable {
     /// The container type this conformer reads.
@@ -110,6 +110,7 @@ extension AudioFileFormat {
 
 /// The container formats ``AudioFile`` knows, in the order magic bytes are tried.
 public enum AudioFileFormats {
+    /// Every container reader.
     public static let all: [any AudioFileFormat.Type] = [
         CAFFormat.self, WAVEFormat.self, AIFFFormat.self, ADTSFormat.self,
     ]

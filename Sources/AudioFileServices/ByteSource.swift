@@ -48,7 +48,9 @@ extension AudioByteSource {
 
 /// Bytes held in memory: for parsing data that is already loaded, and for tests.
 public struct MemoryByteSource: AudioByteSource {
+    /// The bytes.
     public let storage: [UInt8]
+    /// A source over `bytes`.
     public init(_ bytes: [UInt8]) { storage = bytes }
     public var size: Int64 { Int64(storage.count) }
     public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(AudioFileError) -> Int {

@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+// Performance benchmarks for swift-audio-queue. A package of its own so that the benchmark
+// harness and its dependencies stay out of the main package. Run everything with `Benchmarks/run`.
+import PackageDescription
+
+let package = Package(
+    name: "swift-audio-queue-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "swift-audio-queue", path: ".."),
+        // Only the MallocInterposer trait: the default RuntimeInterposer trait pulls in a Linux
+        // 6.3 ARC interposer package these benchmarks don't need.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "PCMRead",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AudioFileServices", package: "swift-audio-queue"),
+            ],
+            path: "Benchmarks/PCMRead",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ADTSOpen",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AudioFileServices", package: "swift-audio-queue"),
+            ],
+            path: "Benchmarks/ADTSOpen",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Whole-process reader: every packet of a file through AudioFile, nothing written; for
+        // timing against `sox in.wav -t raw /dev/null` with hyperfine.
+        .executableTarget(
+            name: "pcmcat",
+            dependencies: [.product(name: "AudioFileServices", package: "swift-audio-queue")],
+            path: "Sources/pcmcat"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
