@@ -84,7 +84,6 @@ public struct ADTSFormat: AudioFileFormat {
     public let packets: AudioFilePacketIndex
     public let magicCookie: [UInt8]?
     public let channelLayout: AudioChannelLayout?
-    public let packetSizeUpperBound: Int?
     public let info: [(key: String, value: String)]
     /// The first frame's header.
     public let firstHeader: Header
@@ -166,8 +165,6 @@ public struct ADTSFormat: AudioFileFormat {
         packets = .table(table)
         channelLayout = AudioChannelLayoutTag.aac(channelConfiguration: stream.channelConfiguration).map { AudioChannelLayout(tag: $0) }
         magicCookie = Self.audioSpecificConfig(stream, pce: pce)
-        // 6144 bits per channel per raw data block (ISO/IEC 14496-3, 4.5.3.2).
-        packetSizeUpperBound = max(Int(table.maximumSize), 768 * channels)
     }
 
     /// Skips any ID3v2 tags at `0` and returns where the audio starts.

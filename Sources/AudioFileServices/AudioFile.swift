@@ -68,7 +68,15 @@ public final class AudioFile: Sendable {
 
     /// `kAudioFilePropertyPacketSizeUpperBound`: the largest packet the format allows, without
     /// scanning.
-    public var packetSizeUpperBound: Int { max(container.packetSizeUpperBound ?? 0, maximumPacketSize) }
+    public var packetSizeUpperBound: Int {
+        var bound = max(container.packetSizeUpperBound ?? 0, maximumPacketSize)
+        let aac: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2, .mpeg4AAC_LD, .mpeg4AAC_ELD]
+        if aac.contains(dataFormat.formatID) {
+            // 6144 bits per channel per raw data block (ISO/IEC 14496-3, 4.5.3.2).
+            bound = max(bound, 768 * Int(dataFormat.channelsPerFrame))
+        }
+        return bound
+    }
 
     /// `kAudioFilePropertyPacketTableInfo`, where the file records one.
     public var packetTableInfo: AudioFilePacketTableInfo? { container.packetTableInfo }
