@@ -73,6 +73,9 @@ public struct ADTSFormat: AudioFileFormat {
         }
     }
 
+    /// The most junk skipped in one place while looking for a frame: 1 MiB.
+    static let maximumJunk: Int64 = 1 << 20
+
     /// Sampling rates by ADTS sampling frequency index.
     public static let sampleRates: [Double] = [
         96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350,
@@ -191,7 +194,10 @@ public struct ADTSFormat: AudioFileFormat {
     /// confirms, and that matches `like` where given.
     static func resync(_ reader: inout WindowReader, from: Int64, size: Int64, like: Header?) throws(AudioFileError) -> (offset: Int64, header: Header)? {
         var position = from
-        while position <= size - 7 {
+        // Junk longer than this is taken as the end of the stream, so a file of noise costs a
+        // bounded scan rather than a pass over all of it.
+        let end = min(size, from + maximumJunk)
+        while position <= end - 7 {
             guard let i = try reader.load(position, 7) else { return nil }
             let w = reader.window
             // Scan the resident window for the next 0xFF quickly.
@@ -203,14 +209,12 @@ public struct ADTSFormat: AudioFileFormat {
                 continue
             }
             position = reader.windowStart + Int64(j)
-            if let k = try reader.load(position, 9 <= size - position ? 9 : 7), let header = Header(reader.window, k),
-               like.map({ header.sameStream(as: $0) }) ?? true
-            {
+            guard position <= end - 7 else { return nil }
+            // Look ahead without moving the window, so scanning never re-reads it.
+            if let header = Header(try reader.peek(position, 9), 0), like.map({ header.sameStream(as: $0) }) ?? true {
                 let next = position + Int64(header.frameLength)
                 if next == size { return (position, header) }
-                if next < size, let n = try reader.load(next, 9 <= size - next ? 9 : 7),
-                   let following = Header(reader.window, n), following.sameStream(as: header)
-                {
+                if next < size, let following = Header(try reader.peek(next, 9), 0), following.sameStream(as: header) {
                     return (position, header)
                 }
             }

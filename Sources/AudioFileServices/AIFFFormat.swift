@@ -62,6 +62,7 @@ public struct AIFFFormat: AudioFileFormat {
                 }
                 ssnd = (chunk, size - 8 - offset, chunk.bodyOffset + 8 + offset)
             case "NAME", "AUTH", "ANNO", "(c) ":
+                guard try chunk.isReadableMetadata(fileSize: source.size) else { continue }
                 let r = try chunk.body(source, minimum: 0)
                 let key = ["NAME": "title", "AUTH": "artist", "ANNO": "comments", "(c) ": "copyright"][chunk.name]!
                 metadata.append((key, metadataText(r.bytes)))

@@ -65,6 +65,7 @@ public struct CAFFormat: AudioFileFormat {
                 var r = try chunk.body(source, minimum: 12)
                 layout = try Self.channelLayout(&r)
             case "info":
+                guard try chunk.isReadableMetadata(fileSize: source.size) else { continue }
                 var r = try chunk.body(source, minimum: 4)
                 metadata = try Self.info(&r)
             default:

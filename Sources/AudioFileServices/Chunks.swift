@@ -33,6 +33,20 @@ struct WindowReader {
     }
 }
 
+extension WindowReader {
+    /// Up to `count` bytes at `offset` without moving the window: from the window where it holds
+    /// them, else by a separate small read. For looking ahead while scanning.
+    func peek(_ offset: Int64, _ count: Int) throws(AudioFileError) -> [UInt8] {
+        guard offset >= 0, offset < source.size else { return [] }
+        let n = Int(min(Int64(count), source.size - offset))
+        if offset >= windowStart && offset + Int64(n) <= windowStart + Int64(window.count) {
+            let i = Int(offset - windowStart)
+            return Array(window[i..<(i + n)])
+        }
+        return try source.bytes(at: offset, count: n, chunk: "peek")
+    }
+}
+
 /// A chunk header as found in the file.
 struct ChunkHeader {
     /// The chunk's type, e.g. `'fmt '`.
@@ -56,6 +70,12 @@ struct ChunkHeader {
                 chunk: name, offset: offset)
         }
         return declaredSize
+    }
+
+    /// True when the body is small enough to read for metadata (1 MiB); larger text chunks are
+    /// checked and skipped rather than loaded.
+    func isReadableMetadata(fileSize: Int64) throws(AudioFileError) -> Bool {
+        try checkedSize(fileSize: fileSize) <= 1 << 20
     }
 
     /// Reads the whole body (after ``checkedSize(fileSize:)``) and checks it holds at least

@@ -81,7 +81,7 @@ public struct WAVEFormat: AudioFileFormat {
             case "fact":
                 if var r = try? chunk.body(source, minimum: 4) { factFrames = Int64(try r.u32le()) }
             case "LIST":
-                metadata += try Self.listInfo(chunk, source)
+                if try chunk.isReadableMetadata(fileSize: source.size) { metadata += try Self.listInfo(chunk, source) }
             case "data":
                 let size: Int64
                 if is64 && chunk.declaredSize == 0xFFFF_FFFF, let ds64DataSize {

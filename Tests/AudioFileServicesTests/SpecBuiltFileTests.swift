@@ -216,6 +216,33 @@ struct SpecBuiltFileTests {
         #expect(cookie.count > 2)
     }
 
+    /// Junk is skipped up to 1 MiB in one place; past that the stream is taken to have ended,
+    /// so a file of noise costs a bounded scan.
+    @Test func adtsJunkGapLimit() throws {
+        let stream = try AudioFile(path: Fixtures.path("adts-aac-2ch-44100.aac")).source.bytes()
+        let small = [UInt8](repeating: 0x41, count: 1000)
+        let huge = [UInt8](repeating: 0x41, count: (1 << 20) + 100)
+        #expect(try open(stream + small + stream, ext: "aac").packetCount == 20)
+        #expect(try open(stream + huge + stream, ext: "aac").packetCount == 10)
+        expectError(.invalidFile) { try open(huge + stream, ext: "aac") }
+    }
+
+    /// A frame holding several raw data blocks is one packet of 1024 frames per block.
+    @Test func adtsMultipleRawDataBlocks() throws {
+        let payload = [UInt8](repeating: 0x21, count: 40)
+        func frame(blocks: Int) -> [UInt8] {
+            let length = 7 + payload.count
+            return [0xFF, 0xF1, 0x50, 0x80 | UInt8(length >> 11 & 0x3), UInt8(length >> 3 & 0xFF),
+                    UInt8((length & 7) << 5 | 0x1F), 0xFC | UInt8(blocks - 1)] + payload
+        }
+        let file = try open(frame(blocks: 1) + frame(blocks: 3) + frame(blocks: 1), ext: "aac")
+        #expect(file.packetCount == 3)
+        #expect(file.totalFrames == 5 * 1024)
+        let read = try file.readPackets(from: 0, count: 3)
+        #expect(read.descriptions?.map(\.variableFramesInPacket) == [1024, 3072, 1024])
+        #expect(read.descriptions?.map(\.dataByteSize) == [40, 40, 40])
+    }
+
     @Test func typeHintOpensAnIDTaggedStreamWithoutExtension() throws {
         let adts = try [UInt8](AudioFile(path: Fixtures.path("adts-aac-1ch-44100-id3v23.aac")).source.bytes())
         expectError(.unsupportedFileType) { try open(adts) }
