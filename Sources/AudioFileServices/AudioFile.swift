@@ -114,11 +114,11 @@ public final class AudioFile: Sendable {
     public var bitRate: Int {
         let f = dataFormat
         if f.bytesPerPacket > 0 && f.framesPerPacket > 0 {
-            return Int((Double(f.bytesPerPacket) * 8 * f.sampleRate / Double(f.framesPerPacket)).rounded())
+            return clampedInt(Double(f.bytesPerPacket) * 8 * f.sampleRate / Double(f.framesPerPacket))
         }
         let seconds = Double(totalFrames) / f.sampleRate
         guard seconds > 0 else { return 0 }
-        return Int((Double(dataByteCount) * 8 / seconds).rounded())
+        return clampedInt(Double(dataByteCount) * 8 / seconds)
     }
 
     /// `kAudioFilePropertyInfoDictionary`: the file's metadata under Apple's keys, plus
@@ -291,9 +291,19 @@ extension Optional where Wrapped == [AudioStreamPacketDescription] {
     }
 }
 
+/// `value` rounded to an `Int`, clamped to the range of `Int` (0 for NaN): file data can make
+/// any double, and a conversion must never trap.
+func clampedInt(_ value: Double) -> Int {
+    guard value.isFinite else { return value.isNaN ? 0 : (value > 0 ? .max : .min) }
+    let rounded = value.rounded()
+    if rounded >= 9.2e18 { return .max }
+    if rounded <= -9.2e18 { return .min }
+    return Int(rounded)
+}
+
 /// Seconds with up to three decimals, as Apple's info dictionary gives the duration.
 func formatDuration(_ seconds: Double) -> String {
-    guard seconds.isFinite else { return "0" }
+    guard seconds.isFinite, abs(seconds) < 9e15 else { return seconds.isFinite ? String(clampedInt(seconds)) : "0" }
     let millis = Int64((seconds * 1000).rounded())
     let whole = millis / 1000
     let frac = millis % 1000

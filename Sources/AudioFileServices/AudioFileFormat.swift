@@ -143,7 +143,7 @@ enum PCMCheck {
         guard channels > 0 else {
             throw AudioFileError(.unsupportedDataFormat, "channel count is \(channels)", chunk: chunk, offset: offset)
         }
-        guard rate.isFinite, rate > 0, rate < 1e9 else {
+        guard rate.isFinite, rate >= 1, rate < 1e9 else {
             throw AudioFileError(.unsupportedDataFormat, "sample rate is \(rate)", chunk: chunk, offset: offset)
         }
     }

@@ -73,6 +73,17 @@ struct SpecBuiltFileTests {
         #expect(read.data[10] == 2 && read.data[310] == 3)
     }
 
+    /// A bit rate beyond `Int` (a lying desc) saturates instead of trapping.
+    @Test func bitRateSaturates() throws {
+        var f = Bytes()
+        f.ascii("caff"); f.be16(1); f.be16(0)
+        f.cafChunk("desc", cafDesc(rate: 9e8, id: "xxxx", flags: 0, bytesPerPacket: 0xFFFF_FFFF, framesPerPacket: 1, channels: 1, bits: 0))
+        f.cafChunk("data", [0, 0, 0, 0])
+        let file = try open(f.data)
+        #expect(file.bitRate == Int.max)
+        #expect(file.packetCount == 0)
+    }
+
     @Test func cafVarintOverflowIsAChunkError() {
         var f = Bytes()
         f.ascii("caff"); f.be16(1); f.be16(0)

@@ -1,0 +1,37 @@
+// Opens the 10-minute ADTS file with `AudioFile(path:)` and reads `packetCount`, which scans every
+// ADTS frame header to build the packet table: the work `afinfo` does on such a file, without
+// process start-up. The file is `AQ_BENCH_ADTS` (default `Benchmarks/.data/long.aac`).
+import AudioFileServices
+import Benchmark
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+let benchmarks: @Sendable () -> Void = {
+    let path = benchmarkPath(environment: "AQ_BENCH_ADTS", default: "long.aac")
+    Benchmark(
+        "AudioFile(path:) + packetCount",
+        configuration: .init(
+            metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .readSyscalls, .peakMemoryResident],
+            timeUnits: .microseconds,
+            units: [.mallocCountTotal: .count, .readSyscalls: .count],
+            warmupIterations: 3,
+            maxDuration: .seconds(4),
+            maxIterations: 100
+        )
+    ) { benchmark in
+        let file = try AudioFile(path: path)
+        blackHole(file.packetCount)
+    }
+}
+
+/// The data file named by the environment variable `name`, else `Benchmarks/.data/<file>` from the
+/// repository root or `.data/<file>` from `Benchmarks/`, whichever exists.
+func benchmarkPath(environment name: String, default file: String) -> String {
+    if let value = getenv(name), let path = String(validatingCString: value), !path.isEmpty { return path }
+    let candidates = ["Benchmarks/.data/\(file)", ".data/\(file)"]
+    return candidates.first { access($0, R_OK) == 0 } ?? candidates[0]
+}
