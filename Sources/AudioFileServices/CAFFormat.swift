@@ -129,7 +129,7 @@ public struct CAFFormat: AudioFileFormat {
                 throw unsupported("linear PCM with \(bits) bits, \(bytesPerPacket) bytes and \(framesPerPacket) frames per packet for \(channels) channels")
             }
             let word = bytesPerPacket / channels
-            guard bits <= word * 8, word <= 8, !isFloat || (bits == word * 8 && (bits == 32 || bits == 64)) else {
+            guard word <= 8, bits <= word * 8, !isFloat || (bits == word * 8 && (bits == 32 || bits == 64)) else {
                 throw unsupported("\(bits)-bit \(isFloat ? "float" : "integer") samples in \(word)-byte words")
             }
             var flags: AudioFormatFlags = bits == word * 8 ? [.isPacked] : [.isAlignedHigh]
