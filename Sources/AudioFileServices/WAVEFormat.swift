@@ -54,6 +54,9 @@ public struct WAVEFormat: AudioFileFormat {
             throw AudioFileError(.invalidFile, "not a RIFF WAVE file", chunk: "RIFF", offset: 0)
         }
         let is64 = riffID != "RIFF"
+        // The RIFF size where a writer filled it in: 0 and 0xFFFFFFFF are streaming placeholders.
+        let declaredRIFF = Int64(header.le32(4))
+        let riffSize: Int64? = is64 || declaredRIFF == 0 || declaredRIFF == 0xFFFF_FFFF ? nil : declaredRIFF
         fileType = riffID == "RIFF" ? .wave : (riffID == "RF64" ? .rf64 : .bw64)
 
         // The RIFF size bounds the walk only when it is plausible; streamed writers leave 0 or
@@ -89,8 +92,9 @@ public struct WAVEFormat: AudioFileFormat {
                     guard size <= source.size - chunk.bodyOffset else {
                         throw AudioFileError(.invalidChunk, "ds64 gives the data chunk \(size) bytes, more than the file holds", chunk: "data", offset: chunk.offset)
                     }
-                } else if chunk.declaredSize == 0 || chunk.declaredSize == 0xFFFF_FFFF {
-                    // Streamed: the data runs to the end of the file, so nothing follows it.
+                } else if chunk.declaredSize == 0xFFFF_FFFF || (chunk.declaredSize == 0 && riffSize.map { 8 + $0 <= chunk.bodyOffset } ?? true) {
+                    // Streamed: the data runs to the end of the file, so nothing follows it. A data
+                    // size of 0 inside a RIFF size that covers more chunks is an empty data chunk.
                     data = (chunk, source.size - chunk.bodyOffset)
                     break chunkLoop
                 } else {

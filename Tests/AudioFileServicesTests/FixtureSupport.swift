@@ -14,7 +14,7 @@ enum Fixtures {
     /// Names of the valid audio fixtures (every file that is not reference data).
     static let validNames: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: valid.path)) ?? []
-        return names.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".framecrc") }.sorted()
+        return names.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".framecrc") && !$0.hasSuffix(".f32crc") }.sorted()
     }()
 
     static func path(_ name: String) -> String { valid.appendingPathComponent(name).path }

@@ -169,6 +169,33 @@ struct SpecBuiltFileTests {
         #expect(file.packetCount == 7)
     }
 
+    /// A data size of 0 means "streamed, to the end of the file" only where the RIFF size does
+    /// not say more chunks follow; inside a filled-in RIFF size it is an empty data chunk.
+    @Test func waveZeroDataSize() throws {
+        var fmt = Bytes()
+        fmt.le16(1); fmt.le16(1); fmt.le32(8000); fmt.le32(16000); fmt.le16(2); fmt.le16(16)
+        func wave(riffSize: UInt32?, tail: [UInt8]) -> [UInt8] {
+            var body = Bytes()
+            body.ascii("WAVE")
+            body.riffChunk("fmt ", fmt.data)
+            body.ascii("data"); body.le32(0)
+            body.data += tail
+            var f = Bytes()
+            f.ascii("RIFF"); f.le32(riffSize ?? UInt32(body.data.count)); f.data += body.data
+            return f.data
+        }
+        var list = Bytes()
+        list.riffChunk("LIST", Array("INFOINAM".utf8) + [4, 0, 0, 0] + Array("abc\u{0}".utf8))
+        let empty = try open(wave(riffSize: nil, tail: list.data))
+        #expect(empty.packetCount == 0)
+        #expect(empty.infoDictionary["title"] == "abc")
+        let streamed = try open(wave(riffSize: 0, tail: [1, 0, 2, 0, 3, 0]))
+        #expect(streamed.packetCount == 3)
+        // A writer that never patched its sizes: RIFF size covers the header only.
+        let unpatched = try open(wave(riffSize: 36, tail: [1, 0, 2, 0]))
+        #expect(unpatched.packetCount == 2)
+    }
+
     @Test func rf64SizesComeFromDs64() throws {
         func rf64(dataSize: UInt64, id: String = "RF64") -> [UInt8] {
             var fmt = Bytes()
