@@ -11,7 +11,11 @@ let package = Package(
     products: [
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "AudioFileServices", targets: ["AudioFileServices"]),
+        .library(name: "AudioCodecs", targets: ["AudioCodecs"]),
+        .library(name: "AudioCodecFAAD", targets: ["AudioCodecFAAD"]),
+        .library(name: "ExtendedAudioFileServices", targets: ["ExtendedAudioFileServices"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
+        .executable(name: "afconvert", targets: ["afconvert"]),
     ],
     dependencies: [
         // `swift package generate-documentation` (DocC); no code depends on it.
@@ -20,6 +24,24 @@ let package = Package(
     targets: [
         .target(name: "AudioCore", swiftSettings: strict),
         .target(name: "AudioFileServices", dependencies: ["AudioCore"], swiftSettings: strict),
+        .target(name: "AudioCodecs", dependencies: ["AudioCore"], swiftSettings: strict),
+        .systemLibrary(
+            name: "CFAAD2",
+            pkgConfig: "faad2",
+            providers: [.apt(["libfaad-dev"])]
+        ),
+        .target(name: "AudioCodecFAAD", dependencies: ["AudioCodecs", "CFAAD2"], swiftSettings: strict),
+        .target(
+            name: "ExtendedAudioFileServices",
+            dependencies: ["AudioFileServices", "AudioCodecs"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "afconvert",
+            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD"],
+            path: "Examples/afconvert",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "afinfo",
             dependencies: ["AudioFileServices"],
@@ -27,6 +49,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: strict),
+        .testTarget(name: "AudioCodecsTests", dependencies: ["AudioCodecs"], swiftSettings: strict),
+        .testTarget(name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices"], swiftSettings: strict),
+        .testTarget(
+            name: "ExtendedAudioFileServicesTests",
+            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "AudioFileServicesTests",
             dependencies: ["AudioFileServices"],

@@ -1,0 +1,254 @@
+public import AudioCore
+public import AudioFileServices
+public import AudioCodecs
+
+/// An error from ``ExtAudioFile``: from the file, or from the codec or converter.
+public enum ExtAudioFileError: Error, CustomStringConvertible, Sendable {
+    /// Reading the file failed.
+    case file(AudioFileError)
+    /// Decoding or converting failed.
+    case codec(AudioCodecError)
+
+    /// The `OSStatus` Apple's `ExtAudioFile…` function returns for this failure.
+    public var status: OSStatus {
+        switch self {
+        case .file(let e): e.status
+        case .codec(let e): e.status
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .file(let e): e.description
+        case .codec(let e): e.description
+        }
+    }
+}
+
+/// Reads any supported file as linear PCM in a format of the caller's choice (Apple's
+/// `ExtAudioFile` for reading).
+///
+/// Decodes packets with the decoder registered for the file's format, drops the packet table's
+/// priming frames at the start and remainder frames at the end — so a file reads as exactly
+/// ``fileLengthFrames`` frames — and converts to ``clientDataFormat``. ``seek(toFrame:)`` is
+/// sample-exact: for formats whose packets depend on earlier ones (AAC) it decodes from earlier
+/// packets and discards their output.
+public final class ExtAudioFile {
+    /// The file being read.
+    public let file: AudioFile
+    /// The file's own data format.
+    public var fileDataFormat: AudioStreamBasicDescription { file.dataFormat }
+    /// The PCM format the decoder produces (the file's format for linear PCM).
+    public let decodedFormat: AudioStreamBasicDescription
+    /// The order of the decoded channels: the codec's where it defines one (AAC), else the
+    /// file's channel layout.
+    public var channelLayout: AudioChannelLayout? { decoder.outputChannelLayout ?? file.channelLayout }
+    /// Frames of audio the file reads as, after trimming priming and remainder.
+    public let fileLengthFrames: Int64
+    /// Priming frames dropped at the start.
+    public let primingFrames: Int64
+
+    /// The format ``read(into:frameCount:)`` produces; any linear PCM of the file's rate and
+    /// channel count. Defaults to ``decodedFormat``.
+    public var clientDataFormat: AudioStreamBasicDescription {
+        get { converter?.output ?? decodedFormat }
+    }
+
+    /// Packets to decode before a seek target, per format (AAC's overlap needs the previous
+    /// packet; SBR more).
+    private let prerollPackets: Int64
+    private let decoder: any AudioDecoder
+    private var converter: PCMConverter?
+    private let isPCM: Bool
+    /// Decoded frames not yet handed out, in ``decodedFormat``.
+    private let decoded: PCMBuffer
+    private var decodedStart = 0
+    /// Position in the decoded timeline (priming included) of `decoded`'s first frame.
+    private var decodedPosition: Int64 = 0
+    private var nextPacket: Int64 = 0
+    /// Frames of the decoded timeline already returned or skipped (priming included).
+    private var position: Int64 = 0
+    /// Packet bytes and descriptions read from the file, reused for every read.
+    private let packetBytes: UnsafeMutableRawBufferPointer
+    private let descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>
+    private let packetsPerRead: Int
+    /// Packets that failed to decode (concealed with silence) since the file was opened.
+    public private(set) var badPackets = 0
+
+    /// Opens `path` for decoding.
+    public convenience init(path: String) throws(ExtAudioFileError) {
+        let file: AudioFile
+        do { file = try AudioFile(path: path) } catch { throw .file(error) }
+        try self.init(file: file)
+    }
+
+    /// Decodes an opened file.
+    public init(file: AudioFile) throws(ExtAudioFileError) {
+        self.file = file
+        let format = file.dataFormat
+        isPCM = format.isPCM
+        do {
+            decoder = try AudioDecoders.make(for: format, magicCookie: file.magicCookie)
+        } catch {
+            throw .file(AudioFileError(.unsupportedDataFormat, "cannot decode '\(format.formatID)': \(error.reason)"))
+        }
+        decodedFormat = decoder.outputFormat
+        let table = file.packetTableInfo
+        primingFrames = Int64(table?.primingFrames ?? 0)
+        let total = file.totalFrames
+        if let table {
+            fileLengthFrames = max(0, min(table.numberValidFrames, total - Int64(table.primingFrames)))
+        } else {
+            fileLengthFrames = total
+        }
+        let aac: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2]
+        if aac.contains(format.formatID) {
+            prerollPackets = 2  // the MDCT overlap needs the previous packet; SBR a little more
+        } else if format.formatID == .appleIMA4 {
+            // IMA4 decoders carry the full-precision predictor across packets while the header's
+            // 9-bit predictor stays within reach, so a few packets bring the state back in line.
+            prerollPackets = 4
+        } else {
+            prerollPackets = 0
+        }
+        let framesPerPacket = max(Int(format.framesPerPacket), decoder.maximumFramesPerPacket, 1)
+        packetsPerRead = max(1, min(4096, 65536 / framesPerPacket))
+        let upper = max(file.packetSizeUpperBound, 1)
+        packetBytes = .allocate(byteCount: upper * packetsPerRead, alignment: 16)
+        descriptions = .allocate(capacity: packetsPerRead)
+        descriptions.initialize(repeating: AudioStreamPacketDescription(startOffset: 0, dataByteSize: 0))
+        let capacity = max(framesPerPacket, decoder.maximumFramesPerPacket) * packetsPerRead
+        guard let buffer = PCMBuffer(format: decodedFormat, frameCapacity: capacity) else {
+            throw .codec(AudioCodecError(.formatNotSupported, "decoder output \(decodedFormat) is not linear PCM"))
+        }
+        decoded = buffer
+        position = 0
+    }
+
+    deinit {
+        packetBytes.deallocate()
+        descriptions.deallocate()
+    }
+
+    /// Sets the client format (Apple's `kExtAudioFileProperty_ClientDataFormat`).
+    public func setClientDataFormat(_ format: AudioStreamBasicDescription) throws(ExtAudioFileError) {
+        if format == decodedFormat {
+            converter = nil
+            return
+        }
+        do { converter = try PCMConverter(from: decodedFormat, to: format) } catch { throw .codec(error) }
+    }
+
+    /// The current read position, in frames after trimming (Apple's `ExtAudioFileTell`).
+    public func tell() -> Int64 { max(0, position - primingFrames) }
+
+    /// Moves the read position to `frame` (0 = the first valid frame), sample-exactly.
+    public func seek(toFrame frame: Int64) throws(ExtAudioFileError) {
+        guard frame >= 0, frame <= fileLengthFrames else {
+            throw .file(AudioFileError(.position, "frame \(frame) is outside 0…\(fileLengthFrames)"))
+        }
+        let target = frame + primingFrames
+        let fpp = Int64(max(fileDataFormat.framesPerPacket, 1))
+        var packet = target / fpp
+        packet = max(0, packet - prerollPackets)
+        decoder.reset()
+        decoded.frameLength = 0
+        decodedStart = 0
+        nextPacket = packet
+        decodedPosition = packet * fpp
+        position = decodedPosition
+        // Decode forward, discarding, up to the target.
+        while position < target {
+            guard try fill() else { break }
+            let available = Int64(decoded.frameLength - decodedStart)
+            let skip = Int(min(available, target - position))
+            decodedStart += skip
+            position += Int64(skip)
+        }
+    }
+
+    /// Reads up to `frameCount` frames (fewer at the end; 0 at the end) in ``clientDataFormat``
+    /// and appends them to `buffer`, whose format must be the client format (Apple's
+    /// `ExtAudioFileRead`).
+    @discardableResult
+    public func read(into buffer: PCMBuffer, frameCount: Int) throws(ExtAudioFileError) -> Int {
+        guard buffer.format == clientDataFormat else {
+            throw .codec(AudioCodecError(.formatNotSupported, "buffer format \(buffer.format) is not the client format \(clientDataFormat)"))
+        }
+        var wanted = min(frameCount, buffer.framesFree)
+        var produced = 0
+        let end = primingFrames + fileLengthFrames
+        // Skip priming (and anything before the position) first.
+        while position < primingFrames {
+            if decodedStart >= decoded.frameLength { guard try fill() else { return 0 } }
+            let skip = Int(min(Int64(decoded.frameLength - decodedStart), primingFrames - position))
+            decodedStart += skip
+            position += Int64(skip)
+        }
+        while wanted > 0 && position < end {
+            if decodedStart >= decoded.frameLength { guard try fill() else { break } }
+            let n = Int(min(Int64(min(wanted, decoded.frameLength - decodedStart)), end - position))
+            try deliver(frames: n, into: buffer)
+            decodedStart += n
+            position += Int64(n)
+            produced += n
+            wanted -= n
+        }
+        return produced
+    }
+
+    /// Copies or converts `frames` frames from the decoded buffer into `buffer`.
+    private func deliver(frames: Int, into buffer: PCMBuffer) throws(ExtAudioFileError) {
+        let bytesPerFrame = Int(decodedFormat.bytesPerFrame)
+        let source = UnsafeRawBufferPointer(rebasing: decoded.region()[(decodedStart * bytesPerFrame)..<((decodedStart + frames) * bytesPerFrame)])
+        if let converter {
+            do { try converter.convert(source, frameCount: frames, appendingTo: buffer) } catch { throw .codec(error) }
+        } else {
+            let free = buffer.freeSpace()
+            guard free.count >= source.count else {
+                throw .codec(AudioCodecError(.invalidOutputSize, "buffer has room for \(free.count) bytes, needs \(source.count)"))
+            }
+            free.copyMemory(from: source)
+            buffer.frameLength += frames
+        }
+    }
+
+    /// Decodes the next batch of packets into `decoded`; false at the end of the file.
+    private func fill() throws(ExtAudioFileError) -> Bool {
+        let remaining = file.packetCount - nextPacket
+        guard remaining > 0 else { return false }
+        decodedPosition += Int64(decoded.frameLength)
+        decoded.frameLength = 0
+        decodedStart = 0
+        let count = Int(min(Int64(packetsPerRead), remaining))
+        let (byteCount, packets): (Int, Int)
+        do {
+            (byteCount, packets) = try file.readPackets(from: nextPacket, count: count, into: packetBytes, descriptions: descriptions)
+        } catch {
+            throw .file(error)
+        }
+        guard packets > 0 else { return false }
+        if isPCM {
+            // Linear PCM: the packets are the frames.
+            decoded.freeSpace().copyMemory(from: UnsafeRawBufferPointer(rebasing: packetBytes[0..<byteCount]))
+            decoded.frameLength = packets
+        } else {
+            let variable = file.needsDescriptions
+            let bytesPerPacket = Int(fileDataFormat.bytesPerPacket)
+            for i in 0..<packets {
+                let start = variable ? Int(descriptions[i].startOffset) : i * bytesPerPacket
+                let size = variable ? Int(descriptions[i].dataByteSize) : bytesPerPacket
+                let frames = variable && descriptions[i].variableFramesInPacket > 0 ? Int(descriptions[i].variableFramesInPacket) : nil
+                do {
+                    let packet = UnsafeRawBufferPointer(rebasing: packetBytes[start..<(start + size)])
+                    try decoder.decode(packet: packet, frames: frames, into: decoded)
+                } catch {
+                    guard error.code == .badData else { throw .codec(error) }
+                    badPackets += 1  // concealed by the decoder; the stream goes on
+                }
+            }
+        }
+        nextPacket += Int64(packets)
+        return true
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import AudioCore
+import AudioFileServices
+
+/// Runs a program and returns its status, standard output and standard error.
+func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, out: Data, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+}
+
+let afconvert = Refs.packageRoot.appendingPathComponent(".build/debug/afconvert").path
+
+/// ffmpeg, which Scripts/test installs; the writer's output is checked by it.
+let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("afconvert-tests-\(getpid())-\(name)").path
+}
+
+/// ffmpeg's Adler-32 of its float decode of `path`.
+func ffmpegFloatCRC(_ path: String) throws -> UInt32? {
+    let tool = try #require(ffmpeg, "ffmpeg is needed to check written files (Scripts/test installs it)")
+    let result = try run(tool, ["-v", "error", "-i", path, "-map", "0:a", "-c:a", "pcm_f32le", "-f", "crc", "-"])
+    let text = String(decoding: result.out, as: UTF8.self)
+    guard result.status == 0, let range = text.range(of: "CRC=0x") else { return nil }
+    return UInt32(text[range.upperBound...].prefix { $0.isHexDigit }, radix: 16)
+}
+
+@Suite("afconvert")
+struct AfconvertTests {
+    /// `afconvert -f WAVE -d LEF32` of every bit-exactly decodable fixture holds exactly
+    /// ffmpeg's float decode of the source.
+    @Test(arguments: Refs.bitExact)
+    func leF32WaveEqualsFFmpegDecode(name: String) throws {
+        let expected = try #require(Refs.crc(name))
+        let out = temporaryPath(name + ".wav")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try run(afconvert, ["-f", "WAVE", "-d", "LEF32", Refs.path(name), out])
+        #expect(result.status == 0, "\(result.err)")
+        let file = try AudioFile(path: out)
+        #expect(file.fileType == .wave)
+        #expect(file.dataFormat.isFloat && file.dataFormat.bitsPerChannel == 32 && !file.dataFormat.isBigEndian)
+        let data = try file.readBytes(at: 0, count: Int(file.dataByteCount))
+        var a: UInt32 = 1, b: UInt32 = 0
+        data.withUnsafeBytes { adler32($0, a: &a, b: &b) }
+        #expect(b << 16 | a == expected)
+        if file.dataFormat.channelsPerFrame > 2 {
+            let container = try #require(file.container as? WAVEFormat)
+            #expect(container.formatTag == 3)  // float, given in WAVE_FORMAT_EXTENSIBLE's sub-format
+            #expect(file.channelLayout?.numberOfChannels == Int(file.dataFormat.channelsPerFrame))
+        }
+    }
+
+    /// Every container and sample format afconvert writes decodes, in ffmpeg, to the source's
+    /// samples (the conversions chosen are the exact ones: 16-bit sources widened or kept).
+    @Test(arguments: [
+        ("WAVE", "LEI16", "wav"), ("WAVE", "LEI24", "wav"), ("WAVE", "LEI32", "wav"), ("WAVE", "LEF64", "wav"),
+        ("caff", "BEI16", "caf"), ("caff", "LEI24", "caf"), ("caff", "BEF32", "caf"), ("caff", "LEF64", "caf"),
+        ("AIFF", "BEI16", "aif"), ("AIFF", "BEI24", "aif"), ("AIFF", "BEI32", "aif"), ("AIFF", "BEF32", "aif"),
+        ("AIFF", "LEI16", "aif"),
+    ])
+    func writtenFilesDecodeInFFmpeg(type: String, data: String, ext: String) throws {
+        for name in ["wav-pcm_s16le-2ch-44100.wav", "aiff-pcm_s16be-6ch-22050.aiff", "caf-adpcm_ima_qt-2ch-44100.caf"] {
+            let expected = try #require(Refs.crc(name))
+            let out = temporaryPath("\(name)-\(data).\(ext)")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let result = try run(afconvert, ["-f", type, "-d", data, Refs.path(name), out])
+            #expect(result.status == 0, "\(result.err)")
+            #expect(try ffmpegFloatCRC(out) == expected, "\(name) → \(type) \(data)")
+            let file = try AudioFile(path: out)
+            #expect(file.packetCount == (try AudioFile(path: Refs.path(name))).totalFrames)
+            if type == "AIFF" {
+                #expect(file.dataFormat.isBigEndian || file.dataFormat.isFloat || file.fileType == .aifc)
+                #expect(file.dataFormat.isBigEndian || file.fileType == .aifc)
+            }
+        }
+    }
+
+    @Test func undecodableInputFailsWithFmt() throws {
+        let name = try #require(Refs.undecodable.first)
+        let out = temporaryPath("undecodable.wav")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try run(afconvert, ["-f", "WAVE", "-d", "LEF32", Refs.path(name), out])
+        #expect(result.status == 1)
+        #expect(result.err.contains("'fmt?'"))
+    }
+
+    @Test func badArgumentsAreUsageErrors() throws {
+        #expect(try run(afconvert, []).status == 2)
+        #expect(try run(afconvert, ["-d", "XYZ", Refs.path("wav-pcm_s16le-2ch-44100.wav"), temporaryPath("x.wav")]).status == 2)
+        #expect(try run(afconvert, ["-f", "mp3", "a", "b"]).status == 2)
+        let missing = try run(afconvert, ["/nonexistent.wav", temporaryPath("y.wav")])
+        #expect(missing.status == 1)
+        #expect(missing.err.contains("-43"))
+    }
+}
