@@ -9,7 +9,11 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "AudioFileFuzzer",
-            dependencies: [.product(name: "AudioFileServices", package: "swift-audio-queue")]
+            dependencies: [
+                .product(name: "AudioFileServices", package: "swift-audio-queue"),
+                .product(name: "ExtendedAudioFileServices", package: "swift-audio-queue"),
+                .product(name: "AudioCodecFAAD", package: "swift-audio-queue"),
+            ]
         )
     ],
     swiftLanguageModes: [.v6]

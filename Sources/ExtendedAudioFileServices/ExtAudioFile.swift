@@ -63,8 +63,6 @@ public final class ExtAudioFile {
     /// Decoded frames not yet handed out, in ``decodedFormat``.
     private let decoded: PCMBuffer
     private var decodedStart = 0
-    /// Position in the decoded timeline (priming included) of `decoded`'s first frame.
-    private var decodedPosition: Int64 = 0
     private var nextPacket: Int64 = 0
     /// Frames of the decoded timeline already returned or skipped (priming included).
     private var position: Int64 = 0
@@ -112,8 +110,10 @@ public final class ExtAudioFile {
             prerollPackets = 0
         }
         let framesPerPacket = max(Int(format.framesPerPacket), decoder.maximumFramesPerPacket, 1)
-        packetsPerRead = max(1, min(4096, 65536 / framesPerPacket))
         let upper = max(file.packetSizeUpperBound, 1)
+        // About 64 Ki frames or 4 MiB of packets per read, whichever is less (at least one
+        // packet), so neither buffer is sized by a header field beyond reason.
+        packetsPerRead = max(1, min(4096, 65536 / framesPerPacket, (4 << 20) / upper))
         packetBytes = .allocate(byteCount: upper * packetsPerRead, alignment: 16)
         descriptions = .allocate(capacity: packetsPerRead)
         descriptions.initialize(repeating: AudioStreamPacketDescription(startOffset: 0, dataByteSize: 0))
@@ -155,8 +155,7 @@ public final class ExtAudioFile {
         decoded.frameLength = 0
         decodedStart = 0
         nextPacket = packet
-        decodedPosition = packet * fpp
-        position = decodedPosition
+        position = packet * fpp
         // Decode forward, discarding, up to the target.
         while position < target {
             guard try fill() else { break }
@@ -217,7 +216,6 @@ public final class ExtAudioFile {
     private func fill() throws(ExtAudioFileError) -> Bool {
         let remaining = file.packetCount - nextPacket
         guard remaining > 0 else { return false }
-        decodedPosition += Int64(decoded.frameLength)
         decoded.frameLength = 0
         decodedStart = 0
         let count = Int(min(Int64(packetsPerRead), remaining))

@@ -1,8 +1,11 @@
 import AudioCore
 import AudioFileServices
+import AudioCodecs
+import AudioCodecFAAD
+import ExtendedAudioFileServices
 
-/// One fuzz input: every container parser on the raw bytes, then detection through AudioFile
-/// and reads of the packets it finds. Any outcome but a typed error or success is a finding
+/// One fuzz input: every container parser on the raw bytes, then detection through AudioFile,
+/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2) to Float32. Any outcome but a typed error or success is a finding
 /// (libFuzzer reports crashes, timeouts and runaway allocations).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -32,6 +35,26 @@ private func exercise(_ file: AudioFile) {
         _ = try? file.readPackets(from: start, count: 4, maxBytes: 1 << 16)
     }
     _ = try? file.readBytes(at: 0, count: 64)
+    decode(file)
+}
+
+private let registerAAC: Void = AACDecoder.register()
+
+/// Decodes up to 8192 frames and seeks once, as afconvert and a player would.
+private func decode(_ file: AudioFile) {
+    _ = registerAAC
+    guard let reader = try? ExtAudioFile(file: file) else { return }
+    let f = reader.decodedFormat
+    let client = AudioStreamBasicDescription.linearPCM(sampleRate: f.sampleRate, channels: f.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
+    guard client.channelsPerFrame <= 64, (try? reader.setClientDataFormat(client)) != nil,
+          let buffer = PCMBuffer(format: client, frameCapacity: 4096) else { return }
+    for _ in 0..<2 {
+        buffer.frameLength = 0
+        _ = try? reader.read(into: buffer, frameCount: 4096)
+    }
+    _ = try? reader.seek(toFrame: reader.fileLengthFrames / 2)
+    buffer.frameLength = 0
+    _ = try? reader.read(into: buffer, frameCount: 4096)
 }
 
 /// libFuzzer's driver, present when linking with -sanitize=fuzzer.
