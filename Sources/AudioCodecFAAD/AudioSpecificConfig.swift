@@ -1,3 +1,4 @@
+import AudioCore
 public import AudioCodecs
 
 /// An MPEG-4 AudioSpecificConfig (ISO/IEC 14496-3, 1.6.2.1): what an AAC decoder needs to know
@@ -52,9 +53,7 @@ public struct AudioSpecificConfig: Hashable, Sendable {
     let gaSpecificEnd: Int
 
     /// Sampling rates by sampling frequency index (ISO/IEC 14496-3, Table 1.18).
-    public static let samplingFrequencies: [Int] = [
-        96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350,
-    ]
+    public static var samplingFrequencies: [Int] { MPEG4Audio.samplingFrequencies }
 
     /// The object types whose GASpecificConfig this parser reads (ISO/IEC 14496-3, 1.6.2.1).
     static let gaObjectTypes: Set<Int> = [1, 2, 3, 4, 6, 7, 17, 19, 20, 21, 22, 23]

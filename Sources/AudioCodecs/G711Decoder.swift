@@ -42,13 +42,8 @@ public final class G711Decoder: AudioDecoder {
     /// not ``outputFormat``; `invalidOutputSize` when the frames don't fit.
     @discardableResult
     public func decode(packet: UnsafeRawBufferPointer, frames: Int?, into buffer: PCMBuffer) throws(AudioCodecError) -> Int {
-        guard buffer.format == outputFormat else {
-            throw AudioCodecError(.formatNotSupported, "the buffer's format is not the decoder's output format")
-        }
         let expected = max(frames ?? packet.count / channels, 0)
-        guard expected <= buffer.framesFree else {
-            throw AudioCodecError(.invalidOutputSize, "\(expected) frames do not fit in \(buffer.framesFree) free frames")
-        }
+        try buffer.checkAppend(expected, as: outputFormat)
         guard packet.count == expected * channels, frames.map({ $0 >= 0 }) ?? true else {
             buffer.appendSilence(frames: expected, layout: layout)
             throw AudioCodecError(.badData, "a G.711 packet of \(packet.count) bytes is not \(expected) frames of \(channels) channels")

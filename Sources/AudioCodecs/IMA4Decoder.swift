@@ -51,13 +51,8 @@ public final class IMA4Decoder: AudioDecoder {
     /// ``outputFormat``; `invalidOutputSize` when 64 frames don't fit.
     @discardableResult
     public func decode(packet: UnsafeRawBufferPointer, frames: Int?, into buffer: PCMBuffer) throws(AudioCodecError) -> Int {
-        guard buffer.format == outputFormat else {
-            throw AudioCodecError(.formatNotSupported, "the buffer's format is not the decoder's output format")
-        }
         let frameCount = IMA4.framesPerPacket
-        guard buffer.framesFree >= frameCount else {
-            throw AudioCodecError(.invalidOutputSize, "\(frameCount) frames do not fit in \(buffer.framesFree) free frames")
-        }
+        try buffer.checkAppend(frameCount, as: outputFormat)
         guard packet.count == IMA4.bytesPerBlock * channels, let input = packet.baseAddress,
               let region = buffer.region(0).baseAddress else {
             buffer.appendSilence(frames: frameCount, layout: layout)

@@ -111,3 +111,16 @@ extension PCMBuffer {
         frameLength += n
     }
 }
+
+extension PCMBuffer {
+    /// Checks that a decoder whose output format is `format` may append `frames` frames:
+    /// `formatNotSupported` for a buffer of another format, `invalidOutputSize` when they don't fit.
+    func checkAppend(_ frames: Int, as format: AudioStreamBasicDescription) throws(AudioCodecError) {
+        guard self.format == format else {
+            throw AudioCodecError(.formatNotSupported, "the buffer's format is not the decoder's output format")
+        }
+        guard frames <= framesFree else {
+            throw AudioCodecError(.invalidOutputSize, "\(frames) frames do not fit in \(framesFree) free frames")
+        }
+    }
+}

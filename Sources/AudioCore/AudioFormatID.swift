@@ -99,6 +99,15 @@ public struct AudioFormatFlags: OptionSet, Hashable, Sendable {
     public static let nativeSignedIntegerPacked: AudioFormatFlags = [.isSignedInteger, .isPacked]
 }
 
+/// Constants of MPEG-4 audio (ISO/IEC 14496-3) that containers and codecs share.
+public enum MPEG4Audio {
+    /// Sampling rates by sampling frequency index (ISO/IEC 14496-3, Table 1.18); index 15 means
+    /// the rate is given explicitly.
+    public static let samplingFrequencies: [Int] = [
+        96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350,
+    ]
+}
+
 /// MPEG-4 audio object types, carried in the format flags of AAC formats (`kMPEG4Object_…`).
 public enum MPEG4ObjectID: UInt32, Sendable {
     /// AAC Main.

@@ -77,9 +77,7 @@ public struct ADTSFormat: AudioFileFormat {
     static let maximumJunk: Int64 = 1 << 20
 
     /// Sampling rates by ADTS sampling frequency index.
-    public static let sampleRates: [Double] = [
-        96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350,
-    ]
+    public static let sampleRates: [Double] = MPEG4Audio.samplingFrequencies.map(Double.init)
 
     public let dataFormat: AudioStreamBasicDescription
     public let dataOffset: Int64
