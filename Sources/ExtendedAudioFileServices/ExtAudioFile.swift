@@ -111,6 +111,13 @@ public final class ExtAudioFile {
         }
         let framesPerPacket = max(Int(format.framesPerPacket), decoder.maximumFramesPerPacket, 1)
         let upper = max(file.packetSizeUpperBound, 1)
+        // Packets of more than 64 Ki frames or 16 MiB are no format this library decodes; a
+        // header claiming them must not size the buffers below.
+        guard framesPerPacket <= 1 << 16, upper <= 16 << 20 else {
+            throw .file(AudioFileError(
+                .unsupportedDataFormat,
+                "packets of \(format.framesPerPacket) frames and up to \(upper) bytes cannot be decoded"))
+        }
         // About 64 Ki frames or 4 MiB of packets per read, whichever is less (at least one
         // packet), so neither buffer is sized by a header field beyond reason.
         packetsPerRead = max(1, min(4096, 65536 / framesPerPacket, (4 << 20) / upper))

@@ -126,6 +126,18 @@ struct DecodeTests {
         }
     }
 
+    /// A header claiming packets of billions of frames and bytes (a fuzz finding) is refused
+    /// before any buffer is sized from it.
+    @Test func absurdPacketSizesAreUnsupported() {
+        let path = Refs.fixtures.appendingPathComponent("fuzz-regressions/caf-aac-huge-constant-packets.caf").path
+        do {
+            _ = try ExtAudioFile(path: path)
+            Issue.record("opened a file with 4 GiB packets for decoding")
+        } catch {
+            #expect(error.status == AudioFileError.Code.unsupportedDataFormat.rawValue)
+        }
+    }
+
     /// Seeking lands on exactly the frame a continuous read reaches. PCM and G.711 samples are
     /// identical; IMA4 and AAC decoders carry state between packets that pre-roll restores only
     /// approximately, so there the samples must be close and no other alignment may fit better.
