@@ -12,9 +12,10 @@ public final class PCMBuffer: @unchecked Sendable {
     public let format: AudioStreamBasicDescription
     /// Frames the buffer can hold.
     public let frameCapacity: Int
-    /// Frames holding audio, from the start.
+    /// Frames holding audio, from the start; kept within 0…``frameCapacity`` (a value outside is
+    /// clamped rather than trapping).
     public var frameLength: Int {
-        didSet { precondition(frameLength >= 0 && frameLength <= frameCapacity, "frameLength out of range") }
+        didSet { if frameLength < 0 || frameLength > frameCapacity { frameLength = min(max(frameLength, 0), frameCapacity) } }
     }
     private let storage: UnsafeMutableRawPointer
     /// Bytes in one channel region (non-interleaved) or the whole buffer (interleaved).
@@ -41,9 +42,10 @@ public final class PCMBuffer: @unchecked Sendable {
     /// Number of separate regions: 1 for interleaved data, else one per channel.
     public var regionCount: Int { format.isInterleaved ? 1 : Int(format.channelsPerFrame) }
 
-    /// The whole capacity of region `index` (a channel for non-interleaved data).
+    /// The whole capacity of region `index` (a channel for non-interleaved data); empty for an
+    /// index that is not a region.
     public func region(_ index: Int = 0) -> UnsafeMutableRawBufferPointer {
-        precondition(index >= 0 && index < regionCount, "region index out of range")
+        guard index >= 0 && index < regionCount else { return UnsafeMutableRawBufferPointer(start: nil, count: 0) }
         return UnsafeMutableRawBufferPointer(start: storage + index * bytesPerRegion, count: bytesPerRegion)
     }
 
