@@ -104,18 +104,23 @@ if let name = dataFormatName {
     }
     output = format
 } else if reader.fileDataFormat.isPCM {
-    output = source
+    // The source's own samples, packed: 20-bit or 24-in-32 become whole bytes (exactly).
+    let bits = (source.bitsPerChannel + 7) / 8 * 8
+    output = .linearPCM(
+        sampleRate: source.sampleRate, channels: source.channelsPerFrame, bitsPerChannel: bits,
+        isFloat: source.isFloat, isBigEndian: source.isBigEndian, isSigned: source.isSignedInteger || bits > 8)
 } else {
     output = .linearPCM(sampleRate: source.sampleRate, channels: source.channelsPerFrame, bitsPerChannel: 16)
 }
 // The containers' own byte orders: WAVE is little-endian, AIFF is big-endian (AIFF-C holds the rest).
 if fileType == .wave && output.isBigEndian {
     output.formatFlags.remove(.isBigEndian)
-} else if fileType == .aiff && !output.isBigEndian && !output.isFloat && output.bitsPerChannel > 8 {
+} else if fileType == .aiff && !output.isBigEndian && output.bitsPerChannel > 8 {
     output.formatFlags.insert(.isBigEndian)
 }
-if fileType == .wave && output.bitsPerChannel == 8 && !output.isFloat {
-    output.formatFlags.remove(.isSignedInteger)  // 8-bit WAVE is unsigned
+if output.bitsPerChannel == 8 && !output.isFloat {
+    // 8-bit WAVE is unsigned; CAF and AIFF hold signed samples.
+    if fileType == .wave { output.formatFlags.remove(.isSignedInteger) } else { output.formatFlags.insert(.isSignedInteger) }
 }
 
 do {
@@ -147,11 +152,28 @@ if fileType == .wave, let wave = waveOrder(layout, channels: Int(output.channels
 } else if fileType == .wave, layout?.tag != .useChannelBitmap {
     layout = nil  // WAVE records only speaker masks
 }
+/// The file's device and inode, to refuse converting a file onto itself.
+func identity(_ path: String) -> (UInt64, UInt64)? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return (UInt64(info.st_dev), UInt64(info.st_ino))
+}
+if let a = identity(inputPath), let b = identity(outputPath), a == b {
+    fail("\(outputPath) is the input file; choose another output path", status: 2)
+}
+
+// Written under a temporary name and renamed when complete, so a failed conversion leaves no
+// partial file and never replaces an existing one.
+let temporaryPath = outputPath + ".afconvert-\(getpid()).tmp"
 let writer: AudioFileWriter
 do {
-    writer = try AudioFileWriter(path: outputPath, type: fileType!, format: output, channelLayout: layout)
+    writer = try AudioFileWriter(path: temporaryPath, type: fileType!, format: output, channelLayout: layout)
 } catch {
     fail("\(outputPath): \(error)")
+}
+func failWriting(_ message: String) -> Never {
+    unlink(temporaryPath)
+    fail(message)
 }
 if verbose {
     print("Input file: \(inputPath), \(reader.fileLengthFrames) frames")
@@ -199,9 +221,12 @@ do {
     }
     try writer.close()
 } catch let error as ExtAudioFileError {
-    fail("\(inputPath): \(error)")
+    failWriting("\(inputPath): \(error)")
 } catch {
-    fail("\(outputPath): \(error)")
+    failWriting("\(outputPath): \(error)")
+}
+guard rename(temporaryPath, outputPath) == 0 else {
+    failWriting("\(outputPath): \(String(cString: strerror(errno)))")
 }
 if showProgress {
     var line = "\r\u{1B}[K"

@@ -60,10 +60,13 @@ public final class AudioFileWriter {
     public func writePackets(_ bytes: UnsafeRawBufferPointer, count: Int) throws(AudioFileError) {
         guard descriptor >= 0 else { throw AudioFileError(.notOpen, "\(path) is closed") }
         let size = Int(dataFormat.bytesPerPacket)
-        guard size > 0, count >= 0, count * size <= bytes.count else {
+        let (n, overflow) = count.multipliedReportingOverflow(by: size)
+        guard size > 0, count >= 0, !overflow, n <= bytes.count else {
             throw AudioFileError(.badPropertySize, "\(count) packets of \(size) bytes need more than the \(bytes.count) given")
         }
-        let n = count * size
+        if fileType != .caf && fileType != .wave && layout.dataOffset + dataByteCount + Int64(n) > 0xFFFF_FFFF - 8 {
+            throw AudioFileError(.doesNotAllow64BitDataSize, "AIFF cannot hold more than 4 GiB of audio")
+        }
         if pending.count + n > Self.flushSize { try flush() }
         if n >= Self.flushSize {
             try writeAll(UnsafeRawBufferPointer(rebasing: bytes[0..<n]))
@@ -123,9 +126,19 @@ public final class AudioFileWriter {
         guard format.isPCM || format.formatID == .aLaw || format.formatID == .uLaw else {
             throw AudioFileError(.unsupportedDataFormat, "writing '\(format.formatID)' is not supported")
         }
+        // Every container stores these in 16- or 32-bit fields.
+        let word = format.bytesPerFrame / format.channelsPerFrame
+        guard format.channelsPerFrame <= 0xFFFF, format.bytesPerFrame <= 0xFFFF, format.bitsPerChannel <= 64,
+              format.sampleRate <= Double(UInt32.max), word * format.channelsPerFrame == format.bytesPerFrame
+        else {
+            throw AudioFileError(.unsupportedDataFormat, "\(format) does not fit the container's header fields")
+        }
+        if format.isPCM && !format.isFloat && word > 1 && !format.isSignedInteger {
+            throw AudioFileError(.unsupportedDataFormat, "unsigned samples wider than 8 bits cannot be written")
+        }
         switch type {
         case .wave: return try wave(format, layout)
-        case .caf: return caf(format, layout)
+        case .caf: return try caf(format, layout)
         case .aiff, .aifc: return try aiff(format)
         default: throw AudioFileError(.unsupportedFileType, "cannot write files of type '\(type)'")
         }
@@ -210,7 +223,10 @@ public final class AudioFileWriter {
         }
     }
 
-    private static func caf(_ f: AudioStreamBasicDescription, _ layout: AudioChannelLayout?) -> (bytes: [UInt8], type: AudioFileType, layout: Layout) {
+    private static func caf(_ f: AudioStreamBasicDescription, _ layout: AudioChannelLayout?) throws(AudioFileError) -> (bytes: [UInt8], type: AudioFileType, layout: Layout) {
+        guard !f.isPCM || f.isFloat || f.isSignedInteger else {
+            throw AudioFileError(.unsupportedDataFormat, "CAF holds signed integer or float samples")
+        }
         var h = BigEndianBytes()
         h.ascii("caff"); h.u16(1); h.u16(0)
         h.ascii("desc"); h.u64(32)
@@ -261,6 +277,17 @@ public final class AudioFileWriter {
         if f.isPCM && !f.isFloat {
             guard f.formatFlags.contains(.isPacked) || f.formatFlags.contains(.isAlignedHigh) else {
                 throw AudioFileError(.unsupportedDataFormat, "AIFF holds high-aligned samples only")
+            }
+        }
+        if f.isPCM {
+            guard f.channelsPerFrame <= 0x7FFF else {
+                throw AudioFileError(.unsupportedDataFormat, "AIFF holds at most 32767 channels")
+            }
+            guard word == (Int(f.bitsPerChannel) + 7) / 8 else {
+                throw AudioFileError(.unsupportedDataFormat, "AIFF holds \(f.bitsPerChannel)-bit samples in \((Int(f.bitsPerChannel) + 7) / 8)-byte words only")
+            }
+            guard !f.isFloat || f.isBigEndian else {
+                throw AudioFileError(.unsupportedDataFormat, "AIFF-C holds big-endian float samples only")
             }
         }
         let isAIFC = compression != nil

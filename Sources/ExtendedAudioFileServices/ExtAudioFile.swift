@@ -70,6 +70,9 @@ public final class ExtAudioFile {
     private let packetBytes: UnsafeMutableRawBufferPointer
     private let descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>
     private let packetsPerRead: Int
+    /// Where each packet starts in the decoded timeline, for files whose packets vary in frame
+    /// count (CAF with frames per packet 0, ADTS frames of several blocks); empty otherwise.
+    private let packetStartFrames: [Int64]
     /// Packets that failed to decode (concealed with silence) since the file was opened.
     public private(set) var badPackets = 0
 
@@ -130,6 +133,19 @@ public final class ExtAudioFile {
         }
         decoded = buffer
         position = 0
+        if case .table(let table) = file.container.packets, !table.frames.isEmpty {
+            var starts = [Int64]()
+            starts.reserveCapacity(table.count + 1)
+            var total: Int64 = 0
+            for frames in table.frames {
+                starts.append(total)
+                total += Int64(frames)
+            }
+            starts.append(total)
+            packetStartFrames = starts
+        } else {
+            packetStartFrames = []
+        }
     }
 
     deinit {
@@ -155,14 +171,25 @@ public final class ExtAudioFile {
             throw .file(AudioFileError(.position, "frame \(frame) is outside 0…\(fileLengthFrames)"))
         }
         let target = frame + primingFrames
-        let fpp = Int64(max(fileDataFormat.framesPerPacket, 1))
-        var packet = target / fpp
-        packet = max(0, packet - prerollPackets)
+        var packet: Int64
+        if packetStartFrames.isEmpty {
+            let fpp = Int64(max(fileDataFormat.framesPerPacket, 1))
+            packet = max(0, target / fpp - prerollPackets)
+            position = packet * fpp
+        } else {
+            // The last packet starting at or before the target, by binary search.
+            var low = 0, high = packetStartFrames.count - 1
+            while low < high {
+                let mid = (low + high + 1) / 2
+                if packetStartFrames[mid] <= target { low = mid } else { high = mid - 1 }
+            }
+            packet = max(0, Int64(low) - prerollPackets)
+            position = packetStartFrames[Int(packet)]
+        }
         decoder.reset()
         decoded.frameLength = 0
         decodedStart = 0
         nextPacket = packet
-        position = packet * fpp
         // Decode forward, discarding, up to the target.
         while position < target {
             guard try fill() else { break }
@@ -233,6 +260,7 @@ public final class ExtAudioFile {
             throw .file(error)
         }
         guard packets > 0 else { return false }
+        var used = packets
         if isPCM {
             // Linear PCM: the packets are the frames.
             decoded.freeSpace().copyMemory(from: UnsafeRawBufferPointer(rebasing: packetBytes[0..<byteCount]))
@@ -244,16 +272,27 @@ public final class ExtAudioFile {
                 let start = variable ? Int(descriptions[i].startOffset) : i * bytesPerPacket
                 let size = variable ? Int(descriptions[i].dataByteSize) : bytesPerPacket
                 let frames = variable && descriptions[i].variableFramesInPacket > 0 ? Int(descriptions[i].variableFramesInPacket) : nil
+                // Packets of several blocks (or of more frames than usual) may not all fit: the
+                // rest are read again on the next fill.
+                if i > 0 && decoded.framesFree < max(frames ?? 0, decoder.maximumFramesPerPacket) {
+                    used = i
+                    break
+                }
                 do {
                     let packet = UnsafeRawBufferPointer(rebasing: packetBytes[start..<(start + size)])
                     try decoder.decode(packet: packet, frames: frames, into: decoded)
                 } catch {
-                    guard error.code == .badData else { throw .codec(error) }
+                    guard error.code == .badData else {
+                        // Leave nothing half done: a later read starts this batch again.
+                        decoded.frameLength = 0
+                        decoder.reset()
+                        throw .codec(error)
+                    }
                     badPackets += 1  // concealed by the decoder; the stream goes on
                 }
             }
         }
-        nextPacket += Int64(packets)
+        nextPacket += Int64(used)
         return true
     }
 }

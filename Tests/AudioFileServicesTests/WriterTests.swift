@@ -48,6 +48,25 @@ struct WriterTests {
         expectError(.unsupportedFileType) {
             try AudioFileWriter(path: path, type: .adts, format: .linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16))
         }
+        // What a header field cannot hold, or a container cannot describe, is refused up front.
+        var wide = AudioStreamBasicDescription.linearPCM(sampleRate: 44100, channels: 9000, bitsPerChannel: 64, isFloat: true)
+        expectError(.unsupportedDataFormat) { try AudioFileWriter(path: path, type: .wave, format: wide) }
+        wide.channelsPerFrame = 40000
+        wide.bytesPerFrame = 40000 * 2
+        wide.bytesPerPacket = wide.bytesPerFrame
+        wide.bitsPerChannel = 16
+        wide.formatFlags = [.isSignedInteger, .isPacked]
+        expectError(.unsupportedDataFormat) { try AudioFileWriter(path: path, type: .aiff, format: wide) }
+        expectError(.unsupportedDataFormat) {
+            try AudioFileWriter(path: path, type: .aiff, format: .linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 32, isFloat: true))
+        }
+        expectError(.unsupportedDataFormat) {
+            try AudioFileWriter(path: path, type: .caf, format: .linearPCM(sampleRate: 8000, channels: 1, bitsPerChannel: 8, isSigned: false))
+        }
+        let high24 = AudioStreamBasicDescription(
+            sampleRate: 48000, formatID: .linearPCM, formatFlags: [.isSignedInteger, .isAlignedHigh, .isBigEndian],
+            bytesPerPacket: 8, framesPerPacket: 1, bytesPerFrame: 8, channelsPerFrame: 2, bitsPerChannel: 24)
+        expectError(.unsupportedDataFormat) { try AudioFileWriter(path: path, type: .aiff, format: high24) }
         expectError(.fileNotFound) {
             try AudioFileWriter(path: "/nonexistent/dir/x.wav", type: .wave, format: .linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16))
         }

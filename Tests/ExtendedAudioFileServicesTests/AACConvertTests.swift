@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import AudioCore
 import AudioFileServices
+import AudioCodecs
+import ExtendedAudioFileServices
 
 /// ffmpeg's decode of an AAC fixture (Scripts/fixtures/make_aac_refs.sh): every frame the
 /// packets decode to, interleaved Float32, with no priming trimmed.
@@ -65,5 +67,58 @@ struct AACConvertTests {
             let shifted = snr(expected.dropFirst(channels), samples[...], channel: 0, channels: channels)
             #expect(shifted < snr(expected, samples[...], channel: 0, channels: channels) - 10)
         }
+    }
+}
+
+@Suite("ADTS frames of several raw data blocks")
+struct MultiBlockADTSTests {
+    /// The fixture's frames repacked two raw data blocks per ADTS frame (ISO/IEC 13818-7:
+    /// number_of_raw_data_blocks_in_frame = 1, no CRC): each packet is 2048 frames.
+    static func repacked() throws -> String {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Refs.path("adts-aac-2ch-44100.aac"))))
+        var frames: [ArraySlice<UInt8>] = []
+        var p = 0
+        while p + 7 <= bytes.count {
+            let length = Int(bytes[p + 3] & 3) << 11 | Int(bytes[p + 4]) << 3 | Int(bytes[p + 5] >> 5)
+            frames.append(bytes[p..<(p + length)])
+            p += length
+        }
+        var out: [UInt8] = []
+        for i in stride(from: 0, to: frames.count - 1, by: 2) {
+            let a = Array(frames[i]), b = Array(frames[i + 1])
+            let payload = Array(a[7...]) + Array(b[7...])
+            let length = 7 + payload.count
+            var header = Array(a[0..<7])
+            header[3] = header[3] & 0xFC | UInt8(length >> 11 & 3)
+            header[4] = UInt8(length >> 3 & 0xFF)
+            header[5] = UInt8((length & 7) << 5) | header[5] & 0x1F
+            header[6] = header[6] & 0xFC | 1
+            out += header + payload
+        }
+        let path = temporaryPath("two-blocks.aac")
+        try Data(out).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func decodesEveryBlockAndSeeksByFrame() throws {
+        let path = try Self.repacked()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (bytes, frames, reader) = try decodeAll(path)
+        let file = try AudioFile(path: path)
+        #expect(file.packetCount == 5)
+        #expect(frames == 10 * 1024)
+        #expect(reader.badPackets == 0)
+        let reference = try ffmpegAACReference("adts-aac-2ch-44100.aac")
+        let samples = floats(bytes[...])
+        for channel in 0..<2 { #expect(snr(reference[...], samples[...], channel: channel, channels: 2) >= 60) }
+        // A seek into the third packet (frames 4096…6143) lands on the frame asked for.
+        try reader.seek(toFrame: 5000)
+        #expect(reader.tell() == 5000)
+        let buffer = try #require(PCMBuffer(format: reader.clientDataFormat, frameCapacity: 256))
+        #expect(try reader.read(into: buffer, frameCount: 256) == 256)
+        let got = floats(UnsafeRawBufferPointer(buffer.region())[0..<(256 * 8)][...].map { $0 }[...])
+        let expected = Array(samples[(5000 * 2)..<(5256 * 2)])
+        #expect(maxDifference(got, expected, lag: 0, channels: 2) <= 0.02)
+        #expect(meanSquare(got, expected, lag: 0, channels: 2) * 10 < meanSquare(got, expected, lag: 1, channels: 2))
     }
 }

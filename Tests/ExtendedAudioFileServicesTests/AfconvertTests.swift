@@ -86,6 +86,41 @@ struct AfconvertTests {
         }
     }
 
+    /// Defaults that the container cannot hold as they are become what it can: float to AIFF
+    /// is big-endian AIFF-C, 8-bit unsigned to CAF or AIFF becomes signed; ffmpeg reads back
+    /// the source's samples.
+    @Test(arguments: [
+        ("wav-pcm_f32le-2ch-11025.wav", "aif"), ("wav-pcm_f64le-1ch-96000.wav", "aif"),
+        ("wav-pcm_u8-1ch-8000.wav", "caf"), ("wav-pcm_u8-1ch-8000.wav", "aif"), ("caf-pcm_s24be-1ch-96000.caf", "wav"),
+    ])
+    func defaultFormatsSurviveTheContainer(name: String, ext: String) throws {
+        let expected = try #require(Refs.crc(name))
+        let out = temporaryPath("default-\(name).\(ext)")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try run(afconvert, [Refs.path(name), out])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try ffmpegFloatCRC(out) == expected)
+    }
+
+    /// Converting a file onto itself is refused and leaves it intact; a failed conversion leaves
+    /// no output behind.
+    @Test func neverDestroysInputOrLeavesPartialOutput() throws {
+        let copy = temporaryPath("self.wav")
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try FileManager.default.copyItem(atPath: Refs.path("wav-pcm_s16le-2ch-44100.wav"), toPath: copy)
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        let result = try run(afconvert, [copy, copy])
+        #expect(result.status == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
+        let name = try #require(Refs.undecodable.first)
+        let out = temporaryPath("never.wav")
+        _ = try run(afconvert, ["-d", "LEF32", Refs.path(name), out])
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.contains("never.wav.afconvert-") }
+        #expect(leftovers.isEmpty)
+    }
+
     @Test func undecodableInputFailsWithFmt() throws {
         let name = try #require(Refs.undecodable.first)
         let out = temporaryPath("undecodable.wav")
