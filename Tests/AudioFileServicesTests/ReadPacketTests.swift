@@ -106,6 +106,13 @@ struct ReadPacketTests {
         }
     }
 
+    @Test func opensFromAFileURL() throws {
+        let url = Fixtures.valid.appendingPathComponent(pcm)
+        let file = try AudioFile(url: url)
+        #expect(file.packetCount == (try AudioFile(path: url.path)).packetCount)
+        expectError(.fileNotFound) { try AudioFile(url: URL(string: "https://example.invalid/a.wav")!) }
+    }
+
     @Test func openErrors() {
         expectError(.fileNotFound) { try AudioFile(path: "/nonexistent/file.wav") }
         expectError(.invalidFile) { try AudioFile(path: Fixtures.valid.path) }
