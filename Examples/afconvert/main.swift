@@ -163,7 +163,7 @@ if let a = identity(inputPath), let b = identity(outputPath), a == b {
 }
 
 // Written under a temporary name and renamed when complete, so a failed conversion leaves no
-// partial file and never replaces an existing one.
+// partial file and leaves an existing file at that path untouched.
 let temporaryPath = outputPath + ".afconvert-\(getpid()).tmp"
 let writer: AudioFileWriter
 do {
