@@ -31,6 +31,20 @@ let package = Package(
             path: "Benchmarks/ADTSOpen",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // faad2 for the raw-decoder baseline of AACDecode (the main package keeps its CFAAD2
+        // module internal to AudioCodecFAAD).
+        .systemLibrary(name: "CFAAD2Bench", path: "Sources/CFAAD2Bench", pkgConfig: "faad2", providers: [.apt(["libfaad-dev"])]),
+        .executableTarget(
+            name: "AACDecode",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AudioFileServices", package: "swift-audio-queue"),
+                .product(name: "AudioCodecFAAD", package: "swift-audio-queue"),
+                "CFAAD2Bench",
+            ],
+            path: "Benchmarks/AACDecode",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Whole-process reader: every packet of a file through AudioFile, nothing written; for
         // timing against `sox in.wav -t raw /dev/null` with hyperfine.
         .executableTarget(
