@@ -13,10 +13,13 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Where the benchmarks find their data files.
+        .target(name: "BenchmarkData", path: "Sources/BenchmarkData"),
         .executableTarget(
             name: "PCMRead",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkData",
                 .product(name: "AudioFileServices", package: "swift-audio-queue"),
             ],
             path: "Benchmarks/PCMRead",
@@ -26,6 +29,7 @@ let package = Package(
             name: "ADTSOpen",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkData",
                 .product(name: "AudioFileServices", package: "swift-audio-queue"),
             ],
             path: "Benchmarks/ADTSOpen",
@@ -38,6 +42,7 @@ let package = Package(
             name: "AACDecode",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkData",
                 .product(name: "AudioFileServices", package: "swift-audio-queue"),
                 .product(name: "AudioCodecFAAD", package: "swift-audio-queue"),
                 "CFAAD2Bench",

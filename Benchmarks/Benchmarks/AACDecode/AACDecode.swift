@@ -7,6 +7,7 @@ import AudioCodecs
 import AudioCore
 import AudioFileServices
 import Benchmark
+import BenchmarkData
 import CFAAD2Bench
 
 #if canImport(Glibc)
@@ -79,12 +80,4 @@ let benchmarks: @Sendable () -> Void = {
         }
         blackHole(frames)
     }
-}
-
-/// The data file named by the environment variable `name`, else `Benchmarks/.data/<file>` from the
-/// repository root or `.data/<file>` from `Benchmarks/`, whichever exists.
-func benchmarkPath(environment name: String, default file: String) -> String {
-    if let value = getenv(name), let path = String(validatingCString: value), !path.isEmpty { return path }
-    let candidates = ["Benchmarks/.data/\(file)", ".data/\(file)"]
-    return candidates.first { access($0, R_OK) == 0 } ?? candidates[0]
 }

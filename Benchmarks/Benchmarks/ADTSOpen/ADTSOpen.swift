@@ -3,6 +3,7 @@
 // process start-up. The file is `AQ_BENCH_ADTS` (default `Benchmarks/.data/long.aac`).
 import AudioFileServices
 import Benchmark
+import BenchmarkData
 
 #if canImport(Glibc)
 import Glibc
@@ -26,12 +27,4 @@ let benchmarks: @Sendable () -> Void = {
         let file = try AudioFile(path: path)
         blackHole(file.packetCount)
     }
-}
-
-/// The data file named by the environment variable `name`, else `Benchmarks/.data/<file>` from the
-/// repository root or `.data/<file>` from `Benchmarks/`, whichever exists.
-func benchmarkPath(environment name: String, default file: String) -> String {
-    if let value = getenv(name), let path = String(validatingCString: value), !path.isEmpty { return path }
-    let candidates = ["Benchmarks/.data/\(file)", ".data/\(file)"]
-    return candidates.first { access($0, R_OK) == 0 } ?? candidates[0]
 }

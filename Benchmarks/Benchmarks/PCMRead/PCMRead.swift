@@ -5,6 +5,7 @@
 // run the benchmark twice in a row and the second run reads from the page cache.
 import AudioFileServices
 import Benchmark
+import BenchmarkData
 
 #if canImport(Glibc)
 import Glibc
@@ -100,12 +101,4 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("pread baseline", configuration: configuration, closure: { benchmark in
         measureRate(benchmark) { fixture!.preadAll() }
     }, setup: setup)
-}
-
-/// The data file named by the environment variable `name`, else `Benchmarks/.data/<file>` from the
-/// repository root or `.data/<file>` from `Benchmarks/`, whichever exists.
-func benchmarkPath(environment name: String, default file: String) -> String {
-    if let value = getenv(name), let path = String(validatingCString: value), !path.isEmpty { return path }
-    let candidates = ["Benchmarks/.data/\(file)", ".data/\(file)"]
-    return candidates.first { access($0, R_OK) == 0 } ?? candidates[0]
 }
