@@ -14,7 +14,11 @@ let package = Package(
         .library(name: "AudioCodecs", targets: ["AudioCodecs"]),
         .library(name: "AudioCodecFAAD", targets: ["AudioCodecFAAD"]),
         .library(name: "ExtendedAudioFileServices", targets: ["ExtendedAudioFileServices"]),
+        .library(name: "AudioDevices", targets: ["AudioDevices"]),
+        .library(name: "AudioQueueServices", targets: ["AudioQueueServices"]),
+        .library(name: "AudioQueueKit", targets: ["AudioQueueKit"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
+        .executable(name: "aqplay", targets: ["aqplay"]),
         .executable(name: "afconvert", targets: ["afconvert"]),
     ],
     dependencies: [
@@ -36,6 +40,26 @@ let package = Package(
             dependencies: ["AudioFileServices", "AudioCodecs"],
             swiftSettings: strict
         ),
+        .target(name: "AudioDevices", dependencies: ["AudioCore", "AudioFileServices"], swiftSettings: strict),
+        .target(
+            name: "AudioQueueServices",
+            dependencies: ["AudioCore", "AudioCodecs", "AudioDevices"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "AudioQueueKit",
+            dependencies: [
+                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "ExtendedAudioFileServices",
+                "AudioDevices", "AudioQueueServices",
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "aqplay",
+            dependencies: ["AudioQueueKit"],
+            path: "Examples/aqplay",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "afconvert",
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD"],
@@ -54,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "ExtendedAudioFileServicesTests",
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AudioQueueServicesTests",
+            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -77,6 +77,14 @@ public final class AudioFileWriter {
         dataByteCount += Int64(n)
     }
 
+    /// Writes everything buffered and brings the header's sizes up to date, leaving the file
+    /// open for more packets: a reader opening it now sees every packet written so far.
+    public func updateHeader() throws(AudioFileError) {
+        guard descriptor >= 0 else { throw AudioFileError(.notOpen, "\(path) is closed") }
+        try flush()
+        try layout.patch(self)
+    }
+
     /// Writes everything buffered, completes the header and closes the file.
     public func close() throws(AudioFileError) {
         guard descriptor >= 0 else { return }

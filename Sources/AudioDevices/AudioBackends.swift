@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The backends this process knows, and the default-device choice.
+///
+/// `null` and `file` are built in; sound backends (PulseAudio, ALSA) register themselves,
+/// with a priority. The default output is, in order: the backend and device named by
+/// `AUDIOQUEUE_BACKEND` and `AUDIOQUEUE_DEVICE` when set; else the first registered sound
+/// backend, highest priority first, that is available and opens; else a ``WAVFileDevice``
+/// writing ``WAVFileBackend/defaultPath``.
+public enum AudioBackends {
+    private struct Entry: Sendable {
+        let backend: any AudioBackend
+        let priority: Int
+    }
+
+    private static let table = Mutex<[Entry]>([
+        Entry(backend: WAVFileBackend(), priority: 0),
+        Entry(backend: NullBackend(), priority: -1),
+    ])
+
+    /// Adds `backend` (replacing one of the same name). Backends with a priority above 0 are
+    /// tried for the default output, highest first; 0 and below only when asked for by name.
+    public static func register(_ backend: any AudioBackend, priority: Int) {
+        table.withLock { entries in
+            entries.removeAll { $0.backend.name == backend.name }
+            entries.append(Entry(backend: backend, priority: priority))
+            entries.sort { $0.priority > $1.priority }
+        }
+    }
+
+    /// Every registered backend, the default-device order first.
+    public static var all: [any AudioBackend] { table.withLock { $0.map(\.backend) } }
+
+    /// The backend called `name`, if registered.
+    public static func backend(named name: String) -> (any AudioBackend)? {
+        table.withLock { $0.first { $0.backend.name == name }?.backend }
+    }
+
+    /// Opens the device a UID names (`backend:name`, or a bare backend name for its default).
+    public static func makeOutput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
+        let backendName: String, deviceName: String?
+        if let colon = uid.firstIndex(of: ":") {
+            backendName = String(uid[..<colon])
+            let rest = String(uid[uid.index(after: colon)...])
+            deviceName = rest.isEmpty ? nil : rest
+        } else {
+            backendName = uid
+            deviceName = nil
+        }
+        guard let backend = backend(named: backendName) else {
+            throw AudioDeviceError(.notFound, "no audio backend '\(backendName)' (known: \(all.map(\.name).joined(separator: ", ")))")
+        }
+        return try backend.makeOutput(name: deviceName, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+    }
+
+    /// The default output device for interleaved Float32 at `sampleRate` with `channels`,
+    /// chosen as the type's description says. `tried` receives a line for every backend that
+    /// was skipped and why.
+    public static func makeDefaultOutput(
+        sampleRate: Double, channels: Int, bufferFrames: Int,
+        tried: ((String) -> Void)? = nil
+    ) throws(AudioDeviceError) -> any AudioOutputDevice {
+        let environment = { (name: String) -> String? in
+            guard let v = getenv(name) else { return nil }
+            let s = String(cString: v)
+            return s.isEmpty ? nil : s
+        }
+        if let name = environment("AUDIOQUEUE_BACKEND") {
+            guard let backend = backend(named: name) else {
+                throw AudioDeviceError(.notFound, "AUDIOQUEUE_BACKEND=\(name): no such backend (known: \(all.map(\.name).joined(separator: ", ")))")
+            }
+            return try backend.makeOutput(name: environment("AUDIOQUEUE_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        }
+        let device = environment("AUDIOQUEUE_DEVICE")
+        let candidates = table.withLock { $0.filter { $0.priority > 0 }.map(\.backend) }
+        for backend in candidates {
+            guard backend.isAvailable() else {
+                tried?("\(backend.name): not available")
+                continue
+            }
+            do {
+                return try backend.makeOutput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+            } catch {
+                tried?("\(backend.name): \(error)")
+            }
+        }
+        return try WAVFileBackend().makeOutput(name: nil, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+    }
+}

@@ -1,0 +1,144 @@
+public import AudioCore
+
+/// What went wrong opening, starting or running a device.
+public struct AudioDeviceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: Hashable, Sendable {
+        /// No device or backend by that name.
+        case notFound
+        /// The device exists but could not be opened (busy, no server, permissions).
+        case openFailed
+        /// The device cannot play or record this format.
+        case formatNotSupported
+        /// The device was lost while running (server gone, unplugged).
+        case disconnected
+        /// Reading or writing audio failed.
+        case ioFailed
+        /// A call that does not fit the device's state (start twice, use after close).
+        case invalidState
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What happened, in words (the backend's own message where it has one).
+    public var reason: String
+
+    /// An error of kind `code` explained by `reason`.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}
+
+/// Which way audio flows through a device.
+public enum AudioDeviceDirection: String, Hashable, Sendable {
+    /// Plays audio.
+    case output
+    /// Records audio.
+    case input
+}
+
+/// A device a backend can open: what enumeration lists and what
+/// `kAudioQueueProperty_CurrentDevice` names.
+public struct AudioDeviceInfo: Hashable, Sendable, CustomStringConvertible {
+    /// The backend that owns the device (`"pulse"`, `"alsa"`, `"file"`, `"null"`).
+    public var backend: String
+    /// The name the backend opens it by (`"default"`, `"hw:0,0"`, a sink name, a file path).
+    public var name: String
+    /// A description for people.
+    public var description: String
+    /// Playback or capture.
+    public var direction: AudioDeviceDirection
+    /// True for the backend's default device.
+    public var isDefault: Bool
+
+    /// A device `name` of `backend`.
+    public init(backend: String, name: String, description: String, direction: AudioDeviceDirection = .output, isDefault: Bool = false) {
+        self.backend = backend
+        self.name = name
+        self.description = description
+        self.direction = direction
+        self.isDefault = isDefault
+    }
+
+    /// The unique identifier: `backend:name` (what `kAudioQueueProperty_CurrentDevice` holds).
+    public var uid: String { "\(backend):\(name)" }
+}
+
+/// Something that happened on a device, reported from its I/O thread to the
+/// ``AudioRenderSource`` that feeds it.
+public enum AudioDeviceEvent: Sendable {
+    /// The first frames were handed to the output, at `hostTime` (nanoseconds, monotonic clock).
+    case started(hostTime: UInt64)
+    /// The source ended (rendered fewer frames than asked), everything it rendered has been
+    /// played, and the device has stopped. `drained` is always true; a stop requested with
+    /// ``AudioOutputDevice/stop(drain:)`` is not reported, since the caller knows.
+    case stopped(drained: Bool)
+    /// The device ran dry and played silence it did not get (an xrun or server underflow).
+    case underrun
+    /// The device failed while running and has stopped.
+    case failed(AudioDeviceError)
+}
+
+/// Feeds an output device: the audio queue implements it.
+///
+/// ``render(into:frameCount:)`` is called on the device's I/O thread. It must not block on
+/// anything user code can hold, and must not allocate in the steady state.
+public protocol AudioRenderSource: AnyObject, Sendable {
+    /// Writes up to `frameCount` interleaved Float32 frames in the device's format into
+    /// `buffer` and returns how many it wrote. Fewer than `frameCount` means the stream has
+    /// ended: the device plays what it got, drains, stops and reports `.stopped(drained: true)`.
+    func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int
+    /// An event from the device, on its I/O thread.
+    func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent)
+}
+
+/// Where an output queue's PCM goes: a sound server, a sound card, a file, or nowhere.
+///
+/// Devices take interleaved Float32 at the rate and channel count the queue asks for; a
+/// backend converts to what its hardware needs. A device pulls from its source on its own
+/// I/O thread between ``start(source:)`` and ``stop(drain:)``; it may be started again after
+/// it stops.
+public protocol AudioOutputDevice: AnyObject, Sendable {
+    /// Which device this is.
+    var info: AudioDeviceInfo { get }
+    /// The format the device plays: interleaved Float32 at the rate and channels it was opened with.
+    var format: AudioStreamBasicDescription { get }
+    /// Starts pulling audio from `source` on the device's I/O thread.
+    func start(source: any AudioRenderSource) throws(AudioDeviceError)
+    /// Stops pulling. With `drain`, what was already handed to the output plays out first;
+    /// without, it is dropped. Returns when the I/O thread has stopped calling the source.
+    func stop(drain: Bool)
+    /// Frames between what the source rendered and what is audible now (buffered in the
+    /// device or server).
+    var presentationDelay: Int { get }
+    /// Frames the device has taken from its source since it was opened (silence it inserted
+    /// on underruns not included).
+    var framesRendered: Int64 { get }
+    /// Releases the device; it cannot be started again.
+    func close()
+}
+
+/// A family of devices (PulseAudio, ALSA, files): enumerates and opens them.
+public protocol AudioBackend: Sendable {
+    /// The name used in `AUDIOQUEUE_BACKEND`, `aqplay --backend` and device UIDs.
+    var name: String { get }
+    /// True when the backend can open its default output right now (a server answers, a
+    /// card opens). Cheap enough to call when choosing the default device.
+    func isAvailable() -> Bool
+    /// The devices the backend can open.
+    func devices() throws(AudioDeviceError) -> [AudioDeviceInfo]
+    /// Opens output device `name` (nil: the backend's default) for interleaved Float32 at
+    /// `sampleRate` with `channels`; `bufferFrames` is how much audio the caller keeps
+    /// decoded ahead, a hint for the device's own buffer.
+    func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice
+}
+
+extension AudioStreamBasicDescription {
+    /// Interleaved native-endian Float32 at `sampleRate` with `channels`: what devices take.
+    public static func deviceFloat(sampleRate: Double, channels: Int) -> AudioStreamBasicDescription {
+        .linearPCM(sampleRate: sampleRate, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true)
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The monotonic clock Core Audio calls host time, in nanoseconds.
+public enum HostTime {
+    /// Now, in nanoseconds of `CLOCK_MONOTONIC`.
+    public static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    /// Sleeps until `deadline` (nanoseconds of the monotonic clock).
+    public static func sleep(until deadline: UInt64) {
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}
+
+/// A joinable thread running one closure: device I/O loops and the queue's render thread.
+package final class IOThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private let name: String
+
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void, name: String) {
+            self.run = run
+        }
+    }
+
+    /// Starts `body` on a new thread called `name` (at most 15 bytes are shown by the system).
+    package init(name: String, _ body: @escaping @Sendable () -> Void) throws(AudioDeviceError) {
+        self.name = name
+        let box = Unmanaged.passRetained(Body(body, name: name)).toOpaque()
+        let status = pthread_create(&thread, nil, { raw in
+            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            body.run()
+            return nil
+        }, box)
+        if status != 0 {
+            Unmanaged<Body>.fromOpaque(box).release()
+            throw AudioDeviceError(.openFailed, "cannot start thread \(name): error \(status)")
+        }
+    }
+
+    /// True when called on this thread.
+    package var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+
+    /// Waits for the closure to return. Must not be called on the thread itself.
+    package func join() {
+        pthread_join(thread, nil)
+    }
+}

@@ -1,0 +1,106 @@
+public import AudioCore
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioFileServices
+import Synchronization
+
+/// An output device that writes what would have played to a 32-bit float WAVE file: the
+/// fallback when there is no sound server and no sound card, and a way to capture playback.
+///
+/// The file is created when the device is made; its header is brought up to date every time
+/// playback stops, and it is closed by ``close()``. By default it consumes audio at the sample
+/// rate, like real hardware, so a program's timing is the same as when it plays aloud.
+public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
+    public let info: AudioDeviceInfo
+    public let format: AudioStreamBasicDescription
+    /// The file being written.
+    public let path: String
+    private let loop: PacedIOLoop
+    private let lock = Mutex(())
+    private var writer: AudioFileWriter?
+
+    /// Creates (or truncates) `path` for interleaved Float32 at `sampleRate` with `channels`.
+    public init(path: String, sampleRate: Double, channels: Int, pacing: AudioDevicePacing = .realTime, periodFrames: Int = 1024) throws(AudioDeviceError) {
+        guard sampleRate >= 1, sampleRate.isFinite, channels > 0, channels <= 64 else {
+            throw AudioDeviceError(.formatNotSupported, "a WAVE file device cannot hold \(channels) channels at \(sampleRate) Hz")
+        }
+        let format = AudioStreamBasicDescription.deviceFloat(sampleRate: sampleRate, channels: channels)
+        do {
+            writer = try AudioFileWriter(path: path, type: .wave, format: format)
+        } catch {
+            throw AudioDeviceError(.openFailed, "cannot create \(path): \(error)")
+        }
+        self.format = format
+        self.path = path
+        info = AudioDeviceInfo(backend: "file", name: path, description: "32-bit float WAVE file \(path)")
+        loop = PacedIOLoop(format: format, pacing: pacing, periodFrames: periodFrames)
+    }
+
+    deinit { close() }
+
+    public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
+        let ok = lock.withLock { _ in writer != nil }
+        guard ok else { throw AudioDeviceError(.invalidState, "\(path) is closed") }
+        try loop.start(device: self, source: source, consume: { [self] samples throws(AudioDeviceError) in
+            try lock.withLock { _ throws(AudioDeviceError) in
+                guard let w = writer else { throw AudioDeviceError(.invalidState, "\(path) is closed") }
+                do {
+                    try w.writePackets(UnsafeRawBufferPointer(samples), count: samples.count / Int(format.channelsPerFrame))
+                } catch {
+                    throw AudioDeviceError(.ioFailed, "writing \(path): \(error)")
+                }
+            }
+        }, finish: { [self] in updateHeader() })
+    }
+
+    public func stop(drain: Bool) {
+        loop.stop()
+        updateHeader()
+    }
+
+    private func updateHeader() {
+        lock.withLock { _ in _ = try? writer?.updateHeader() }
+    }
+
+    /// Always 0: frames are in the file as soon as they are rendered.
+    public var presentationDelay: Int { 0 }
+    public var framesRendered: Int64 { loop.framesRendered }
+
+    /// Stops, completes the header and closes the file.
+    public func close() {
+        loop.stop()
+        lock.withLock { _ in
+            _ = try? writer?.close()
+            writer = nil
+        }
+    }
+}
+
+/// The file backend: device names are paths of WAVE files to write. Its default device is a
+/// file in the temporary directory (`$TMPDIR`, else /tmp) named after the process.
+public struct WAVFileBackend: AudioBackend {
+    /// How the devices it makes consume audio.
+    public var pacing: AudioDevicePacing
+
+    /// A file backend whose devices consume audio with `pacing`.
+    public init(pacing: AudioDevicePacing = .realTime) { self.pacing = pacing }
+
+    public var name: String { "file" }
+    public func isAvailable() -> Bool { true }
+
+    /// The path the default device writes.
+    public static var defaultPath: String {
+        let dir = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return "\(dir)/audioqueue-\(getpid()).wav"
+    }
+
+    public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
+        [AudioDeviceInfo(backend: name, name: Self.defaultPath, description: "32-bit float WAVE file", isDefault: true)]
+    }
+
+    public func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
+        let path = (name == nil || name == "default") ? Self.defaultPath : name!
+        return try WAVFileDevice(path: path, sampleRate: sampleRate, channels: channels, pacing: pacing)
+    }
+}

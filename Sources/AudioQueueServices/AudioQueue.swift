@@ -1,0 +1,1066 @@
+public import AudioCore
+public import AudioDevices
+public import Dispatch
+import AudioCodecs
+import Synchronization
+
+/// A playback audio queue (Apple's `AudioQueueRef` made by `AudioQueueNewOutput`).
+///
+/// The program allocates buffers from the queue, fills them with packets in the queue's
+/// format, and enqueues them; the queue decodes them in order, trims, schedules, applies
+/// volume and pan, and plays them through an ``AudioOutputDevice`` — or, in offline mode,
+/// renders them into buffers the program asks for. Each played buffer comes back through the
+/// output callback, which refills and re-enqueues it.
+///
+/// Threading: callbacks and property listeners run on the callback queue (the `DispatchQueue`
+/// given to the initializer, else one the queue owns), one at a time, in the order buffers
+/// finish. Every method may be called from any thread, including from inside a callback; the
+/// device's I/O thread never runs program code. See the Playing article for the whole cycle.
+public final class AudioQueue: @unchecked Sendable {
+    /// The output callback (`AudioQueueOutputCallback`): a buffer the queue has finished with.
+    public typealias OutputCallback = @Sendable (_ queue: AudioQueue, _ buffer: AudioQueueBuffer) -> Void
+    /// A property listener (`AudioQueuePropertyListenerProc`).
+    public typealias PropertyListener = @Sendable (_ queue: AudioQueue, _ property: AudioQueuePropertyID) -> Void
+
+    /// Where a queue is in its life cycle.
+    public enum RunState: Sendable, Hashable {
+        /// Created, or stopped: enqueued buffers wait for ``start(at:)``.
+        case stopped
+        /// Started: playing (or rendering offline) what is enqueued.
+        case running
+        /// Paused: buffers and position kept until ``start(at:)`` resumes.
+        case paused
+        /// Stopping asynchronously: playing what is enqueued, then stopping.
+        case stopping
+    }
+
+    /// The format of the data the program enqueues (`kAudioQueueProperty_StreamDescription`).
+    public let streamDescription: AudioStreamBasicDescription
+    private let callback: OutputCallback
+    private let callbackQueue: DispatchQueue
+    private let callbackKey = DispatchSpecificKey<Bool>()
+    private let controlQueue = DispatchQueue(label: "AudioQueue.control")
+    private let lock = QueueLock()
+    private let engine: RenderEngine
+    private let feed: OutputFeed
+    private var ring: FloatRing
+
+    // Everything below is guarded by `lock`.
+    private var runState = RunState.stopped
+    private var disposed = false
+    private var disposePending = false
+    private var resetDepth = 0
+    private var buffers: [ObjectIdentifier: AudioQueueBuffer] = [:]
+    private var waiting: [AudioQueueBuffer] = []
+    private var waitingHead = 0
+    private var outstanding = 0
+    private var drainScheduled = false
+    private var listeners: [(token: Int, id: UInt32, listener: PropertyListener)] = []
+    private var nextToken = 1
+    private var offlineFormat: AudioStreamBasicDescription?
+    private var offlineLayout: AudioChannelLayout?
+    private var offlineConverter: PCMConverter?
+    private var offlineFloat: PCMBuffer?
+    private var offlineOut: PCMBuffer?
+    private var offlinePosition: Int64 = 0
+    private var device: (any AudioOutputDevice)?
+    private var requestedDeviceUID: String?
+    private var deviceRunning = false
+    private var renderThread: IOThread?
+    private let renderThreadExit = ExitFlag()
+    private var reportedRunning = false
+    private var meteringEnabled = false
+    private var meters: [AudioQueueLevelMeterState]
+    private var layout: AudioChannelLayout?
+    private var decodeBufferFrames: Int
+    private var reportedConverterError: OSStatus = 0
+    private var deviceFailure: AudioDeviceError?
+
+    /// Creates a playback queue for data in `format` (Apple's `AudioQueueNewOutput`, or
+    /// `AudioQueueNewOutputWithDispatchQueue` when `callbackQueue` is given).
+    ///
+    /// - Parameters:
+    ///   - format: The format of the data to be enqueued; its decoder comes from the codec
+    ///     registry (`codecNotFound` when there is none).
+    ///   - callbackQueue: Where `callback` and property listeners run; nil for a serial queue
+    ///     of the audio queue's own.
+    ///   - device: The output device; nil for the default one (see `AudioBackends`), opened
+    ///     when the queue first starts.
+    ///   - callback: Called with each buffer the queue has finished with.
+    public init(
+        format: AudioStreamBasicDescription, callbackQueue: DispatchQueue? = nil,
+        device: (any AudioOutputDevice)? = nil, callback: @escaping OutputCallback
+    ) throws(AudioQueueError) {
+        streamDescription = format
+        engine = try RenderEngine(format: format, magicCookie: nil)
+        self.callback = callback
+        let queue = callbackQueue ?? DispatchQueue(label: "AudioQueue.callbacks")
+        self.callbackQueue = queue
+        decodeBufferFrames = max(4096, engine.framesPerPacket * 2)
+        ring = FloatRing(capacity: decodeBufferFrames, channels: engine.channels)
+        feed = OutputFeed(ring: ring, channels: engine.channels)
+        meters = Array(repeating: AudioQueueLevelMeterState(averagePower: 0, peakPower: 0), count: engine.channels)
+        queue.setSpecific(key: callbackKey, value: true)
+        feed.queue = self
+        if let device {
+            guard Self.fits(device, engine) else {
+                throw AudioQueueError(.invalidDevice, "\(device.info.uid) plays \(device.format), not \(engine.channels) channels at \(engine.sampleRate) Hz")
+            }
+            self.device = device
+        }
+    }
+
+    deinit {
+        renderThreadExit.value.store(true, ordering: .releasing)
+        feed.wake.signal()
+        device?.stop(drain: false)
+        // The render thread holds the queue weakly through its loop; it exits on its own.
+    }
+
+    private static func fits(_ device: any AudioOutputDevice, _ engine: RenderEngine) -> Bool {
+        Int(device.format.channelsPerFrame) == engine.channels && device.format.sampleRate == engine.sampleRate
+    }
+
+    /// The format the queue renders: interleaved Float32 at the decoded rate and channel count.
+    public var renderFormat: AudioStreamBasicDescription { engine.floatFormat }
+
+    /// Where the queue is in its life cycle.
+    public var state: RunState { lock.withLock { runState } }
+
+    private func checkUsable() throws(AudioQueueError) {
+        if disposed || disposePending {
+            throw AudioQueueError(.disposalPending, "the queue has been disposed of")
+        }
+    }
+
+    // MARK: Buffers
+
+    /// Allocates a buffer of `byteCapacity` bytes with room for `packetDescriptionCapacity`
+    /// packet descriptions (`AudioQueueAllocateBuffer`, or
+    /// `AudioQueueAllocateBufferWithPacketDescriptions` when the count is above 0).
+    public func allocateBuffer(byteCapacity: Int, packetDescriptionCapacity: Int = 0) throws(AudioQueueError) -> AudioQueueBuffer {
+        try lock.withLock { () throws(AudioQueueError) -> AudioQueueBuffer in
+            try checkUsable()
+            guard byteCapacity > 0, byteCapacity <= 1 << 30 else {
+                throw AudioQueueError(.invalidParameter, "a buffer holds 1 byte to 1 GiB, not \(byteCapacity)")
+            }
+            guard packetDescriptionCapacity >= 0, packetDescriptionCapacity <= 1 << 22 else {
+                throw AudioQueueError(.invalidParameter, "\(packetDescriptionCapacity) packet descriptions is out of range")
+            }
+            let buffer = AudioQueueBuffer(owner: ObjectIdentifier(self), capacity: UInt32(byteCapacity), packetDescriptionCapacity: UInt32(packetDescriptionCapacity))
+            buffers[ObjectIdentifier(buffer)] = buffer
+            return buffer
+        }
+    }
+
+    /// Frees a buffer (`AudioQueueFreeBuffer`); `bufferInQueue` while it is enqueued.
+    /// A buffer may be freed from inside its own callback.
+    public func freeBuffer(_ buffer: AudioQueueBuffer) throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            try checkOwned(buffer)
+            switch buffer.state {
+            case .enqueued, .completed:
+                throw AudioQueueError(.bufferInQueue, "the buffer is enqueued; it can be freed once its callback has it")
+            case .idle, .inCallback:
+                buffer.state = .freed
+                buffers[ObjectIdentifier(buffer)] = nil
+            case .freed:
+                throw AudioQueueError(.invalidBuffer, "the buffer was already freed")
+            }
+        }
+    }
+
+    private func checkOwned(_ buffer: AudioQueueBuffer) throws(AudioQueueError) {
+        guard buffer.owner == ObjectIdentifier(self) else {
+            throw AudioQueueError(.invalidBuffer, "the buffer belongs to another queue")
+        }
+        guard buffer.state != .freed else { throw AudioQueueError(.invalidBuffer, "the buffer has been freed") }
+    }
+
+    // MARK: Enqueueing
+
+    /// Adds a buffer to the buffer queue (`AudioQueueEnqueueBuffer`).
+    ///
+    /// `packetDescriptions` describe the packets of VBR data; when nil (or empty) the buffer's
+    /// own ``AudioQueueBuffer/packetDescriptions`` (``AudioQueueBuffer/packetDescriptionCount``
+    /// of them) are used.
+    public func enqueue(_ buffer: AudioQueueBuffer, packetDescriptions: [AudioStreamPacketDescription]? = nil) throws(AudioQueueError) {
+        _ = try enqueue(buffer, packetDescriptions: packetDescriptions, trimFramesAtStart: 0, trimFramesAtEnd: 0)
+    }
+
+    /// Adds a buffer with playback parameters (`AudioQueueEnqueueBufferWithParameters`).
+    ///
+    /// - Parameters:
+    ///   - trimFramesAtStart: Decoded frames to drop from the start (priming frames).
+    ///   - trimFramesAtEnd: Decoded frames to drop from the end (remainder frames).
+    ///   - parameterEvents: Parameter values applied when the buffer begins to play.
+    ///   - startTime: When its first (untrimmed) frame should play, as a sample time relative
+    ///     to the queue's start (`sampleTimeValid`); the gap from the previous buffer is filled
+    ///     with silence. Start times must ascend. Nil: right after the previous buffer.
+    /// - Returns: When the buffer will actually start playing (queue sample time).
+    @discardableResult
+    public func enqueue(
+        _ buffer: AudioQueueBuffer, packetDescriptions: [AudioStreamPacketDescription]? = nil,
+        trimFramesAtStart: Int, trimFramesAtEnd: Int,
+        parameterEvents: [AudioQueueParameterEvent] = [], startTime: AudioTimeStamp? = nil
+    ) throws(AudioQueueError) -> AudioTimeStamp {
+        let stamp = try lock.withLock { () throws(AudioQueueError) -> AudioTimeStamp in
+            try checkUsable()
+            guard resetDepth == 0 else {
+                throw AudioQueueError(.enqueueDuringReset, "buffers cannot be enqueued while the queue is being reset, stopped or disposed of")
+            }
+            try checkOwned(buffer)
+            switch buffer.state {
+            case .enqueued: throw AudioQueueError(.bufferEnqueuedTwice, "the buffer is already enqueued")
+            case .completed: throw AudioQueueError(.bufferEnqueuedTwice, "the buffer is still waiting for its callback")
+            case .idle, .inCallback, .freed: break
+            }
+            var requested: Int64?
+            if let startTime {
+                guard startTime.flags.contains(.sampleTimeValid), startTime.sampleTime >= 0, startTime.sampleTime < 1e15 else {
+                    throw AudioQueueError(.invalidParameter, "a start time must be a sample time at or after 0")
+                }
+                requested = Int64(startTime.sampleTime)
+            }
+            let entry = try engine.makeEntry(
+                buffer: buffer, descriptions: packetDescriptions, trimStart: trimFramesAtStart, trimEnd: trimFramesAtEnd,
+                events: parameterEvents, requestedStart: requested)
+            engine.append(entry, requestedStart: requested)
+            buffer.state = .enqueued
+            return AudioTimeStamp(sampleTime: Double(entry.startTime), flags: .sampleTimeValid)
+        }
+        feed.wake.signal()
+        return stamp
+    }
+
+    // MARK: Control
+
+    /// Starts playback now, or when `time` comes (`AudioQueueStart`). A host time (nanoseconds
+    /// of the monotonic clock) or a device sample time; nil or a past time starts at once.
+    /// Resumes a paused queue. `cannotStart` when the device will not start,
+    /// `invalidRunState` while an asynchronous stop is in progress.
+    public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
+        enum Action { case none, offline(fresh: Bool), device(any AudioOutputDevice, delay: UInt64, previous: RunState) }
+        let action = try lock.withLock { () throws(AudioQueueError) -> Action in
+            try checkUsable()
+            switch runState {
+            case .running: return .none
+            case .stopping: throw AudioQueueError(.invalidRunState, "the queue is stopping; start it again once it has stopped")
+            case .stopped, .paused: break
+            }
+            let previous = runState
+            if offlineFormat != nil {
+                runState = .running
+                if previous == .stopped { offlinePosition = 0 }
+                return .offline(fresh: previous == .stopped)
+            }
+            let device = try openDevice()
+            try startRenderThread()
+            if previous == .stopped {
+                ring.clear()
+                feed.resetCounters()
+            }
+            runState = .running
+            fillRing()
+            var delay: UInt64 = 0
+            if let time {
+                let now = HostTime.now()
+                if time.flags.contains(.hostTimeValid), time.hostTime > now {
+                    delay = time.hostTime - now
+                } else if time.flags.contains(.sampleTimeValid) {
+                    let ahead = time.sampleTime - Double(device.framesRendered)
+                    if ahead > 0 { delay = UInt64(ahead / engine.sampleRate * 1e9) }
+                }
+            }
+            deviceRunning = true
+            return .device(device, delay: delay, previous: previous)
+        }
+        switch action {
+        case .none: break
+        case .offline(let fresh):
+            if fresh { setReportedRunning(true, synchronously: false) }
+        case .device(let device, let delay, let previous):
+            if delay > 0 {
+                controlQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(delay, 3_600_000_000_000)))) { [weak self] in
+                    guard let self else { return }
+                    let go = self.lock.withLock { self.runState == .running && self.deviceRunning }
+                    if go {
+                        do throws(AudioDeviceError) { try device.start(source: self.feed) } catch { self.deviceReported(.failed(error)) }
+                    }
+                }
+            } else {
+                do throws(AudioDeviceError) {
+                    try device.start(source: feed)
+                } catch {
+                    lock.withLock {
+                        runState = previous
+                        deviceRunning = false
+                    }
+                    throw AudioQueueError(.cannotStart, "\(device.info.uid) did not start: \(error)")
+                }
+            }
+        }
+        scheduleCallbacks()
+    }
+
+    /// Decodes enqueued buffers ahead of playback (`AudioQueuePrime`) so that starting plays at
+    /// once. Prepares up to `frames` frames (0: as many as the decode buffer holds) and returns
+    /// the frames prepared.
+    @discardableResult
+    public func prime(frames: Int = 0) throws(AudioQueueError) -> Int {
+        let prepared = try lock.withLock { () throws(AudioQueueError) -> Int in
+            try checkUsable()
+            guard runState != .stopping else { throw AudioQueueError(.invalidRunState, "the queue is stopping") }
+            guard frames >= 0 else { throw AudioQueueError(.invalidParameter, "cannot prime \(frames) frames") }
+            let target = frames > 0 ? min(frames, ring.capacity) : ring.capacity
+            fillRing(upTo: target)
+            return ring.available
+        }
+        scheduleCallbacks()
+        return prepared
+    }
+
+    /// Pauses playback, keeping enqueued buffers and the position (`AudioQueuePause`);
+    /// ``start(at:)`` resumes.
+    public func pause() throws(AudioQueueError) {
+        let device = try lock.withLock { () throws(AudioQueueError) -> (any AudioOutputDevice)? in
+            try checkUsable()
+            guard runState == .running else {
+                if runState == .stopping { throw AudioQueueError(.invalidRunState, "the queue is stopping") }
+                return nil
+            }
+            runState = .paused
+            guard offlineFormat == nil, deviceRunning else { return nil }
+            deviceRunning = false
+            return self.device
+        }
+        device?.stop(drain: false)
+    }
+
+    /// Stops playback (`AudioQueueStop`). Immediately: silences now, returns every enqueued
+    /// buffer through the callback before returning, and no callback follows. Otherwise
+    /// (asynchronously): plays everything enqueued, then stops; ``isRunning`` listeners hear
+    /// when it has.
+    public func stop(immediate: Bool) throws(AudioQueueError) {
+        if !immediate {
+            let done = try lock.withLock { () throws(AudioQueueError) -> Bool in
+                try checkUsable()
+                switch runState {
+                case .stopped, .stopping: return true
+                case .paused: return false
+                case .running:
+                    runState = .stopping
+                    return true
+                }
+            }
+            feed.wake.signal()
+            if done { return }
+        } else {
+            try lock.withLock { () throws(AudioQueueError) in try checkUsable() }
+        }
+        stopNow()
+    }
+
+    /// Makes sure everything enqueued is decoded and will play, even if it does not fill the
+    /// decode buffer (`AudioQueueFlush`). Call after enqueueing the last buffer.
+    public func flush() throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            if offlineFormat == nil && (runState == .running || runState == .stopping) { fillRing() }
+        }
+        scheduleCallbacks()
+    }
+
+    /// Silences the queue at once, returns every enqueued buffer through the callback, and
+    /// resets decoder and DSP state (`AudioQueueReset`). A running queue keeps running.
+    public func reset() throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            resetDepth += 1
+            engine.reset()
+            collectFinished()
+            if deviceRunning { ring.discardAll() } else { ring.clear() }
+        }
+        drainCallbacksNow()
+        lock.withLock { resetDepth -= 1 }
+    }
+
+    /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
+    /// Otherwise: once everything enqueued has played. Later calls throw `disposalPending`.
+    public func dispose(immediate: Bool) throws(AudioQueueError) {
+        let now = try lock.withLock { () throws(AudioQueueError) -> Bool in
+            try checkUsable()
+            if !immediate && (runState == .running || runState == .stopping) {
+                disposePending = true
+                runState = .stopping
+                return false
+            }
+            return true
+        }
+        if now { finishDispose() } else { feed.wake.signal() }
+    }
+
+    private func stopNow() {
+        let (device, wasActive) = lock.withLock { () -> ((any AudioOutputDevice)?, Bool) in
+            let active = runState != .stopped
+            resetDepth += 1
+            runState = .stopped
+            let d = deviceRunning ? self.device : nil
+            deviceRunning = false
+            return (d, active)
+        }
+        device?.stop(drain: false)
+        lock.withLock {
+            engine.rewind()
+            collectFinished()
+            ring.clear()
+            feed.resetCounters()
+            offlinePosition = 0
+        }
+        drainCallbacksNow()
+        lock.withLock { resetDepth -= 1 }
+        if wasActive { setReportedRunning(false, synchronously: true) }
+    }
+
+    private func finishDispose() {
+        stopNow()
+        let device = lock.withLock { () -> (any AudioOutputDevice)? in
+            disposed = true
+            disposePending = false
+            for buffer in buffers.values { buffer.state = .freed }
+            buffers.removeAll()
+            listeners.removeAll()
+            let d = self.device
+            self.device = nil
+            return d
+        }
+        renderThreadExit.value.store(true, ordering: .releasing)
+        feed.wake.signal()
+        device?.close()
+    }
+
+    /// The end of an asynchronous stop: everything has played.
+    private func finishAsyncStop() {
+        let (stopped, dispose) = lock.withLock { () -> (Bool, Bool) in
+            guard runState == .stopping else { return (false, false) }
+            runState = .stopped
+            deviceRunning = false
+            engine.rewind()
+            collectFinished()
+            ring.clear()
+            feed.resetCounters()
+            return (true, disposePending)
+        }
+        guard stopped else { return }
+        scheduleCallbacks()
+        setReportedRunning(false, synchronously: false)
+        if dispose { finishDispose() }
+    }
+
+    // MARK: Devices
+
+    private func openDevice() throws(AudioQueueError) -> any AudioOutputDevice {
+        if let deviceFailure {
+            throw AudioQueueError(.cannotStart, "the output device failed: \(deviceFailure)")
+        }
+        if let device { return device }
+        do {
+            let d: any AudioOutputDevice
+            if let uid = requestedDeviceUID {
+                d = try AudioBackends.makeOutput(uid: uid, sampleRate: engine.sampleRate, channels: engine.channels, bufferFrames: decodeBufferFrames)
+            } else {
+                d = try AudioBackends.makeDefaultOutput(sampleRate: engine.sampleRate, channels: engine.channels, bufferFrames: decodeBufferFrames)
+            }
+            guard Self.fits(d, engine) else {
+                d.close()
+                throw AudioQueueError(.invalidDevice, "\(d.info.uid) plays \(d.format), not \(engine.channels) channels at \(engine.sampleRate) Hz")
+            }
+            device = d
+            return d
+        } catch let error as AudioDeviceError {
+            throw AudioQueueError(error.code == .notFound ? .invalidDevice : .cannotStart, "no output device: \(error)")
+        } catch let error as AudioQueueError {
+            throw error
+        } catch {
+            throw AudioQueueError(.cannotStart, "\(error)")
+        }
+    }
+
+    /// Called by the feed on the device's I/O thread; the work happens on the control queue.
+    func deviceReported(_ event: AudioDeviceEvent) {
+        switch event {
+        case .underrun:
+            feed.underruns.add(1, ordering: .relaxed)
+        case .started:
+            controlQueue.async { [weak self] in
+                guard let self else { return }
+                let running = self.lock.withLock { self.deviceRunning && (self.runState == .running || self.runState == .stopping) }
+                if running { self.setReportedRunning(true, synchronously: false) }
+            }
+        case .stopped:
+            controlQueue.async { [weak self] in self?.finishAsyncStop() }
+        case .failed(let error):
+            controlQueue.async { [weak self] in
+                guard let self else { return }
+                let changed = self.lock.withLock { () -> Bool in
+                    self.deviceFailure = error
+                    self.reportedConverterError = AudioQueueError.Code.queueInvalidated.rawValue
+                    guard self.runState != .stopped else { return false }
+                    self.runState = .stopped
+                    self.deviceRunning = false
+                    self.engine.rewind()
+                    self.collectFinished()
+                    self.ring.clear()
+                    return true
+                }
+                self.scheduleCallbacks()
+                self.notify(.converterError, synchronously: false)
+                if changed { self.setReportedRunning(false, synchronously: false) }
+            }
+        }
+    }
+
+    // MARK: Rendering (lock held)
+
+    private func startRenderThread() throws(AudioQueueError) {
+        guard renderThread == nil else { return }
+        let feed = self.feed
+        let exit = renderThreadExit
+        do {
+            renderThread = try IOThread(name: "aq.render") { [weak self] in
+                while !exit.isSet {
+                    _ = feed.wake.wait(timeout: .now() + .milliseconds(20))
+                    if exit.isSet { return }
+                    guard let queue = self else { return }
+                    queue.renderThreadTick()
+                }
+            }
+        } catch {
+            throw AudioQueueError(.cannotStart, "\(error)")
+        }
+    }
+
+    private func renderThreadTick() {
+        let work = lock.withLock { () -> Bool in
+            guard deviceRunning, offlineFormat == nil, runState == .running || runState == .stopping else { return false }
+            fillRing()
+            return true
+        }
+        if work { scheduleCallbacks() }
+    }
+
+    /// Fills the decode ring from the engine (live playback and prime). Lock held.
+    private func fillRing(upTo target: Int = .max) {
+        let absorbed = feed.underrunFrames.exchange(0, ordering: .acquiringAndReleasing)
+        if absorbed > 0 { engine.position += Int64(absorbed) }
+        while ring.available < target {
+            let (pointer, room) = ring.writableRegion(max: min(target - ring.available, 4096))
+            guard room > 0 else { break }
+            let produced = engine.produce(into: pointer, frameCount: room)
+            if meteringEnabled && produced > 0 { meter(pointer, frames: produced) }
+            ring.commit(produced)
+            if produced < room { break }
+        }
+        collectFinished()
+        if runState == .stopping && !engine.hasPendingData && outstanding == 0 {
+            feed.endOfStream.store(true, ordering: .releasing)
+        }
+    }
+
+    private func meter(_ samples: UnsafePointer<Float>, frames: Int) {
+        let ch = engine.channels
+        for c in 0..<ch {
+            var sum: Double = 0
+            var peak: Float = 0
+            var i = c
+            for _ in 0..<frames {
+                let x = samples[i]
+                sum += Double(x) * Double(x)
+                peak = max(peak, abs(x))
+                i += ch
+            }
+            meters[c] = AudioQueueLevelMeterState(averagePower: Float((sum / Double(max(frames, 1))).squareRoot()), peakPower: peak)
+        }
+    }
+
+    // MARK: Callbacks
+
+    private func collectFinished() {
+        guard !engine.finished.isEmpty else { return }
+        for buffer in engine.finished where buffer.state == .enqueued {
+            buffer.state = .completed
+            waiting.append(buffer)
+            outstanding += 1
+        }
+        engine.finished.removeAll(keepingCapacity: true)
+        if engine.converterError != reportedConverterError && engine.converterError != 0 {
+            reportedConverterError = engine.converterError
+            pendingConverterNotice = true
+        }
+    }
+
+    private var pendingConverterNotice = false
+
+    private var onCallbackQueue: Bool { DispatchQueue.getSpecific(key: callbackKey) == true }
+
+    private func scheduleCallbacks() {
+        let (schedule, notice) = lock.withLock { () -> (Bool, Bool) in
+            let notice = pendingConverterNotice
+            pendingConverterNotice = false
+            guard waitingHead < waiting.count, !drainScheduled else { return (false, notice) }
+            drainScheduled = true
+            return (true, notice)
+        }
+        if notice { notify(.converterError, synchronously: false) }
+        if schedule { callbackQueue.async { [self] in drainCallbacks() } }
+    }
+
+    /// Runs the callbacks of every finished buffer, in order, on the callback queue.
+    private func drainCallbacks() {
+        while true {
+            let next = lock.withLock { () -> AudioQueueBuffer? in
+                guard waitingHead < waiting.count else {
+                    waiting.removeAll(keepingCapacity: true)
+                    waitingHead = 0
+                    drainScheduled = false
+                    lock.broadcast()
+                    return nil
+                }
+                let b = waiting[waitingHead]
+                waitingHead += 1
+                if b.state == .completed { b.state = .inCallback }
+                return b
+            }
+            guard let buffer = next else { return }
+            if buffer.state == .inCallback { callback(self, buffer) }
+            lock.withLock {
+                if buffer.state == .inCallback { buffer.state = .idle }
+                outstanding -= 1
+                lock.broadcast()
+            }
+            feed.wake.signal()
+        }
+    }
+
+    /// Runs every pending callback before returning (reset, stop, dispose).
+    private func drainCallbacksNow() {
+        if onCallbackQueue {
+            drainCallbacks()
+        } else {
+            callbackQueue.sync { drainCallbacks() }
+        }
+    }
+
+    // MARK: Listeners
+
+    /// Adds a listener for a property (`AudioQueueAddPropertyListener`). ``AudioQueuePropertyID/isRunning``
+    /// fires when the device really starts and stops; ``AudioQueuePropertyID/converterError``
+    /// when decoding fails. Returns a token for ``removePropertyListener(_:)``.
+    @discardableResult
+    public func addPropertyListener(_ property: AudioQueuePropertyID, _ listener: @escaping PropertyListener) throws(AudioQueueError) -> Int {
+        try lock.withLock { () throws(AudioQueueError) -> Int in
+            try checkUsable()
+            let token = nextToken
+            nextToken += 1
+            listeners.append((token, property.rawValue, listener))
+            return token
+        }
+    }
+
+    /// Removes a listener (`AudioQueueRemovePropertyListener`); `invalidParameter` for an
+    /// unknown token.
+    public func removePropertyListener(_ token: Int) throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            guard let i = listeners.firstIndex(where: { $0.token == token }) else {
+                throw AudioQueueError(.invalidParameter, "no listener \(token)")
+            }
+            listeners.remove(at: i)
+        }
+    }
+
+    private func setReportedRunning(_ running: Bool, synchronously: Bool) {
+        let changed = lock.withLock { () -> Bool in
+            guard reportedRunning != running else { return false }
+            reportedRunning = running
+            return true
+        }
+        if changed { notify(.isRunning, synchronously: synchronously) }
+    }
+
+    private func notify(_ property: AudioQueuePropertyID, synchronously: Bool) {
+        let targets = lock.withLock { listeners.filter { $0.id == property.rawValue }.map(\.listener) }
+        guard !targets.isEmpty else { return }
+        let run: @Sendable () -> Void = { [self] in for l in targets { l(self, property) } }
+        if synchronously {
+            if onCallbackQueue { run() } else { callbackQueue.sync(execute: run) }
+        } else {
+            callbackQueue.async(execute: run)
+        }
+    }
+
+    // MARK: Parameters
+
+    /// Sets a parameter now (`AudioQueueSetParameter`). Volume changes ramp over the
+    /// ``AudioQueueParameterID/volumeRampTime``. `invalidParameter` for a value out of range.
+    public func setParameter(_ parameter: AudioQueueParameterID, _ value: Float) throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            try RenderEngine.check(parameter, value)
+            engine.set(parameter, value)
+        }
+    }
+
+    /// Sets a parameter by Apple's numeric ID; `invalidParameter` for an ID that is not one.
+    public func setParameter(id: UInt32, _ value: Float) throws(AudioQueueError) {
+        guard let parameter = AudioQueueParameterID(rawValue: id) else {
+            throw AudioQueueError(.invalidParameter, "no parameter \(id)")
+        }
+        try setParameter(parameter, value)
+    }
+
+    /// The parameter's current value (`AudioQueueGetParameter`).
+    public func parameter(_ parameter: AudioQueueParameterID) throws(AudioQueueError) -> Float {
+        try lock.withLock { () throws(AudioQueueError) -> Float in
+            try checkUsable()
+            return engine.parameter(parameter)
+        }
+    }
+
+    /// A parameter by Apple's numeric ID; `invalidParameter` for an ID that is not one.
+    public func parameter(id: UInt32) throws(AudioQueueError) -> Float {
+        guard let p = AudioQueueParameterID(rawValue: id) else { throw AudioQueueError(.invalidParameter, "no parameter \(id)") }
+        return try parameter(p)
+    }
+
+    // MARK: Properties
+
+    /// True from when the device starts playing until it stops (`kAudioQueueProperty_IsRunning`).
+    /// Pausing does not change it.
+    public var isRunning: Bool { lock.withLock { reportedRunning } }
+
+    /// The magic cookie the decoder was configured with (`kAudioQueueProperty_MagicCookie`).
+    public var magicCookie: [UInt8]? { lock.withLock { engine.magicCookie } }
+
+    /// Configures the decoder with a magic cookie. Set it before enqueueing compressed data:
+    /// `invalidRunState` once buffers are enqueued or the queue runs; `invalidPropertyValue`
+    /// when the decoder rejects it.
+    public func setMagicCookie(_ cookie: [UInt8]?) throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            guard !engine.hasPendingData, runState == .stopped || runState == .paused else {
+                throw AudioQueueError(.invalidRunState, "set the magic cookie before enqueueing buffers")
+            }
+            try engine.setMagicCookie(cookie)
+        }
+    }
+
+    /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else the
+    /// decoder's own order (AAC), else nil.
+    public var channelLayout: AudioChannelLayout? { lock.withLock { layout ?? engine.outputChannelLayout } }
+
+    /// Sets the channel layout; `invalidPropertyValue` when its channel count is not the queue's.
+    public func setChannelLayout(_ newLayout: AudioChannelLayout?) throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            if let newLayout, newLayout.numberOfChannels != engine.channels {
+                throw AudioQueueError(.invalidPropertyValue, "the layout has \(newLayout.numberOfChannels) channels; the queue has \(engine.channels)")
+            }
+            layout = newLayout
+        }
+    }
+
+    /// Whether levels are metered (`kAudioQueueProperty_EnableLevelMetering`).
+    public var isLevelMeteringEnabled: Bool { lock.withLock { meteringEnabled } }
+
+    /// Turns level metering on or off.
+    public func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            meteringEnabled = enabled
+            if !enabled {
+                meters = Array(repeating: AudioQueueLevelMeterState(averagePower: 0, peakPower: 0), count: engine.channels)
+            }
+        }
+    }
+
+    /// Per-channel RMS and peak of the most recent render quantum, linear
+    /// (`kAudioQueueProperty_CurrentLevelMeter`); ``AudioQueueLevelMeterState/decibels``
+    /// gives `kAudioQueueProperty_CurrentLevelMeterDB`. `invalidPropertyValue` while metering is off.
+    public func currentLevelMeter() throws(AudioQueueError) -> [AudioQueueLevelMeterState] {
+        try lock.withLock { () throws(AudioQueueError) -> [AudioQueueLevelMeterState] in
+            try checkUsable()
+            guard meteringEnabled else { throw AudioQueueError(.invalidPropertyValue, "level metering is off") }
+            return meters
+        }
+    }
+
+    /// The meter in decibels (`kAudioQueueProperty_CurrentLevelMeterDB`).
+    public func currentLevelMeterDB() throws(AudioQueueError) -> [AudioQueueLevelMeterState] {
+        try currentLevelMeter().map(\.decibels)
+    }
+
+    /// Frames the queue decodes ahead of the device (`kAudioQueueProperty_DecodeBufferSizeFrames`).
+    public var decodeBufferSizeFrames: Int { lock.withLock { decodeBufferFrames } }
+
+    /// Sets the decode-ahead size: 256…1,048,576 frames and at least two packets
+    /// (`invalidPropertyValue` otherwise), only while stopped (`invalidRunState`).
+    public func setDecodeBufferSizeFrames(_ frames: Int) throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            guard runState == .stopped, ring.available == 0 else {
+                throw AudioQueueError(.invalidRunState, "the decode buffer size can be set only while the queue is stopped and unprimed")
+            }
+            guard frames >= 256, frames <= 1 << 20, frames >= engine.framesPerPacket * 2 else {
+                throw AudioQueueError(.invalidPropertyValue, "\(frames) frames is outside 256…1048576 (and two packets)")
+            }
+            decodeBufferFrames = frames
+            ring = FloatRing(capacity: frames, channels: engine.channels)
+            feed.ring = ring
+        }
+    }
+
+    /// The most recent decoding error, 0 if none (`kAudioQueueProperty_ConverterError`).
+    public var converterError: OSStatus { lock.withLock { reportedConverterError } }
+
+    /// Packets that failed to decode and were played as silence.
+    public var badPacketCount: Int { lock.withLock { engine.badPackets } }
+
+    /// The device's UID (`kAudioQueueProperty_CurrentDevice`): the open device, else the one
+    /// asked for; nil when the default will be chosen at start, or in offline mode.
+    public var currentDevice: String? {
+        lock.withLock { offlineFormat != nil ? nil : (device?.info.uid ?? requestedDeviceUID) }
+    }
+
+    /// Chooses the output device by UID (`backend:name`, or a backend name; nil: the default),
+    /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice`
+    /// when no registered backend has that name.
+    public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) {
+        let old = try lock.withLock { () throws(AudioQueueError) -> (any AudioOutputDevice)? in
+            try checkUsable()
+            guard runState == .stopped else { throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped") }
+            if let uid {
+                let backend = String(uid.split(separator: ":", maxSplits: 1).first ?? "")
+                guard AudioBackends.backend(named: backend) != nil else {
+                    throw AudioQueueError(.invalidDevice, "no audio backend '\(backend)'")
+                }
+            }
+            requestedDeviceUID = uid
+            deviceFailure = nil
+            let d = device
+            device = nil
+            return d
+        }
+        old?.close()
+    }
+
+    /// Uses `device` for output from the next start. Only while stopped (`invalidRunState`);
+    /// `invalidDevice` when it does not play the queue's rate and channel count.
+    public func setDevice(_ newDevice: any AudioOutputDevice) throws(AudioQueueError) {
+        let old = try lock.withLock { () throws(AudioQueueError) -> (any AudioOutputDevice)? in
+            try checkUsable()
+            guard runState == .stopped else { throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped") }
+            guard Self.fits(newDevice, engine) else {
+                throw AudioQueueError(.invalidDevice, "\(newDevice.info.uid) plays \(newDevice.format), not \(engine.channels) channels at \(engine.sampleRate) Hz")
+            }
+            let d = device
+            device = newDevice
+            deviceFailure = nil
+            requestedDeviceUID = newDevice.info.uid
+            return d === newDevice ? nil : d
+        }
+        old?.close()
+    }
+
+    /// The output device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).
+    public var deviceSampleRate: Double { lock.withLock { device?.format.sampleRate ?? engine.sampleRate } }
+    /// The output device's channel count (`kAudioQueueDeviceProperty_NumberChannels`).
+    public var deviceNumberOfChannels: Int { lock.withLock { Int(device?.format.channelsPerFrame ?? UInt32(engine.channels)) } }
+    /// The largest packet of the render format, in bytes (`kAudioQueueProperty_MaximumOutputPacketSize`).
+    public var maximumOutputPacketSize: Int { Int(engine.floatFormat.bytesPerPacket) }
+
+    // MARK: Time
+
+    /// The queue's time (`AudioQueueGetCurrentTime`): frames played since it started (0 when
+    /// stopped) and the host time now. With a `timeline`, also whether playback was
+    /// interrupted (an underrun) since that timeline was last asked.
+    public func currentTime(timeline: AudioQueueTimeline? = nil) throws(AudioQueueError) -> (timeStamp: AudioTimeStamp, discontinuity: Bool) {
+        try lock.withLock { () throws(AudioQueueError) -> (AudioTimeStamp, Bool) in
+            try checkUsable()
+            if let timeline, timeline.owner != ObjectIdentifier(self) {
+                throw AudioQueueError(.invalidParameter, "the timeline belongs to another queue")
+            }
+            var sample: Int64 = 0
+            if runState != .stopped {
+                if offlineFormat != nil {
+                    sample = offlinePosition
+                } else {
+                    sample = max(0, feed.framesPulled.load(ordering: .acquiring) - Int64(device?.presentationDelay ?? 0))
+                }
+            }
+            var discontinuity = false
+            if let timeline {
+                let seen = feed.underruns.load(ordering: .acquiring)
+                discontinuity = seen != timeline.seenUnderruns
+                timeline.seenUnderruns = seen
+            }
+            return (AudioTimeStamp(sampleTime: Double(sample), hostTime: HostTime.now(), flags: .sampleHostTimeValid), discontinuity)
+        }
+    }
+
+    /// A timeline for ``currentTime(timeline:)`` (`AudioQueueCreateTimeline`).
+    public func makeTimeline() throws(AudioQueueError) -> AudioQueueTimeline {
+        try lock.withLock { () throws(AudioQueueError) -> AudioQueueTimeline in
+            try checkUsable()
+            return AudioQueueTimeline(owner: ObjectIdentifier(self), seen: feed.underruns.load(ordering: .acquiring))
+        }
+    }
+
+    /// The output device's time (`AudioQueueDeviceGetCurrentTime`): frames it has played since
+    /// it was opened, and the host time now. `invalidOfflineMode` in offline mode,
+    /// `invalidRunState` when the device is not running.
+    public func deviceCurrentTime() throws(AudioQueueError) -> AudioTimeStamp {
+        try lock.withLock { () throws(AudioQueueError) -> AudioTimeStamp in
+            try checkUsable()
+            guard offlineFormat == nil else { throw AudioQueueError(.invalidOfflineMode, "an offline queue has no device") }
+            guard deviceRunning, let device else { throw AudioQueueError(.invalidRunState, "the device is not running") }
+            return AudioTimeStamp(sampleTime: Double(device.framesRendered), hostTime: HostTime.now(), flags: .sampleHostTimeValid)
+        }
+    }
+
+    // MARK: Offline render
+
+    /// Switches the queue to offline rendering in `format` (a linear PCM format, interleaved,
+    /// at the queue's decoded rate and channel count), or back to the device with nil
+    /// (`AudioQueueSetOfflineRenderFormat`). Only while stopped (`invalidRunState`).
+    public func setOfflineRenderFormat(_ format: AudioStreamBasicDescription?, channelLayout: AudioChannelLayout? = nil) throws(AudioQueueError) {
+        try lock.withLock { () throws(AudioQueueError) in
+            try checkUsable()
+            guard runState == .stopped else { throw AudioQueueError(.invalidRunState, "the render mode can be changed only while the queue is stopped") }
+            guard let format else {
+                offlineFormat = nil
+                offlineLayout = nil
+                offlineConverter = nil
+                return
+            }
+            guard format.isPCM, format.isInterleaved || format.channelsPerFrame == 1,
+                  Int(format.channelsPerFrame) == engine.channels, format.sampleRate == engine.sampleRate else {
+                throw AudioQueueError(.invalidPropertyValue, "offline output must be interleaved linear PCM with \(engine.channels) channels at \(engine.sampleRate) Hz, not \(format)")
+            }
+            if let channelLayout, channelLayout.numberOfChannels != engine.channels {
+                throw AudioQueueError(.invalidPropertyValue, "the layout has \(channelLayout.numberOfChannels) channels; the queue has \(engine.channels)")
+            }
+            do throws(AudioCodecError) {
+                offlineConverter = try PCMConverter(from: engine.floatFormat, to: format)
+            } catch {
+                throw AudioQueueError(.invalidPropertyValue, "cannot render to \(format): \(error.reason)")
+            }
+            offlineFormat = format
+            offlineLayout = channelLayout
+            ring.clear()
+        }
+    }
+
+    /// Renders up to `frameCount` frames into `buffer` in the offline format
+    /// (`AudioQueueOfflineRender`), setting its ``AudioQueueBuffer/audioDataByteSize``.
+    ///
+    /// Deterministic: when the buffer queue runs dry the call waits for outstanding callbacks
+    /// (which may enqueue more) before deciding. Fewer frames than asked come back only when
+    /// nothing more is enqueued — the end of the stream — and an asynchronous stop then
+    /// completes. `timeStamp` must carry a sample time. `invalidOfflineMode` when not in offline
+    /// mode; `invalidRunState` unless started; `invalidParameter` when `frameCount` does not
+    /// fit the buffer.
+    public func offlineRender(at timeStamp: AudioTimeStamp, into buffer: AudioQueueBuffer, frameCount: Int) throws(AudioQueueError) {
+        let bpf = try lock.withLock { () throws(AudioQueueError) -> Int in
+            // An asynchronous dispose waits for the rendering to reach the end.
+            guard !disposed else { throw AudioQueueError(.disposalPending, "the queue has been disposed of") }
+            guard let format = offlineFormat else { throw AudioQueueError(.invalidOfflineMode, "the queue is not in offline mode") }
+            try checkOwned(buffer)
+            guard timeStamp.flags.contains(.sampleTimeValid) else {
+                throw AudioQueueError(.invalidParameter, "the time stamp has no sample time")
+            }
+            guard runState == .running || runState == .stopping else {
+                throw AudioQueueError(.invalidRunState, "start the queue before rendering")
+            }
+            let bpf = Int(format.bytesPerFrame)
+            guard frameCount >= 0, frameCount <= Int(buffer.audioDataBytesCapacity) / bpf else {
+                throw AudioQueueError(.invalidParameter, "\(frameCount) frames do not fit in \(buffer.audioDataBytesCapacity) bytes")
+            }
+            if (offlineFloat?.frameCapacity ?? -1) < frameCount {
+                offlineFloat = PCMBuffer(format: engine.floatFormat, frameCapacity: frameCount)
+                offlineOut = PCMBuffer(format: format, frameCapacity: frameCount)
+            }
+            offlineFloat!.frameLength = 0
+            return bpf
+        }
+        // Render, waiting for callbacks whenever the buffer queue runs dry.
+        var ended = false
+        while true {
+            enum Step { case done, waitForCallbacks, ended }
+            let step = lock.withLock { () -> Step in
+                let out = offlineFloat!
+                let base = out.region(0).baseAddress!.assumingMemoryBound(to: Float.self)
+                while out.frameLength < frameCount {
+                    let got = ring.read(into: base + out.frameLength * engine.channels, frames: frameCount - out.frameLength)
+                    out.frameLength += got
+                    if out.frameLength == frameCount { break }
+                    let (pointer, room) = ring.writableRegion(max: frameCount - out.frameLength)
+                    let produced = engine.produce(into: pointer, frameCount: room)
+                    ring.commit(produced)
+                    collectFinished()
+                    if produced == 0 && ring.available == 0 {
+                        return outstanding > 0 || waitingHead < waiting.count ? .waitForCallbacks : .ended
+                    }
+                }
+                return .done
+            }
+            if step == .done { break }
+            if step == .ended {
+                ended = true
+                break
+            }
+            scheduleCallbacks()
+            if onCallbackQueue {
+                drainCallbacks()
+            } else {
+                lock.withLock {
+                    if outstanding > 0 { lock.wait(timeoutNanos: 100_000_000) }
+                }
+            }
+        }
+        let stopping = lock.withLock { () -> Bool in
+            let out = offlineFloat!
+            let frames = out.frameLength
+            if meteringEnabled && frames > 0 {
+                meter(out.region(0).baseAddress!.assumingMemoryBound(to: Float.self), frames: frames)
+            }
+            let converted = offlineOut!
+            converted.frameLength = 0
+            try? offlineConverter!.convert(out, appendingTo: converted)
+            buffer.audioData.copyMemory(from: converted.region(0).baseAddress!, byteCount: frames * bpf)
+            buffer.audioDataByteSize = UInt32(frames * bpf)
+            offlinePosition += Int64(frames)
+            return ended && runState == .stopping
+        }
+        scheduleCallbacks()
+        if stopping { finishAsyncStop() }
+    }
+}
+
+/// A queue's record of timeline discontinuities (Apple's `AudioQueueTimelineRef`).
+public final class AudioQueueTimeline: @unchecked Sendable {
+    let owner: ObjectIdentifier
+    var seenUnderruns: Int
+
+    init(owner: ObjectIdentifier, seen: Int) {
+        self.owner = owner
+        seenUnderruns = seen
+    }
+}
+
+/// A flag the render thread polls; shared so that the thread never keeps the queue alive.
+private final class ExitFlag: Sendable {
+    let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}

@@ -1,0 +1,63 @@
+import AudioDevices
+import Dispatch
+import Synchronization
+
+/// The device side of an output queue: what the device's I/O thread calls. It reads the
+/// decode ring, fills underruns with silence and counts them, and wakes the render thread.
+/// It takes no lock and allocates nothing.
+final class OutputFeed: AudioRenderSource, @unchecked Sendable {
+    /// Replaced only while no device is running.
+    nonisolated(unsafe) var ring: FloatRing
+    let channels: Int
+    /// Frames handed to the device since the queue started (underrun silence included).
+    let framesPulled = Atomic<Int64>(0)
+    /// Underruns since the queue was created (timeline discontinuities).
+    let underruns = Atomic<Int>(0)
+    /// Silence frames played on underruns not yet accounted for by the render thread.
+    let underrunFrames = Atomic<Int>(0)
+    /// Set when the render side will write nothing more: the next short read ends the stream.
+    let endOfStream = Atomic<Bool>(false)
+    /// Set once real audio has played since the start (underruns before it are not counted).
+    let hasPlayed = Atomic<Bool>(false)
+    /// Signalled when the ring has room; the render thread waits on it.
+    let wake = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) weak var queue: AudioQueue?
+
+    init(ring: FloatRing, channels: Int) {
+        self.ring = ring
+        self.channels = channels
+    }
+
+    func resetCounters() {
+        framesPulled.store(0, ordering: .releasing)
+        underrunFrames.store(0, ordering: .releasing)
+        endOfStream.store(false, ordering: .releasing)
+        hasPlayed.store(false, ordering: .releasing)
+    }
+
+    func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
+        let n = ring.read(into: buffer, frames: frameCount)
+        if n > 0 && !hasPlayed.load(ordering: .relaxed) { hasPlayed.store(true, ordering: .releasing) }
+        // The queue's clock starts with its first real frame.
+        let playing = hasPlayed.load(ordering: .relaxed)
+        if n < frameCount {
+            if endOfStream.load(ordering: .acquiring) && ring.available == 0 {
+                if playing { framesPulled.add(Int64(n), ordering: .releasing) }
+                wake.signal()
+                return n
+            }
+            (buffer + n * channels).update(repeating: 0, count: (frameCount - n) * channels)
+            if playing {
+                underruns.add(1, ordering: .releasing)
+                underrunFrames.add(frameCount - n, ordering: .releasing)
+            }
+        }
+        if playing { framesPulled.add(Int64(frameCount), ordering: .releasing) }
+        wake.signal()
+        return frameCount
+    }
+
+    func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
+        queue?.deviceReported(event)
+    }
+}

@@ -1,0 +1,466 @@
+import AudioCore
+import AudioCodecs
+
+/// A buffer in the buffer queue, with everything enqueue-with-parameters said about it.
+struct QueueEntry {
+    let buffer: AudioQueueBuffer
+    let byteCount: Int
+    /// Per-packet descriptions (VBR or variable-duration data); nil when packets are constant.
+    let descriptions: [AudioStreamPacketDescription]?
+    /// Packets in the buffer (frames, for frame-stream formats such as PCM).
+    let packetCount: Int
+    /// Frames the buffer decodes to before trimming.
+    let nominalFrames: Int
+    let trimStart: Int
+    let trimEnd: Int
+    let events: [AudioQueueParameterEvent]
+    /// Queue sample time at which its first untrimmed frame plays.
+    let startTime: Int64
+}
+
+/// The queue's render pipeline, shared by live playback and offline render: takes buffers from
+/// the buffer queue in order, decodes them (the codec registry's decoder, or the PCM converter
+/// for linear PCM), trims, inserts silence before buffers scheduled later, and applies volume,
+/// ramps and pan, producing interleaved Float32 at the stream's rate and channel count.
+///
+/// Not thread-safe: the queue calls it with its lock held.
+final class RenderEngine {
+    let input: AudioStreamBasicDescription
+    let channels: Int
+    let sampleRate: Double
+    let floatFormat: AudioStreamBasicDescription
+    private(set) var magicCookie: [UInt8]?
+    private(set) var decoder: (any AudioDecoder)?
+    private var converter: PCMConverter
+    /// Decoder output when it is not already interleaved Float32.
+    private var decoded: PCMBuffer?
+    /// Decoded, converted frames of the current buffer waiting to be played.
+    private let scratch: PCMBuffer
+    private var scratchStart = 0
+    private var scratchEnd = 0
+    /// One frame per packet and a fixed size (PCM, G.711): many frames go through per call.
+    let isFrameStream: Bool
+    /// Frames one packet decodes to, for packets without their own frame count.
+    let framesPerPacket: Int
+    /// Decoded frames per frame the stream description counts (2 for SBR decoded at full rate).
+    private let frameScale: Int
+
+    // The buffer queue.
+    private(set) var pending: [QueueEntry] = []
+    private var pendingHead = 0
+    private(set) var current: QueueEntry?
+    private var entryPacket = 0
+    private var entryFrame = 0
+    private var gap = 0
+    /// Queue sample time of the next frame produced.
+    var position: Int64 = 0
+    /// Queue sample time at which the last enqueued buffer ends.
+    private(set) var scheduledEnd: Int64 = 0
+    private var lastRequestedStart: Int64?
+
+    // Parameters.
+    private(set) var volume: Float = 1
+    private(set) var rampTime: Float = 0
+    private(set) var pan: Float = 0
+    private var gain: Float = 1
+    private var rampStep: Float = 0
+    private var rampLeft = 0
+
+    /// Buffers finished with, in order, waiting for their callbacks.
+    var finished: [AudioQueueBuffer] = []
+    /// The most recent decoding error (`kAudioQueueProperty_ConverterError`), 0 if none.
+    private(set) var converterError: OSStatus = 0
+    private(set) var badPackets = 0
+
+    init(format: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioQueueError) {
+        guard format.sampleRate >= 1, format.sampleRate.isFinite, format.sampleRate < 1e7,
+              format.channelsPerFrame > 0, format.channelsPerFrame <= 64 else {
+            throw AudioQueueError(.invalidParameter, "the queue's format is not playable: \(format)")
+        }
+        input = format
+        self.magicCookie = magicCookie
+        let decoder: (any AudioDecoder)?
+        if format.isPCM {
+            decoder = nil
+        } else {
+            guard AudioDecoders.canDecode(format.formatID) else {
+                throw AudioQueueError(.codecNotFound, "no decoder for '\(format.formatID)'")
+            }
+            do {
+                decoder = try AudioDecoders.make(for: format, magicCookie: magicCookie)
+            } catch {
+                throw AudioQueueError(.codecNotFound, "the '\(format.formatID)' decoder does not accept this stream: \(error.reason)")
+            }
+        }
+        let decodedFormat = decoder?.outputFormat ?? format
+        channels = Int(decodedFormat.channelsPerFrame)
+        sampleRate = decodedFormat.sampleRate
+        floatFormat = .linearPCM(sampleRate: sampleRate, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true)
+        do {
+            converter = try PCMConverter(from: decodedFormat, to: floatFormat)
+        } catch {
+            throw AudioQueueError(.codecNotFound, "cannot play '\(format.formatID)' data as described: \(error.reason)")
+        }
+        isFrameStream = format.bytesPerPacket > 0 && format.framesPerPacket == 1 && (decoder?.maximumFramesPerPacket ?? 1) == 1
+        let perPacket = decoder?.maximumFramesPerPacket ?? 1
+        framesPerPacket = max(perPacket, 1)
+        frameScale = format.framesPerPacket > 0 ? max(1, perPacket / Int(format.framesPerPacket)) : 1
+        let capacity = max(8192, framesPerPacket * 4)
+        guard let scratch = PCMBuffer(format: floatFormat, frameCapacity: capacity) else {
+            throw AudioQueueError(.invalidParameter, "cannot allocate the decode buffer")
+        }
+        self.scratch = scratch
+        if let decoder, decoder.outputFormat != floatFormat {
+            decoded = PCMBuffer(format: decoder.outputFormat, frameCapacity: capacity)
+        }
+        self.decoder = decoder
+    }
+
+    /// Replaces the decoder with one configured by `cookie`.
+    func setMagicCookie(_ cookie: [UInt8]?) throws(AudioQueueError) {
+        guard !input.isPCM else {
+            magicCookie = cookie
+            return
+        }
+        let replacement: any AudioDecoder
+        do {
+            replacement = try AudioDecoders.make(for: input, magicCookie: cookie)
+        } catch {
+            throw AudioQueueError(.invalidPropertyValue, "the magic cookie does not configure the '\(input.formatID)' decoder: \(error.reason)")
+        }
+        guard replacement.outputFormat.sampleRate == sampleRate, Int(replacement.outputFormat.channelsPerFrame) == channels,
+              replacement.outputFormat == decoder?.outputFormat || replacement.outputFormat == floatFormat,
+              replacement.maximumFramesPerPacket <= scratch.frameCapacity / 2 else {
+            throw AudioQueueError(.invalidPropertyValue, "the magic cookie describes a different stream (\(replacement.outputFormat)) from the queue's format")
+        }
+        decoder = replacement
+        magicCookie = cookie
+    }
+
+    var outputChannelLayout: AudioChannelLayout? { decoder?.outputChannelLayout }
+
+    // MARK: Buffer queue
+
+    var hasPendingData: Bool { current != nil || pendingHead < pending.count || scratchStart < scratchEnd || gap > 0 }
+
+    /// Checks an enqueue and works out the buffer's frames and start time. Throws without
+    /// changing anything.
+    func makeEntry(
+        buffer: AudioQueueBuffer, descriptions explicit: [AudioStreamPacketDescription]?,
+        trimStart: Int, trimEnd: Int, events: [AudioQueueParameterEvent], requestedStart: Int64?
+    ) throws(AudioQueueError) -> QueueEntry {
+        let size = Int(buffer.audioDataByteSize)
+        guard size > 0 else { throw AudioQueueError(.bufferEmpty, "the buffer holds no audio (audioDataByteSize is 0)") }
+        guard size <= Int(buffer.audioDataBytesCapacity) else {
+            throw AudioQueueError(.invalidParameter, "audioDataByteSize \(size) exceeds the buffer's capacity of \(buffer.audioDataBytesCapacity) bytes")
+        }
+        guard trimStart >= 0, trimEnd >= 0 else { throw AudioQueueError(.invalidParameter, "negative trim") }
+        for event in events {
+            try Self.check(event.parameter, event.value)
+        }
+        var descriptions: [AudioStreamPacketDescription]?
+        let packets: Int
+        var frames = 0
+        if isFrameStream {
+            let bpf = Int(input.bytesPerFrame)
+            guard size % bpf == 0 else {
+                throw AudioQueueError(.invalidParameter, "\(size) bytes is not a whole number of \(bpf)-byte frames")
+            }
+            packets = size / bpf
+            frames = packets
+        } else {
+            var list = explicit
+            if list == nil || list!.isEmpty, buffer.packetDescriptionCount > 0, let p = buffer.packetDescriptions {
+                guard buffer.packetDescriptionCount <= buffer.packetDescriptionCapacity else {
+                    throw AudioQueueError(.invalidParameter, "packetDescriptionCount exceeds the buffer's packet description capacity")
+                }
+                list = Array(UnsafeBufferPointer(start: p, count: Int(buffer.packetDescriptionCount)))
+            }
+            if let list, !list.isEmpty {
+                for (i, d) in list.enumerated() {
+                    guard d.startOffset >= 0, d.dataByteSize > 0, d.startOffset <= Int64(size) - Int64(d.dataByteSize) else {
+                        throw AudioQueueError(.invalidParameter, "packet description \(i) (\(d.dataByteSize) bytes at \(d.startOffset)) lies outside the buffer's \(size) bytes")
+                    }
+                    if d.variableFramesInPacket > 0 {
+                        guard Int(d.variableFramesInPacket) * frameScale <= scratch.frameCapacity / 2 else {
+                            throw AudioQueueError(.invalidParameter, "packet description \(i) claims \(d.variableFramesInPacket) frames, more than a packet of this format holds")
+                        }
+                        frames += Int(d.variableFramesInPacket) * frameScale
+                    } else {
+                        frames += framesPerPacket
+                    }
+                }
+                descriptions = list
+                packets = list.count
+            } else {
+                guard input.bytesPerPacket > 0, input.framesPerPacket > 0 else {
+                    throw AudioQueueError(.invalidParameter, "'\(input.formatID)' packets vary in size: enqueue them with packet descriptions")
+                }
+                let bpp = Int(input.bytesPerPacket)
+                guard size % bpp == 0 else {
+                    throw AudioQueueError(.invalidParameter, "\(size) bytes is not a whole number of \(bpp)-byte packets")
+                }
+                packets = size / bpp
+                frames = packets * framesPerPacket
+            }
+        }
+        let earliest = hasPendingData ? scheduledEnd : position
+        var start = earliest
+        if let requested = requestedStart {
+            if let last = lastRequestedStart, requested < last {
+                throw AudioQueueError(.invalidParameter, "start times must ascend: \(requested) is before the previous buffer's \(last)")
+            }
+            start = max(requested, earliest)
+        }
+        return QueueEntry(
+            buffer: buffer, byteCount: size, descriptions: descriptions, packetCount: packets, nominalFrames: frames,
+            trimStart: trimStart, trimEnd: trimEnd, events: events, startTime: start)
+    }
+
+    /// Adds a checked entry to the buffer queue.
+    func append(_ entry: QueueEntry, requestedStart: Int64?) {
+        if pendingHead > 32 && pendingHead * 2 > pending.count {
+            pending.removeFirst(pendingHead)
+            pendingHead = 0
+        }
+        pending.append(entry)
+        if let requestedStart { lastRequestedStart = requestedStart }
+        scheduledEnd = entry.startTime + Int64(max(0, entry.nominalFrames - entry.trimStart - entry.trimEnd))
+    }
+
+    /// Drops every buffer and all decoder and DSP state; the dropped buffers go to ``finished``.
+    func reset() {
+        if let current { finished.append(current.buffer) }
+        for i in pendingHead..<pending.count { finished.append(pending[i].buffer) }
+        current = nil
+        pending.removeAll()
+        pendingHead = 0
+        scratchStart = 0
+        scratchEnd = 0
+        gap = 0
+        entryPacket = 0
+        entryFrame = 0
+        lastRequestedStart = nil
+        scheduledEnd = position
+        decoder?.reset()
+        gain = volume
+        rampLeft = 0
+    }
+
+    /// Back to time zero (after the queue stops).
+    func rewind() {
+        reset()
+        position = 0
+        scheduledEnd = 0
+    }
+
+    // MARK: Parameters
+
+    static func check(_ id: AudioQueueParameterID, _ value: Float) throws(AudioQueueError) {
+        let ok: Bool
+        switch id {
+        case .volume: ok = value >= 0 && value <= 1
+        case .volumeRampTime: ok = value >= 0 && value <= 3600
+        case .pan: ok = value >= -1 && value <= 1
+        }
+        guard ok else { throw AudioQueueError(.invalidParameter, "\(id) cannot be \(value)") }
+    }
+
+    func parameter(_ id: AudioQueueParameterID) -> Float {
+        switch id {
+        case .volume: volume
+        case .volumeRampTime: rampTime
+        case .pan: pan
+        }
+    }
+
+    /// Sets a parameter now (checked by the caller). A volume change ramps over the ramp time.
+    func set(_ id: AudioQueueParameterID, _ value: Float) {
+        switch id {
+        case .volume:
+            volume = value
+            let frames = Int((Double(rampTime) * sampleRate).rounded())
+            if frames > 0 && value != gain {
+                rampLeft = frames
+                rampStep = (value - gain) / Float(frames)
+            } else {
+                rampLeft = 0
+                gain = value
+            }
+        case .volumeRampTime: rampTime = value
+        case .pan: pan = value
+        }
+    }
+
+    // MARK: Rendering
+
+    /// Produces up to `frameCount` frames into `destination` (interleaved Float32); fewer when
+    /// the buffer queue runs dry. Advances ``position`` by what it produced.
+    func produce(into destination: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
+        var done = 0
+        while done < frameCount {
+            if scratchStart < scratchEnd {
+                let n = min(scratchEnd - scratchStart, frameCount - done)
+                let source = scratch.region(0).baseAddress!.assumingMemoryBound(to: Float.self) + scratchStart * channels
+                copyApplyingGain(from: source, to: destination + done * channels, frames: n)
+                scratchStart += n
+                done += n
+                continue
+            }
+            if gap > 0 {
+                let n = min(gap, frameCount - done)
+                (destination + done * channels).update(repeating: 0, count: n * channels)
+                advanceRamp(frames: n)
+                gap -= n
+                done += n
+                continue
+            }
+            if let entry = current {
+                if entryPacket < entry.packetCount {
+                    decodeChunk(entry)
+                } else {
+                    finished.append(entry.buffer)
+                    current = nil
+                }
+                continue
+            }
+            guard pendingHead < pending.count else { break }
+            let entry = pending[pendingHead]
+            pendingHead += 1
+            activate(entry, at: position + Int64(done))
+        }
+        position += Int64(done)
+        return done
+    }
+
+    private func activate(_ entry: QueueEntry, at now: Int64) {
+        current = entry
+        entryPacket = 0
+        entryFrame = 0
+        scratchStart = 0
+        scratchEnd = 0
+        for event in entry.events { set(event.parameter, event.value) }
+        gap = Int(max(0, entry.startTime - now))
+    }
+
+    /// Decodes the next packets of `entry` into the scratch buffer and sets the window of them
+    /// that survives trimming.
+    private func decodeChunk(_ entry: QueueEntry) {
+        scratch.frameLength = 0
+        let base = UnsafeRawPointer(entry.buffer.audioData)
+        if isFrameStream {
+            let n = min(scratch.frameCapacity, entry.packetCount - entryPacket)
+            let bpf = Int(input.bytesPerFrame)
+            let bytes = UnsafeRawBufferPointer(start: base + entryPacket * bpf, count: n * bpf)
+            do throws(AudioCodecError) {
+                if let decoder, let decoded {
+                    decoded.frameLength = 0
+                    do throws(AudioCodecError) {
+                        try decoder.decode(packet: bytes, frames: n, into: decoded)
+                    } catch where error.code == .badData {
+                        record(error)
+                    }
+                    try converter.convert(decoded, appendingTo: scratch)
+                } else {
+                    try converter.convert(bytes, frameCount: n, appendingTo: scratch)
+                }
+            } catch {
+                record(error)
+                scratch.frameLength = 0
+                scratch.zero()
+                scratch.frameLength = n
+            }
+            entryPacket += n
+        } else if let decoder {
+            while entryPacket < entry.packetCount && scratch.framesFree >= scratch.frameCapacity / 2 {
+                let offset: Int, size: Int, frames: Int?
+                if let d = entry.descriptions?[entryPacket] {
+                    offset = Int(d.startOffset)
+                    size = Int(d.dataByteSize)
+                    frames = d.variableFramesInPacket > 0 ? Int(d.variableFramesInPacket) * frameScale : nil
+                } else {
+                    size = Int(input.bytesPerPacket)
+                    offset = entryPacket * size
+                    frames = nil
+                }
+                entryPacket += 1
+                let packet = UnsafeRawBufferPointer(start: base + offset, count: size)
+                do throws(AudioCodecError) {
+                    if let decoded {
+                        decoded.frameLength = 0
+                        do throws(AudioCodecError) {
+                            try decoder.decode(packet: packet, frames: frames, into: decoded)
+                        } catch where error.code == .badData {
+                            record(error)
+                        }
+                        try converter.convert(decoded, appendingTo: scratch)
+                    } else {
+                        try decoder.decode(packet: packet, frames: frames, into: scratch)
+                    }
+                } catch {
+                    record(error)
+                }
+            }
+        }
+        let k = scratch.frameLength
+        let keepFrom = entry.trimStart, keepTo = entry.nominalFrames - entry.trimEnd
+        let lo = min(max(keepFrom - entryFrame, 0), k)
+        let hi = max(min(keepTo - entryFrame, k), lo)
+        scratchStart = lo
+        scratchEnd = hi
+        entryFrame += k
+    }
+
+    private func record(_ error: AudioCodecError) {
+        converterError = error.status
+        if error.code == .badData { badPackets += 1 }
+    }
+
+    private func advanceRamp(frames: Int) {
+        guard rampLeft > 0 else { return }
+        let n = min(frames, rampLeft)
+        gain += rampStep * Float(n)
+        rampLeft -= n
+        if rampLeft == 0 { gain = volume }
+    }
+
+    private func copyApplyingGain(from source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>, frames: Int) {
+        let ch = channels
+        var left: Float = 1, right: Float = 1
+        if ch == 2 && pan != 0 {
+            left = pan > 0 ? 1 - pan : 1
+            right = pan < 0 ? 1 + pan : 1
+        }
+        var i = 0
+        while i < frames && rampLeft > 0 {
+            gain += rampStep
+            rampLeft -= 1
+            if rampLeft == 0 { gain = volume }
+            let g = gain
+            if ch == 2 {
+                destination[2 * i] = source[2 * i] * g * left
+                destination[2 * i + 1] = source[2 * i + 1] * g * right
+            } else {
+                for c in 0..<ch { destination[i * ch + c] = source[i * ch + c] * g }
+            }
+            i += 1
+        }
+        guard i < frames else { return }
+        let g = gain
+        let count = (frames - i) * ch
+        let s = source + i * ch, d = destination + i * ch
+        if ch == 2 && (left != 1 || right != 1) {
+            let gl = g * left, gr = g * right
+            var j = 0
+            while j < count {
+                d[j] = s[j] * gl
+                d[j + 1] = s[j + 1] * gr
+                j += 2
+            }
+        } else if g == 1 {
+            d.update(from: s, count: count)
+        } else {
+            for j in 0..<count { d[j] = s[j] * g }
+        }
+    }
+}
