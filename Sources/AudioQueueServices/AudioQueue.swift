@@ -75,6 +75,8 @@ public final class AudioQueue: @unchecked Sendable {
     private var decodeBufferFrames: Int
     private var reportedConverterError: OSStatus = 0
     private var deviceFailure: AudioDeviceError?
+    /// An asynchronous stop was asked for before the queue started.
+    private var stopWhenStarted = false
 
     /// Creates a playback queue for data in `format` (Apple's `AudioQueueNewOutput`, or
     /// `AudioQueueNewOutputWithDispatchQueue` when `callbackQueue` is given).
@@ -250,8 +252,10 @@ public final class AudioQueue: @unchecked Sendable {
             case .stopped, .paused: break
             }
             let previous = runState
+            let next: RunState = stopWhenStarted ? .stopping : .running
+            stopWhenStarted = false
             if offlineFormat != nil {
-                runState = .running
+                runState = next
                 if previous == .stopped { offlinePosition = 0 }
                 return .offline(fresh: previous == .stopped)
             }
@@ -261,7 +265,7 @@ public final class AudioQueue: @unchecked Sendable {
                 ring.clear()
                 feed.resetCounters()
             }
-            runState = .running
+            runState = next
             fillRing()
             var delay: UInt64 = 0
             if let time {
@@ -347,7 +351,12 @@ public final class AudioQueue: @unchecked Sendable {
             let done = try lock.withLock { () throws(AudioQueueError) -> Bool in
                 try checkUsable()
                 switch runState {
-                case .stopped, .stopping: return true
+                case .stopping: return true
+                case .stopped:
+                    // Called before start (a callback primed with the whole file finds its
+                    // end): play what is enqueued once started, then stop.
+                    stopWhenStarted = engine.hasPendingData
+                    return true
                 case .paused: return false
                 case .running:
                     runState = .stopping
@@ -378,6 +387,7 @@ public final class AudioQueue: @unchecked Sendable {
         try lock.withLock { () throws(AudioQueueError) in
             try checkUsable()
             resetDepth += 1
+            stopWhenStarted = false
             engine.reset()
             collectFinished()
             if deviceRunning { ring.discardAll() } else { ring.clear() }
@@ -406,6 +416,7 @@ public final class AudioQueue: @unchecked Sendable {
             let active = runState != .stopped
             resetDepth += 1
             runState = .stopped
+            stopWhenStarted = false
             let d = deviceRunning ? self.device : nil
             deviceRunning = false
             return (d, active)
@@ -563,7 +574,9 @@ public final class AudioQueue: @unchecked Sendable {
             if produced < room { break }
         }
         collectFinished()
-        if runState == .stopping && !engine.hasPendingData && outstanding == 0 {
+        // Stopping and nothing left: the stream ends (buffers enqueued by callbacks still
+        // running come back when the stop completes).
+        if runState == .stopping && !engine.hasPendingData {
             feed.endOfStream.store(true, ordering: .releasing)
         }
     }
@@ -1010,7 +1023,9 @@ public final class AudioQueue: @unchecked Sendable {
                     ring.commit(produced)
                     collectFinished()
                     if produced == 0 && ring.available == 0 {
-                        return outstanding > 0 || waitingHead < waiting.count ? .waitForCallbacks : .ended
+                        // Dry. While running, callbacks still to come may enqueue more: wait
+                        // for them. Stopping, or with none outstanding, this is the end.
+                        return runState == .running && outstanding > 0 ? .waitForCallbacks : .ended
                     }
                 }
                 return .done

@@ -63,8 +63,11 @@ final class RenderEngine {
     private(set) var rampTime: Float = 0
     private(set) var pan: Float = 0
     private var gain: Float = 1
-    private var rampStep: Float = 0
-    private var rampLeft = 0
+    /// A volume ramp: from `rampFrom` to ``volume`` over `rampTotal` frames, `rampDone` so far.
+    private var rampFrom: Float = 1
+    private var rampTotal = 0
+    private var rampDone = 0
+    private var rampLeft: Int { rampTotal - rampDone }
 
     /// Buffers finished with, in order, waiting for their callbacks.
     var finished: [AudioQueueBuffer] = []
@@ -244,7 +247,8 @@ final class RenderEngine {
         scheduledEnd = position
         decoder?.reset()
         gain = volume
-        rampLeft = 0
+        rampTotal = 0
+        rampDone = 0
     }
 
     /// Back to time zero (after the queue stops).
@@ -281,10 +285,12 @@ final class RenderEngine {
             volume = value
             let frames = Int((Double(rampTime) * sampleRate).rounded())
             if frames > 0 && value != gain {
-                rampLeft = frames
-                rampStep = (value - gain) / Float(frames)
+                rampFrom = gain
+                rampTotal = frames
+                rampDone = 0
             } else {
-                rampLeft = 0
+                rampTotal = 0
+                rampDone = 0
                 gain = value
             }
         case .volumeRampTime: rampTime = value
@@ -418,10 +424,21 @@ final class RenderEngine {
 
     private func advanceRamp(frames: Int) {
         guard rampLeft > 0 else { return }
-        let n = min(frames, rampLeft)
-        gain += rampStep * Float(n)
-        rampLeft -= n
-        if rampLeft == 0 { gain = volume }
+        rampDone += min(frames, rampLeft)
+        updateRampGain()
+    }
+
+    /// The gain `rampDone` frames into the ramp, computed afresh (no accumulated error); the
+    /// target exactly at the end.
+    @inline(__always)
+    private func updateRampGain() {
+        if rampDone >= rampTotal {
+            gain = volume
+            rampTotal = 0
+            rampDone = 0
+        } else {
+            gain = rampFrom + (volume - rampFrom) * Float(Double(rampDone) / Double(rampTotal))
+        }
     }
 
     private func copyApplyingGain(from source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>, frames: Int) {
@@ -433,9 +450,8 @@ final class RenderEngine {
         }
         var i = 0
         while i < frames && rampLeft > 0 {
-            gain += rampStep
-            rampLeft -= 1
-            if rampLeft == 0 { gain = volume }
+            rampDone += 1
+            updateRampGain()
             let g = gain
             if ch == 2 {
                 destination[2 * i] = source[2 * i] * g * left

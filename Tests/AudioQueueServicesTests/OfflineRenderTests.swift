@@ -16,7 +16,7 @@ struct OfflineRenderTests {
         let rendered = try player.renderOffline()
         let reference = try referenceDecode(Fixtures.path(name))
         #expect(rendered.count == reference.samples.count, "\(name): \(rendered.count) vs \(reference.samples.count) samples")
-        let firstDifference = zip(rendered, reference.samples).firstIndex { $0 != $1 }
+        let firstDifference = rendered.indices.first { $0 < reference.samples.count && rendered[$0] != reference.samples[$0] }
         #expect(firstDifference == nil, "\(name) differs from the ExtAudioFile decode at sample \(firstDifference ?? -1)")
         if let crc = Fixtures.ffmpegCRC(name) {
             #expect(adler32(rendered) == crc, "\(name) differs from ffmpeg's float decode")

@@ -152,7 +152,13 @@ final class FilePlayer: @unchecked Sendable {
     var queue: AudioQueue!
     var buffers: [AudioQueueBuffer] = []
 
-    init(path: String, loops: Int = 1, seconds: Double = 0.5) throws {
+    /// Callbacks that ran somewhere other than the callback queue given to the initializer.
+    private(set) var callbacksOffQueue = 0
+    private let onQueue: (() -> Bool)?
+
+    init(path: String, loops: Int = 1, seconds: Double = 0.5, device: (any AudioOutputDevice)? = nil,
+         callbackQueue: DispatchQueue? = nil, onQueue: (() -> Bool)? = nil) throws {
+        self.onQueue = onQueue
         AACDecoder.register()
         file = try AudioFile(path: path)
         let f = file.dataFormat
@@ -171,12 +177,18 @@ final class FilePlayer: @unchecked Sendable {
         remainder = Int(file.packetTableInfo?.remainderFrames ?? 0)
         primingLeft = priming
         let descriptions = file.needsDescriptions ? packetsPerBuffer : 0
-        queue = try AudioQueue(format: f) { [unowned self] queue, buffer in self.fill(buffer) }
+        queue = try AudioQueue(format: f, callbackQueue: callbackQueue, device: device) { [weak self] queue, buffer in
+            guard let self else { return }
+            if let onQueue = self.onQueue, !onQueue() { self.callbacksOffQueue += 1 }
+            self.fill(buffer)
+        }
         if let cookie = file.magicCookie { try queue.setMagicCookie(cookie) }
         for _ in 0..<3 {
             buffers.append(try queue.allocateBuffer(byteCapacity: packetsPerBuffer * maxPacket, packetDescriptionCapacity: descriptions))
         }
     }
+
+    deinit { try? queue.dispose(immediate: true) }
 
     func frames(in buffer: AudioQueueBuffer, packets: Int) -> Int {
         let f = file.dataFormat
@@ -228,4 +240,8 @@ final class FilePlayer: @unchecked Sendable {
         try queue.start()
         return try renderAll(queue, chunk: chunk)
     }
+}
+
+enum AACRegistration {
+    static func once() { AACDecoder.register() }
 }

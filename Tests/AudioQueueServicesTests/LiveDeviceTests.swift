@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import Dispatch
+import Synchronization
+import AudioCore
+import AudioDevices
+import AudioFileServices
+import AudioQueueServices
+
+/// The live path: render thread, decode ring, a device's own I/O thread, callbacks on the
+/// caller's DispatchQueue.
+@Suite("Live playback through devices")
+struct LiveDeviceTests {
+    /// Plays fixtures through a WAVFileDevice consuming at the sample rate: the file holds
+    /// exactly the reference decode; isRunning goes true then false; every callback ran on the
+    /// DispatchQueue the program gave.
+    @Test(arguments: ["wav-pcm_s16le-2ch-44100.wav", "caf-aac-2ch-48000.caf", "aifc-adpcm_ima_qt-2ch-44100.aifc", "wav-pcm_mulaw-2ch-8000.wav"])
+    func playsIntoAFileExactly(name: String) throws {
+        guard Fixtures.names.contains(name) else {
+            Issue.record("fixture \(name) is missing; available: \(Fixtures.names.filter { $0.hasPrefix(String(name.prefix(4))) }.prefix(8))")
+            return
+        }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(getpid())-\(name).wav").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let reference = try referenceDecode(Fixtures.path(name))
+        let file = try AudioFile(path: Fixtures.path(name))
+        let rate = file.dataFormat.sampleRate
+        let device = try WAVFileDevice(path: out, sampleRate: rate, channels: reference.channels, pacing: .realTime)
+        let callbacks = DispatchQueue(label: "test.callbacks")
+        let key = DispatchSpecificKey<Int>()
+        callbacks.setSpecific(key: key, value: 7)
+        let player = try FilePlayer(path: Fixtures.path(name), device: device, callbackQueue: callbacks,
+                                    onQueue: { DispatchQueue.getSpecific(key: key) == 7 })
+        let queue = player.queue!
+        let events = Mutex<[Bool]>([])
+        let stopped = DispatchSemaphore(value: 0)
+        try queue.addPropertyListener(.isRunning) { q, _ in
+            let running = q.isRunning
+            events.withLock { $0.append(running) }
+            if DispatchQueue.getSpecific(key: key) != 7 { events.withLock { $0.append(running) } }   // off-queue: shows as a duplicate
+            if !running { stopped.signal() }
+        }
+        for b in player.buffers { player.fill(b) }
+        try queue.start()
+        #expect(stopped.wait(timeout: .now() + 30) == .success, "playback did not end")
+        try queue.dispose(immediate: true)
+        device.close()
+        // A listener reads the value when it runs (as Apple's do): two notifications, the
+        // first still running unless the whole file fit in the device's first period.
+        let seen = events.withLock { $0 }
+        #expect(seen.count == 2 && seen.last == false, "\(seen)")
+        if Double(reference.samples.count / reference.channels) > 2048 { #expect(seen.first == true, "\(seen)") }
+        #expect(player.callbacksOffQueue == 0)
+        let written = try AudioFile(path: out)
+        let bytes = try written.readBytes(at: 0, count: Int(written.dataByteCount))
+        let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(samples.count == reference.samples.count)
+        let firstDifference = samples.indices.first { $0 < reference.samples.count && samples[$0] != reference.samples[$0] }
+        #expect(firstDifference == nil, "differs from the reference decode at sample \(firstDifference ?? -1)")
+    }
+
+    /// Running dry while playing is an underrun: the device plays silence and the timeline
+    /// reports a discontinuity, once.
+    @Test func underrunIsATimelineDiscontinuity() throws {
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)
+        let queue = try AudioQueue(format: format, device: try NullDevice(sampleRate: 48000, channels: 1, periodFrames: 256)) { _, _ in }
+        let timeline = try queue.makeTimeline()
+        try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.5, count: 2400)))
+        try queue.start()
+        let deadline = Date().addingTimeInterval(5)
+        var sawDiscontinuity = false
+        while Date() < deadline && !sawDiscontinuity {
+            Thread.sleep(forTimeInterval: 0.02)
+            sawDiscontinuity = try queue.currentTime(timeline: timeline).discontinuity
+        }
+        #expect(sawDiscontinuity)
+        let time = try queue.currentTime(timeline: timeline)
+        #expect(time.timeStamp.sampleTime >= 2400)
+        #expect(time.timeStamp.flags.contains(.sampleTimeValid))
+        #expect(try queue.deviceCurrentTime().sampleTime > 0)
+        try queue.dispose(immediate: true)
+    }
+
+    /// stop(immediate: true) on a live queue: every buffer comes back before it returns and
+    /// no callback runs after.
+    @Test func synchronousStopOfALiveQueue() throws {
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+        let log = CallbackLog()
+        let queue = try AudioQueue(format: format, device: try NullDevice(sampleRate: 48000, channels: 2, periodFrames: 256)) { queue, buffer in
+            log.record(buffer)
+            try? queue.enqueue(buffer)   // keep playing forever
+        }
+        for _ in 0..<3 { try queue.enqueue(try floatBuffer(queue, ramp(frames: 480, channels: 2))) }
+        try queue.start()
+        let deadline = Date().addingTimeInterval(5)
+        while log.count < 10 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(log.count >= 10)
+        try queue.stop(immediate: true)
+        let atReturn = log.count
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(log.count == atReturn)
+        #expect(queue.state == .stopped && !queue.isRunning)
+        try queue.dispose(immediate: true)
+    }
+}
