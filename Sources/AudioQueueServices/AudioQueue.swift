@@ -453,17 +453,20 @@ public final class AudioQueue: @unchecked Sendable {
 
     /// The end of an asynchronous stop: everything has played.
     private func finishAsyncStop() {
-        let (stopped, dispose) = lock.withLock { () -> (Bool, Bool) in
-            guard runState == .stopping else { return (false, false) }
+        let (stopped, dispose, device) = lock.withLock { () -> (Bool, Bool, (any AudioOutputDevice)?) in
+            guard runState == .stopping else { return (false, false, nil) }
             runState = .stopped
+            let device = deviceRunning ? self.device : nil
             deviceRunning = false
             engine.rewind()
             collectFinished()
             ring.clear()
             feed.resetCounters()
-            return (true, disposePending)
+            return (true, disposePending, device)
         }
         guard stopped else { return }
+        // The device has played everything; this releases its I/O thread so it can start again.
+        device?.stop(drain: true)
         scheduleCallbacks()
         setReportedRunning(false, synchronously: false)
         if dispose { finishDispose() }
@@ -514,17 +517,19 @@ public final class AudioQueue: @unchecked Sendable {
         case .failed(let error):
             controlQueue.async { [weak self] in
                 guard let self else { return }
-                let changed = self.lock.withLock { () -> Bool in
+                let (changed, device) = self.lock.withLock { () -> (Bool, (any AudioOutputDevice)?) in
                     self.deviceFailure = error
                     self.reportedConverterError = AudioQueueError.Code.queueInvalidated.rawValue
-                    guard self.runState != .stopped else { return false }
+                    guard self.runState != .stopped else { return (false, nil) }
+                    let device = self.deviceRunning ? self.device : nil
                     self.runState = .stopped
                     self.deviceRunning = false
                     self.engine.rewind()
                     self.collectFinished()
                     self.ring.clear()
-                    return true
+                    return (true, device)
                 }
+                device?.stop(drain: false)
                 self.scheduleCallbacks()
                 self.notify(.converterError, synchronously: false)
                 if changed { self.setReportedRunning(false, synchronously: false) }

@@ -102,4 +102,22 @@ struct LiveDeviceTests {
         #expect(queue.state == .stopped && !queue.isRunning)
         try queue.dispose(immediate: true)
     }
+
+    /// After an asynchronous stop has played everything, the same queue and device start again.
+    @Test func startsAgainAfterAnAsynchronousStop() throws {
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)
+        let device = try NullDevice(sampleRate: 48000, channels: 1, periodFrames: 480)
+        let queue = try AudioQueue(format: format, device: device) { _, _ in }
+        let stopped = DispatchSemaphore(value: 0)
+        try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
+        for round in 0..<2 {
+            try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.25, count: 2400)))
+            try queue.start()
+            try queue.stop(immediate: false)
+            #expect(stopped.wait(timeout: .now() + 10) == .success, "round \(round) did not end")
+            #expect(queue.state == .stopped)
+        }
+        #expect(device.framesRendered >= 4800)
+        try queue.dispose(immediate: true)
+    }
 }
