@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// The program allocates buffers from the queue, fills them with packets in the queue's
 /// format, and enqueues them; the queue decodes them in order, trims, schedules, applies
-/// volume and pan, and plays them through an ``AudioOutputDevice`` — or, in offline mode,
+/// volume and pan, and plays them through an `AudioOutputDevice` — or, in offline mode,
 /// renders them into buffers the program asks for. Each played buffer comes back through the
 /// output callback, which refills and re-enqueues it.
 ///
@@ -194,6 +194,8 @@ public final class AudioQueue: @unchecked Sendable {
     /// Adds a buffer with playback parameters (`AudioQueueEnqueueBufferWithParameters`).
     ///
     /// - Parameters:
+    ///   - buffer: A buffer of this queue holding ``AudioQueueBuffer/audioDataByteSize`` bytes.
+    ///   - packetDescriptions: The packets of VBR data; nil to use the buffer's own.
     ///   - trimFramesAtStart: Decoded frames to drop from the start (priming frames).
     ///   - trimFramesAtEnd: Decoded frames to drop from the end (remainder frames).
     ///   - parameterEvents: Parameter values applied when the buffer begins to play.
