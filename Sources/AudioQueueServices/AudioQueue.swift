@@ -357,7 +357,7 @@ public final class AudioQueue: @unchecked Sendable {
                 case .stopped:
                     // Called before start (a callback primed with the whole file finds its
                     // end): play what is enqueued once started, then stop.
-                    stopWhenStarted = engine.hasPendingData
+                    stopWhenStarted = true
                     return true
                 case .paused: return false
                 case .running:
@@ -1007,29 +1007,33 @@ public final class AudioQueue: @unchecked Sendable {
             guard frameCount >= 0, frameCount <= Int(buffer.audioDataBytesCapacity) / bpf else {
                 throw AudioQueueError(.invalidParameter, "\(frameCount) frames do not fit in \(buffer.audioDataBytesCapacity) bytes")
             }
-            if (offlineFloat?.frameCapacity ?? -1) < frameCount {
+            if format != engine.floatFormat && (offlineFloat?.frameCapacity ?? -1) < frameCount {
                 offlineFloat = PCMBuffer(format: engine.floatFormat, frameCapacity: frameCount)
                 offlineOut = PCMBuffer(format: format, frameCapacity: frameCount)
             }
-            offlineFloat!.frameLength = 0
             return bpf
         }
-        // Render, waiting for callbacks whenever the buffer queue runs dry.
+        // Render, waiting for callbacks whenever the buffer queue runs dry. Frames primed into
+        // the ring come first; the rest are rendered straight into the destination — the
+        // caller's buffer itself when the offline format is the engine's Float32.
+        let direct = lock.withLock { offlineFormat == engine.floatFormat }
+        nonisolated(unsafe) let destination = direct
+            ? buffer.audioData.assumingMemoryBound(to: Float.self)
+            : lock.withLock { offlineFloat!.region(0).baseAddress!.assumingMemoryBound(to: Float.self) }
+        var filled = 0
         var ended = false
         while true {
             enum Step { case done, waitForCallbacks, ended }
             let step = lock.withLock { () -> Step in
-                let out = offlineFloat!
-                let base = out.region(0).baseAddress!.assumingMemoryBound(to: Float.self)
-                while out.frameLength < frameCount {
-                    let got = ring.read(into: base + out.frameLength * engine.channels, frames: frameCount - out.frameLength)
-                    out.frameLength += got
-                    if out.frameLength == frameCount { break }
-                    let (pointer, room) = ring.writableRegion(max: frameCount - out.frameLength)
-                    let produced = engine.produce(into: pointer, frameCount: room)
-                    ring.commit(produced)
+                let channels = engine.channels
+                while filled < frameCount {
+                    let fromRing = ring.read(into: destination + filled * channels, frames: frameCount - filled)
+                    filled += fromRing
+                    if fromRing > 0 { continue }
+                    let produced = engine.produce(into: destination + filled * channels, frameCount: frameCount - filled)
+                    filled += produced
                     collectFinished()
-                    if produced == 0 && ring.available == 0 {
+                    if produced == 0 {
                         // Dry. While running, callbacks still to come may enqueue more: wait
                         // for them. Stopping, or with none outstanding, this is the end.
                         return runState == .running && outstanding > 0 ? .waitForCallbacks : .ended
@@ -1051,16 +1055,16 @@ public final class AudioQueue: @unchecked Sendable {
                 }
             }
         }
+        let frames = filled
         let stopping = lock.withLock { () -> Bool in
-            let out = offlineFloat!
-            let frames = out.frameLength
-            if meteringEnabled && frames > 0 {
-                meter(out.region(0).baseAddress!.assumingMemoryBound(to: Float.self), frames: frames)
+            if meteringEnabled && frames > 0 { meter(destination, frames: frames) }
+            if !direct {
+                let out = offlineFloat!, converted = offlineOut!
+                out.frameLength = frames
+                converted.frameLength = 0
+                try? offlineConverter!.convert(out, appendingTo: converted)
+                buffer.audioData.copyMemory(from: converted.region(0).baseAddress!, byteCount: frames * bpf)
             }
-            let converted = offlineOut!
-            converted.frameLength = 0
-            try? offlineConverter!.convert(out, appendingTo: converted)
-            buffer.audioData.copyMemory(from: converted.region(0).baseAddress!, byteCount: frames * bpf)
             buffer.audioDataByteSize = UInt32(frames * bpf)
             offlinePosition += Int64(frames)
             return ended && runState == .stopping

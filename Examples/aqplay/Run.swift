@@ -1,0 +1,344 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioQueueKit
+import Dispatch
+
+/// What the command line asked for.
+struct Options {
+    var plays = 1
+    var volume: Float = 1
+    var offlinePath: String?
+    var backend: String?
+    var device: String?
+    var listDevices = false
+    var path: String?
+}
+
+/// A failure already worded for the user (after `aqplay: `).
+struct CommandError: Error {
+    let message: String
+}
+
+/// Plays (or renders) `path` as `options` say; returns the exit status.
+func run(path: String, options: Options) throws -> Int32 {
+    // Open the file and read its format (Listings 3-9 and 3-10).
+    let file = try AudioFile(path: path)
+    let player = Player(file: file, plays: options.plays)
+
+    // Create the queue (Listing 3-11); its callbacks run on a serial queue of its own.
+    let queue = try AudioQueue(format: file.dataFormat, callbackQueue: nil, device: nil) { queue, buffer in
+        player.handleOutputBuffer(queue, buffer)
+    }
+    defer { try? queue.dispose(immediate: true) }
+
+    // The magic cookie (Listing 3-14) and the channel layout.
+    if let cookie = file.magicCookie, !cookie.isEmpty {
+        try queue.setMagicCookie(cookie)
+    }
+    let render = queue.renderFormat
+    if let layout = file.channelLayout, layout.numberOfChannels == Int(render.channelsPerFrame) {
+        try? queue.setChannelLayout(layout)
+    }
+
+    // Where the audio goes: a file rendered offline, a chosen device, or the default output.
+    var offlineFormat: AudioStreamBasicDescription?
+    if options.offlinePath != nil {
+        let format = AudioStreamBasicDescription.linearPCM(
+            sampleRate: render.sampleRate, channels: render.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
+        try queue.setOfflineRenderFormat(format)
+        offlineFormat = format
+    } else if let backend = options.backend {
+        do {
+            try queue.setCurrentDevice(options.device.map { "\(backend):\($0)" } ?? backend)
+        } catch {
+            guard error.code == .invalidDevice else { throw error }
+            let known = AudioBackends.all.map(\.name).joined(separator: ", ")
+            throw CommandError(message: "\(path): \(error.reason) (\(error.status)); known backends: \(known)")
+        }
+    }
+
+    let showStatus = isatty(STDERR_FILENO) != 0
+    if showStatus && offlineFormat == nil {
+        try queue.setLevelMeteringEnabled(true)
+    }
+
+    // The main thread waits on this: the isRunning listener signals it when the queue has
+    // stopped, and so does Ctrl-C.
+    let stopped = DispatchSemaphore(value: 0)
+    try queue.addPropertyListener(.isRunning) { queue, _ in
+        if !queue.isRunning { stopped.signal() }
+    }
+    signal(SIGINT, SIG_IGN)
+    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    interrupt.setEventHandler {
+        player.interrupted.store(true, ordering: .relaxed)
+        stopped.signal()
+    }
+    interrupt.resume()
+    defer { interrupt.cancel() }
+
+    // Allocate the buffers and prime them by calling the callback (Listing 3-15).
+    for _ in 0..<numberOfBuffers {
+        let buffer = try queue.allocateBuffer(
+            byteCapacity: player.bufferByteSize,
+            packetDescriptionCapacity: player.usesPacketDescriptions ? player.numPacketsToRead : 0)
+        player.handleOutputBuffer(queue, buffer)
+    }
+    if let failure = player.failure { throw failure }
+
+    // The gain (Listing 3-16).
+    try queue.setParameter(.volume, options.volume)
+
+    if let offlinePath = options.offlinePath, let offlineFormat {
+        return try renderOffline(queue, player, format: offlineFormat, to: offlinePath, inputPath: path, showProgress: showStatus)
+    }
+
+    guard file.packetCount > 0 else {
+        // Nothing was enqueued, so nothing would ever stop the queue.
+        print("nothing to play: \(path) holds no audio")
+        return 0
+    }
+
+    // Start, and wait while the callbacks play the file (Listing 3-17). When the primed
+    // buffers already hold the whole file, the stop the callback asked for takes effect now.
+    try queue.start()
+    announceOutput(queue.currentDevice, chosen: options.backend != nil || environment("AUDIOQUEUE_BACKEND") != nil)
+
+    var status = StatusLine(enabled: showStatus)
+    let duration = file.estimatedDuration
+    var interrupted = false
+    while true {
+        let signalled = stopped.wait(timeout: .now() + .milliseconds(100)) == .success
+        if player.interrupted.load(ordering: .relaxed) {
+            interrupted = true
+            break
+        }
+        if signalled || player.failure != nil || (player.isDone && queue.state == .stopped) { break }
+        status.show(liveText(queue, rate: render.sampleRate, duration: duration, plays: options.plays))
+    }
+    if interrupted || player.failure != nil {
+        player.finish()
+        try? queue.stop(immediate: true)
+    }
+    status.end()
+    let deviceError = queue.converterError
+    let badPackets = queue.badPacketCount
+    try queue.dispose(immediate: true)
+
+    if interrupted { return 130 }
+    if let failure = player.failure { throw failure }
+    if !player.isDone {
+        throw CommandError(message: "\(path): playback stopped before the end; the output device failed (\(deviceError))")
+    }
+    if badPackets > 0 {
+        printError("aqplay: \(path): \(badPackets) packet(s) could not be decoded and were played as silence")
+        return 1
+    }
+    return 0
+}
+
+/// Renders the primed, started queue into a 32-bit float WAVE file, a capture buffer at a
+/// time (`AudioQueueOfflineRender`, as Apple's aqofflinerender sample does), until a render
+/// comes back short: the end of the stream.
+private func renderOffline(
+    _ queue: AudioQueue, _ player: Player, format: AudioStreamBasicDescription, to outputPath: String,
+    inputPath: String, showProgress: Bool
+) throws -> Int32 {
+    try queue.start()
+    let bytesPerFrame = Int(format.bytesPerFrame)
+    let framesPerRender = max(1, min(32768, (8 << 20) / bytesPerFrame))
+    let capture = try queue.allocateBuffer(byteCapacity: framesPerRender * bytesPerFrame)
+
+    // Written under a temporary name and renamed when complete.
+    let temporaryPath = outputPath + ".aqplay-\(getpid()).tmp"
+    let writer: AudioFileWriter
+    do {
+        writer = try AudioFileWriter(path: temporaryPath, type: .wave, format: format)
+    } catch {
+        throw CommandError(message: "\(outputPath): \(error)")
+    }
+    var complete = false
+    defer { if !complete { unlink(temporaryPath) } }
+
+    var status = StatusLine(enabled: showProgress)
+    let total = player.file.estimatedDuration * Double(player.plays)
+    var lastShown: UInt64 = 0
+    var sampleTime: Int64 = 0
+    while true {
+        if player.interrupted.load(ordering: .relaxed) {
+            status.end()
+            return 130
+        }
+        try queue.offlineRender(at: .sampleTime(Double(sampleTime)), into: capture, frameCount: framesPerRender)
+        if let failure = player.failure { throw failure }
+        let frames = Int(capture.audioDataByteSize) / bytesPerFrame
+        do {
+            try writer.writePackets(UnsafeRawBufferPointer(capture.validData), count: frames)
+        } catch {
+            throw CommandError(message: "\(outputPath): \(error)")
+        }
+        sampleTime += Int64(frames)
+        if frames < framesPerRender { break }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now - lastShown >= 100_000_000 {
+            lastShown = now
+            status.show("rendering \(clock(Double(sampleTime) / format.sampleRate)) / \(clock(total))")
+        }
+    }
+    status.end()
+    do {
+        try writer.close()
+    } catch {
+        throw CommandError(message: "\(outputPath): \(error)")
+    }
+    let badPackets = queue.badPacketCount
+    try queue.dispose(immediate: true)
+    guard rename(temporaryPath, outputPath) == 0 else {
+        throw CommandError(message: "\(outputPath): \(String(cString: strerror(errno)))")
+    }
+    complete = true
+    print("wrote \(sampleTime) frames (\(clock(Double(sampleTime) / format.sampleRate)), \(format.channelsPerFrame) ch, "
+        + "\(Int(format.sampleRate)) Hz, 32-bit float) to \(outputPath)")
+    if badPackets > 0 {
+        printError("aqplay: \(inputPath): \(badPackets) packet(s) could not be decoded and were rendered as silence")
+        return 1
+    }
+    return 0
+}
+
+/// Says on stdout where the audio is going, from the queue's current device UID.
+private func announceOutput(_ uid: String?, chosen: Bool) {
+    guard let uid else {
+        print("playing through the default output")
+        return
+    }
+    if uid.hasPrefix("file:") {
+        let path = uid.dropFirst("file:".count)
+        print("playing to WAVE file \(path)" + (chosen ? "" : " (no sound server or sound card found)"))
+    } else {
+        print("playing through \(uid)")
+    }
+    fflush(nil)
+}
+
+/// The status line while playing: position / duration (within the current play when
+/// looping) and a level meter per channel.
+private func liveText(_ queue: AudioQueue, rate: Double, duration: Double, plays: Int) -> String {
+    let frames = (try? queue.currentTime().timeStamp.sampleTime) ?? 0
+    let seconds = frames / rate
+    var position = min(seconds, duration)
+    var text = ""
+    if plays != 1 && duration > 0 {
+        let finished = Int(seconds / duration)
+        let play: Int
+        if plays > 0 && finished >= plays {
+            position = duration
+            play = plays
+        } else {
+            position = seconds - Double(finished) * duration
+            play = finished + 1
+        }
+        text = plays == 0 ? "  loop \(play)" : "  loop \(play)/\(plays)"
+    }
+    text = "\(clock(position)) / \(clock(duration))" + text
+    if let levels = try? queue.currentLevelMeterDB(), !levels.isEmpty {
+        text += "  " + meterBars(levels)
+    }
+    return text
+}
+
+/// One bar per channel: `=` up to the average (RMS) level and `|` at the peak, −60 dB to 0 dB.
+func meterBars(_ levels: [AudioQueueLevelMeterState]) -> String {
+    let width = max(4, min(20, 40 / levels.count))
+    func cells(_ decibels: Float) -> Int {
+        let fraction = min(max((Double(decibels) + 60) / 60, 0), 1)
+        return Int((fraction * Double(width)).rounded())
+    }
+    return levels.map { level in
+        var bar = [Character](repeating: " ", count: width)
+        for i in 0..<cells(level.averagePower) { bar[i] = "=" }
+        let peak = cells(level.peakPower)
+        if peak > 0 { bar[peak - 1] = "|" }
+        return "[" + String(bar) + "]"
+    }.joined(separator: " ")
+}
+
+/// A line on stderr rewritten in place; nothing when stderr is not a terminal.
+struct StatusLine {
+    let enabled: Bool
+    private var drawn = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    mutating func show(_ text: String) {
+        guard enabled else { return }
+        writeError("\r" + text + "\u{1B}[K")
+        drawn = true
+    }
+
+    /// Ends the line with a newline, if one was drawn.
+    mutating func end() {
+        if drawn { writeError("\n") }
+        drawn = false
+    }
+}
+
+/// Prints every registered backend and its output devices.
+func listDevices() {
+    for backend in AudioBackends.all {
+        print(backend.name + (backend.isAvailable() ? "" : " (not available)"))
+        do {
+            let devices = try backend.devices().filter { $0.direction == .output }
+            if devices.isEmpty { print("  (no output devices)") }
+            let width = devices.map(\.uid.count).max() ?? 0
+            for device in devices {
+                let uid = device.uid + String(repeating: " ", count: width - device.uid.count)
+                print("  \(uid)  \(device.description)" + (device.isDefault ? " (default)" : ""))
+            }
+        } catch {
+            print("  (cannot list devices: \(error))")
+        }
+    }
+}
+
+/// `mm:ss.s`.
+func clock(_ seconds: Double) -> String {
+    let tenths = seconds.isFinite ? max(0, Int((seconds * 10).rounded(.down))) : 0
+    let minutes = tenths / 600
+    let rest = tenths % 600
+    let m = minutes < 10 ? "0\(minutes)" : "\(minutes)"
+    let s = rest / 10 < 10 ? "0\(rest / 10)" : "\(rest / 10)"
+    return "\(m):\(s).\(rest % 10)"
+}
+
+/// An environment variable, nil when unset or empty.
+func environment(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    let s = String(cString: value)
+    return s.isEmpty ? nil : s
+}
+
+/// Writes `text` to standard error as it is.
+func writeError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+}
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+    writeError(text + "\n")
+}
+
+/// Reports an error and exits with status 1.
+func fail(_ message: String) -> Never {
+    printError("aqplay: \(message)")
+    exit(1)
+}
+
+/// Reports a usage error (and the usage) and exits with status 2.
+func usageError(_ message: String?) -> Never {
+    if let message { printError("aqplay: \(message)") }
+    printError(usage)
+    exit(2)
+}

@@ -1,0 +1,88 @@
+// aqplay: plays an audio file through an output audio queue the way Apple's "Audio Queue
+// Services Programming Guide" (Playing Audio) does, with QA1636's gapless looping, or renders
+// it offline to a WAVE file.
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioQueueKit
+
+let usage = """
+    usage: aqplay [--loops N] [--volume V] [--backend NAME [--device NAME]] FILE
+           aqplay [--loops N] [--volume V] --offline OUT.wav FILE
+           aqplay --list-devices
+      Plays FILE (CAF, AIFF/AIFC, WAVE/RF64, ADTS; linear PCM, AAC, IMA4, G.711) through an
+      output audio queue: three buffers refilled by the output callback, priming and remainder
+      frames trimmed.
+      --loops N          play N times in all, gaplessly (default 1; 0: until interrupted)
+      --volume V         gain from 0 (silence) to 1 (unity, the default)
+      --offline OUT.wav  render as fast as possible into a 32-bit float WAVE file instead of
+                         playing through a device
+      --backend NAME     the output backend (default: $AUDIOQUEUE_BACKEND, else the first sound
+                         backend that works, else a WAVE file in $TMPDIR)
+      --device NAME      a device of that backend (default: the backend's default device)
+      --list-devices     list the backends and their output devices
+    """
+
+var options = Options()
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--loops":
+        guard let value = arguments.next(), let n = Int(value), n >= 0 else {
+            usageError("--loops needs a count of plays, 0 or more")
+        }
+        options.plays = n
+    case "--volume":
+        guard let value = arguments.next(), let v = Float(value), v >= 0, v <= 1 else {
+            usageError("--volume needs a gain from 0 to 1")
+        }
+        options.volume = v
+    case "--offline":
+        guard let value = arguments.next(), !value.isEmpty else { usageError("--offline needs an output file") }
+        options.offlinePath = value
+    case "--backend":
+        guard let value = arguments.next(), !value.isEmpty, !value.contains(":") else {
+            usageError("--backend needs a backend name (see --list-devices)")
+        }
+        options.backend = value
+    case "--device":
+        guard let value = arguments.next(), !value.isEmpty else { usageError("--device needs a device name") }
+        options.device = value
+    case "--list-devices":
+        options.listDevices = true
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        if argument.hasPrefix("-") && argument.count > 1 { usageError("unknown option \(argument)") }
+        guard options.path == nil else { usageError("one file at a time") }
+        options.path = argument
+    }
+}
+
+AudioQueueKit.registerAll()
+
+if options.listDevices {
+    listDevices()
+    exit(0)
+}
+guard let path = options.path else { usageError(nil) }
+if options.device != nil && options.backend == nil {
+    usageError("--device needs --backend")
+}
+if options.offlinePath != nil {
+    if options.plays == 0 { usageError("--loops 0 with --offline would render forever") }
+    if options.backend != nil { usageError("--offline renders without a device; drop --backend and --device") }
+}
+
+do {
+    exit(try run(path: path, options: options))
+} catch let error as CommandError {
+    fail(error.message)
+} catch let error as AudioQueueError {
+    fail("\(path): \(error.reason) (\(error.status))")
+} catch let error as AudioFileError where error.reason.hasPrefix(path) {
+    fail("\(error)")  // already names the file
+} catch {
+    fail("\(path): \(error)")
+}
