@@ -50,6 +50,19 @@ let package = Package(
             path: "Benchmarks/AACDecode",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "QueueRender",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkData",
+                .product(name: "AudioFileServices", package: "swift-audio-queue"),
+                .product(name: "AudioCodecFAAD", package: "swift-audio-queue"),
+                .product(name: "ExtendedAudioFileServices", package: "swift-audio-queue"),
+                .product(name: "AudioQueueServices", package: "swift-audio-queue"),
+            ],
+            path: "Benchmarks/QueueRender",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Whole-process reader: every packet of a file through AudioFile, nothing written; for
         // timing against `sox in.wav -t raw /dev/null` with hyperfine.
         .executableTarget(

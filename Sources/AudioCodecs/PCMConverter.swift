@@ -116,6 +116,28 @@ public struct PCMConverter: Sendable {
         }
     }
 
+    /// Converts `frameCount` frames of interleaved input straight into `destination`, memory
+    /// the caller owns that holds interleaved frames of ``output`` (no `PCMBuffer` in between).
+    ///
+    /// `formatNotSupported` unless both formats are interleaved; `invalidInputSize` or
+    /// `invalidOutputSize` when either side is shorter than `frameCount` frames.
+    public func convert(_ source: UnsafeRawBufferPointer, frameCount: Int, into destination: UnsafeMutableRawBufferPointer) throws(AudioCodecError) {
+        let src = self.source, dst = self.destination
+        guard src.interleaved && dst.interleaved else {
+            throw AudioCodecError(.formatNotSupported, "converting into raw memory needs interleaved formats on both sides")
+        }
+        let (inBytes, o1) = frameCount.multipliedReportingOverflow(by: src.frameStride)
+        let (outBytes, o2) = frameCount.multipliedReportingOverflow(by: dst.frameStride)
+        guard frameCount >= 0, !o1, inBytes <= source.count else {
+            throw AudioCodecError(.invalidInputSize, "\(source.count) bytes do not hold \(frameCount) frames of the input format")
+        }
+        guard !o2, outBytes <= destination.count else {
+            throw AudioCodecError(.invalidOutputSize, "\(frameCount) frames do not fit in \(destination.count) bytes")
+        }
+        guard frameCount > 0, let input = source.baseAddress, let out = destination.baseAddress else { return }
+        stream(input, src.wordSize, out, dst.wordSize, frameCount * src.channels)
+    }
+
     private func checkDestination(_ destination: PCMBuffer, frameCount: Int) throws(AudioCodecError) {
         guard destination.format == output else {
             throw AudioCodecError(.formatNotSupported, "the destination buffer's format is not the converter's output format")

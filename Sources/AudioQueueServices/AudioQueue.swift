@@ -40,12 +40,18 @@ public final class AudioQueue: @unchecked Sendable {
     private let callbackQueue: DispatchQueue
     private let callbackKey = DispatchSpecificKey<Bool>()
     private let controlQueue = DispatchQueue(label: "AudioQueue.control")
+    /// Guards the queue's state and the buffer queue; held only briefly, never while
+    /// decoding, so enqueueing from a callback never waits for the decoder.
     private let lock = QueueLock()
+    /// Guards the render pipeline (engine, decode ring, meters). Taken before `lock` when both
+    /// are needed; neither is held while program code runs.
+    private let renderLock = QueueLock()
     private let engine: RenderEngine
     private let feed: OutputFeed
     private var ring: FloatRing
 
-    // Everything below is guarded by `lock`.
+    // Guarded by `lock`.
+    private var pending = PendingBuffers()
     private var runState = RunState.stopped
     private var disposed = false
     private var disposePending = false
@@ -69,6 +75,7 @@ public final class AudioQueue: @unchecked Sendable {
     private var renderThread: IOThread?
     private let renderThreadExit = ExitFlag()
     private var reportedRunning = false
+    // Guarded by `renderLock`.
     private var meteringEnabled = false
     private var meters: [AudioQueueLevelMeterState]
     private var layout: AudioChannelLayout?
@@ -229,8 +236,8 @@ public final class AudioQueue: @unchecked Sendable {
             }
             let entry = try engine.makeEntry(
                 buffer: buffer, descriptions: packetDescriptions, trimStart: trimFramesAtStart, trimEnd: trimFramesAtEnd,
-                events: parameterEvents, requestedStart: requested)
-            engine.append(entry, requestedStart: requested)
+                events: parameterEvents, requestedStart: requested, pending: pending)
+            pending.append(entry, requestedStart: requested)
             buffer.state = .enqueued
             return AudioTimeStamp(sampleTime: Double(entry.startTime), flags: .sampleTimeValid)
         }
@@ -246,7 +253,8 @@ public final class AudioQueue: @unchecked Sendable {
     /// `invalidRunState` while an asynchronous stop is in progress.
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
         enum Action { case none, offline(fresh: Bool), device(any AudioOutputDevice, delay: UInt64, previous: RunState) }
-        let action = try lock.withLock { () throws(AudioQueueError) -> Action in
+        let action = try renderLock.withLock { () throws(AudioQueueError) -> Action in
+          let action = try lock.withLock { () throws(AudioQueueError) -> Action in
             try checkUsable()
             switch runState {
             case .running: return .none
@@ -268,7 +276,6 @@ public final class AudioQueue: @unchecked Sendable {
                 feed.resetCounters()
             }
             runState = next
-            fillRing()
             var delay: UInt64 = 0
             if let time {
                 let now = HostTime.now()
@@ -281,6 +288,9 @@ public final class AudioQueue: @unchecked Sendable {
             }
             deviceRunning = true
             return .device(device, delay: delay, previous: previous)
+          }
+          if case .device = action { fillRing() }
+          return action
         }
         switch action {
         case .none: break
@@ -315,10 +325,12 @@ public final class AudioQueue: @unchecked Sendable {
     /// the frames prepared.
     @discardableResult
     public func prime(frames: Int = 0) throws(AudioQueueError) -> Int {
-        let prepared = try lock.withLock { () throws(AudioQueueError) -> Int in
-            try checkUsable()
-            guard runState != .stopping else { throw AudioQueueError(.invalidRunState, "the queue is stopping") }
-            guard frames >= 0 else { throw AudioQueueError(.invalidParameter, "cannot prime \(frames) frames") }
+        let prepared = try renderLock.withLock { () throws(AudioQueueError) -> Int in
+            try lock.withLock { () throws(AudioQueueError) in
+                try checkUsable()
+                guard runState != .stopping else { throw AudioQueueError(.invalidRunState, "the queue is stopping") }
+                guard frames >= 0 else { throw AudioQueueError(.invalidParameter, "cannot prime \(frames) frames") }
+            }
             let target = frames > 0 ? min(frames, ring.capacity) : ring.capacity
             fillRing(upTo: target)
             return ring.available
@@ -376,9 +388,12 @@ public final class AudioQueue: @unchecked Sendable {
     /// Makes sure everything enqueued is decoded and will play, even if it does not fill the
     /// decode buffer (`AudioQueueFlush`). Call after enqueueing the last buffer.
     public func flush() throws(AudioQueueError) {
-        try lock.withLock { () throws(AudioQueueError) in
-            try checkUsable()
-            if offlineFormat == nil && (runState == .running || runState == .stopping) { fillRing() }
+        try renderLock.withLock { () throws(AudioQueueError) in
+            let live = try lock.withLock { () throws(AudioQueueError) -> Bool in
+                try checkUsable()
+                return offlineFormat == nil && (runState == .running || runState == .stopping)
+            }
+            if live { fillRing() }
         }
         scheduleCallbacks()
     }
@@ -386,13 +401,15 @@ public final class AudioQueue: @unchecked Sendable {
     /// Silences the queue at once, returns every enqueued buffer through the callback, and
     /// resets decoder and DSP state (`AudioQueueReset`). A running queue keeps running.
     public func reset() throws(AudioQueueError) {
-        try lock.withLock { () throws(AudioQueueError) in
-            try checkUsable()
-            resetDepth += 1
-            stopWhenStarted = false
-            engine.reset()
-            collectFinished()
-            if deviceRunning { ring.discardAll() } else { ring.clear() }
+        try renderLock.withLock { () throws(AudioQueueError) in
+            let live = try lock.withLock { () throws(AudioQueueError) -> Bool in
+                try checkUsable()
+                resetDepth += 1
+                stopWhenStarted = false
+                return deviceRunning
+            }
+            dropEverything(rewinding: false)
+            if live { ring.discardAll() } else { ring.clear() }
         }
         drainCallbacksNow()
         lock.withLock { resetDepth -= 1 }
@@ -424,12 +441,11 @@ public final class AudioQueue: @unchecked Sendable {
             return (d, active)
         }
         device?.stop(drain: false)
-        lock.withLock {
-            engine.rewind()
-            collectFinished()
+        renderLock.withLock {
+            dropEverything(rewinding: true)
             ring.clear()
             feed.resetCounters()
-            offlinePosition = 0
+            lock.withLock { offlinePosition = 0 }
         }
         drainCallbacksNow()
         lock.withLock { resetDepth -= 1 }
@@ -455,16 +471,20 @@ public final class AudioQueue: @unchecked Sendable {
 
     /// The end of an asynchronous stop: everything has played.
     private func finishAsyncStop() {
-        let (stopped, dispose, device) = lock.withLock { () -> (Bool, Bool, (any AudioOutputDevice)?) in
-            guard runState == .stopping else { return (false, false, nil) }
-            runState = .stopped
-            let device = deviceRunning ? self.device : nil
-            deviceRunning = false
-            engine.rewind()
-            collectFinished()
-            ring.clear()
-            feed.resetCounters()
-            return (true, disposePending, device)
+        let (stopped, dispose, device) = renderLock.withLock { () -> (Bool, Bool, (any AudioOutputDevice)?) in
+            let result = lock.withLock { () -> (Bool, Bool, (any AudioOutputDevice)?) in
+                guard runState == .stopping else { return (false, false, nil) }
+                runState = .stopped
+                let device = deviceRunning ? self.device : nil
+                deviceRunning = false
+                return (true, disposePending, device)
+            }
+            if result.0 {
+                dropEverything(rewinding: true)
+                ring.clear()
+                feed.resetCounters()
+            }
+            return result
         }
         guard stopped else { return }
         // The device has played everything; this releases its I/O thread so it can start again.
@@ -519,17 +539,21 @@ public final class AudioQueue: @unchecked Sendable {
         case .failed(let error):
             controlQueue.async { [weak self] in
                 guard let self else { return }
-                let (changed, device) = self.lock.withLock { () -> (Bool, (any AudioOutputDevice)?) in
-                    self.deviceFailure = error
-                    self.reportedConverterError = AudioQueueError.Code.queueInvalidated.rawValue
-                    guard self.runState != .stopped else { return (false, nil) }
-                    let device = self.deviceRunning ? self.device : nil
-                    self.runState = .stopped
-                    self.deviceRunning = false
-                    self.engine.rewind()
-                    self.collectFinished()
-                    self.ring.clear()
-                    return (true, device)
+                let (changed, device) = self.renderLock.withLock { () -> (Bool, (any AudioOutputDevice)?) in
+                    let result = self.lock.withLock { () -> (Bool, (any AudioOutputDevice)?) in
+                        self.deviceFailure = error
+                        self.reportedConverterError = AudioQueueError.Code.queueInvalidated.rawValue
+                        guard self.runState != .stopped else { return (false, nil) }
+                        let device = self.deviceRunning ? self.device : nil
+                        self.runState = .stopped
+                        self.deviceRunning = false
+                        return (true, device)
+                    }
+                    if result.0 {
+                        self.dropEverything(rewinding: true)
+                        self.ring.clear()
+                    }
+                    return result
                 }
                 device?.stop(drain: false)
                 self.scheduleCallbacks()
@@ -560,22 +584,36 @@ public final class AudioQueue: @unchecked Sendable {
     }
 
     private func renderThreadTick() {
-        let work = lock.withLock { () -> Bool in
-            guard deviceRunning, offlineFormat == nil, runState == .running || runState == .stopping else { return false }
-            fillRing()
-            return true
+        let work = renderLock.withLock { () -> Bool in
+            let live = lock.withLock { deviceRunning && offlineFormat == nil && (runState == .running || runState == .stopping) }
+            if live { fillRing() }
+            return live
         }
         if work { scheduleCallbacks() }
     }
 
-    /// Fills the decode ring from the engine (live playback and prime). Lock held.
+    /// Hands the engine the next buffer of the buffer queue.
+    private func takeNext() -> QueueEntry? { lock.withLock { pending.popFirst() } }
+
+    /// Empties the pipeline and the buffer queue, the buffers going back through callbacks in
+    /// order: the one playing, then the waiting ones. Render lock held, state lock not.
+    private func dropEverything(rewinding: Bool) {
+        if rewinding { engine.rewind() } else { engine.reset() }
+        let position = engine.position
+        let dropped = lock.withLock { pending.removeAll(restartingAt: position) }
+        engine.finished.append(contentsOf: dropped)
+        collectFinished()
+    }
+
+    /// Fills the decode ring from the engine (live playback and prime). Render lock held,
+    /// state lock not.
     private func fillRing(upTo target: Int = .max) {
         let absorbed = feed.underrunFrames.exchange(0, ordering: .acquiringAndReleasing)
         if absorbed > 0 { engine.position += Int64(absorbed) }
         while ring.available < target {
             let (pointer, room) = ring.writableRegion(max: min(target - ring.available, 4096))
             guard room > 0 else { break }
-            let produced = engine.produce(into: pointer, frameCount: room)
+            let produced = engine.produce(into: pointer, frameCount: room, next: takeNext)
             if meteringEnabled && produced > 0 { meter(pointer, frames: produced) }
             ring.commit(produced)
             if produced < room { break }
@@ -583,7 +621,8 @@ public final class AudioQueue: @unchecked Sendable {
         collectFinished()
         // Stopping and nothing left: the stream ends (buffers enqueued by callbacks still
         // running come back when the stop completes).
-        if runState == .stopping && !engine.hasPendingData {
+        let stopping = lock.withLock { runState == .stopping && pending.isEmpty }
+        if stopping && !engine.isBusy {
             feed.endOfStream.store(true, ordering: .releasing)
         }
     }
@@ -606,19 +645,28 @@ public final class AudioQueue: @unchecked Sendable {
 
     // MARK: Callbacks
 
+    /// Moves the buffers the engine has finished to the callback line. Render lock held,
+    /// state lock not.
     private func collectFinished() {
-        guard !engine.finished.isEmpty else { return }
-        for buffer in engine.finished where buffer.state == .enqueued {
-            buffer.state = .completed
-            waiting.append(buffer)
-            outstanding += 1
+        let error = engine.converterError
+        guard !engine.finished.isEmpty || error != lastEngineError else { return }
+        lastEngineError = error
+        lock.withLock {
+            for buffer in engine.finished where buffer.state == .enqueued {
+                buffer.state = .completed
+                waiting.append(buffer)
+                outstanding += 1
+            }
+            if error != 0 && error != reportedConverterError {
+                reportedConverterError = error
+                pendingConverterNotice = true
+            }
         }
         engine.finished.removeAll(keepingCapacity: true)
-        if engine.converterError != reportedConverterError && engine.converterError != 0 {
-            reportedConverterError = engine.converterError
-            pendingConverterNotice = true
-        }
     }
+
+    /// The engine's error when last collected (render lock).
+    private var lastEngineError: OSStatus = 0
 
     private var pendingConverterNotice = false
 
@@ -725,8 +773,8 @@ public final class AudioQueue: @unchecked Sendable {
     /// Sets a parameter now (`AudioQueueSetParameter`). Volume changes ramp over the
     /// ``AudioQueueParameterID/volumeRampTime``. `invalidParameter` for a value out of range.
     public func setParameter(_ parameter: AudioQueueParameterID, _ value: Float) throws(AudioQueueError) {
-        try lock.withLock { () throws(AudioQueueError) in
-            try checkUsable()
+        try renderLock.withLock { () throws(AudioQueueError) in
+            try lock.withLock { () throws(AudioQueueError) in try checkUsable() }
             try RenderEngine.check(parameter, value)
             engine.set(parameter, value)
         }
@@ -742,8 +790,8 @@ public final class AudioQueue: @unchecked Sendable {
 
     /// The parameter's current value (`AudioQueueGetParameter`).
     public func parameter(_ parameter: AudioQueueParameterID) throws(AudioQueueError) -> Float {
-        try lock.withLock { () throws(AudioQueueError) -> Float in
-            try checkUsable()
+        try renderLock.withLock { () throws(AudioQueueError) -> Float in
+            try lock.withLock { () throws(AudioQueueError) in try checkUsable() }
             return engine.parameter(parameter)
         }
     }
@@ -761,24 +809,32 @@ public final class AudioQueue: @unchecked Sendable {
     public var isRunning: Bool { lock.withLock { reportedRunning } }
 
     /// The magic cookie the decoder was configured with (`kAudioQueueProperty_MagicCookie`).
-    public var magicCookie: [UInt8]? { lock.withLock { engine.magicCookie } }
+    public var magicCookie: [UInt8]? { renderLock.withLock { engine.magicCookie } }
 
     /// Configures the decoder with a magic cookie. Set it before enqueueing compressed data:
     /// `invalidRunState` once buffers are enqueued or the queue runs; `invalidPropertyValue`
     /// when the decoder rejects it.
     public func setMagicCookie(_ cookie: [UInt8]?) throws(AudioQueueError) {
-        try lock.withLock { () throws(AudioQueueError) in
-            try checkUsable()
-            guard !engine.hasPendingData, runState == .stopped || runState == .paused else {
-                throw AudioQueueError(.invalidRunState, "set the magic cookie before enqueueing buffers")
+        try renderLock.withLock { () throws(AudioQueueError) in
+            try lock.withLock { () throws(AudioQueueError) in
+                try checkUsable()
+                guard pending.isEmpty, runState == .stopped || runState == .paused else {
+                    throw AudioQueueError(.invalidRunState, "set the magic cookie before enqueueing buffers")
+                }
             }
+            guard !engine.isBusy else { throw AudioQueueError(.invalidRunState, "set the magic cookie before enqueueing buffers") }
             try engine.setMagicCookie(cookie)
         }
     }
 
     /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else the
     /// decoder's own order (AAC), else nil.
-    public var channelLayout: AudioChannelLayout? { lock.withLock { layout ?? engine.outputChannelLayout } }
+    public var channelLayout: AudioChannelLayout? {
+        renderLock.withLock {
+            let codec = engine.outputChannelLayout
+            return lock.withLock { layout ?? codec }
+        }
+    }
 
     /// Sets the channel layout; `invalidPropertyValue` when its channel count is not the queue's.
     public func setChannelLayout(_ newLayout: AudioChannelLayout?) throws(AudioQueueError) {
@@ -792,12 +848,12 @@ public final class AudioQueue: @unchecked Sendable {
     }
 
     /// Whether levels are metered (`kAudioQueueProperty_EnableLevelMetering`).
-    public var isLevelMeteringEnabled: Bool { lock.withLock { meteringEnabled } }
+    public var isLevelMeteringEnabled: Bool { renderLock.withLock { meteringEnabled } }
 
     /// Turns level metering on or off.
     public func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError) {
-        try lock.withLock { () throws(AudioQueueError) in
-            try checkUsable()
+        try renderLock.withLock { () throws(AudioQueueError) in
+            try lock.withLock { () throws(AudioQueueError) in try checkUsable() }
             meteringEnabled = enabled
             if !enabled {
                 meters = Array(repeating: AudioQueueLevelMeterState(averagePower: 0, peakPower: 0), count: engine.channels)
@@ -809,8 +865,8 @@ public final class AudioQueue: @unchecked Sendable {
     /// (`kAudioQueueProperty_CurrentLevelMeter`); ``AudioQueueLevelMeterState/decibels``
     /// gives `kAudioQueueProperty_CurrentLevelMeterDB`. `invalidPropertyValue` while metering is off.
     public func currentLevelMeter() throws(AudioQueueError) -> [AudioQueueLevelMeterState] {
-        try lock.withLock { () throws(AudioQueueError) -> [AudioQueueLevelMeterState] in
-            try checkUsable()
+        try renderLock.withLock { () throws(AudioQueueError) -> [AudioQueueLevelMeterState] in
+            try lock.withLock { () throws(AudioQueueError) in try checkUsable() }
             guard meteringEnabled else { throw AudioQueueError(.invalidPropertyValue, "level metering is off") }
             return meters
         }
@@ -827,15 +883,17 @@ public final class AudioQueue: @unchecked Sendable {
     /// Sets the decode-ahead size: 256…1,048,576 frames and at least two packets
     /// (`invalidPropertyValue` otherwise), only while stopped (`invalidRunState`).
     public func setDecodeBufferSizeFrames(_ frames: Int) throws(AudioQueueError) {
-        try lock.withLock { () throws(AudioQueueError) in
-            try checkUsable()
-            guard runState == .stopped, ring.available == 0 else {
-                throw AudioQueueError(.invalidRunState, "the decode buffer size can be set only while the queue is stopped and unprimed")
+        try renderLock.withLock { () throws(AudioQueueError) in
+            try lock.withLock { () throws(AudioQueueError) in
+                try checkUsable()
+                guard runState == .stopped, ring.available == 0 else {
+                    throw AudioQueueError(.invalidRunState, "the decode buffer size can be set only while the queue is stopped and unprimed")
+                }
+                guard frames >= 256, frames <= 1 << 20, frames >= engine.framesPerPacket * 2 else {
+                    throw AudioQueueError(.invalidPropertyValue, "\(frames) frames is outside 256…1048576 (and two packets)")
+                }
+                decodeBufferFrames = frames
             }
-            guard frames >= 256, frames <= 1 << 20, frames >= engine.framesPerPacket * 2 else {
-                throw AudioQueueError(.invalidPropertyValue, "\(frames) frames is outside 256…1048576 (and two packets)")
-            }
-            decodeBufferFrames = frames
             ring = FloatRing(capacity: frames, channels: engine.channels)
             feed.ring = ring
         }
@@ -845,7 +903,7 @@ public final class AudioQueue: @unchecked Sendable {
     public var converterError: OSStatus { lock.withLock { reportedConverterError } }
 
     /// Packets that failed to decode and were played as silence.
-    public var badPacketCount: Int { lock.withLock { engine.badPackets } }
+    public var badPacketCount: Int { renderLock.withLock { engine.badPackets } }
 
     /// The device's UID (`kAudioQueueProperty_CurrentDevice`): the open device, else the one
     /// asked for; nil when the default will be chosen at start, or in offline mode.
@@ -978,8 +1036,8 @@ public final class AudioQueue: @unchecked Sendable {
             }
             offlineFormat = format
             offlineLayout = channelLayout
-            ring.clear()
         }
+        renderLock.withLock { ring.clear() }
     }
 
     /// Renders up to `frameCount` frames into `buffer` in the offline format
@@ -1016,30 +1074,33 @@ public final class AudioQueue: @unchecked Sendable {
         // Render, waiting for callbacks whenever the buffer queue runs dry. Frames primed into
         // the ring come first; the rest are rendered straight into the destination — the
         // caller's buffer itself when the offline format is the engine's Float32.
-        let direct = lock.withLock { offlineFormat == engine.floatFormat }
+        let (direct, scratch) = lock.withLock { (offlineFormat == engine.floatFormat, offlineFloat) }
         nonisolated(unsafe) let destination = direct
             ? buffer.audioData.assumingMemoryBound(to: Float.self)
-            : lock.withLock { offlineFloat!.region(0).baseAddress!.assumingMemoryBound(to: Float.self) }
+            : scratch!.region(0).baseAddress!.assumingMemoryBound(to: Float.self)
         var filled = 0
         var ended = false
         while true {
             enum Step { case done, waitForCallbacks, ended }
-            let step = lock.withLock { () -> Step in
+            let step = renderLock.withLock { () -> Step in
                 let channels = engine.channels
+                var dry = false
                 while filled < frameCount {
                     let fromRing = ring.read(into: destination + filled * channels, frames: frameCount - filled)
                     filled += fromRing
                     if fromRing > 0 { continue }
-                    let produced = engine.produce(into: destination + filled * channels, frameCount: frameCount - filled)
+                    let produced = engine.produce(into: destination + filled * channels, frameCount: frameCount - filled, next: takeNext)
                     filled += produced
-                    collectFinished()
                     if produced == 0 {
-                        // Dry. While running, callbacks still to come may enqueue more: wait
-                        // for them. Stopping, or with none outstanding, this is the end.
-                        return runState == .running && outstanding > 0 ? .waitForCallbacks : .ended
+                        dry = true
+                        break
                     }
                 }
-                return .done
+                collectFinished()
+                guard dry else { return .done }
+                // Dry. While running, callbacks still to come may enqueue more: wait for them.
+                // Stopping, or with none outstanding, this is the end.
+                return lock.withLock { runState == .running && (outstanding > 0 || !pending.isEmpty) } ? .waitForCallbacks : .ended
             }
             if step == .done { break }
             if step == .ended {
@@ -1051,13 +1112,15 @@ public final class AudioQueue: @unchecked Sendable {
                 drainCallbacks()
             } else {
                 lock.withLock {
-                    if outstanding > 0 { lock.wait(timeoutNanos: 100_000_000) }
+                    if outstanding > 0 && pending.isEmpty { lock.wait(timeoutNanos: 100_000_000) }
                 }
             }
         }
         let frames = filled
-        let stopping = lock.withLock { () -> Bool in
+        renderLock.withLock {
             if meteringEnabled && frames > 0 { meter(destination, frames: frames) }
+        }
+        let stopping = lock.withLock { () -> Bool in
             if !direct {
                 let out = offlineFloat!, converted = offlineOut!
                 out.frameLength = frames

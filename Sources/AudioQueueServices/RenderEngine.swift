@@ -1,5 +1,6 @@
 import AudioCore
 import AudioCodecs
+import Synchronization
 
 /// A buffer in the buffer queue, with everything enqueue-with-parameters said about it.
 struct QueueEntry {
@@ -18,12 +19,52 @@ struct QueueEntry {
     let startTime: Int64
 }
 
+/// The buffer queue: entries waiting to play, and where the last one will end. Guarded by the
+/// audio queue's state lock (enqueue never waits for decoding).
+struct PendingBuffers {
+    private var entries: [QueueEntry] = []
+    private var head = 0
+    /// Queue sample time at which the last enqueued buffer ends.
+    private(set) var scheduledEnd: Int64 = 0
+    /// The last start time a program asked for (they must ascend).
+    private(set) var lastRequestedStart: Int64?
+
+    var isEmpty: Bool { head >= entries.count }
+
+    mutating func append(_ entry: QueueEntry, requestedStart: Int64?) {
+        if head > 32 && head * 2 > entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
+        entries.append(entry)
+        if let requestedStart { lastRequestedStart = requestedStart }
+        scheduledEnd = entry.startTime + Int64(max(0, entry.nominalFrames - entry.trimStart - entry.trimEnd))
+    }
+
+    mutating func popFirst() -> QueueEntry? {
+        guard head < entries.count else { return nil }
+        defer { head += 1 }
+        return entries[head]
+    }
+
+    /// Empties the queue, returning the buffers in order; scheduling restarts at `position`.
+    mutating func removeAll(restartingAt position: Int64) -> [AudioQueueBuffer] {
+        let buffers = entries[head...].map(\.buffer)
+        entries.removeAll()
+        head = 0
+        scheduledEnd = position
+        lastRequestedStart = nil
+        return buffers
+    }
+}
+
 /// The queue's render pipeline, shared by live playback and offline render: takes buffers from
 /// the buffer queue in order, decodes them (the codec registry's decoder, or the PCM converter
 /// for linear PCM), trims, inserts silence before buffers scheduled later, and applies volume,
 /// ramps and pan, producing interleaved Float32 at the stream's rate and channel count.
 ///
-/// Not thread-safe: the queue calls it with its lock held.
+/// Not thread-safe: the queue calls it with its render lock held. What enqueue needs to know
+/// (position, whether a buffer is playing) is published in atomics.
 final class RenderEngine {
     let input: AudioStreamBasicDescription
     let channels: Int
@@ -45,18 +86,18 @@ final class RenderEngine {
     /// Decoded frames per frame the stream description counts (2 for SBR decoded at full rate).
     private let frameScale: Int
 
-    // The buffer queue.
-    private(set) var pending: [QueueEntry] = []
-    private var pendingHead = 0
+    // The buffer being played.
     private(set) var current: QueueEntry?
     private var entryPacket = 0
     private var entryFrame = 0
     private var gap = 0
     /// Queue sample time of the next frame produced.
-    var position: Int64 = 0
-    /// Queue sample time at which the last enqueued buffer ends.
-    private(set) var scheduledEnd: Int64 = 0
-    private var lastRequestedStart: Int64?
+    var position: Int64 = 0 {
+        didSet { publishedPosition.store(position, ordering: .releasing) }
+    }
+    /// ``position`` and ``isBusy`` for threads that do not hold the render lock.
+    let publishedPosition = Atomic<Int64>(0)
+    let publishedBusy = Atomic<Bool>(false)
 
     // Parameters.
     private(set) var volume: Float = 1
@@ -144,13 +185,16 @@ final class RenderEngine {
 
     // MARK: Buffer queue
 
-    var hasPendingData: Bool { current != nil || pendingHead < pending.count || scratchStart < scratchEnd || gap > 0 }
+    /// True while a buffer is being played (decoded frames or scheduled silence remain).
+    var isBusy: Bool { current != nil || scratchStart < scratchEnd || gap > 0 }
 
     /// Checks an enqueue and works out the buffer's frames and start time. Throws without
     /// changing anything.
+    /// Reads only what is fixed at creation, so it needs no lock beyond the caller's.
     func makeEntry(
         buffer: AudioQueueBuffer, descriptions explicit: [AudioStreamPacketDescription]?,
-        trimStart: Int, trimEnd: Int, events: [AudioQueueParameterEvent], requestedStart: Int64?
+        trimStart: Int, trimEnd: Int, events: [AudioQueueParameterEvent], requestedStart: Int64?,
+        pending: PendingBuffers
     ) throws(AudioQueueError) -> QueueEntry {
         let size = Int(buffer.audioDataByteSize)
         guard size > 0 else { throw AudioQueueError(.bufferEmpty, "the buffer holds no audio (audioDataByteSize is 0)") }
@@ -207,10 +251,11 @@ final class RenderEngine {
                 frames = packets * framesPerPacket
             }
         }
-        let earliest = hasPendingData ? scheduledEnd : position
+        let busy = !pending.isEmpty || publishedBusy.load(ordering: .acquiring)
+        let earliest = busy ? pending.scheduledEnd : publishedPosition.load(ordering: .acquiring)
         var start = earliest
         if let requested = requestedStart {
-            if let last = lastRequestedStart, requested < last {
+            if let last = pending.lastRequestedStart, requested < last {
                 throw AudioQueueError(.invalidParameter, "start times must ascend: \(requested) is before the previous buffer's \(last)")
             }
             start = max(requested, earliest)
@@ -220,42 +265,27 @@ final class RenderEngine {
             trimStart: trimStart, trimEnd: trimEnd, events: events, startTime: start)
     }
 
-    /// Adds a checked entry to the buffer queue.
-    func append(_ entry: QueueEntry, requestedStart: Int64?) {
-        if pendingHead > 32 && pendingHead * 2 > pending.count {
-            pending.removeFirst(pendingHead)
-            pendingHead = 0
-        }
-        pending.append(entry)
-        if let requestedStart { lastRequestedStart = requestedStart }
-        scheduledEnd = entry.startTime + Int64(max(0, entry.nominalFrames - entry.trimStart - entry.trimEnd))
-    }
-
-    /// Drops every buffer and all decoder and DSP state; the dropped buffers go to ``finished``.
+    /// Drops the buffer being played and all decoder and DSP state; the buffer goes to
+    /// ``finished``. (The queue empties the buffer queue itself.)
     func reset() {
         if let current { finished.append(current.buffer) }
-        for i in pendingHead..<pending.count { finished.append(pending[i].buffer) }
         current = nil
-        pending.removeAll()
-        pendingHead = 0
         scratchStart = 0
         scratchEnd = 0
         gap = 0
         entryPacket = 0
         entryFrame = 0
-        lastRequestedStart = nil
-        scheduledEnd = position
         decoder?.reset()
         gain = volume
         rampTotal = 0
         rampDone = 0
+        publishedBusy.store(false, ordering: .releasing)
     }
 
     /// Back to time zero (after the queue stops).
     func rewind() {
         reset()
         position = 0
-        scheduledEnd = 0
     }
 
     // MARK: Parameters
@@ -302,7 +332,8 @@ final class RenderEngine {
 
     /// Produces up to `frameCount` frames into `destination` (interleaved Float32); fewer when
     /// the buffer queue runs dry. Advances ``position`` by what it produced.
-    func produce(into destination: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
+    /// `next` hands over the next buffer of the buffer queue (taking the queue's state lock).
+    func produce(into destination: UnsafeMutablePointer<Float>, frameCount: Int, next: () -> QueueEntry?) -> Int {
         var done = 0
         while done < frameCount {
             if scratchStart < scratchEnd {
@@ -322,7 +353,22 @@ final class RenderEngine {
                 continue
             }
             if let entry = current {
-                if entryPacket < entry.packetCount {
+                if let n = directFrames(entry, limit: frameCount - done) {
+                    // Linear PCM at unity gain, past the start trim: convert straight into the
+                    // destination, skipping the scratch buffer.
+                    let bpf = Int(input.bytesPerFrame)
+                    let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(entry.buffer.audioData) + entryPacket * bpf, count: n * bpf)
+                    let out = UnsafeMutableRawBufferPointer(start: destination + done * channels, count: n * channels * 4)
+                    do throws(AudioCodecError) {
+                        try converter.convert(bytes, frameCount: n, into: out)
+                    } catch {
+                        record(error)
+                        out.initializeMemory(as: UInt8.self, repeating: 0)
+                    }
+                    entryPacket += n
+                    entryFrame += n
+                    done += n
+                } else if entryPacket < entry.packetCount {
                     decodeChunk(entry)
                 } else {
                     finished.append(entry.buffer)
@@ -330,13 +376,22 @@ final class RenderEngine {
                 }
                 continue
             }
-            guard pendingHead < pending.count else { break }
-            let entry = pending[pendingHead]
-            pendingHead += 1
+            guard let entry = next() else { break }
             activate(entry, at: position + Int64(done))
         }
         position += Int64(done)
+        publishedBusy.store(isBusy, ordering: .releasing)
         return done
+    }
+
+    /// Frames of `entry` that can go straight from its bytes to the output: linear PCM, no gain,
+    /// pan or ramp to apply, and inside the trimmed window; nil when the scratch path is needed.
+    @inline(__always)
+    private func directFrames(_ entry: QueueEntry, limit: Int) -> Int? {
+        guard decoder == nil, isFrameStream, gain == 1, rampLeft == 0, pan == 0 || channels != 2,
+              entryFrame >= entry.trimStart else { return nil }
+        let n = min(limit, entry.nominalFrames - entry.trimEnd - entryFrame, entry.packetCount - entryPacket)
+        return n > 0 ? n : nil
     }
 
     private func activate(_ entry: QueueEntry, at now: Int64) {
