@@ -120,4 +120,22 @@ struct LiveDeviceTests {
         #expect(device.framesRendered >= 4800)
         try queue.dispose(immediate: true)
     }
+
+    /// A start at a future host time: nothing plays and isRunning stays false until then.
+    @Test func startAtAHostTimeWaitsForIt() throws {
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)
+        let device = try NullDevice(sampleRate: 48000, channels: 1, periodFrames: 480)
+        let queue = try AudioQueue(format: format, device: device) { _, _ in }
+        let started = DispatchSemaphore(value: 0)
+        try queue.addPropertyListener(.isRunning) { q, _ in if q.isRunning { started.signal() } }
+        try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.25, count: 4800)))
+        let at = HostTime.now() + 300_000_000
+        try queue.start(at: AudioTimeStamp(hostTime: at, flags: .hostTimeValid))
+        #expect(device.framesRendered == 0)
+        #expect(!queue.isRunning)
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        #expect(HostTime.now() >= at)
+        #expect(device.framesRendered > 0)
+        try queue.dispose(immediate: true)
+    }
 }

@@ -265,6 +265,23 @@ struct QueueSemanticsTests {
         #expect(try renderAll(queue) == ramp(frames: 3000, channels: 2))
     }
 
+    /// Offline output in another PCM format goes through the converter: 16-bit integers,
+    /// rounded and clipped.
+    @Test func offlineRenderConvertsToTheOfflineFormat() throws {
+        let float = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)
+        let int16 = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 16)
+        let queue = try AudioQueue(format: float) { _, _ in }
+        try queue.setOfflineRenderFormat(int16)
+        let source: [Float] = [0, 0.5, -0.5, 1, -1, 2, 0.25 / 32768, 1 / 32768]
+        try queue.enqueue(try floatBuffer(queue, source))
+        try queue.start()
+        let capture = try queue.allocateBuffer(byteCapacity: 64)
+        try queue.offlineRender(at: .sampleTime(0), into: capture, frameCount: 8)
+        #expect(capture.audioDataByteSize == 16)
+        let out = Array(UnsafeBufferPointer(start: capture.audioData.assumingMemoryBound(to: Int16.self), count: 8))
+        #expect(out == [0, 16384, -16384, 32767, -32768, 32767, 0, 1])
+    }
+
     @Test func enqueueDuringResetIsRefused() throws {
         let seen = CallbackLog()
         final class Box: @unchecked Sendable { var error: AudioQueueError? }
