@@ -55,10 +55,6 @@ package final class PacedIOLoop: @unchecked Sendable {
                 let origin = next
                 while running.load(ordering: .acquiring) {
                     let n = min(max(source.render(into: buffer.baseAddress!, frameCount: period), 0), period)
-                    if first {
-                        first = false
-                        source.device(device, didReport: .started(hostTime: HostTime.now()))
-                    }
                     if n > 0 {
                         do throws(AudioDeviceError) {
                             try consume(UnsafeBufferPointer(rebasing: buffer[0..<(n * channels)]))
@@ -68,6 +64,11 @@ package final class PacedIOLoop: @unchecked Sendable {
                             return
                         }
                         rendered.add(Int64(n), ordering: .releasing)
+                    }
+                    if first {
+                        // The first period has been handed over (and counted).
+                        first = false
+                        source.device(device, didReport: .started(hostTime: HostTime.now()))
                     }
                     if n < period {
                         running.store(false, ordering: .releasing)

@@ -413,21 +413,17 @@ final class RenderEngine {
             let n = min(scratch.frameCapacity, entry.packetCount - entryPacket)
             let bpf = Int(input.bytesPerFrame)
             let bytes = UnsafeRawBufferPointer(start: base + entryPacket * bpf, count: n * bpf)
-            do throws(AudioCodecError) {
-                if let decoder, let decoded {
-                    decoded.frameLength = 0
-                    do throws(AudioCodecError) {
-                        try decoder.decode(packet: bytes, frames: n, into: decoded)
-                    } catch where error.code == .badData {
-                        record(error)
-                    }
-                    try converter.convert(decoded, appendingTo: scratch)
-                } else {
+            if let decoder {
+                decodeAppending(bytes, frames: n, decoder: decoder)
+            } else {
+                do throws(AudioCodecError) {
                     try converter.convert(bytes, frameCount: n, appendingTo: scratch)
+                } catch {
+                    record(error)
                 }
-            } catch {
-                record(error)
-                scratch.frameLength = 0
+            }
+            if scratch.frameLength != n {
+                // Whatever failed plays as silence, so the timing holds.
                 scratch.zero()
                 scratch.frameLength = n
             }
@@ -445,22 +441,7 @@ final class RenderEngine {
                     frames = nil
                 }
                 entryPacket += 1
-                let packet = UnsafeRawBufferPointer(start: base + offset, count: size)
-                do throws(AudioCodecError) {
-                    if let decoded {
-                        decoded.frameLength = 0
-                        do throws(AudioCodecError) {
-                            try decoder.decode(packet: packet, frames: frames, into: decoded)
-                        } catch where error.code == .badData {
-                            record(error)
-                        }
-                        try converter.convert(decoded, appendingTo: scratch)
-                    } else {
-                        try decoder.decode(packet: packet, frames: frames, into: scratch)
-                    }
-                } catch {
-                    record(error)
-                }
+                decodeAppending(UnsafeRawBufferPointer(start: base + offset, count: size), frames: frames, decoder: decoder)
             }
         }
         let k = scratch.frameLength
@@ -470,6 +451,27 @@ final class RenderEngine {
         scratchStart = lo
         scratchEnd = hi
         entryFrame += k
+    }
+
+    /// Decodes one packet (or a run of frames of a frame-stream format) and appends it to the
+    /// scratch buffer as Float32. A packet that cannot be decoded leaves the decoder's
+    /// concealment, and the error is recorded.
+    private func decodeAppending(_ packet: UnsafeRawBufferPointer, frames: Int?, decoder: any AudioDecoder) {
+        do throws(AudioCodecError) {
+            guard let decoded else {
+                try decoder.decode(packet: packet, frames: frames, into: scratch)
+                return
+            }
+            decoded.frameLength = 0
+            do throws(AudioCodecError) {
+                try decoder.decode(packet: packet, frames: frames, into: decoded)
+            } catch where error.code == .badData {
+                record(error)
+            }
+            try converter.convert(decoded, appendingTo: scratch)
+        } catch {
+            record(error)
+        }
     }
 
     private func record(_ error: AudioCodecError) {
