@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "AudioCodecFAAD", targets: ["AudioCodecFAAD"]),
         .library(name: "ExtendedAudioFileServices", targets: ["ExtendedAudioFileServices"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
+        .library(name: "AudioDeviceALSA", targets: ["AudioDeviceALSA"]),
+        .library(name: "AudioDevicePulse", targets: ["AudioDevicePulse"]),
         .library(name: "AudioQueueServices", targets: ["AudioQueueServices"]),
         .library(name: "AudioQueueKit", targets: ["AudioQueueKit"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
@@ -41,6 +43,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "AudioDevices", dependencies: ["AudioCore", "AudioFileServices"], swiftSettings: strict),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .target(name: "AudioDeviceALSA", dependencies: ["AudioCore", "AudioDevices", "CALSA"], swiftSettings: strict),
+        .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .target(name: "AudioDevicePulse", dependencies: ["AudioCore", "AudioDevices", "CPulseAudio"], swiftSettings: strict),
         .target(
             name: "AudioQueueServices",
             dependencies: ["AudioCore", "AudioCodecs", "AudioDevices"],
@@ -50,7 +56,7 @@ let package = Package(
             name: "AudioQueueKit",
             dependencies: [
                 "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "ExtendedAudioFileServices",
-                "AudioDevices", "AudioQueueServices",
+                "AudioDevices", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices",
             ],
             swiftSettings: strict
         ),
@@ -80,9 +86,24 @@ let package = Package(
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD"],
             swiftSettings: strict
         ),
+        // Fixtures and a guide-style file player shared by the queue and device tests.
+        .target(
+            name: "AudioTestSupport",
+            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD"],
+            path: "Tests/AudioTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "AudioQueueServicesTests",
-            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD"],
+            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "AudioTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AudioDeviceTests",
+            dependencies: [
+                "AudioDevices", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices", "ExtendedAudioFileServices",
+                "AudioCodecFAAD", "AudioTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

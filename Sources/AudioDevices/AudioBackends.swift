@@ -41,15 +41,7 @@ public enum AudioBackends {
 
     /// Opens the device a UID names (`backend:name`, or a bare backend name for its default).
     public static func makeOutput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
-        let backendName: String, deviceName: String?
-        if let colon = uid.firstIndex(of: ":") {
-            backendName = String(uid[..<colon])
-            let rest = String(uid[uid.index(after: colon)...])
-            deviceName = rest.isEmpty ? nil : rest
-        } else {
-            backendName = uid
-            deviceName = nil
-        }
+        let (backendName, deviceName) = split(uid)
         guard let backend = backend(named: backendName) else {
             throw AudioDeviceError(.notFound, "no audio backend '\(backendName)' (known: \(all.map(\.name).joined(separator: ", ")))")
         }
@@ -63,11 +55,6 @@ public enum AudioBackends {
         sampleRate: Double, channels: Int, bufferFrames: Int,
         tried: ((String) -> Void)? = nil
     ) throws(AudioDeviceError) -> any AudioOutputDevice {
-        let environment = { (name: String) -> String? in
-            guard let v = getenv(name) else { return nil }
-            let s = String(cString: v)
-            return s.isEmpty ? nil : s
-        }
         if let name = environment("AUDIOQUEUE_BACKEND") {
             guard let backend = backend(named: name) else {
                 throw AudioDeviceError(.notFound, "AUDIOQUEUE_BACKEND=\(name): no such backend (known: \(all.map(\.name).joined(separator: ", ")))")
@@ -88,5 +75,56 @@ public enum AudioBackends {
             }
         }
         return try WAVFileBackend().makeOutput(name: nil, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+    }
+
+    /// Opens the input device a UID names (`backend:name`, or a bare backend name for its default).
+    public static func makeInput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
+        let (backendName, deviceName) = split(uid)
+        guard let backend = backend(named: backendName) else {
+            throw AudioDeviceError(.notFound, "no audio backend '\(backendName)' (known: \(all.map(\.name).joined(separator: ", ")))")
+        }
+        return try backend.makeInput(name: deviceName, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+    }
+
+    /// The default input device: `AUDIOQUEUE_BACKEND` (with `AUDIOQUEUE_INPUT_DEVICE`) when set,
+    /// else the first registered sound backend that is available and opens one.
+    public static func makeDefaultInput(
+        sampleRate: Double, channels: Int, bufferFrames: Int,
+        tried: ((String) -> Void)? = nil
+    ) throws(AudioDeviceError) -> any AudioInputDevice {
+        if let name = environment("AUDIOQUEUE_BACKEND") {
+            guard let backend = backend(named: name) else {
+                throw AudioDeviceError(.notFound, "AUDIOQUEUE_BACKEND=\(name): no such backend (known: \(all.map(\.name).joined(separator: ", ")))")
+            }
+            return try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        }
+        let candidates = table.withLock { $0.filter { $0.priority > 0 }.map(\.backend) }
+        var reasons: [String] = []
+        for backend in candidates {
+            guard backend.isAvailable() else {
+                tried?("\(backend.name): not available")
+                reasons.append("\(backend.name): not available")
+                continue
+            }
+            do {
+                return try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+            } catch {
+                tried?("\(backend.name): \(error)")
+                reasons.append("\(backend.name): \(error)")
+            }
+        }
+        throw AudioDeviceError(.notFound, reasons.isEmpty ? "no sound backend is registered for input" : "no input device: " + reasons.joined(separator: "; "))
+    }
+
+    static func environment(_ name: String) -> String? {
+        guard let v = getenv(name) else { return nil }
+        let s = String(cString: v)
+        return s.isEmpty ? nil : s
+    }
+
+    static func split(_ uid: String) -> (String, String?) {
+        guard let colon = uid.firstIndex(of: ":") else { return (uid, nil) }
+        let rest = String(uid[uid.index(after: colon)...])
+        return (String(uid[..<colon]), rest.isEmpty ? nil : rest)
     }
 }

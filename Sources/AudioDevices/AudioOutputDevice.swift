@@ -78,6 +78,8 @@ public enum AudioDeviceEvent: Sendable {
     case stopped(drained: Bool)
     /// The device ran dry and played silence it did not get (an xrun or server underflow).
     case underrun
+    /// A capture device lost frames because they were not taken in time (an overrun).
+    case overrun
     /// The device failed while running and has stopped.
     case failed(AudioDeviceError)
 }
@@ -121,6 +123,36 @@ public protocol AudioOutputDevice: AnyObject, Sendable {
     func close()
 }
 
+/// Receives what a capture device records: the input audio queue implements it.
+///
+/// ``capture(_:frameCount:)`` is called on the device's I/O thread; like
+/// ``AudioRenderSource/render(into:frameCount:)`` it must not block or allocate.
+public protocol AudioCaptureSink: AnyObject, Sendable {
+    /// `frameCount` interleaved Float32 frames just recorded, in the device's format.
+    func capture(_ samples: UnsafePointer<Float>, frameCount: Int)
+    /// An event from the device (`.started`, `.overrun`, `.failed`), on its I/O thread.
+    func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent)
+}
+
+/// Where an input queue's PCM comes from: a sound server's source, a sound card's capture PCM.
+///
+/// Devices deliver interleaved Float32 at the rate and channel count they were opened with,
+/// on their own I/O thread, between ``start(sink:)`` and ``stop()``.
+public protocol AudioInputDevice: AnyObject, Sendable {
+    /// Which device this is.
+    var info: AudioDeviceInfo { get }
+    /// The format the device records: interleaved Float32.
+    var format: AudioStreamBasicDescription { get }
+    /// Starts recording into `sink` on the device's I/O thread.
+    func start(sink: any AudioCaptureSink) throws(AudioDeviceError)
+    /// Stops recording; returns when the I/O thread no longer calls the sink.
+    func stop()
+    /// Frames delivered to the sink since the device was opened.
+    var framesCaptured: Int64 { get }
+    /// Releases the device; it cannot be started again.
+    func close()
+}
+
 /// A family of devices (PulseAudio, ALSA, files): enumerates and opens them.
 public protocol AudioBackend: Sendable {
     /// The name used in `AUDIOQUEUE_BACKEND`, `aqplay --backend` and device UIDs.
@@ -134,6 +166,16 @@ public protocol AudioBackend: Sendable {
     /// `sampleRate` with `channels`; `bufferFrames` is how much audio the caller keeps
     /// decoded ahead, a hint for the device's own buffer.
     func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice
+    /// Opens input device `name` (nil: the backend's default) for interleaved Float32 at
+    /// `sampleRate` with `channels`, delivering about `bufferFrames` frames at a time.
+    func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice
+}
+
+extension AudioBackend {
+    /// Backends without capture refuse.
+    public func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
+        throw AudioDeviceError(.notFound, "the \(self.name) backend has no input devices")
+    }
 }
 
 extension AudioStreamBasicDescription {

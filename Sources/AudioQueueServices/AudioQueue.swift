@@ -528,6 +528,8 @@ public final class AudioQueue: @unchecked Sendable {
         switch event {
         case .underrun:
             feed.underruns.add(1, ordering: .relaxed)
+        case .overrun:
+            break
         case .started:
             controlQueue.async { [weak self] in
                 guard let self else { return }

@@ -1,0 +1,2 @@
+// alsa-lib, for AudioDeviceALSA only.
+#include <alsa/asoundlib.h>
