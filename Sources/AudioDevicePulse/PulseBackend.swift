@@ -1,1 +1,63 @@
-import AudioDevices
+public import AudioDevices
+
+/// The PulseAudio backend (`"pulse"`): sinks to play to and sources to record from, on the
+/// server libpulse finds by default.
+///
+/// That is the server `PULSE_SERVER` names, else the one whose socket is in
+/// `PULSE_RUNTIME_PATH` (or the user's runtime directory), as for any PulseAudio client; a
+/// server is never started on demand. PipeWire's PulseAudio server works the same way.
+///
+/// Device names are sink and source names as `pactl list short sinks` shows them; a sink's
+/// monitor source (`<sink>.monitor`) records what that sink plays. `nil` or `"default"` is the
+/// server's default sink or source.
+public struct PulseBackend: AudioBackend {
+    /// The name the server shows for this program's connections and streams.
+    public let applicationName: String
+
+    /// A backend whose connections call themselves `applicationName`.
+    public init(applicationName: String = "swift-audio-queue") {
+        self.applicationName = applicationName
+    }
+
+    /// `"pulse"`.
+    public var name: String { "pulse" }
+
+    /// True when a server accepts a connection within about a second.
+    public func isAvailable() -> Bool {
+        guard let connection = try? PulseConnection(applicationName: applicationName, timeout: PulseTimeout.probe) else {
+            return false
+        }
+        connection.shutdown()
+        return true
+    }
+
+    /// Every sink (output) and source (input, monitors included), the server's defaults marked.
+    public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
+        let connection = try PulseConnection(applicationName: applicationName, timeout: PulseTimeout.open)
+        defer { connection.shutdown() }
+        let defaults = try connection.defaults(timeout: PulseTimeout.open)
+        let sinks = try connection.endpoints(.output, timeout: PulseTimeout.open)
+        let sources = try connection.endpoints(.input, timeout: PulseTimeout.open)
+        return sinks.map {
+            AudioDeviceInfo(backend: name, name: $0.name, description: $0.description, direction: .output, isDefault: $0.name == defaults.sink)
+        } + sources.map {
+            AudioDeviceInfo(backend: name, name: $0.name, description: $0.description, direction: .input, isDefault: $0.name == defaults.source)
+        }
+    }
+
+    /// A ``PulseOutputDevice`` playing to sink `name` (nil or `"default"`: the server's default).
+    public func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
+        try PulseOutputDevice(
+            sink: name == "default" ? nil : name, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
+            applicationName: applicationName
+        )
+    }
+
+    /// A ``PulseInputDevice`` recording from source `name` (nil or `"default"`: the server's default).
+    public func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
+        try PulseInputDevice(
+            source: name == "default" ? nil : name, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
+            applicationName: applicationName
+        )
+    }
+}

@@ -50,8 +50,21 @@ package final class IOThread: @unchecked Sendable {
     /// True when called on this thread.
     package var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
 
+    private var settled = false
+
     /// Waits for the closure to return. Must not be called on the thread itself.
     package func join() {
+        guard !settled else { return }
+        settled = true
         pthread_join(thread, nil)
     }
+
+    /// Lets the thread end on its own, releasing its resources when it does.
+    package func detach() {
+        guard !settled else { return }
+        settled = true
+        pthread_detach(thread)
+    }
+
+    deinit { detach() }
 }

@@ -5,7 +5,9 @@ import Synchronization
 public enum AudioDevicePacing: Sendable, Hashable {
     /// At the sample rate, as a sound card would: a 10-second file takes 10 seconds.
     case realTime
-    /// As fast as the source renders.
+    /// As fast as the source renders. Only for sources that never run dry: an audio queue whose
+    /// decode ring is momentarily empty fills the gap with silence, and an unpaced device takes
+    /// that silence as fast as it can.
     case unpaced
 }
 
@@ -72,6 +74,10 @@ package final class PacedIOLoop: @unchecked Sendable {
                     }
                     if n < period {
                         running.store(false, ordering: .releasing)
+                        if pacing == .realTime {
+                            // The last frames "play" before the device reports it drained.
+                            HostTime.sleep(until: origin + UInt64((periods * nanosPerPeriod) + Double(n) / rate * 1e9))
+                        }
                         finish()
                         source.device(device, didReport: .stopped(drained: true))
                         return

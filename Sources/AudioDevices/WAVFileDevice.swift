@@ -78,7 +78,8 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
 }
 
 /// The file backend: device names are paths of WAVE files to write. Its default device is a
-/// file in the temporary directory (`$TMPDIR`, else /tmp) named after the process.
+/// file in the temporary directory (`$TMPDIR`, else /tmp) named after the process (a second
+/// default device of the same process gets `-2`, and so on).
 public struct WAVFileBackend: AudioBackend {
     /// How the devices it makes consume audio.
     public var pacing: AudioDevicePacing
@@ -99,8 +100,15 @@ public struct WAVFileBackend: AudioBackend {
         [AudioDeviceInfo(backend: name, name: Self.defaultPath, description: "32-bit float WAVE file", isDefault: true)]
     }
 
+    private static let opened = Atomic<Int>(0)
+
     public func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
-        let path = (name == nil || name == "default") ? Self.defaultPath : name!
+        var path = (name == nil || name == "default") ? Self.defaultPath : name!
+        if name == nil || name == "default" {
+            // Each default device of the process gets a file of its own.
+            let n = Self.opened.add(1, ordering: .relaxed).newValue
+            if n > 1 { path = String(path.dropLast(4)) + "-\(n).wav" }
+        }
         return try WAVFileDevice(path: path, sampleRate: sampleRate, channels: channels, pacing: pacing)
     }
 }

@@ -75,15 +75,23 @@ public final class AudioQueue: @unchecked Sendable {
     private var renderThread: IOThread?
     private let renderThreadExit = ExitFlag()
     private var reportedRunning = false
-    // Guarded by `renderLock`.
+    // Guarded by `renderLock` (with `ring` and `engine`).
     private var meteringEnabled = false
     private var meters: [AudioQueueLevelMeterState]
     private var layout: AudioChannelLayout?
     private var decodeBufferFrames: Int
     private var reportedConverterError: OSStatus = 0
     private var deviceFailure: AudioDeviceError?
-    /// An asynchronous stop was asked for before the queue started.
+    /// An asynchronous stop was asked for before the queue started (or while it was paused).
     private var stopWhenStarted = false
+    /// True when the queue opened its device itself (and so closes it).
+    private var ownsDevice = false
+    /// Changed by every start, pause and stop: a start scheduled for later checks it is still wanted.
+    private var startGeneration = 0
+    /// The queue itself while it plays live: the program need not keep a reference.
+    private var keepAlive: AudioQueue?
+    /// True while callbacks are being delivered (callbacks never nest).
+    private var draining = false
 
     /// Creates a playback queue for data in `format` (Apple's `AudioQueueNewOutput`, or
     /// `AudioQueueNewOutputWithDispatchQueue` when `callbackQueue` is given).
@@ -91,8 +99,8 @@ public final class AudioQueue: @unchecked Sendable {
     /// - Parameters:
     ///   - format: The format of the data to be enqueued; its decoder comes from the codec
     ///     registry (`codecNotFound` when there is none).
-    ///   - callbackQueue: Where `callback` and property listeners run; nil for a serial queue
-    ///     of the audio queue's own.
+    ///   - callbackQueue: Where `callback` and property listeners run — a serial queue, since
+    ///     callbacks run one at a time; nil for a serial queue of the audio queue's own.
     ///   - device: The output device; nil for the default one (see `AudioBackends`), opened
     ///     when the queue first starts.
     ///   - callback: Called with each buffer the queue has finished with.
@@ -122,8 +130,10 @@ public final class AudioQueue: @unchecked Sendable {
     deinit {
         renderThreadExit.value.store(true, ordering: .releasing)
         feed.wake.signal()
-        device?.stop(drain: false)
-        // The render thread holds the queue weakly through its loop; it exits on its own.
+        // The render thread holds the queue weakly; it ends on its own.
+        renderThread?.detach()
+        if deviceRunning { device?.stop(drain: false) }
+        if ownsDevice { device?.close() }
     }
 
     private static func fits(_ device: any AudioOutputDevice, _ engine: RenderEngine) -> Bool {
@@ -247,77 +257,123 @@ public final class AudioQueue: @unchecked Sendable {
 
     // MARK: Control
 
-    /// Starts playback now, or when `time` comes (`AudioQueueStart`). A host time (nanoseconds
-    /// of the monotonic clock) or a device sample time; nil or a past time starts at once.
-    /// Resumes a paused queue. `cannotStart` when the device will not start,
-    /// `invalidRunState` while an asynchronous stop is in progress.
+    /// Starts playback now, or when `time` comes (`AudioQueueStart`): a host time (nanoseconds
+    /// of the monotonic clock) or a sample time on the device's clock; nil or a past time starts
+    /// at once. Resumes a paused queue. `cannotStart` when the device will not start,
+    /// `invalidRunState` while an asynchronous stop is in progress, `invalidParameter` for a
+    /// time that is not finite.
+    ///
+    /// A live queue keeps itself alive while it plays, as Apple's does until it is disposed of.
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
-        enum Action { case none, offline(fresh: Bool), device(any AudioOutputDevice, delay: UInt64, previous: RunState) }
-        let action = try renderLock.withLock { () throws(AudioQueueError) -> Action in
-          let action = try lock.withLock { () throws(AudioQueueError) -> Action in
+        if let time, time.flags.contains(.sampleTimeValid), !time.flags.contains(.hostTimeValid), !time.sampleTime.isFinite {
+            throw AudioQueueError(.invalidParameter, "the start time \(time.sampleTime) is not a finite sample time")
+        }
+        // Open the device before taking the locks: a sound server may take a while to answer.
+        let needsDevice = try lock.withLock { () throws(AudioQueueError) -> Bool in
             try checkUsable()
-            switch runState {
-            case .running: return .none
-            case .stopping: throw AudioQueueError(.invalidRunState, "the queue is stopping; start it again once it has stopped")
-            case .stopped, .paused: break
+            return offlineFormat == nil && device == nil && (runState == .stopped || runState == .paused)
+        }
+        if needsDevice {
+            let opened = try openDevice()
+            let spare = lock.withLock { () -> (any AudioOutputDevice)? in
+                guard device == nil else { return opened }
+                device = opened
+                ownsDevice = true
+                return nil
             }
-            let previous = runState
-            let next: RunState = stopWhenStarted ? .stopping : .running
-            stopWhenStarted = false
-            if offlineFormat != nil {
-                runState = next
-                if previous == .stopped { offlinePosition = 0 }
-                return .offline(fresh: previous == .stopped)
-            }
-            let device = try openDevice()
-            try startRenderThread()
-            if previous == .stopped {
-                ring.clear()
-                feed.resetCounters()
-            }
-            runState = next
-            var delay: UInt64 = 0
-            if let time {
-                let now = HostTime.now()
-                if time.flags.contains(.hostTimeValid), time.hostTime > now {
-                    delay = time.hostTime - now
-                } else if time.flags.contains(.sampleTimeValid) {
-                    let ahead = time.sampleTime - Double(device.framesRendered)
-                    if ahead > 0 { delay = UInt64(ahead / engine.sampleRate * 1e9) }
+            spare?.close()
+        }
+        enum Action { case none, offline(fresh: Bool), live(previous: RunState) }
+        let action = try renderLock.withLock { () throws(AudioQueueError) -> Action in
+            let action = try lock.withLock { () throws(AudioQueueError) -> Action in
+                try checkUsable()
+                switch runState {
+                case .running: return .none
+                case .stopping: throw AudioQueueError(.invalidRunState, "the queue is stopping; start it again once it has stopped")
+                case .stopped, .paused: break
                 }
+                let previous = runState
+                let next: RunState = stopWhenStarted ? .stopping : .running
+                if offlineFormat != nil {
+                    stopWhenStarted = false
+                    runState = next
+                    if previous == .stopped { offlinePosition = 0 }
+                    return .offline(fresh: previous == .stopped)
+                }
+                if let deviceFailure {
+                    throw AudioQueueError(.cannotStart, "the output device failed: \(deviceFailure); choose a device again")
+                }
+                guard device != nil else { throw AudioQueueError(.cannotStart, "no output device") }
+                try startRenderThread()
+                stopWhenStarted = false
+                if previous == .stopped { feed.resetCounters() }
+                runState = next
+                startGeneration &+= 1
+                keepAlive = self
+                return .live(previous: previous)
             }
-            deviceRunning = true
-            return .device(device, delay: delay, previous: previous)
-          }
-          if case .device = action { fillRing() }
-          return action
+            // Decoded ahead before the device asks (what prime() prepared stays).
+            if case .live = action { fillRing() }
+            return action
         }
         switch action {
         case .none: break
         case .offline(let fresh):
-            if fresh { setReportedRunning(true, synchronously: false) }
-        case .device(let device, let delay, let previous):
+            if fresh { reportRunning() }
+        case .live(let previous):
+            var delay: UInt64 = 0
+            let (generation, framesRendered) = lock.withLock { (startGeneration, device?.framesRendered ?? 0) }
+            if let time {
+                if time.flags.contains(.hostTimeValid) {
+                    let now = HostTime.now()
+                    if time.hostTime > now { delay = time.hostTime - now }
+                } else if time.flags.contains(.sampleTimeValid) {
+                    let ahead = (time.sampleTime - Double(framesRendered)) / engine.sampleRate
+                    if ahead > 0 { delay = UInt64(min(ahead, 3600) * 1e9) }
+                }
+            }
             if delay > 0 {
                 controlQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(delay, 3_600_000_000_000)))) { [weak self] in
                     guard let self else { return }
-                    let go = self.lock.withLock { self.runState == .running && self.deviceRunning }
-                    if go {
-                        do throws(AudioDeviceError) { try device.start(source: self.feed) } catch { self.deviceReported(.failed(error)) }
+                    do throws(AudioQueueError) {
+                        try self.lock.withLock { () throws(AudioQueueError) in
+                            // A pause, stop or reset since cancels this start.
+                            guard self.startGeneration == generation else { return }
+                            try self.startDeviceLocked(restoring: nil)
+                        }
+                    } catch {
+                        self.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
                     }
                 }
             } else {
-                do throws(AudioDeviceError) {
-                    try device.start(source: feed)
-                } catch {
-                    lock.withLock {
-                        runState = previous
-                        deviceRunning = false
-                    }
-                    throw AudioQueueError(.cannotStart, "\(device.info.uid) did not start: \(error)")
-                }
+                try lock.withLock { () throws(AudioQueueError) in try startDeviceLocked(restoring: previous) }
             }
         }
         scheduleCallbacks()
+    }
+
+    /// Starts the device if the queue should be playing and it is not. State lock held (a
+    /// device's start and stop never call back into the queue synchronously).
+    private func startDeviceLocked(restoring previous: RunState?) throws(AudioQueueError) {
+        guard let device, !deviceRunning, runState == .running || runState == .stopping else { return }
+        do {
+            try device.start(source: feed)
+            deviceRunning = true
+        } catch {
+            if let previous {
+                runState = previous
+                keepAlive = nil
+            }
+            throw AudioQueueError(.cannotStart, "\(device.info.uid) did not start: \(error)")
+        }
+    }
+
+    /// Stops the device if it is running. State lock held.
+    private func stopDeviceLocked(drain: Bool) {
+        startGeneration &+= 1
+        guard deviceRunning else { return }
+        device?.stop(drain: drain)
+        deviceRunning = false
     }
 
     /// Decodes enqueued buffers ahead of playback (`AudioQueuePrime`) so that starting plays at
@@ -342,46 +398,40 @@ public final class AudioQueue: @unchecked Sendable {
     /// Pauses playback, keeping enqueued buffers and the position (`AudioQueuePause`);
     /// ``start(at:)`` resumes.
     public func pause() throws(AudioQueueError) {
-        let device = try lock.withLock { () throws(AudioQueueError) -> (any AudioOutputDevice)? in
+        try lock.withLock { () throws(AudioQueueError) in
             try checkUsable()
             guard runState == .running else {
                 if runState == .stopping { throw AudioQueueError(.invalidRunState, "the queue is stopping") }
-                return nil
+                return
             }
             runState = .paused
-            guard offlineFormat == nil, deviceRunning else { return nil }
-            deviceRunning = false
-            return self.device
+            stopDeviceLocked(drain: false)
+            keepAlive = nil
         }
-        device?.stop(drain: false)
     }
 
-    /// Stops playback (`AudioQueueStop`). Immediately: silences now, returns every enqueued
-    /// buffer through the callback before returning, and no callback follows. Otherwise
-    /// (asynchronously): plays everything enqueued, then stops; ``isRunning`` listeners hear
-    /// when it has.
+    /// Stops playback (`AudioQueueStop`).
+    ///
+    /// Immediately: silences now and hands every enqueued buffer back through the callback
+    /// before returning (called from inside a callback: right after that callback returns);
+    /// no callback follows. Asynchronously: plays everything enqueued, then stops, and
+    /// ``AudioQueuePropertyID/isRunning`` listeners hear when it has. Asked of a queue that is
+    /// stopped or paused, an asynchronous stop takes effect once the queue is started and has
+    /// played what is enqueued.
     public func stop(immediate: Bool) throws(AudioQueueError) {
         if !immediate {
-            let done = try lock.withLock { () throws(AudioQueueError) -> Bool in
+            try lock.withLock { () throws(AudioQueueError) in
                 try checkUsable()
                 switch runState {
-                case .stopping: return true
-                case .stopped:
-                    // Called before start (a callback primed with the whole file finds its
-                    // end): play what is enqueued once started, then stop.
-                    stopWhenStarted = true
-                    return true
-                case .paused: return false
-                case .running:
-                    runState = .stopping
-                    return true
+                case .stopping: break
+                case .stopped, .paused: stopWhenStarted = true
+                case .running: runState = .stopping
                 }
             }
             feed.wake.signal()
-            if done { return }
-        } else {
-            try lock.withLock { () throws(AudioQueueError) in try checkUsable() }
+            return
         }
+        try lock.withLock { () throws(AudioQueueError) in try checkUsable() }
         stopNow()
     }
 
@@ -398,7 +448,7 @@ public final class AudioQueue: @unchecked Sendable {
         scheduleCallbacks()
     }
 
-    /// Silences the queue at once, returns every enqueued buffer through the callback, and
+    /// Silences the queue at once, hands every enqueued buffer back through the callback, and
     /// resets decoder and DSP state (`AudioQueueReset`). A running queue keeps running.
     public func reset() throws(AudioQueueError) {
         try renderLock.withLock { () throws(AudioQueueError) in
@@ -431,30 +481,32 @@ public final class AudioQueue: @unchecked Sendable {
     }
 
     private func stopNow() {
-        let (device, wasActive) = lock.withLock { () -> ((any AudioOutputDevice)?, Bool) in
-            let active = runState != .stopped
-            resetDepth += 1
-            runState = .stopped
-            stopWhenStarted = false
-            let d = deviceRunning ? self.device : nil
-            deviceRunning = false
-            return (d, active)
-        }
-        device?.stop(drain: false)
-        renderLock.withLock {
+        let (wasActive, released) = renderLock.withLock { () -> (Bool, AudioQueue?) in
+            let result = lock.withLock { () -> (Bool, AudioQueue?) in
+                let active = runState != .stopped
+                resetDepth += 1
+                runState = .stopped
+                stopWhenStarted = false
+                stopDeviceLocked(drain: false)
+                offlinePosition = 0
+                let k = keepAlive
+                keepAlive = nil
+                return (active, k)
+            }
             dropEverything(rewinding: true)
             ring.clear()
             feed.resetCounters()
-            lock.withLock { offlinePosition = 0 }
+            return result
         }
         drainCallbacksNow()
         lock.withLock { resetDepth -= 1 }
         if wasActive { setReportedRunning(false, synchronously: true) }
+        withExtendedLifetime(released) {}
     }
 
     private func finishDispose() {
         stopNow()
-        let device = lock.withLock { () -> (any AudioOutputDevice)? in
+        let (device, owned, thread) = lock.withLock { () -> ((any AudioOutputDevice)?, Bool, IOThread?) in
             disposed = true
             disposePending = false
             for buffer in buffers.values { buffer.state = .freed }
@@ -462,22 +514,29 @@ public final class AudioQueue: @unchecked Sendable {
             listeners.removeAll()
             let d = self.device
             self.device = nil
-            return d
+            let t = renderThread
+            renderThread = nil
+            return (d, ownsDevice, t)
         }
         renderThreadExit.value.store(true, ordering: .releasing)
         feed.wake.signal()
-        device?.close()
+        if let thread, !thread.isCurrent { thread.join() } else { thread?.detach() }
+        // A device the program supplied is the program's to close; it is only stopped.
+        if owned { device?.close() }
     }
 
     /// The end of an asynchronous stop: everything has played.
     private func finishAsyncStop() {
-        let (stopped, dispose, device) = renderLock.withLock { () -> (Bool, Bool, (any AudioOutputDevice)?) in
-            let result = lock.withLock { () -> (Bool, Bool, (any AudioOutputDevice)?) in
+        let (stopped, dispose, released) = renderLock.withLock { () -> (Bool, Bool, AudioQueue?) in
+            let result = lock.withLock { () -> (Bool, Bool, AudioQueue?) in
                 guard runState == .stopping else { return (false, false, nil) }
+                // The device has played everything; this releases its I/O thread before anyone
+                // can see the queue stopped and start it again.
+                stopDeviceLocked(drain: true)
                 runState = .stopped
-                let device = deviceRunning ? self.device : nil
-                deviceRunning = false
-                return (true, disposePending, device)
+                let k = keepAlive
+                keepAlive = nil
+                return (true, disposePending, k)
             }
             if result.0 {
                 dropEverything(rewinding: true)
@@ -487,32 +546,28 @@ public final class AudioQueue: @unchecked Sendable {
             return result
         }
         guard stopped else { return }
-        // The device has played everything; this releases its I/O thread so it can start again.
-        device?.stop(drain: true)
         scheduleCallbacks()
         setReportedRunning(false, synchronously: false)
         if dispose { finishDispose() }
+        withExtendedLifetime(released) {}
     }
 
     // MARK: Devices
 
+    /// Opens the device asked for, or the default one. No lock held.
     private func openDevice() throws(AudioQueueError) -> any AudioOutputDevice {
-        if let deviceFailure {
-            throw AudioQueueError(.cannotStart, "the output device failed: \(deviceFailure)")
-        }
-        if let device { return device }
+        let uid = lock.withLock { requestedDeviceUID }
         do {
             let d: any AudioOutputDevice
-            if let uid = requestedDeviceUID {
-                d = try AudioBackends.makeOutput(uid: uid, sampleRate: engine.sampleRate, channels: engine.channels, bufferFrames: decodeBufferFrames)
+            if let uid {
+                d = try AudioBackends.makeOutput(uid: uid, sampleRate: engine.sampleRate, channels: engine.channels, bufferFrames: decodeBufferSizeFrames)
             } else {
-                d = try AudioBackends.makeDefaultOutput(sampleRate: engine.sampleRate, channels: engine.channels, bufferFrames: decodeBufferFrames)
+                d = try AudioBackends.makeDefaultOutput(sampleRate: engine.sampleRate, channels: engine.channels, bufferFrames: decodeBufferSizeFrames)
             }
             guard Self.fits(d, engine) else {
                 d.close()
                 throw AudioQueueError(.invalidDevice, "\(d.info.uid) plays \(d.format), not \(engine.channels) channels at \(engine.sampleRate) Hz")
             }
-            device = d
             return d
         } catch let error as AudioDeviceError {
             throw AudioQueueError(error.code == .notFound ? .invalidDevice : .cannotStart, "no output device: \(error)")
@@ -531,25 +586,22 @@ public final class AudioQueue: @unchecked Sendable {
         case .overrun:
             break
         case .started:
-            controlQueue.async { [weak self] in
-                guard let self else { return }
-                let running = self.lock.withLock { self.deviceRunning && (self.runState == .running || self.runState == .stopping) }
-                if running { self.setReportedRunning(true, synchronously: false) }
-            }
+            controlQueue.async { [weak self] in self?.reportRunning() }
         case .stopped:
             controlQueue.async { [weak self] in self?.finishAsyncStop() }
         case .failed(let error):
             controlQueue.async { [weak self] in
                 guard let self else { return }
-                let (changed, device) = self.renderLock.withLock { () -> (Bool, (any AudioOutputDevice)?) in
-                    let result = self.lock.withLock { () -> (Bool, (any AudioOutputDevice)?) in
+                let (changed, released) = self.renderLock.withLock { () -> (Bool, AudioQueue?) in
+                    let result = self.lock.withLock { () -> (Bool, AudioQueue?) in
                         self.deviceFailure = error
                         self.reportedConverterError = AudioQueueError.Code.queueInvalidated.rawValue
                         guard self.runState != .stopped else { return (false, nil) }
-                        let device = self.deviceRunning ? self.device : nil
                         self.runState = .stopped
-                        self.deviceRunning = false
-                        return (true, device)
+                        self.stopDeviceLocked(drain: false)
+                        let k = self.keepAlive
+                        self.keepAlive = nil
+                        return (true, k)
                     }
                     if result.0 {
                         self.dropEverything(rewinding: true)
@@ -557,10 +609,10 @@ public final class AudioQueue: @unchecked Sendable {
                     }
                     return result
                 }
-                device?.stop(drain: false)
                 self.scheduleCallbacks()
                 self.notify(.converterError, synchronously: false)
                 if changed { self.setReportedRunning(false, synchronously: false) }
+                withExtendedLifetime(released) {}
             }
         }
     }
@@ -573,11 +625,14 @@ public final class AudioQueue: @unchecked Sendable {
         let exit = renderThreadExit
         do {
             renderThread = try IOThread(name: "aq.render") { [weak self] in
+                var active = true
                 while !exit.isSet {
-                    _ = feed.wake.wait(timeout: .now() + .milliseconds(20))
+                    // Woken by the device taking frames, by enqueues and by callbacks; the
+                    // timeout only matters when nothing plays.
+                    _ = feed.wake.wait(timeout: .now() + .milliseconds(active ? 20 : 500))
                     if exit.isSet { return }
                     guard let queue = self else { return }
-                    queue.renderThreadTick()
+                    active = queue.renderThreadTick()
                 }
             }
         } catch {
@@ -585,13 +640,15 @@ public final class AudioQueue: @unchecked Sendable {
         }
     }
 
-    private func renderThreadTick() {
+    /// One round of the render thread; returns whether the queue is playing.
+    private func renderThreadTick() -> Bool {
         let work = renderLock.withLock { () -> Bool in
             let live = lock.withLock { deviceRunning && offlineFormat == nil && (runState == .running || runState == .stopping) }
             if live { fillRing() }
             return live
         }
         if work { scheduleCallbacks() }
+        return work
     }
 
     /// Hands the engine the next buffer of the buffer queue.
@@ -686,24 +743,36 @@ public final class AudioQueue: @unchecked Sendable {
         if schedule { callbackQueue.async { [self] in drainCallbacks() } }
     }
 
-    /// Runs the callbacks of every finished buffer, in order, on the callback queue.
-    private func drainCallbacks() {
+    /// Runs the callbacks of every finished buffer, in order, on the callback queue. Returns
+    /// false, doing nothing, when called from inside a callback (the drain already running
+    /// delivers the rest once that callback returns: callbacks never nest).
+    @discardableResult
+    private func drainCallbacks() -> Bool {
+        let first = lock.withLock { () -> Bool in
+            guard !draining else { return false }
+            draining = true
+            return true
+        }
+        guard first else { return false }
         while true {
-            let next = lock.withLock { () -> AudioQueueBuffer? in
+            let next = lock.withLock { () -> (AudioQueueBuffer, Bool)? in
                 guard waitingHead < waiting.count else {
                     waiting.removeAll(keepingCapacity: true)
                     waitingHead = 0
                     drainScheduled = false
+                    draining = false
                     lock.broadcast()
                     return nil
                 }
                 let b = waiting[waitingHead]
                 waitingHead += 1
-                if b.state == .completed { b.state = .inCallback }
-                return b
+                // A buffer freed (or its queue disposed of) meanwhile gets no callback.
+                let deliver = b.state == .completed
+                if deliver { b.state = .inCallback }
+                return (b, deliver)
             }
-            guard let buffer = next else { return }
-            if buffer.state == .inCallback { callback(self, buffer) }
+            guard let (buffer, deliver) = next else { return true }
+            if deliver { callback(self, buffer) }
             lock.withLock {
                 if buffer.state == .inCallback { buffer.state = .idle }
                 outstanding -= 1
@@ -713,12 +782,13 @@ public final class AudioQueue: @unchecked Sendable {
         }
     }
 
-    /// Runs every pending callback before returning (reset, stop, dispose).
+    /// Runs every pending callback before returning (reset, stop, dispose); from inside a
+    /// callback, they follow as soon as it returns.
     private func drainCallbacksNow() {
         if onCallbackQueue {
             drainCallbacks()
         } else {
-            callbackQueue.sync { drainCallbacks() }
+            callbackQueue.sync { _ = drainCallbacks() }
         }
     }
 
@@ -748,6 +818,18 @@ public final class AudioQueue: @unchecked Sendable {
             }
             listeners.remove(at: i)
         }
+    }
+
+    /// The device has started (or an offline queue has): isRunning turns true, if the queue is
+    /// still meant to play — checked and set in one step, so a stop in between wins.
+    private func reportRunning() {
+        let changed = lock.withLock { () -> Bool in
+            let playing = runState == .running || runState == .stopping
+            guard playing, offlineFormat != nil || deviceRunning, !reportedRunning else { return false }
+            reportedRunning = true
+            return true
+        }
+        if changed { notify(.isRunning, synchronously: false) }
     }
 
     private func setReportedRunning(_ running: Bool, synchronously: Bool) {
@@ -928,8 +1010,9 @@ public final class AudioQueue: @unchecked Sendable {
             }
             requestedDeviceUID = uid
             deviceFailure = nil
-            let d = device
+            let d = ownsDevice ? device : nil
             device = nil
+            ownsDevice = false
             return d
         }
         old?.close()
@@ -944,11 +1027,12 @@ public final class AudioQueue: @unchecked Sendable {
             guard Self.fits(newDevice, engine) else {
                 throw AudioQueueError(.invalidDevice, "\(newDevice.info.uid) plays \(newDevice.format), not \(engine.channels) channels at \(engine.sampleRate) Hz")
             }
-            let d = device
+            let d = ownsDevice && device !== newDevice ? device : nil
             device = newDevice
+            ownsDevice = false
             deviceFailure = nil
             requestedDeviceUID = newDevice.info.uid
-            return d === newDevice ? nil : d
+            return d
         }
         old?.close()
     }
@@ -1022,6 +1106,8 @@ public final class AudioQueue: @unchecked Sendable {
                 offlineFormat = nil
                 offlineLayout = nil
                 offlineConverter = nil
+                offlineFloat = nil
+                offlineOut = nil
                 return
             }
             guard format.isPCM, format.isInterleaved || format.channelsPerFrame == 1,
@@ -1038,6 +1124,8 @@ public final class AudioQueue: @unchecked Sendable {
             }
             offlineFormat = format
             offlineLayout = channelLayout
+            offlineFloat = nil
+            offlineOut = nil
         }
         renderLock.withLock { ring.clear() }
     }
@@ -1052,10 +1140,20 @@ public final class AudioQueue: @unchecked Sendable {
     /// mode; `invalidRunState` unless started; `invalidParameter` when `frameCount` does not
     /// fit the buffer.
     public func offlineRender(at timeStamp: AudioTimeStamp, into buffer: AudioQueueBuffer, frameCount: Int) throws(AudioQueueError) {
-        let bpf = try lock.withLock { () throws(AudioQueueError) -> Int in
+        // One snapshot of the offline set-up: a change of format from another thread cannot
+        // pull it from under the render.
+        struct Setup {
+            let bytesPerFrame: Int
+            let converter: PCMConverter?
+            let float: PCMBuffer?
+            let out: PCMBuffer?
+        }
+        let setup = try lock.withLock { () throws(AudioQueueError) -> Setup in
             // An asynchronous dispose waits for the rendering to reach the end.
             guard !disposed else { throw AudioQueueError(.disposalPending, "the queue has been disposed of") }
-            guard let format = offlineFormat else { throw AudioQueueError(.invalidOfflineMode, "the queue is not in offline mode") }
+            guard let format = offlineFormat, let converter = offlineConverter else {
+                throw AudioQueueError(.invalidOfflineMode, "the queue is not in offline mode")
+            }
             try checkOwned(buffer)
             guard timeStamp.flags.contains(.sampleTimeValid) else {
                 throw AudioQueueError(.invalidParameter, "the time stamp has no sample time")
@@ -1067,19 +1165,21 @@ public final class AudioQueue: @unchecked Sendable {
             guard frameCount >= 0, frameCount <= Int(buffer.audioDataBytesCapacity) / bpf else {
                 throw AudioQueueError(.invalidParameter, "\(frameCount) frames do not fit in \(buffer.audioDataBytesCapacity) bytes")
             }
-            if format != engine.floatFormat && (offlineFloat?.frameCapacity ?? -1) < frameCount {
+            guard format != engine.floatFormat else { return Setup(bytesPerFrame: bpf, converter: nil, float: nil, out: nil) }
+            if (offlineFloat?.frameCapacity ?? -1) < frameCount {
                 offlineFloat = PCMBuffer(format: engine.floatFormat, frameCapacity: frameCount)
                 offlineOut = PCMBuffer(format: format, frameCapacity: frameCount)
             }
-            return bpf
+            guard let float = offlineFloat, let out = offlineOut else {
+                throw AudioQueueError(.invalidParameter, "cannot allocate \(frameCount) frames")
+            }
+            return Setup(bytesPerFrame: bpf, converter: converter, float: float, out: out)
         }
-        // Render, waiting for callbacks whenever the buffer queue runs dry. Frames primed into
-        // the ring come first; the rest are rendered straight into the destination — the
-        // caller's buffer itself when the offline format is the engine's Float32.
-        let (direct, scratch) = lock.withLock { (offlineFormat == engine.floatFormat, offlineFloat) }
-        nonisolated(unsafe) let destination = direct
-            ? buffer.audioData.assumingMemoryBound(to: Float.self)
-            : scratch!.region(0).baseAddress!.assumingMemoryBound(to: Float.self)
+        let bpf = setup.bytesPerFrame
+        // Frames primed into the ring come first; the rest are rendered straight into the
+        // destination — the caller's buffer itself when the offline format is Float32.
+        nonisolated(unsafe) let destination = setup.float?.region(0).baseAddress?.assumingMemoryBound(to: Float.self)
+            ?? buffer.audioData.assumingMemoryBound(to: Float.self)
         var filled = 0
         var ended = false
         while true {
@@ -1111,7 +1211,9 @@ public final class AudioQueue: @unchecked Sendable {
             }
             scheduleCallbacks()
             if onCallbackQueue {
-                drainCallbacks()
+                // Rendering from inside a callback: the others cannot run until it returns, so
+                // this render ends short (not the end of the stream).
+                if !drainCallbacks() { break }
             } else {
                 lock.withLock {
                     if outstanding > 0 && pending.isEmpty { lock.wait(timeoutNanos: 100_000_000) }
@@ -1122,14 +1224,17 @@ public final class AudioQueue: @unchecked Sendable {
         renderLock.withLock {
             if meteringEnabled && frames > 0 { meter(destination, frames: frames) }
         }
-        let stopping = lock.withLock { () -> Bool in
-            if !direct {
-                let out = offlineFloat!, converted = offlineOut!
-                out.frameLength = frames
-                converted.frameLength = 0
-                try? offlineConverter!.convert(out, appendingTo: converted)
-                buffer.audioData.copyMemory(from: converted.region(0).baseAddress!, byteCount: frames * bpf)
+        if let converter = setup.converter, let float = setup.float, let out = setup.out {
+            float.frameLength = frames
+            out.frameLength = 0
+            do throws(AudioCodecError) {
+                try converter.convert(float, appendingTo: out)
+                buffer.audioData.copyMemory(from: out.region(0).baseAddress!, byteCount: frames * bpf)
+            } catch {
+                buffer.audioData.initializeMemory(as: UInt8.self, repeating: 0, count: frames * bpf)
             }
+        }
+        let stopping = lock.withLock { () -> Bool in
             buffer.audioDataByteSize = UInt32(frames * bpf)
             offlinePosition += Int64(frames)
             return ended && runState == .stopping

@@ -121,6 +121,14 @@ final class RenderEngine {
               format.channelsPerFrame > 0, format.channelsPerFrame <= 64 else {
             throw AudioQueueError(.invalidParameter, "the queue's format is not playable: \(format)")
         }
+        if format.isPCM {
+            // Linear PCM is played straight from the buffers: one frame per packet, frames
+            // back to back.
+            guard format.bytesPerFrame > 0, format.bytesPerPacket == format.bytesPerFrame, format.framesPerPacket == 1,
+                  format.isInterleaved || format.channelsPerFrame == 1 else {
+                throw AudioQueueError(.invalidParameter, "linear PCM for a queue is interleaved, one frame per packet: \(format)")
+            }
+        }
         input = format
         self.magicCookie = magicCookie
         let decoder: (any AudioDecoder)?
@@ -145,7 +153,8 @@ final class RenderEngine {
         } catch {
             throw AudioQueueError(.codecNotFound, "cannot play '\(format.formatID)' data as described: \(error.reason)")
         }
-        isFrameStream = format.bytesPerPacket > 0 && format.framesPerPacket == 1 && (decoder?.maximumFramesPerPacket ?? 1) == 1
+        isFrameStream = format.bytesPerPacket > 0 && format.framesPerPacket == 1 && format.bytesPerFrame == format.bytesPerPacket
+            && (decoder?.maximumFramesPerPacket ?? 1) == 1
         let perPacket = decoder?.maximumFramesPerPacket ?? 1
         framesPerPacket = max(perPacket, 1)
         frameScale = format.framesPerPacket > 0 ? max(1, perPacket / Int(format.framesPerPacket)) : 1
@@ -173,8 +182,8 @@ final class RenderEngine {
             throw AudioQueueError(.invalidPropertyValue, "the magic cookie does not configure the '\(input.formatID)' decoder: \(error.reason)")
         }
         guard replacement.outputFormat.sampleRate == sampleRate, Int(replacement.outputFormat.channelsPerFrame) == channels,
-              replacement.outputFormat == decoder?.outputFormat || replacement.outputFormat == floatFormat,
-              replacement.maximumFramesPerPacket <= scratch.frameCapacity / 2 else {
+              replacement.outputFormat == decoder?.outputFormat,
+              replacement.maximumFramesPerPacket == framesPerPacket else {
             throw AudioQueueError(.invalidPropertyValue, "the magic cookie describes a different stream (\(replacement.outputFormat)) from the queue's format")
         }
         decoder = replacement
@@ -201,7 +210,9 @@ final class RenderEngine {
         guard size <= Int(buffer.audioDataBytesCapacity) else {
             throw AudioQueueError(.invalidParameter, "audioDataByteSize \(size) exceeds the buffer's capacity of \(buffer.audioDataBytesCapacity) bytes")
         }
-        guard trimStart >= 0, trimEnd >= 0 else { throw AudioQueueError(.invalidParameter, "negative trim") }
+        guard trimStart >= 0, trimEnd >= 0, trimStart <= Int(UInt32.max), trimEnd <= Int(UInt32.max) else {
+            throw AudioQueueError(.invalidParameter, "trims are 0…\(UInt32.max) frames, not \(trimStart) and \(trimEnd)")
+        }
         for event in events {
             try Self.check(event.parameter, event.value)
         }
@@ -369,7 +380,10 @@ final class RenderEngine {
                     entryFrame += n
                     done += n
                 } else if entryPacket < entry.packetCount {
+                    let before = entryPacket
                     decodeChunk(entry)
+                    // Nothing decodable: the buffer ends here rather than looping.
+                    if entryPacket == before { entryPacket = entry.packetCount }
                 } else {
                     finished.append(entry.buffer)
                     current = nil

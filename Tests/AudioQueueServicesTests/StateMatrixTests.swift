@@ -28,7 +28,7 @@ struct StateMatrixTests {
             .offlineRender: (nil, .running),
         ],
         .paused: [
-            .start: (nil, .running), .prime: (nil, .paused), .pause: (nil, .paused), .stopAsync: (nil, .stopped),
+            .start: (nil, .running), .prime: (nil, .paused), .pause: (nil, .paused), .stopAsync: (nil, .paused),
             .stopSync: (nil, .stopped), .flush: (nil, .paused), .reset: (nil, .paused), .dispose: (nil, nil),
             .enqueue: (nil, .paused), .allocate: (nil, .paused), .setOfflineFormat: (.invalidRunState, .paused),
             .offlineRender: (.invalidRunState, .paused),

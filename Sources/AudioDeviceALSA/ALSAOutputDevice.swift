@@ -1,0 +1,323 @@
+public import AudioCore
+public import AudioDevices
+import CALSA
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An ALSA playback PCM: a sound card (`hw:0,0`, `plughw:0`), the `default` device, or any
+/// PCM alsa-lib's configuration defines (`pulse`, `null`, `file:FILE=/path,FORMAT=raw`, ...).
+///
+/// The PCM is set up for interleaved samples at the rate and channel count asked for, in
+/// 32-bit float if it takes that, else 32-bit and then 16-bit integers, which the device converts
+/// to with rounding and clipping. A `hw:` PCM that refuses the rate, channel count or every
+/// format is reopened as its `plughw:` twin so that alsa-lib converts; ``note`` says so.
+///
+/// Between ``start(source:)`` and ``stop(drain:)`` a dedicated thread renders a period at a
+/// time from the source and writes it to the PCM. Playback begins as soon as the first period
+/// is written. The thread allocates nothing and takes no lock the program can hold; an xrun is
+/// recovered from and reported as ``AudioDeviceEvent/underrun``.
+public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
+    public let info: AudioDeviceInfo
+    /// Interleaved Float32 at the rate and channel count the device was opened with: what the
+    /// source renders, whatever the PCM's own format.
+    public let format: AudioStreamBasicDescription
+    /// The ALSA name that was opened: the name asked for, or its `plughw:` twin.
+    public let pcmName: String
+    /// The sample format the PCM was set up with.
+    public let sampleFormat: ALSASampleFormat
+    /// Frames rendered and written at a time (the PCM's period).
+    public let periodFrames: Int
+    /// Frames the PCM buffers (about four periods).
+    public let pcmBufferFrames: Int
+    /// How the device had to deviate from the name it was given, for people (for example
+    /// "hw:0,0 cannot play 44100 Hz; using plughw:0,0 (alsa-lib converts)"); nil when it did not.
+    public var note: String? { setupNote }
+
+    private let setupNote: String?
+    private let pcm: OpaquePointer
+    private let channels: Int
+    private let waiter: PCMWaiter
+    /// What the source renders into.
+    private let scratch: UnsafeMutablePointer<Float>
+    /// The period converted to the PCM's format (nil for float).
+    private let converted: UnsafeMutableRawPointer?
+    private let bytesPerFrame: Int
+
+    private struct Control {
+        var thread: IOThread?
+        var closed = false
+        var pcmOpen = true
+    }
+
+    private let control = Mutex(Control())
+    private let stopRequested = Atomic<Bool>(false)
+    /// True while the I/O thread runs its loop (cleared after its last call to the source).
+    private let looping = Atomic<Bool>(false)
+    private let rendered = Atomic<Int64>(0)
+    /// Frames handed to the PCM (or given up on by a stop), for the clock.
+    private let written = Atomic<Int64>(0)
+    private let clock: PlaybackClock
+
+    /// Opens ALSA PCM `name` for playback of interleaved Float32 at `sampleRate` with `channels`.
+    ///
+    /// `bufferFrames` is how much audio the caller keeps ahead: the period is about a quarter
+    /// of it (256 to 4096 frames) and the PCM buffers about four periods.
+    ///
+    /// - Throws: ``AudioDeviceError`` `.notFound` when there is no such PCM, `.openFailed` when
+    ///   it exists but cannot be opened (busy, no permission, no server), `.formatNotSupported`
+    ///   when it cannot play the format even through `plughw:`.
+    public init(name: String = "default", sampleRate: Double, channels: Int, bufferFrames: Int = 4096) throws(AudioDeviceError) {
+        let target = bufferFrames > 0 ? bufferFrames / 4 : 1024
+        let setup = try PCMSetup.open(name: name, stream: .playback, sampleRate: sampleRate, channels: channels, periodTarget: target)
+        let waiter: PCMWaiter
+        do {
+            waiter = try PCMWaiter(pcm: setup.pcm)
+        } catch {
+            snd_pcm_close(setup.pcm)
+            throw error
+        }
+        pcm = setup.pcm
+        pcmName = setup.openedName
+        sampleFormat = setup.sampleFormat
+        periodFrames = setup.periodFrames
+        pcmBufferFrames = setup.bufferFrames
+        setupNote = setup.note
+        self.channels = channels
+        self.waiter = waiter
+        format = .deviceFloat(sampleRate: sampleRate, channels: channels)
+        clock = PlaybackClock(sampleRate: sampleRate)
+        info = AudioDeviceInfo(
+            backend: "alsa", name: name,
+            description: "ALSA PCM \(setup.openedName) (\(setup.typeName), \(setup.sampleFormat))",
+            direction: .output, isDefault: name == "default")
+        let samples = setup.periodFrames * channels
+        scratch = .allocate(capacity: samples)
+        scratch.initialize(repeating: 0, count: samples)
+        bytesPerFrame = channels * setup.sampleFormat.bytesPerSample
+        if setup.sampleFormat == .float32 {
+            converted = nil
+        } else {
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: setup.periodFrames * bytesPerFrame, alignment: 16)
+            bytes.initializeMemory(as: UInt8.self, repeating: 0, count: setup.periodFrames * bytesPerFrame)
+            converted = bytes
+        }
+    }
+
+    deinit {
+        let thread = control.withLock { c -> IOThread? in
+            let t = c.thread
+            c.thread = nil
+            if c.pcmOpen {
+                snd_pcm_close(pcm)
+                c.pcmOpen = false
+            }
+            return t
+        }
+        // The loop has ended (it keeps the device alive while it runs); reap its thread, or
+        // let it go when this is the thread's last act.
+        if let thread {
+            if thread.isCurrent { pthread_detach(pthread_self()) } else { thread.join() }
+        }
+        scratch.deallocate()
+        converted?.deallocate()
+    }
+
+    public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
+        try control.withLock { c throws(AudioDeviceError) in
+            guard !c.closed else { throw AudioDeviceError(.invalidState, "\(info.uid) is closed") }
+            if let previous = c.thread {
+                guard !looping.load(ordering: .acquiring) else {
+                    throw AudioDeviceError(.invalidState, "\(info.uid) is already running")
+                }
+                guard !previous.isCurrent else {
+                    throw AudioDeviceError(.invalidState, "\(info.uid) cannot be restarted from its own I/O thread")
+                }
+                // The source ended and the loop finished by itself.
+                previous.join()
+                c.thread = nil
+            }
+            if snd_pcm_state(pcm) != SND_PCM_STATE_PREPARED {
+                _ = snd_pcm_drop(pcm)
+                let status = snd_pcm_prepare(pcm)
+                guard status >= 0 else { throw runtimeError(status, "cannot prepare ALSA PCM \(pcmName)") }
+            }
+            settleClock()
+            stopRequested.store(false, ordering: .releasing)
+            waiter.reset()
+            looping.store(true, ordering: .releasing)
+            do throws(AudioDeviceError) {
+                c.thread = try IOThread(name: "aq.alsa.out") { [self] in
+                    run(source: source)
+                    looping.store(false, ordering: .releasing)
+                }
+            } catch {
+                looping.store(false, ordering: .releasing)
+                throw error
+            }
+        }
+    }
+
+    public func stop(drain: Bool) {
+        stopRequested.store(true, ordering: .releasing)
+        waiter.wake()
+        let thread = control.withLock { c -> IOThread? in
+            let t = c.thread
+            c.thread = nil
+            return t
+        }
+        if let thread, !thread.isCurrent { thread.join() }
+        control.withLock { c in
+            guard c.pcmOpen, !c.closed else { return }
+            if drain {
+                drainBlocking()
+            } else {
+                _ = snd_pcm_drop(pcm)
+            }
+            _ = snd_pcm_prepare(pcm)
+        }
+        settleClock()
+    }
+
+    /// Frames rendered and not yet played: those the PCM holds (`snd_pcm_delay`, measured by
+    /// the I/O thread after every write and counted down at the sample rate since) plus any
+    /// rendered but not yet written. 0 when the device is stopped.
+    ///
+    /// It never calls into alsa-lib: some PCMs (the `pulse` plugin) lose their position when
+    /// asked from another thread while the I/O thread writes.
+    public var presentationDelay: Int {
+        Int(clamping: max(0, rendered.load(ordering: .acquiring) - clock.playedNow()))
+    }
+
+    public var framesRendered: Int64 { rendered.load(ordering: .acquiring) }
+
+    /// Stops without draining and closes the PCM. Calling it again does nothing.
+    public func close() {
+        let (already, onIOThread) = control.withLock { ($0.closed, $0.thread?.isCurrent ?? false) }
+        guard !already else { return }
+        stop(drain: false)
+        control.withLock { c in
+            guard !c.closed else { return }
+            c.closed = true
+            // From the I/O thread itself the loop is still on the stack: deinit closes the PCM.
+            if c.pcmOpen && !onIOThread {
+                snd_pcm_close(pcm)
+                c.pcmOpen = false
+            }
+        }
+    }
+
+    // MARK: - The I/O thread
+
+    private enum WriteResult {
+        case written
+        case stopRequested
+        case failed(AudioDeviceError)
+    }
+
+    private func run(source: any AudioRenderSource) {
+        let period = periodFrames
+        var first = true
+        while !stopRequested.load(ordering: .acquiring) {
+            let n = min(max(source.render(into: scratch, frameCount: period), 0), period)
+            rendered.add(Int64(n), ordering: .releasing)
+            if stopRequested.load(ordering: .acquiring) { return }
+            if n > 0 {
+                switch write(frames: n, source: source) {
+                case .written: break
+                case .stopRequested: return
+                case .failed(let error):
+                    settleClock()
+                    source.device(self, didReport: .failed(error))
+                    return
+                }
+            }
+            if first {
+                first = false
+                source.device(self, didReport: .started(hostTime: HostTime.now()))
+            }
+            if n < period {
+                // The stream ended: play out what was written, then stop by ourselves.
+                drainBlocking()
+                settleClock()
+                if !stopRequested.load(ordering: .acquiring) {
+                    source.device(self, didReport: .stopped(drained: true))
+                }
+                return
+            }
+        }
+    }
+
+    /// Publishes how far playback has got (on the I/O thread, the only one using the PCM).
+    private func measure() {
+        var delay: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &delay) >= 0 else { return }
+        let total = written.load(ordering: .relaxed)
+        let queued = min(max(Int64(delay), 0), total)
+        clock.publish(played: total - queued, queued: queued, running: snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING)
+    }
+
+    /// Nothing is waiting to play: everything rendered counts as played (or dropped).
+    private func settleClock() {
+        let total = rendered.load(ordering: .acquiring)
+        written.store(total, ordering: .relaxed)
+        clock.publish(played: total, queued: 0, running: false)
+    }
+
+    /// Writes the first `frames` frames of the scratch buffer, converting them first if the
+    /// PCM is not float; waits for room, recovers from xruns.
+    private func write(frames: Int, source: any AudioRenderSource) -> WriteResult {
+        let data: UnsafeRawPointer
+        if let converted {
+            SampleConversion.encode(scratch, count: frames * channels, into: converted, format: sampleFormat)
+            data = UnsafeRawPointer(converted)
+        } else {
+            data = UnsafeRawPointer(scratch)
+        }
+        var done = 0
+        let timeout = waitTimeout
+        while done < frames {
+            if stopRequested.load(ordering: .acquiring) { return .stopRequested }
+            let result = snd_pcm_writei(pcm, data + done * bytesPerFrame, snd_pcm_uframes_t(frames - done))
+            if result >= 0 {
+                done += result
+                written.add(Int64(result), ordering: .relaxed)
+                if result == 0 { waiter.wait(timeoutMilliseconds: timeout) }
+                measure()
+                continue
+            }
+            let code = Int32(truncatingIfNeeded: result)
+            switch -code {
+            case EAGAIN:
+                waiter.wait(timeoutMilliseconds: timeout)
+                measure()
+            case EINTR:
+                continue
+            case EPIPE, ESTRPIPE:
+                let recovered = snd_pcm_recover(pcm, code, 1)
+                guard recovered >= 0 else { return .failed(runtimeError(recovered, "ALSA PCM \(pcmName) did not recover from an xrun")) }
+                source.device(self, didReport: .underrun)
+            default:
+                return .failed(runtimeError(code, "writing to ALSA PCM \(pcmName)"))
+            }
+        }
+        return .written
+    }
+
+    /// How long a wait for room may take before the write is tried again (and the delay
+    /// measured again): a period.
+    private var waitTimeout: Int32 {
+        let milliseconds = Double(periodFrames) / format.sampleRate * 1000
+        return Int32(min(max(milliseconds.rounded(.up), 5), 500))
+    }
+
+    /// Plays out what the PCM holds and stops it (blocking; bounded by the buffer's length).
+    private func drainBlocking() {
+        _ = snd_pcm_nonblock(pcm, 0)
+        _ = snd_pcm_drain(pcm)
+        _ = snd_pcm_nonblock(pcm, 1)
+    }
+}

@@ -1,0 +1,324 @@
+import AudioCore
+import AudioDevices
+@testable import AudioDeviceALSA
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Renders a known ramp of `totalFrames` frames, then fewer frames than asked to end the
+/// stream (or never ends when `totalFrames` is nil), and records what the device reports.
+private final class RampSource: AudioRenderSource, @unchecked Sendable {
+    struct State {
+        var position = 0
+        var calls = 0
+        var events: [String] = []
+    }
+
+    let channels: Int
+    let totalFrames: Int?
+    let state = Mutex(State())
+
+    init(channels: Int, totalFrames: Int?) {
+        self.channels = channels
+        self.totalFrames = totalFrames
+    }
+
+    /// Sample `channel` of frame `frame`: distinct per frame and channel, inside -1...1.
+    static func sample(frame: Int, channel: Int) -> Float {
+        let value = Float(frame % 4000) / 4000 - 0.5
+        return channel == 0 ? value : -value / Float(channel + 1)
+    }
+
+    func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
+        state.withLock { s in
+            s.calls += 1
+            let n = totalFrames.map { min(frameCount, $0 - s.position) } ?? frameCount
+            for f in 0..<n {
+                for c in 0..<channels { buffer[f * channels + c] = Self.sample(frame: s.position + f, channel: c) }
+            }
+            s.position += n
+            return n
+        }
+    }
+
+    func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
+        let text: String
+        switch event {
+        case .started: text = "started"
+        case .stopped(let drained): text = "stopped(drained: \(drained))"
+        case .underrun: text = "underrun"
+        case .overrun: text = "overrun"
+        case .failed(let error): text = "failed: \(error)"
+        }
+        state.withLock { $0.events.append(text) }
+    }
+
+    var events: [String] { state.withLock { $0.events } }
+    var calls: Int { state.withLock { $0.calls } }
+
+    /// The whole ramp as the device should have played it.
+    static func expected(frames: Int, channels: Int) -> [Float] {
+        (0..<frames).flatMap { f in (0..<channels).map { c in sample(frame: f, channel: c) } }
+    }
+}
+
+/// Records what a capture device delivers.
+private final class RecordingSink: AudioCaptureSink, @unchecked Sendable {
+    struct State {
+        var frames = 0
+        var nonZero = 0
+        var events: [String] = []
+    }
+
+    let channels: Int
+    let state = Mutex(State())
+
+    init(channels: Int) { self.channels = channels }
+
+    func capture(_ samples: UnsafePointer<Float>, frameCount: Int) {
+        state.withLock { s in
+            s.frames += frameCount
+            for i in 0..<(frameCount * channels) where samples[i] != 0 { s.nonZero += 1 }
+        }
+    }
+
+    func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent) {
+        let text: String
+        switch event {
+        case .started: text = "started"
+        case .overrun: text = "overrun"
+        case .failed(let error): text = "failed: \(error)"
+        default: text = "other"
+        }
+        state.withLock { $0.events.append(text) }
+    }
+}
+
+/// Waits (a generous hang guard, not a timing assertion) until `condition` holds.
+private func eventually(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<20_000 {
+        if condition() { return true }
+        usleep(1000)
+    }
+    return condition()
+}
+
+private func temporaryPath(_ label: String) -> String {
+    let dir = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    return "\(dir)/alsa-test-\(getpid())-\(label)-\(UInt32.random(in: 0...UInt32.max)).raw"
+}
+
+private func readFile(_ path: String) -> [UInt8] {
+    guard let file = fopen(path, "rb") else { return [] }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n == 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return bytes
+}
+
+private func bytes(of samples: [Float]) -> [UInt8] {
+    samples.withUnsafeBytes { Array($0) }
+}
+
+@Suite("ALSA backend")
+struct ALSATests {
+    static let sampleRate = 48000.0
+    static let channels = 2
+
+    /// Plays the ramp through a `file` PCM, which writes exactly the frames it is given.
+    @Test func playsTheRenderedSamplesIntoAFilePCM() throws {
+        let path = temporaryPath("play")
+        defer { unlink(path) }
+        let frames = 10_000
+        let device = try ALSAOutputDevice(
+            name: "file:FILE=\(path),FORMAT=raw", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 4096)
+        defer { device.close() }
+        try #require(device.sampleFormat == .float32, "the file PCM takes float, so the file holds the samples as rendered")
+        #expect(device.note == nil)
+        #expect(device.format == .deviceFloat(sampleRate: Self.sampleRate, channels: Self.channels))
+        #expect(device.info.backend == "alsa")
+        #expect(device.periodFrames == 1024)
+
+        let source = RampSource(channels: Self.channels, totalFrames: frames)
+        try device.start(source: source)
+        #expect(eventually { source.events.contains("stopped(drained: true)") })
+        #expect(source.events == ["started", "stopped(drained: true)"])
+        #expect(device.framesRendered == Int64(frames))
+        device.stop(drain: true)
+
+        let written = readFile(path)
+        let expected = bytes(of: RampSource.expected(frames: frames, channels: Self.channels))
+        #expect(written.count == expected.count)
+        #expect(written == expected)
+    }
+
+    @Test func startsAgainAfterItDrained() throws {
+        let path = temporaryPath("restart")
+        defer { unlink(path) }
+        let frames = 3000
+        let device = try ALSAOutputDevice(
+            name: "file:FILE=\(path),FORMAT=raw", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 2048)
+        try #require(device.sampleFormat == .float32)
+
+        let first = RampSource(channels: Self.channels, totalFrames: frames)
+        try device.start(source: first)
+        #expect(eventually { first.events.contains("stopped(drained: true)") })
+
+        // No stop(drain:) in between: the loop ended by itself and start joins it.
+        let second = RampSource(channels: Self.channels, totalFrames: frames)
+        try device.start(source: second)
+        #expect(eventually { second.events.contains("stopped(drained: true)") })
+        #expect(second.events == ["started", "stopped(drained: true)"])
+        device.stop(drain: true)
+        #expect(device.framesRendered == Int64(2 * frames))
+        device.close()
+
+        let ramp = RampSource.expected(frames: frames, channels: Self.channels)
+        #expect(readFile(path) == bytes(of: ramp + ramp))
+    }
+
+    @Test func stopWithoutDrainingEndsAnEndlessStream() throws {
+        let device = try ALSAOutputDevice(name: "null", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 4096)
+        defer { device.close() }
+        let source = RampSource(channels: Self.channels, totalFrames: nil)
+        try device.start(source: source)
+        #expect(eventually { source.calls >= 10 })
+        device.stop(drain: false)
+        let callsAtStop = source.calls
+        usleep(50_000)
+        #expect(source.calls == callsAtStop, "the source is not called after stop returns")
+        #expect(source.events.first == "started")
+        #expect(!source.events.contains { $0.hasPrefix("stopped") || $0.hasPrefix("failed") })
+        #expect(device.framesRendered == Int64(callsAtStop * device.periodFrames))
+
+        // And it plays again.
+        let again = RampSource(channels: Self.channels, totalFrames: 5000)
+        try device.start(source: again)
+        #expect(eventually { again.events.contains("stopped(drained: true)") })
+        device.stop(drain: true)
+    }
+
+    @Test func startTwiceAndUseAfterCloseAreRefused() throws {
+        let device = try ALSAOutputDevice(name: "null", sampleRate: Self.sampleRate, channels: 1)
+        let source = RampSource(channels: 1, totalFrames: nil)
+        try device.start(source: source)
+        #expect(throws: AudioDeviceError(.invalidState, "alsa:null is already running")) {
+            try device.start(source: source)
+        }
+        device.close()
+        device.close()
+        #expect(device.presentationDelay == 0)
+        #expect(throws: AudioDeviceError(.invalidState, "alsa:null is closed")) {
+            try device.start(source: source)
+        }
+    }
+
+    @Test func aNameThatDoesNotExistIsNotFound() {
+        let backend = ALSABackend()
+        #expect {
+            _ = try backend.makeOutput(name: "nosuchpcm", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 4096)
+        } throws: { error in
+            (error as? AudioDeviceError)?.code == .notFound
+        }
+        #expect {
+            _ = try backend.makeInput(name: "nosuchpcm", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 1024)
+        } throws: { error in
+            (error as? AudioDeviceError)?.code == .notFound
+        }
+    }
+
+    @Test func impossibleFormatsAreRefused() {
+        #expect {
+            _ = try ALSAOutputDevice(name: "null", sampleRate: 44100.5, channels: 2)
+        } throws: { error in
+            (error as? AudioDeviceError)?.code == .formatNotSupported
+        }
+        #expect {
+            _ = try ALSAOutputDevice(name: "null", sampleRate: 48000, channels: 0)
+        } throws: { error in
+            (error as? AudioDeviceError)?.code == .formatNotSupported
+        }
+    }
+
+    @Test func listsNullAndDefault() throws {
+        let devices = try ALSABackend().devices()
+        let outputs = devices.filter { $0.direction == .output }
+        #expect(outputs.contains { $0.name == "null" })
+        #expect(outputs.first?.name == "default")
+        #expect(outputs.first?.isDefault == true)
+        #expect(devices.contains { $0.name == "default" && $0.direction == .input })
+        #expect(devices.allSatisfy { $0.backend == "alsa" && ($0.isDefault == ($0.name == "default")) })
+        #expect(devices.first { $0.name == "null" }?.uid == "alsa:null")
+    }
+
+    @Test func recordsSilenceFromTheNullPCM() throws {
+        let device = try ALSAInputDevice(name: "null", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 512)
+        defer { device.close() }
+        #expect(device.format == .deviceFloat(sampleRate: Self.sampleRate, channels: Self.channels))
+        let sink = RecordingSink(channels: Self.channels)
+        try device.start(sink: sink)
+        #expect(eventually { sink.state.withLock { $0.frames } >= 4096 })
+        device.stop()
+        let state = sink.state.withLock { $0 }
+        #expect(state.events.first == "started")
+        #expect(state.nonZero == 0)
+        #expect(device.framesCaptured == Int64(state.frames))
+        usleep(20_000)
+        #expect(sink.state.withLock { $0.frames } == state.frames, "the sink is not called after stop returns")
+    }
+
+    @Test func plughwIsTheTwinOfHw() {
+        #expect(PCMSetup.plugTwin(of: "hw:0,0") == "plughw:0,0")
+        #expect(PCMSetup.plugTwin(of: "hw:CARD=PCH,DEV=0") == "plughw:CARD=PCH,DEV=0")
+        #expect(PCMSetup.plugTwin(of: "hw") == "plughw")
+        #expect(PCMSetup.plugTwin(of: "plughw:0") == nil)
+        #expect(PCMSetup.plugTwin(of: "default") == nil)
+    }
+
+    @Test func integerConversionRoundsAndClips() {
+        let input: [Float] = [0, 0.5, -0.5, 1, -1, 2, -2, 1.0 / 65536, -1.0 / 65536, .nan, 3.0 / 65536]
+        var s16 = [Int16](repeating: 7, count: input.count)
+        s16.withUnsafeMutableBytes { out in
+            SampleConversion.encode(input, count: input.count, into: out.baseAddress!, format: .int16)
+        }
+        #expect(s16 == [0, 16384, -16384, 32767, -32768, 32767, -32768, 1, -1, 0, 2])
+        var s32 = [Int32](repeating: 7, count: input.count)
+        s32.withUnsafeMutableBytes { out in
+            SampleConversion.encode(input, count: input.count, into: out.baseAddress!, format: .int32)
+        }
+        #expect(s32 == [0, 1 << 30, -(1 << 30), .max, .min, .max, .min, 32768, -32768, 0, 98304])
+
+        var back = [Float](repeating: 9, count: 3)
+        [Int16(16384), -32768, 32767].withUnsafeBytes { raw in
+            SampleConversion.decode(raw.baseAddress!, count: 3, format: .int16, into: &back)
+        }
+        #expect(back == [0.5, -1, 32767.0 / 32768])
+        [Int32(1 << 30), .min, 0].withUnsafeBytes { raw in
+            SampleConversion.decode(raw.baseAddress!, count: 3, format: .int32, into: &back)
+        }
+        #expect(back == [0.5, -1, 0])
+    }
+
+    /// Through alsa-lib's `pulse` PCM, when the test harness runs a private PulseAudio server.
+    @Test(.enabled(if: getenv("AQ_TEST_SINK") != nil, "needs the private PulseAudio server"))
+    func playsThroughThePulsePCM() throws {
+        let device = try ALSAOutputDevice(name: "pulse", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 4096)
+        defer { device.close() }
+        let frames = 4800
+        let source = RampSource(channels: Self.channels, totalFrames: frames)
+        try device.start(source: source)
+        #expect(eventually { source.events.contains("stopped(drained: true)") })
+        #expect(source.events.first == "started")
+        #expect(source.events.last == "stopped(drained: true)")
+        #expect(device.framesRendered == Int64(frames))
+    }
+}
