@@ -15,7 +15,7 @@ import Musl
 /// 32- or 16-bit integers converted to Float32, and a refusing `hw:` PCM is reopened as
 /// `plughw:`. Between ``start(sink:)`` and ``stop()`` a dedicated thread reads a period at a
 /// time and hands it to the sink; an overrun is recovered from and reported as
-/// ``AudioDeviceEvent/overrun``.
+/// `AudioDeviceEvent.overrun`.
 public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
     public let info: AudioDeviceInfo
     /// Interleaved Float32 at the rate and channel count the device was opened with: what the
@@ -34,38 +34,27 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
 
     private let setupNote: String?
     private let pcm: OpaquePointer
+    private let loop: PCMLoop
     private let channels: Int
-    private let waiter: PCMWaiter
     /// What the sink receives.
     private let scratch: UnsafeMutablePointer<Float>
     /// What the PCM delivers when it is not float (nil for float).
     private let raw: UnsafeMutableRawPointer?
     private let bytesPerFrame: Int
-
-    private struct Control {
-        var thread: IOThread?
-        var closed = false
-        var pcmOpen = true
-    }
-
-    private let control = Mutex(Control())
-    private let stopRequested = Atomic<Bool>(false)
-    private let looping = Atomic<Bool>(false)
     private let captured = Atomic<Int64>(0)
 
     /// Opens ALSA PCM `name` for capture of interleaved Float32 at `sampleRate` with `channels`,
     /// delivering about `bufferFrames` frames at a time (the period: 256 to 4096 frames; the
     /// PCM buffers about four periods).
     ///
-    /// - Throws: ``AudioDeviceError`` `.notFound` when there is no such PCM, `.openFailed` when
+    /// - Throws: `AudioDeviceError` `.notFound` when there is no such PCM, `.openFailed` when
     ///   it exists but cannot be opened, `.formatNotSupported` when it cannot record the format
     ///   even through `plughw:`.
     public init(name: String = "default", sampleRate: Double, channels: Int, bufferFrames: Int = 1024) throws(AudioDeviceError) {
         let target = bufferFrames > 0 ? bufferFrames : 1024
         let setup = try PCMSetup.open(name: name, stream: .capture, sampleRate: sampleRate, channels: channels, periodTarget: target)
-        let waiter: PCMWaiter
         do {
-            waiter = try PCMWaiter(pcm: setup.pcm)
+            loop = try PCMLoop(pcm: setup.pcm, threadName: "aq.alsa.in")
         } catch {
             snd_pcm_close(setup.pcm)
             throw error
@@ -77,7 +66,6 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
         pcmBufferFrames = setup.bufferFrames
         setupNote = setup.note
         self.channels = channels
-        self.waiter = waiter
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         info = AudioDeviceInfo(
             backend: "alsa", name: name,
@@ -97,36 +85,13 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
     }
 
     deinit {
-        let thread = control.withLock { c -> IOThread? in
-            let t = c.thread
-            c.thread = nil
-            if c.pcmOpen {
-                snd_pcm_close(pcm)
-                c.pcmOpen = false
-            }
-            return t
-        }
-        if let thread {
-            if thread.isCurrent { pthread_detach(pthread_self()) } else { thread.join() }
-        }
+        loop.tearDown()
         scratch.deallocate()
         raw?.deallocate()
     }
 
     public func start(sink: any AudioCaptureSink) throws(AudioDeviceError) {
-        try control.withLock { c throws(AudioDeviceError) in
-            guard !c.closed else { throw AudioDeviceError(.invalidState, "\(info.uid) is closed") }
-            if let previous = c.thread {
-                guard !looping.load(ordering: .acquiring) else {
-                    throw AudioDeviceError(.invalidState, "\(info.uid) is already running")
-                }
-                guard !previous.isCurrent else {
-                    throw AudioDeviceError(.invalidState, "\(info.uid) cannot be restarted from its own I/O thread")
-                }
-                // The loop failed and finished by itself.
-                previous.join()
-                c.thread = nil
-            }
+        try loop.start(uid: info.uid, prepare: { [self] pcm throws(AudioDeviceError) in
             if snd_pcm_state(pcm) != SND_PCM_STATE_PREPARED {
                 _ = snd_pcm_drop(pcm)
                 let status = snd_pcm_prepare(pcm)
@@ -134,34 +99,15 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
             }
             let status = snd_pcm_start(pcm)
             guard status >= 0 else { throw runtimeError(status, "cannot start ALSA PCM \(pcmName)") }
-            stopRequested.store(false, ordering: .releasing)
-            waiter.reset()
-            looping.store(true, ordering: .releasing)
-            do throws(AudioDeviceError) {
-                c.thread = try IOThread(name: "aq.alsa.in") { [self] in
-                    run(sink: sink)
-                    looping.store(false, ordering: .releasing)
-                }
-            } catch {
-                looping.store(false, ordering: .releasing)
-                _ = snd_pcm_drop(pcm)
-                _ = snd_pcm_prepare(pcm)
-                throw error
-            }
-        }
+        }, body: { [self] in
+            run(sink: sink)
+        })
     }
 
+    /// Stops recording (what the PCM holds is dropped); returns when the I/O thread no longer
+    /// calls the sink.
     public func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        waiter.wake()
-        let thread = control.withLock { c -> IOThread? in
-            let t = c.thread
-            c.thread = nil
-            return t
-        }
-        if let thread, !thread.isCurrent { thread.join() }
-        control.withLock { c in
-            guard c.pcmOpen, !c.closed else { return }
+        loop.stop { pcm in
             _ = snd_pcm_drop(pcm)
             _ = snd_pcm_prepare(pcm)
         }
@@ -171,18 +117,7 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
 
     /// Stops and closes the PCM. Calling it again does nothing.
     public func close() {
-        let (already, onIOThread) = control.withLock { ($0.closed, $0.thread?.isCurrent ?? false) }
-        guard !already else { return }
-        stop()
-        control.withLock { c in
-            guard !c.closed else { return }
-            c.closed = true
-            // From the I/O thread itself the loop is still on the stack: deinit closes the PCM.
-            if c.pcmOpen && !onIOThread {
-                snd_pcm_close(pcm)
-                c.pcmOpen = false
-            }
-        }
+        loop.close { pcm in _ = snd_pcm_drop(pcm) }
     }
 
     // MARK: - The I/O thread
@@ -193,7 +128,7 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
         let milliseconds = Double(period) / format.sampleRate * 1000
         let timeout = Int32(min(max(milliseconds.rounded(.up), 5), 500))
         var first = true
-        while !stopRequested.load(ordering: .acquiring) {
+        while !loop.shouldStop {
             let result = snd_pcm_readi(pcm, destination, snd_pcm_uframes_t(period))
             if result > 0 {
                 let n = min(result, period)
@@ -202,19 +137,19 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
                     first = false
                     sink.device(self, didReport: .started(hostTime: HostTime.now()))
                 }
-                if stopRequested.load(ordering: .acquiring) { return }
+                if loop.shouldStop { return }
                 sink.capture(scratch, frameCount: n)
                 captured.add(Int64(n), ordering: .releasing)
                 continue
             }
             if result == 0 {
-                waiter.wait(timeoutMilliseconds: timeout)
+                loop.waiter.wait(timeoutMilliseconds: timeout)
                 continue
             }
             let code = Int32(truncatingIfNeeded: result)
             switch -code {
             case EAGAIN:
-                waiter.wait(timeoutMilliseconds: timeout)
+                loop.waiter.wait(timeoutMilliseconds: timeout)
             case EINTR:
                 continue
             case EPIPE, ESTRPIPE:

@@ -19,7 +19,7 @@ import Musl
 /// Between ``start(source:)`` and ``stop(drain:)`` a dedicated thread renders a period at a
 /// time from the source and writes it to the PCM. Playback begins as soon as the first period
 /// is written. The thread allocates nothing and takes no lock the program can hold; an xrun is
-/// recovered from and reported as ``AudioDeviceEvent/underrun``.
+/// recovered from and reported as `AudioDeviceEvent.underrun`.
 public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     public let info: AudioDeviceInfo
     /// Interleaved Float32 at the rate and channel count the device was opened with: what the
@@ -39,24 +39,14 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
 
     private let setupNote: String?
     private let pcm: OpaquePointer
+    private let loop: PCMLoop
     private let channels: Int
-    private let waiter: PCMWaiter
     /// What the source renders into.
     private let scratch: UnsafeMutablePointer<Float>
     /// The period converted to the PCM's format (nil for float).
     private let converted: UnsafeMutableRawPointer?
     private let bytesPerFrame: Int
-
-    private struct Control {
-        var thread: IOThread?
-        var closed = false
-        var pcmOpen = true
-    }
-
-    private let control = Mutex(Control())
-    private let stopRequested = Atomic<Bool>(false)
-    /// True while the I/O thread runs its loop (cleared after its last call to the source).
-    private let looping = Atomic<Bool>(false)
+    /// Frames taken from the source.
     private let rendered = Atomic<Int64>(0)
     /// Frames handed to the PCM (or given up on by a stop), for the clock.
     private let written = Atomic<Int64>(0)
@@ -67,15 +57,14 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// `bufferFrames` is how much audio the caller keeps ahead: the period is about a quarter
     /// of it (256 to 4096 frames) and the PCM buffers about four periods.
     ///
-    /// - Throws: ``AudioDeviceError`` `.notFound` when there is no such PCM, `.openFailed` when
+    /// - Throws: `AudioDeviceError` `.notFound` when there is no such PCM, `.openFailed` when
     ///   it exists but cannot be opened (busy, no permission, no server), `.formatNotSupported`
     ///   when it cannot play the format even through `plughw:`.
     public init(name: String = "default", sampleRate: Double, channels: Int, bufferFrames: Int = 4096) throws(AudioDeviceError) {
         let target = bufferFrames > 0 ? bufferFrames / 4 : 1024
         let setup = try PCMSetup.open(name: name, stream: .playback, sampleRate: sampleRate, channels: channels, periodTarget: target)
-        let waiter: PCMWaiter
         do {
-            waiter = try PCMWaiter(pcm: setup.pcm)
+            loop = try PCMLoop(pcm: setup.pcm, threadName: "aq.alsa.out")
         } catch {
             snd_pcm_close(setup.pcm)
             throw error
@@ -87,7 +76,6 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         pcmBufferFrames = setup.bufferFrames
         setupNote = setup.note
         self.channels = channels
-        self.waiter = waiter
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         clock = PlaybackClock(sampleRate: sampleRate)
         info = AudioDeviceInfo(
@@ -108,78 +96,36 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     }
 
     deinit {
-        let thread = control.withLock { c -> IOThread? in
-            let t = c.thread
-            c.thread = nil
-            if c.pcmOpen {
-                snd_pcm_close(pcm)
-                c.pcmOpen = false
-            }
-            return t
-        }
-        // The loop has ended (it keeps the device alive while it runs); reap its thread, or
-        // let it go when this is the thread's last act.
-        if let thread {
-            if thread.isCurrent { pthread_detach(pthread_self()) } else { thread.join() }
-        }
+        loop.tearDown()
         scratch.deallocate()
         converted?.deallocate()
     }
 
     public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
-        try control.withLock { c throws(AudioDeviceError) in
-            guard !c.closed else { throw AudioDeviceError(.invalidState, "\(info.uid) is closed") }
-            if let previous = c.thread {
-                guard !looping.load(ordering: .acquiring) else {
-                    throw AudioDeviceError(.invalidState, "\(info.uid) is already running")
-                }
-                guard !previous.isCurrent else {
-                    throw AudioDeviceError(.invalidState, "\(info.uid) cannot be restarted from its own I/O thread")
-                }
-                // The source ended and the loop finished by itself.
-                previous.join()
-                c.thread = nil
-            }
+        try loop.start(uid: info.uid, prepare: { [self] pcm throws(AudioDeviceError) in
             if snd_pcm_state(pcm) != SND_PCM_STATE_PREPARED {
                 _ = snd_pcm_drop(pcm)
                 let status = snd_pcm_prepare(pcm)
                 guard status >= 0 else { throw runtimeError(status, "cannot prepare ALSA PCM \(pcmName)") }
             }
             settleClock()
-            stopRequested.store(false, ordering: .releasing)
-            waiter.reset()
-            looping.store(true, ordering: .releasing)
-            do throws(AudioDeviceError) {
-                c.thread = try IOThread(name: "aq.alsa.out") { [self] in
-                    run(source: source)
-                    looping.store(false, ordering: .releasing)
-                }
-            } catch {
-                looping.store(false, ordering: .releasing)
-                throw error
-            }
-        }
+        }, body: { [self] in
+            run(source: source)
+        })
     }
 
+    /// Stops pulling from the source; returns when the I/O thread no longer calls it. With
+    /// `drain`, what the PCM holds plays out first (`snd_pcm_drain`), else it is dropped.
     public func stop(drain: Bool) {
-        stopRequested.store(true, ordering: .releasing)
-        waiter.wake()
-        let thread = control.withLock { c -> IOThread? in
-            let t = c.thread
-            c.thread = nil
-            return t
-        }
-        if let thread, !thread.isCurrent { thread.join() }
-        control.withLock { c in
-            guard c.pcmOpen, !c.closed else { return }
+        loop.stop { [self] pcm in
             if drain {
-                drainBlocking()
+                Self.drainBlocking(pcm)
             } else {
                 _ = snd_pcm_drop(pcm)
             }
             _ = snd_pcm_prepare(pcm)
+            settleClock()
         }
-        settleClock()
     }
 
     /// Frames rendered and not yet played: those the PCM holds (`snd_pcm_delay`, measured by
@@ -196,17 +142,9 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
 
     /// Stops without draining and closes the PCM. Calling it again does nothing.
     public func close() {
-        let (already, onIOThread) = control.withLock { ($0.closed, $0.thread?.isCurrent ?? false) }
-        guard !already else { return }
-        stop(drain: false)
-        control.withLock { c in
-            guard !c.closed else { return }
-            c.closed = true
-            // From the I/O thread itself the loop is still on the stack: deinit closes the PCM.
-            if c.pcmOpen && !onIOThread {
-                snd_pcm_close(pcm)
-                c.pcmOpen = false
-            }
+        loop.close { [self] pcm in
+            _ = snd_pcm_drop(pcm)
+            settleClock()
         }
     }
 
@@ -221,10 +159,10 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     private func run(source: any AudioRenderSource) {
         let period = periodFrames
         var first = true
-        while !stopRequested.load(ordering: .acquiring) {
+        while !loop.shouldStop {
             let n = min(max(source.render(into: scratch, frameCount: period), 0), period)
             rendered.add(Int64(n), ordering: .releasing)
-            if stopRequested.load(ordering: .acquiring) { return }
+            if loop.shouldStop { return }
             if n > 0 {
                 switch write(frames: n, source: source) {
                 case .written: break
@@ -241,9 +179,9 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
             }
             if n < period {
                 // The stream ended: play out what was written, then stop by ourselves.
-                drainBlocking()
+                Self.drainBlocking(pcm)
                 settleClock()
-                if !stopRequested.load(ordering: .acquiring) {
+                if !loop.shouldStop {
                     source.device(self, didReport: .stopped(drained: true))
                 }
                 return
@@ -260,7 +198,9 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         clock.publish(played: total - queued, queued: queued, running: snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING)
     }
 
-    /// Nothing is waiting to play: everything rendered counts as played (or dropped).
+    /// Nothing is waiting to play: everything rendered counts as played (or dropped). Called
+    /// where only one thread uses the device: on the I/O thread, or by a start or stop (with
+    /// the PCM, under the loop's lock) while the I/O thread is not running.
     private func settleClock() {
         let total = rendered.load(ordering: .acquiring)
         written.store(total, ordering: .relaxed)
@@ -280,19 +220,19 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         var done = 0
         let timeout = waitTimeout
         while done < frames {
-            if stopRequested.load(ordering: .acquiring) { return .stopRequested }
+            if loop.shouldStop { return .stopRequested }
             let result = snd_pcm_writei(pcm, data + done * bytesPerFrame, snd_pcm_uframes_t(frames - done))
             if result >= 0 {
                 done += result
                 written.add(Int64(result), ordering: .relaxed)
-                if result == 0 { waiter.wait(timeoutMilliseconds: timeout) }
+                if result == 0 { loop.waiter.wait(timeoutMilliseconds: timeout) }
                 measure()
                 continue
             }
             let code = Int32(truncatingIfNeeded: result)
             switch -code {
             case EAGAIN:
-                waiter.wait(timeoutMilliseconds: timeout)
+                loop.waiter.wait(timeoutMilliseconds: timeout)
                 measure()
             case EINTR:
                 continue
@@ -315,7 +255,7 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     }
 
     /// Plays out what the PCM holds and stops it (blocking; bounded by the buffer's length).
-    private func drainBlocking() {
+    private static func drainBlocking(_ pcm: OpaquePointer) {
         _ = snd_pcm_nonblock(pcm, 0)
         _ = snd_pcm_drain(pcm)
         _ = snd_pcm_nonblock(pcm, 1)

@@ -9,13 +9,13 @@ import Musl
 
 /// The sample format an ALSA PCM was set up with. Devices always take and deliver interleaved
 /// Float32; with an integer format the device converts (rounding and clipping on the way out).
-public enum ALSASampleFormat: String, Hashable, Sendable, CustomStringConvertible {
+public enum ALSASampleFormat: Hashable, Sendable, CustomStringConvertible {
     /// 32-bit float, native byte order (`FLOAT_LE` on little-endian machines): no conversion.
-    case float32 = "FLOAT"
+    case float32
     /// 32-bit signed integer, native byte order (`S32_LE` on little-endian machines).
-    case int32 = "S32"
+    case int32
     /// 16-bit signed integer, native byte order (`S16_LE` on little-endian machines).
-    case int16 = "S16"
+    case int16
 
     /// Bytes in one sample.
     public var bytesPerSample: Int {
@@ -376,11 +376,12 @@ enum SampleConversion {
 }
 
 /// What an output device's I/O thread last learned about playback progress, published without
-/// a lock (a sequence lock: one writer at a time, readers retry) so that
-/// ``ALSAOutputDevice/presentationDelay`` never has to call into alsa-lib from another thread.
-/// Some plugins (the `pulse` PCM) lose track of their position when `snd_pcm_delay` runs
-/// concurrently with `snd_pcm_writei`.
+/// a lock the program can hold (a sequence lock: writers are the I/O thread, or a start or stop
+/// while it is not running; readers retry) so that ``ALSAOutputDevice/presentationDelay`` never
+/// has to call into alsa-lib from another thread. Some plugins (the `pulse` PCM) lose track of
+/// their position when `snd_pcm_delay` runs concurrently with `snd_pcm_writei`.
 final class PlaybackClock: Sendable {
+    /// Odd while a measurement is being written.
     private let sequence = Atomic<UInt64>(0)
     private let measuredAt = Atomic<UInt64>(0)
     private let played = Atomic<Int64>(0)
@@ -393,10 +394,21 @@ final class PlaybackClock: Sendable {
     }
 
     /// Records that `played` frames have been played, `queued` more are waiting in the PCM,
-    /// and (when `running`) the PCM is playing them now. Called by one thread at a time.
+    /// and (when `running`) the PCM is playing them now.
     func publish(played: Int64, queued: Int64, running: Bool) {
-        let s = sequence.load(ordering: .relaxed)
-        sequence.store(s &+ 1, ordering: .relaxed)
+        // Writers do not overlap by design; should two ever meet, the second waits for the
+        // first's few stores rather than leave the sequence odd.
+        var s = sequence.load(ordering: .relaxed)
+        while true {
+            if s & 1 == 0 {
+                let (exchanged, original) = sequence.weakCompareExchange(
+                    expected: s, desired: s &+ 1, successOrdering: .acquiring, failureOrdering: .relaxed)
+                if exchanged { break }
+                s = original
+            } else {
+                s = sequence.load(ordering: .relaxed)
+            }
+        }
         atomicMemoryFence(ordering: .releasing)
         measuredAt.store(HostTime.now(), ordering: .relaxed)
         self.played.store(played, ordering: .relaxed)
@@ -408,10 +420,11 @@ final class PlaybackClock: Sendable {
     /// Frames played by now: the last measurement plus the time since, at the sample rate,
     /// never more than were queued then.
     func playedNow() -> Int64 {
-        while true {
+        var played: Int64 = 0
+        for _ in 0..<10_000 {
             let s1 = sequence.load(ordering: .acquiring)
             let at = measuredAt.load(ordering: .relaxed)
-            let played = self.played.load(ordering: .relaxed)
+            played = self.played.load(ordering: .relaxed)
             let queued = self.queued.load(ordering: .relaxed)
             let running = self.running.load(ordering: .relaxed)
             atomicMemoryFence(ordering: .acquiring)
@@ -422,5 +435,6 @@ final class PlaybackClock: Sendable {
             let elapsed = now > at ? Int64(Double(now - at) / nanosecondsPerFrame) : 0
             return played + min(elapsed, queued)
         }
+        return played
     }
 }

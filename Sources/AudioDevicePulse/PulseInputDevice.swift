@@ -10,14 +10,14 @@ import Synchronization
 /// Each device owns a threaded main loop and a context, connected before the initializer
 /// returns, and a record stream created corked. The main loop's thread is the device's I/O
 /// thread: it hands what the server sends to the sink's
-/// ``AudioDevices/AudioCaptureSink/capture(_:frameCount:)`` in place, and reports events. That
+/// `capture(_:frameCount:)` in place, and reports events. That
 /// thread holds the main loop's lock while it calls the sink, so the sink must not wait for
 /// anything that waits for this device (its methods take that lock).
 ///
 /// Gaps the server marks in the stream are delivered as silence of the same length. When the
 /// server goes away while recording, the device reports
-/// ``AudioDevices/AudioDeviceEvent/failed(_:)`` with
-/// ``AudioDevices/AudioDeviceError/Code/disconnected`` and cannot be started again.
+/// `.failed` with
+/// `.disconnected` and cannot be started again.
 public final class PulseInputDevice: AudioInputDevice, @unchecked Sendable {
     public let info: AudioDeviceInfo
     public let format: AudioStreamBasicDescription
@@ -60,9 +60,9 @@ public final class PulseInputDevice: AudioInputDevice, @unchecked Sendable {
     ///
     /// Connects to the server libpulse finds by default (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`,
     /// the user's session), without starting one, and prepares a corked stream. Throws
-    /// ``AudioDevices/AudioDeviceError/Code/openFailed`` when no server answers,
-    /// ``AudioDevices/AudioDeviceError/Code/notFound`` when there is no such source and
-    /// ``AudioDevices/AudioDeviceError/Code/formatNotSupported`` for a format PulseAudio
+    /// `.openFailed` when no server answers,
+    /// `.notFound` when there is no such source and
+    /// `.formatNotSupported` for a format PulseAudio
     /// cannot carry.
     public init(
         source: String? = nil, sampleRate: Double, channels: Int, bufferFrames: Int,
@@ -117,7 +117,7 @@ public final class PulseInputDevice: AudioInputDevice, @unchecked Sendable {
     }
 
     /// Starts recording into `sink` on the main loop's thread. Throws
-    /// ``AudioDevices/AudioDeviceError/Code/disconnected`` once the server has gone away.
+    /// `.disconnected` once the server has gone away.
     public func start(sink: any AudioCaptureSink) throws(AudioDeviceError) {
         try connection.withLock { () throws(AudioDeviceError) in
             switch phase {

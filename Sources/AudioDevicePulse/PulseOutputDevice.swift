@@ -9,14 +9,14 @@ import Synchronization
 /// Each device owns a threaded main loop and a context, connected before the initializer
 /// returns, and a playback stream created corked. The main loop's thread is the device's I/O
 /// thread: the server's requests for data call the source's
-/// ``AudioDevices/AudioRenderSource/render(into:frameCount:)`` there, which renders straight
+/// `render(into:frameCount:)` there, which renders straight
 /// into the buffer that goes to the server, and events are reported from there too. That thread
 /// holds the main loop's lock while it calls the source, so the source must not wait for
 /// anything that waits for this device (its methods take that lock).
 ///
 /// Every ``start(source:)`` after the first plays on a fresh stream. When the server goes away
-/// while the device is running it reports ``AudioDevices/AudioDeviceEvent/failed(_:)`` with
-/// ``AudioDevices/AudioDeviceError/Code/disconnected``, and it cannot be started again.
+/// while the device is running it reports `.failed` with
+/// `.disconnected`, and it cannot be started again.
 public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     public let info: AudioDeviceInfo
     public let format: AudioStreamBasicDescription
@@ -62,9 +62,9 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     ///
     /// Connects to the server libpulse finds by default (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`,
     /// the user's session), without starting one, and prepares a corked stream. Throws
-    /// ``AudioDevices/AudioDeviceError/Code/openFailed`` when no server answers,
-    /// ``AudioDevices/AudioDeviceError/Code/notFound`` when there is no such sink and
-    /// ``AudioDevices/AudioDeviceError/Code/formatNotSupported`` for a format PulseAudio
+    /// `.openFailed` when no server answers,
+    /// `.notFound` when there is no such sink and
+    /// `.formatNotSupported` for a format PulseAudio
     /// cannot carry.
     public init(
         sink: String? = nil, sampleRate: Double, channels: Int, bufferFrames: Int,
@@ -121,7 +121,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     deinit { close() }
 
     /// Starts pulling from `source` on the main loop's thread. Throws
-    /// ``AudioDevices/AudioDeviceError/Code/disconnected`` once the server has gone away.
+    /// `.disconnected` once the server has gone away.
     public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
         try connection.withLock { () throws(AudioDeviceError) in
             switch phase {
@@ -185,6 +185,13 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
             var usec: pa_usec_t = 0
             return pa_stream_get_time(stream, &usec) == 0 ? usec : nil
         }
+    }
+
+    /// Frames played by the current stream, from the server's interpolated clock
+    /// (``streamTime``): smooth even when the sink takes audio in bursts.
+    public var framesPlayed: Int64 {
+        guard let time = streamTime else { return 0 }
+        return Int64((Double(time) * format.sampleRate / 1_000_000).rounded())
     }
 
     /// Disconnects the stream and the context and stops the main loop. Idempotent.

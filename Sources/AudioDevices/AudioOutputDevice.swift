@@ -119,6 +119,10 @@ public protocol AudioOutputDevice: AnyObject, Sendable {
     /// Frames the device has taken from its source since it was opened (silence it inserted
     /// on underruns not included).
     var framesRendered: Int64 { get }
+    /// The device's clock: frames it has played (made audible) — counting from when it was
+    /// opened or from its latest start, as the backend's own clock does. The queue's time is
+    /// measured on it. By default ``framesRendered`` less ``presentationDelay``.
+    var framesPlayed: Int64 { get }
     /// Releases the device; it cannot be started again.
     func close()
 }
@@ -151,6 +155,10 @@ public protocol AudioInputDevice: AnyObject, Sendable {
     var framesCaptured: Int64 { get }
     /// Releases the device; it cannot be started again.
     func close()
+}
+
+extension AudioOutputDevice {
+    public var framesPlayed: Int64 { max(0, framesRendered - Int64(presentationDelay)) }
 }
 
 /// A family of devices (PulseAudio, ALSA, files): enumerates and opens them.

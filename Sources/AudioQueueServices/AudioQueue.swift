@@ -92,6 +92,9 @@ public final class AudioQueue: @unchecked Sendable {
     private var keepAlive: AudioQueue?
     /// True while callbacks are being delivered (callbacks never nest).
     private var draining = false
+    /// The queue's time, in frames, when the device last started, and the device's clock then.
+    private var timeBase: Int64 = 0
+    private var playedAtStart: Int64 = 0
 
     /// Creates a playback queue for data in `format` (Apple's `AudioQueueNewOutput`, or
     /// `AudioQueueNewOutputWithDispatchQueue` when `callbackQueue` is given).
@@ -306,7 +309,10 @@ public final class AudioQueue: @unchecked Sendable {
                 guard device != nil else { throw AudioQueueError(.cannotStart, "no output device") }
                 try startRenderThread()
                 stopWhenStarted = false
-                if previous == .stopped { feed.resetCounters() }
+                if previous == .stopped {
+                    feed.resetCounters()
+                    timeBase = 0
+                }
                 runState = next
                 startGeneration &+= 1
                 keepAlive = self
@@ -359,6 +365,7 @@ public final class AudioQueue: @unchecked Sendable {
         do {
             try device.start(source: feed)
             deviceRunning = true
+            playedAtStart = device.framesPlayed
         } catch {
             if let previous {
                 runState = previous
@@ -372,6 +379,7 @@ public final class AudioQueue: @unchecked Sendable {
     private func stopDeviceLocked(drain: Bool) {
         startGeneration &+= 1
         guard deviceRunning else { return }
+        if let device { timeBase += max(0, device.framesPlayed - playedAtStart) }
         device?.stop(drain: drain)
         deviceRunning = false
     }
@@ -1060,7 +1068,9 @@ public final class AudioQueue: @unchecked Sendable {
                 if offlineFormat != nil {
                     sample = offlinePosition
                 } else {
-                    sample = max(0, feed.framesPulled.load(ordering: .acquiring) - Int64(device?.presentationDelay ?? 0))
+                    // The device's clock since it started, added to where the queue was then.
+                    sample = timeBase
+                    if deviceRunning, let device { sample += max(0, device.framesPlayed - playedAtStart) }
                 }
             }
             var discontinuity = false

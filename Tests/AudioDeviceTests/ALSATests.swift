@@ -21,10 +21,13 @@ private final class RampSource: AudioRenderSource, @unchecked Sendable {
     let channels: Int
     let totalFrames: Int?
     let state = Mutex(State())
+    /// Called on the device's I/O thread after an event is recorded.
+    let onEvent: (@Sendable (any AudioOutputDevice, String) -> Void)?
 
-    init(channels: Int, totalFrames: Int?) {
+    init(channels: Int, totalFrames: Int?, onEvent: (@Sendable (any AudioOutputDevice, String) -> Void)? = nil) {
         self.channels = channels
         self.totalFrames = totalFrames
+        self.onEvent = onEvent
     }
 
     /// Sample `channel` of frame `frame`: distinct per frame and channel, inside -1...1.
@@ -55,6 +58,7 @@ private final class RampSource: AudioRenderSource, @unchecked Sendable {
         case .failed(let error): text = "failed: \(error)"
         }
         state.withLock { $0.events.append(text) }
+        onEvent?(device, text)
     }
 
     var events: [String] { state.withLock { $0.events } }
@@ -154,6 +158,7 @@ struct ALSATests {
         #expect(source.events == ["started", "stopped(drained: true)"])
         #expect(device.framesRendered == Int64(frames))
         device.stop(drain: true)
+        #expect(device.presentationDelay == 0)
 
         let written = readFile(path)
         let expected = bytes(of: RampSource.expected(frames: frames, channels: Self.channels))
@@ -219,6 +224,43 @@ struct ALSATests {
         #expect(device.presentationDelay == 0)
         #expect(throws: AudioDeviceError(.invalidState, "alsa:null is closed")) {
             try device.start(source: source)
+        }
+    }
+
+    @Test func closingFromTheIOThreadWhenTheStreamEnds() throws {
+        var device: ALSAOutputDevice? = try ALSAOutputDevice(name: "null", sampleRate: Self.sampleRate, channels: Self.channels)
+        let closed = Atomic<Bool>(false)
+        let source = RampSource(channels: Self.channels, totalFrames: 2500) { device, event in
+            if event.hasPrefix("stopped") {
+                device.stop(drain: true)
+                device.close()
+                closed.store(true, ordering: .releasing)
+            }
+        }
+        try device!.start(source: source)
+        #expect(eventually { closed.load(ordering: .acquiring) })
+        #expect(source.events == ["started", "stopped(drained: true)"])
+        #expect(throws: AudioDeviceError(.invalidState, "alsa:null is closed")) {
+            try device!.start(source: source)
+        }
+        device!.close()
+        device = nil
+    }
+
+    @Test func concurrentStopsAreSerialized() async throws {
+        let device = try ALSAOutputDevice(name: "null", sampleRate: Self.sampleRate, channels: Self.channels)
+        defer { device.close() }
+        for round in 0..<20 {
+            let source = RampSource(channels: Self.channels, totalFrames: nil)
+            try device.start(source: source)
+            #expect(eventually { source.calls >= 2 })
+            await withTaskGroup(of: Void.self) { group in
+                for i in 0..<4 { group.addTask { device.stop(drain: (i + round) % 2 == 0) } }
+            }
+            let calls = source.calls
+            usleep(2000)
+            #expect(source.calls == calls)
+            #expect(device.presentationDelay == 0)
         }
     }
 
@@ -307,18 +349,23 @@ struct ALSATests {
         }
         #expect(back == [0.5, -1, 0])
     }
+}
 
-    /// Through alsa-lib's `pulse` PCM, when the test harness runs a private PulseAudio server.
-    @Test(.enabled(if: getenv("AQ_TEST_SINK") != nil, "needs the private PulseAudio server"))
-    func playsThroughThePulsePCM() throws {
-        let device = try ALSAOutputDevice(name: "pulse", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 4096)
-        defer { device.close() }
-        let frames = 4800
-        let source = RampSource(channels: Self.channels, totalFrames: frames)
-        try device.start(source: source)
-        #expect(eventually { source.events.contains("stopped(drained: true)") })
-        #expect(source.events.first == "started")
-        #expect(source.events.last == "stopped(drained: true)")
-        #expect(device.framesRendered == Int64(frames))
+// Plays into the shared server's default sink, so it runs inside SharedServer, alone.
+extension SharedServer {
+    @Suite("ALSA backend through PulseAudio")
+    struct ALSAPulseTests {
+        /// Through alsa-lib's `pulse` PCM, when the test harness runs a private PulseAudio server.
+        @Test func playsThroughThePulsePCM() throws {
+            let device = try ALSAOutputDevice(name: "pulse", sampleRate: ALSATests.sampleRate, channels: ALSATests.channels, bufferFrames: 4096)
+            defer { device.close() }
+            let frames = 4800
+            let source = RampSource(channels: ALSATests.channels, totalFrames: frames)
+            try device.start(source: source)
+            #expect(eventually { source.events.contains("stopped(drained: true)") })
+            #expect(source.events.first == "started")
+            #expect(source.events.last == "stopped(drained: true)")
+            #expect(device.framesRendered == Int64(frames))
+        }
     }
 }

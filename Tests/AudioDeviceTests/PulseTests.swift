@@ -17,6 +17,8 @@ private enum PulseTestServer {
     static let rate = 48_000.0
 }
 
+// Inside SharedServer: no other test's stream may play (or a test sink be loaded) meanwhile.
+extension SharedServer {
 @Suite(
     "PulseAudio backend", .serialized,
     // Skipped when no PulseAudio server answers (start one with Scripts/lib/pulse.sh), unless
@@ -122,7 +124,8 @@ struct PulseTests {
             #expect(source.renderCalls.load(ordering: .acquiring) == callsAtStop.withLock { $0 }, "round \(round): render called after stop returned")
             #expect(device.framesRendered > before)
         }
-        #expect(source.events.withLock { $0 } == ["started", "started"], "a requested stop is not reported")
+        // (An underrun on a loaded machine is not what this test is about.)
+        #expect(source.events.withLock { $0 }.filter { $0 != "underrun" } == ["started", "started"], "a requested stop is not reported")
     }
 
     /// Unknown sinks and sources are `.notFound`; the monitor of a real sink opens.
@@ -146,6 +149,7 @@ struct PulseTests {
             #expect(error.code == .formatNotSupported)
         }
     }
+}
 }
 
 // MARK: Test doubles

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import Dispatch
+import Synchronization
+import AudioCore
+import AudioDevices
+import AudioDeviceALSA
+import AudioDevicePulse
+import AudioFileServices
+import AudioQueueServices
+import AudioTestSupport
+
+/// Plays a noise file through a queue on `output` while the sink's monitor is recorded through
+/// this package's own PulseAudio capture, and checks that the recording holds the whole signal
+/// after its first half second, in order, at gain 1, with no gap.
+func playAndRecord(output: any AudioOutputDevice, label: String) throws {
+    let noise = try noiseFile(seconds: 4, name: "record")
+    let reference = try referenceDecode(noise)
+    let input = try PulseBackend().makeInput(name: "\(Server.sink).monitor", sampleRate: 48000, channels: 2, bufferFrames: 1024)
+    defer { input.close() }
+    let recorder = MonitorRecorder(seconds: 10, rate: 48000, channels: 2)
+    try input.start(sink: recorder)
+    let player = try FilePlayer(path: noise, device: output)
+    let queue = try #require(player.queue)
+    try queue.setDecodeBufferSizeFrames(48000)
+    let stopped = DispatchSemaphore(value: 0)
+    try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
+    for b in player.buffers { player.fill(b) }
+    try queue.start()
+    #expect(stopped.wait(timeout: .now() + 30) == .success, "\(label): playback did not end")
+    Thread.sleep(forTimeInterval: 0.3)   // the monitor's tail
+    input.stop()
+    try queue.dispose(immediate: true)
+    #expect(player.failure == nil)
+    let recording = recorder.samples
+    let from = 24000   // 0.5 s
+    guard let lag = alignment(of: reference.samples, in: recording, channels: 2, from: from) else {
+        Issue.record("\(label): the signal at 0.5 s is not in the \(recording.count / 2)-frame recording")
+        return
+    }
+    let end = reference.samples.count
+    #expect(lag + end <= recording.count, "\(label): the recording stops \((lag + end - recording.count) / 2) frames before the signal's end")
+    var worst: Float = 0, firstBad: Int?
+    for i in (from * 2)..<end where lag + i < recording.count {
+        let d = abs(recording[lag + i] - reference.samples[i])
+        if d > worst { worst = d }
+        if d > 1e-4 && firstBad == nil { firstBad = i / 2 }
+    }
+    var after = ""
+    if let firstBad, let again = alignment(of: reference.samples, in: recording, channels: 2, from: firstBad + 4800) {
+        after = "; 0.1 s later the signal is \((again - lag) / 2) frames later in the recording"
+    }
+    #expect(firstBad == nil, "\(label): differs from frame \(firstBad ?? 0) on (largest difference \(worst))\(after)")
+}
+
+extension SharedServer {
+    @Suite("Playback through the sound server")
+    struct Playback {
+        @Test func pulsePlaybackIsRecordedWhole() throws {
+            let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: 4096)
+            try playAndRecord(output: output, label: "pulse")
+        }
+
+        @Test func alsaPulsePCMPlaybackIsRecordedWhole() throws {
+            let output = try ALSABackend().makeOutput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: 4096)
+            try playAndRecord(output: output, label: "alsa pulse")
+        }
+
+        @Test func enumerationListsTheNullSinkAndItsMonitor() throws {
+            let devices = try PulseBackend().devices()
+            #expect(devices.contains { $0.name == Server.sink && $0.direction == .output }, "\(devices)")
+            #expect(devices.contains { $0.name == "\(Server.sink).monitor" && $0.direction == .input }, "\(devices)")
+            let alsa = try ALSABackend().devices()
+            #expect(alsa.contains { $0.name == "pulse" || $0.name == "default" }, "\(alsa)")
+        }
+
+        /// isRunning fires when the device starts and when it stops; the queue's clock runs at
+        /// the device's rate (within 1% over three seconds).
+        @Test func isRunningAndTheClock() throws {
+            let noise = try noiseFile(seconds: 8, name: "clock")
+            let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: 4096)
+            let player = try FilePlayer(path: noise, device: output)
+            let queue = try #require(player.queue)
+            let events = Mutex<[Bool]>([])
+            let started = DispatchSemaphore(value: 0)
+            try queue.addPropertyListener(.isRunning) { q, _ in
+                let running = q.isRunning
+                events.withLock { $0.append(running) }
+                if running { started.signal() }
+            }
+            for b in player.buffers { player.fill(b) }
+            try queue.start()
+            #expect(started.wait(timeout: .now() + 10) == .success)
+            // An idle null sink settles its timing on its first (2 s) wake-up; measure after it.
+            Thread.sleep(forTimeInterval: 2.5)
+            let t0 = try queue.currentTime().timeStamp
+            var trace: [String] = []
+            for _ in 0..<6 {
+                Thread.sleep(forTimeInterval: 0.5)
+                let t = try queue.currentTime().timeStamp
+                trace.append("\(Int(t.sampleTime - t0.sampleTime))@\(Int(Double(t.hostTime - t0.hostTime) / 1e6))ms")
+            }
+            let t1 = try queue.currentTime().timeStamp
+            let rate = (t1.sampleTime - t0.sampleTime) / (Double(t1.hostTime - t0.hostTime) / 1e9)
+            #expect(abs(rate / 48000 - 1) < 0.01, "the queue's clock ran at \(rate) Hz: \(trace.joined(separator: " "))")
+            try queue.stop(immediate: true)
+            #expect(events.withLock { $0 } == [true, false])
+            try queue.dispose(immediate: true)
+        }
+    }
+}
+
+@Suite("ALSA and the default chain")
+struct DefaultChainTests {
+    /// alsa-lib's `file` PCM writes exactly what the queue played: the source's samples.
+    @Test func alsaFilePCMWritesTheSource() throws {
+        let name = "wav-pcm_s16le-2ch-44100.wav"
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("aq-alsa-file-\(getpid()).raw").path
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        let reference = try referenceDecode(Fixtures.path(name))
+        let output = try ALSABackend().makeOutput(name: "file:FILE=\(raw),FORMAT=raw", sampleRate: 44100, channels: 2, bufferFrames: 4096)
+        let player = try FilePlayer(path: Fixtures.path(name), device: output)
+        let queue = try #require(player.queue)
+        try queue.setDecodeBufferSizeFrames(1 << 18)
+        let stopped = DispatchSemaphore(value: 0)
+        try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
+        for b in player.buffers { player.fill(b) }
+        try queue.start()
+        #expect(stopped.wait(timeout: .now() + 20) == .success)
+        try queue.dispose(immediate: true)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(samples == reference.samples, "\(samples.count) samples written for \(reference.samples.count)")
+    }
+
+    /// With no sound server and no ALSA device, the default output is a WAVE file, and it holds
+    /// exactly what played.
+    @Test func withNothingElseTheDefaultIsAWAVEFile() throws {
+        let name = "caf-aac-2ch-48000.caf"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aq-chain-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let emptyConfig = dir + "/empty-alsa.conf"
+        _ = FileManager.default.createFile(atPath: emptyConfig, contents: Data())
+        let result = try runProcess(aqplay, [Fixtures.path(name)], environment: [
+            "PULSE_SERVER": "unix:\(dir)/no-such-socket", "PULSE_RUNTIME_PATH": dir + "/no-pulse",
+            "ALSA_CONFIG_PATH": emptyConfig, "TMPDIR": dir, "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": "",
+        ])
+        #expect(result.status == 0, "\(result.err)")
+        let line = try #require(result.out.split(separator: "\n").first { $0.contains("WAVE file") }, "aqplay said: \(result.out)")
+        let path = try #require(line.split(separator: " ").first { $0.hasPrefix("/") }.map(String.init))
+        #expect(path.hasPrefix(dir))
+        let written = try AudioFile(path: path)
+        let bytes = try written.readBytes(at: 0, count: Int(written.dataByteCount))
+        let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let reference = try referenceDecode(Fixtures.path(name))
+        #expect(samples == reference.samples, "\(samples.count) samples written for \(reference.samples.count)")
+    }
+}
+
+/// The server going away mid-playback: the error surfaces within a second and aqplay exits
+/// cleanly; a new server plays again. Uses a server of its own, so it never disturbs the others.
+@Suite("Losing the sound server")
+struct ServerLossTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") || Server.required,
+                   "pulseaudio is not installed (Scripts/test installs it)"))
+    func killingTheServerEndsPlaybackWithinASecond() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aq-kill-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let env = ["PULSE_RUNTIME_PATH": dir, "PULSE_SERVER": "", "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]
+        func startServer() throws {
+            let r = try runProcess("/usr/bin/pulseaudio", [
+                "-n", "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=yes",
+                "--load=module-null-sink sink_name=lossy format=float32le rate=48000 channels=2",
+                "--load=module-native-protocol-unix",
+            ], environment: env)
+            try #require(r.status == 0, "pulseaudio did not start: \(r.err)")
+            for _ in 0..<50 where (try? runProcess("/usr/bin/pactl", ["info"], environment: env))?.status != 0 {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        let noise = try noiseFile(seconds: 20, name: "long")
+        try startServer()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: aqplay)
+        process.arguments = ["--backend", "pulse", noise]
+        process.environment = mergedEnvironment(env)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        // Let it play a little, then take the server away.
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(process.isRunning, "aqplay ended before the server was killed")
+        try runProcess("/usr/bin/pulseaudio", ["--kill"], environment: env)
+        let killed = Date()
+        let inTime = exited.wait(timeout: .now() + 5) == .success
+        let elapsed = Date().timeIntervalSince(killed)
+        if !inTime { process.terminate() }
+        #expect(inTime && elapsed < 1.0, "aqplay took \(elapsed) s to notice")
+        #expect(process.terminationStatus == 1)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!message.isEmpty, "aqplay said nothing about losing the server")
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+
+        // A new server: playing works again.
+        try startServer()
+        defer { _ = try? runProcess("/usr/bin/pulseaudio", ["--kill"], environment: env) }
+        let again = try runProcess(aqplay, ["--backend", "pulse", Fixtures.path("wav-pcm_s16le-2ch-44100.wav")], environment: env)
+        #expect(again.status == 0, "\(again.err)")
+        #expect(again.out.contains("pulse"), "\(again.out)")
+    }
+}
