@@ -70,6 +70,13 @@ let package = Package(
             dependencies: [.product(name: "AudioFileServices", package: "swift-audio-queue")],
             path: "Sources/pcmcat"
         ),
+        // From an output queue's start() to the first frames handed to the default output
+        // (PulseAudio when a server answers); run by `Benchmarks/playback`.
+        .executableTarget(
+            name: "playstart",
+            dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
+            path: "Sources/playstart"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
