@@ -30,9 +30,8 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
     /// Frames the PCM buffers (about four periods).
     public let pcmBufferFrames: Int
     /// How the device had to deviate from the name it was given, for people; nil when it did not.
-    public var note: String? { setupNote }
+    public var note: String? { info.note }
 
-    private let setupNote: String?
     private let pcm: OpaquePointer
     private let loop: PCMLoop
     private let channels: Int
@@ -64,13 +63,12 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
         sampleFormat = setup.sampleFormat
         periodFrames = setup.periodFrames
         pcmBufferFrames = setup.bufferFrames
-        setupNote = setup.note
         self.channels = channels
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         info = AudioDeviceInfo(
             backend: "alsa", name: name,
             description: "ALSA PCM \(setup.openedName) (\(setup.typeName), \(setup.sampleFormat))",
-            direction: .input, isDefault: name == "default")
+            direction: .input, isDefault: name == "default", note: setup.note)
         let samples = setup.periodFrames * channels
         scratch = .allocate(capacity: samples)
         scratch.initialize(repeating: 0, count: samples)

@@ -35,9 +35,8 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     public let pcmBufferFrames: Int
     /// How the device had to deviate from the name it was given, for people (for example
     /// "hw:0,0 cannot play 44100 Hz; using plughw:0,0 (alsa-lib converts)"); nil when it did not.
-    public var note: String? { setupNote }
+    public var note: String? { info.note }
 
-    private let setupNote: String?
     private let pcm: OpaquePointer
     private let loop: PCMLoop
     private let channels: Int
@@ -51,6 +50,25 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// Frames handed to the PCM (or given up on by a stop), for the clock.
     private let written = Atomic<Int64>(0)
     private let clock: PlaybackClock
+    /// The PCM can hold its buffer across a pause (`snd_pcm_pause`).
+    private let canPause: Bool
+    private let pcmBufferLength: Int
+
+    // Used by one thread at a time: the I/O thread while it runs, else a start, stop or pause
+    // (under the loop's lock, after the I/O thread has been joined).
+    /// The scratch buffer holds a rendered period whose frames from `pendingFrom` to
+    /// `pendingTo` are not written yet (a pause came in the middle of writing it).
+    private nonisolated(unsafe) var pendingFrom = 0
+    private nonisolated(unsafe) var pendingTo = 0
+    /// Paused holding the PCM's buffer: the next start resumes instead of starting afresh.
+    private nonisolated(unsafe) var paused = false
+    /// The PCM has no clock of its own (alsa-lib's `null`, a `file` PCM over it): it takes
+    /// whatever is written at once. The I/O thread then paces itself by the monotonic clock,
+    /// as a sound card would, one buffer ahead. Found out on the first write.
+    private nonisolated(unsafe) var clockless: Bool?
+    /// For a clockless PCM: when pacing began, and frames written since.
+    private nonisolated(unsafe) var paceOrigin: UInt64 = 0
+    private nonisolated(unsafe) var pacedFrames: Int64 = 0
 
     /// Opens ALSA PCM `name` for playback of interleaved Float32 at `sampleRate` with `channels`.
     ///
@@ -74,14 +92,15 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         sampleFormat = setup.sampleFormat
         periodFrames = setup.periodFrames
         pcmBufferFrames = setup.bufferFrames
-        setupNote = setup.note
         self.channels = channels
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         clock = PlaybackClock(sampleRate: sampleRate)
+        canPause = setup.canPause
+        pcmBufferLength = setup.bufferFrames
         info = AudioDeviceInfo(
             backend: "alsa", name: name,
             description: "ALSA PCM \(setup.openedName) (\(setup.typeName), \(setup.sampleFormat))",
-            direction: .output, isDefault: name == "default")
+            direction: .output, isDefault: name == "default", note: setup.note)
         let samples = setup.periodFrames * channels
         scratch = .allocate(capacity: samples)
         scratch.initialize(repeating: 0, count: samples)
@@ -101,14 +120,27 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         converted?.deallocate()
     }
 
+    /// Starts pulling from `source` on the I/O thread; after ``pause()``, first plays what the
+    /// PCM held and the rest of the period being written when it paused.
     public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
         try loop.start(uid: info.uid, prepare: { [self] pcm throws(AudioDeviceError) in
-            if snd_pcm_state(pcm) != SND_PCM_STATE_PREPARED {
-                _ = snd_pcm_drop(pcm)
-                let status = snd_pcm_prepare(pcm)
-                guard status >= 0 else { throw runtimeError(status, "cannot prepare ALSA PCM \(pcmName)") }
+            let state = snd_pcm_state(pcm)
+            if paused && state == SND_PCM_STATE_PAUSED && snd_pcm_pause(pcm, 0) >= 0 {
+                // Resumed where it paused.
+            } else if paused && state == SND_PCM_STATE_PREPARED {
+                // Paused before it reached its start threshold: what it holds is still there.
+            } else {
+                pendingFrom = 0
+                pendingTo = 0
+                if state != SND_PCM_STATE_PREPARED {
+                    _ = snd_pcm_drop(pcm)
+                    let status = snd_pcm_prepare(pcm)
+                    guard status >= 0 else { throw runtimeError(status, "cannot prepare ALSA PCM \(pcmName)") }
+                }
+                settleClock()
             }
-            settleClock()
+            paused = false
+            pacedFrames = 0
         }, body: { [self] in
             run(source: source)
         })
@@ -118,13 +150,46 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// `drain`, what the PCM holds plays out first (`snd_pcm_drain`), else it is dropped.
     public func stop(drain: Bool) {
         loop.stop { [self] pcm in
-            if drain {
+            paused = false
+            if drain && snd_pcm_state(pcm) != SND_PCM_STATE_PAUSED {
+                // The rest of the period the I/O thread was writing plays too.
+                _ = snd_pcm_nonblock(pcm, 0)
+                if pendingTo > pendingFrom {
+                    let data = converted.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(scratch)
+                    let n = snd_pcm_writei(pcm, data + pendingFrom * bytesPerFrame, snd_pcm_uframes_t(pendingTo - pendingFrom))
+                    if n > 0 { written.add(Int64(n), ordering: .relaxed) }
+                }
                 Self.drainBlocking(pcm)
             } else {
                 _ = snd_pcm_drop(pcm)
             }
+            pendingFrom = 0
+            pendingTo = 0
             _ = snd_pcm_prepare(pcm)
             settleClock()
+        }
+    }
+
+    /// Stops pulling from the source and pauses the PCM (`snd_pcm_pause`) holding what it has,
+    /// with the part of a period not yet written; the next ``start(source:)`` plays them first.
+    /// A PCM that cannot pause drops what it holds, as ``stop(drain:)`` does without draining.
+    public func pause() {
+        loop.stop { [self] pcm in
+            let state = snd_pcm_state(pcm)
+            if state == SND_PCM_STATE_RUNNING && canPause && clockless != true && snd_pcm_pause(pcm, 1) >= 0 {
+                paused = true
+                measure()
+            } else if state == SND_PCM_STATE_PREPARED || state == SND_PCM_STATE_PAUSED {
+                // Not started yet (or already paused): it holds its frames as it is.
+                paused = true
+            } else {
+                paused = false
+                pendingFrom = 0
+                pendingTo = 0
+                _ = snd_pcm_drop(pcm)
+                _ = snd_pcm_prepare(pcm)
+                settleClock()
+            }
         }
     }
 
@@ -159,19 +224,31 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     private func run(source: any AudioRenderSource) {
         let period = periodFrames
         var first = true
+        // What a pause left unwritten goes first.
+        if pendingTo > pendingFrom {
+            switch write(from: pendingFrom, to: pendingTo, source: source) {
+            case .written: break
+            case .stopRequested: return
+            case .failed(let error): return fail(error, source: source)
+            }
+        }
         while !loop.shouldStop {
             let n = min(max(source.render(into: scratch, frameCount: period), 0), period)
             rendered.add(Int64(n), ordering: .releasing)
-            if loop.shouldStop { return }
             if n > 0 {
-                switch write(frames: n, source: source) {
+                if let converted {
+                    SampleConversion.encode(scratch, count: n * channels, into: converted, format: sampleFormat)
+                }
+                pendingFrom = 0
+                pendingTo = n
+                if loop.shouldStop { return }
+                switch write(from: 0, to: n, source: source) {
                 case .written: break
                 case .stopRequested: return
-                case .failed(let error):
-                    settleClock()
-                    source.device(self, didReport: .failed(error))
-                    return
+                case .failed(let error): return fail(error, source: source)
                 }
+            } else if loop.shouldStop {
+                return
             }
             if first {
                 first = false
@@ -179,7 +256,11 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
             }
             if n < period {
                 // The stream ended: play out what was written, then stop by ourselves.
-                Self.drainBlocking(pcm)
+                if clockless == true {
+                    pace(until: pacedFrames)
+                } else {
+                    Self.drainBlocking(pcm)
+                }
                 settleClock()
                 if !loop.shouldStop {
                     source.device(self, didReport: .stopped(drained: true))
@@ -189,13 +270,38 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         }
     }
 
+    private func fail(_ error: AudioDeviceError, source: any AudioRenderSource) {
+        pendingFrom = 0
+        pendingTo = 0
+        settleClock()
+        source.device(self, didReport: .failed(error))
+    }
+
     /// Publishes how far playback has got (on the I/O thread, the only one using the PCM).
     private func measure() {
+        let total = written.load(ordering: .relaxed)
+        if clockless == true {
+            // Frames written ahead of the clock pacing the PCM count as queued.
+            let due = Int64(Double(HostTime.now() &- paceOrigin) * format.sampleRate / 1e9)
+            let queued = min(max(pacedFrames - due, 0), total)
+            clock.publish(played: total - queued, queued: queued, running: true)
+            return
+        }
         var delay: snd_pcm_sframes_t = 0
         guard snd_pcm_delay(pcm, &delay) >= 0 else { return }
-        let total = written.load(ordering: .relaxed)
         let queued = min(max(Int64(delay), 0), total)
         clock.publish(played: total - queued, queued: queued, running: snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING)
+    }
+
+    /// For a clockless PCM: waits until `frames` frames since pacing began are due at the
+    /// sample rate, waking for a stop every 20 ms.
+    private func pace(until frames: Int64) {
+        let due = paceOrigin &+ UInt64(max(0, Double(frames) / format.sampleRate * 1e9))
+        while !loop.shouldStop {
+            let now = HostTime.now()
+            guard now < due else { return }
+            HostTime.sleep(until: min(due, now + 20_000_000))
+        }
     }
 
     /// Nothing is waiting to play: everything rendered counts as played (or dropped). Called
@@ -207,25 +313,29 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         clock.publish(played: total, queued: 0, running: false)
     }
 
-    /// Writes the first `frames` frames of the scratch buffer, converting them first if the
-    /// PCM is not float; waits for room, recovers from xruns.
-    private func write(frames: Int, source: any AudioRenderSource) -> WriteResult {
-        let data: UnsafeRawPointer
-        if let converted {
-            SampleConversion.encode(scratch, count: frames * channels, into: converted, format: sampleFormat)
-            data = UnsafeRawPointer(converted)
-        } else {
-            data = UnsafeRawPointer(scratch)
-        }
-        var done = 0
+    /// Writes frames `from..<to` of the rendered period (converted already if the PCM is not
+    /// float); waits for room, recovers from xruns. Keeps `pendingFrom` at the first frame not
+    /// yet written, so that a pause loses nothing.
+    private func write(from: Int, to: Int, source: any AudioRenderSource) -> WriteResult {
+        let data = converted.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(scratch)
+        var done = from
         let timeout = waitTimeout
-        while done < frames {
+        while done < to {
+            pendingFrom = done
             if loop.shouldStop { return .stopRequested }
-            let result = snd_pcm_writei(pcm, data + done * bytesPerFrame, snd_pcm_uframes_t(frames - done))
+            let result = snd_pcm_writei(pcm, data + done * bytesPerFrame, snd_pcm_uframes_t(to - done))
             if result >= 0 {
                 done += result
                 written.add(Int64(result), ordering: .relaxed)
-                if result == 0 { loop.waiter.wait(timeoutMilliseconds: timeout) }
+                if result > 0 && clockless == nil { clockless = Self.takesEverythingAtOnce(pcm, buffer: pcmBufferLength) }
+                if clockless == true && result > 0 {
+                    if pacedFrames == 0 { paceOrigin = HostTime.now() }
+                    pacedFrames += Int64(result)
+                    // One buffer ahead of the clock, as a sound card's buffer would be.
+                    pace(until: pacedFrames - Int64(pcmBufferLength))
+                } else if result == 0 {
+                    loop.waiter.wait(timeoutMilliseconds: timeout)
+                }
                 measure()
                 continue
             }
@@ -244,7 +354,16 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
                 return .failed(runtimeError(code, "writing to ALSA PCM \(pcmName)"))
             }
         }
+        pendingFrom = to
         return .written
+    }
+
+    /// True when the PCM took what was just written without queueing any of it: it has no
+    /// clock (a real device holds written frames until it plays them).
+    private static func takesEverythingAtOnce(_ pcm: OpaquePointer, buffer: Int) -> Bool {
+        var delay: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &delay) >= 0, delay <= 0 else { return false }
+        return snd_pcm_avail(pcm) >= buffer
     }
 
     /// How long a wait for room may take before the write is tried again (and the delay

@@ -107,6 +107,8 @@ struct PCMSetup {
     let note: String?
     /// alsa-lib's description of the PCM type (`HW`, `PLUG`, `NULL`, `FILE`, `IOPLUG`, ...).
     let typeName: String
+    /// The PCM can pause and resume holding what it buffers (`snd_pcm_pause`).
+    let canPause: Bool
 
     /// Opens `name` and negotiates interleaved `channels` at `sampleRate`, float if the PCM
     /// takes it, else 32- or 16-bit integers. A `hw:` PCM that refuses is reopened as `plughw:`.
@@ -129,7 +131,7 @@ struct PCMSetup {
         case .success(let n):
             return PCMSetup(
                 pcm: pcm, openedName: name, sampleFormat: n.format, periodFrames: n.period,
-                bufferFrames: n.buffer, note: nil, typeName: typeName(pcm))
+                bufferFrames: n.buffer, note: nil, typeName: typeName(pcm), canPause: n.canPause)
         case .failure(let refusal):
             snd_pcm_close(pcm)
             guard let plugName = plugTwin(of: name) else {
@@ -141,7 +143,7 @@ struct PCMSetup {
                 return PCMSetup(
                     pcm: plug, openedName: plugName, sampleFormat: n.format, periodFrames: n.period, bufferFrames: n.buffer,
                     note: "\(name) cannot \(stream.verb) \(refusal.text); using \(plugName) (alsa-lib converts)",
-                    typeName: typeName(plug))
+                    typeName: typeName(plug), canPause: n.canPause)
             case .failure(let again):
                 snd_pcm_close(plug)
                 throw AudioDeviceError(
@@ -184,6 +186,7 @@ struct PCMSetup {
         var format: ALSASampleFormat
         var period: Int
         var buffer: Int
+        var canPause: Bool
     }
 
     struct Refusal: Error {
@@ -251,7 +254,8 @@ struct PCMSetup {
                     _ = snd_pcm_sw_params(pcm, sw)
                 }
             }
-            return .success(Negotiated(format: format, period: Int(actualPeriod), buffer: Int(actualBuffer)))
+            let canPause = snd_pcm_hw_params_can_pause(hw) != 0
+            return .success(Negotiated(format: format, period: Int(actualPeriod), buffer: Int(actualBuffer), canPause: canPause))
         }
         return result
     }

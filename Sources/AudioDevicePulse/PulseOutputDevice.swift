@@ -40,6 +40,8 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
         case ending
         /// `stop(drain: true)`: the server is playing out what it has; nothing is reported.
         case stopping
+        /// `pause()`: the stream is corked, holding what the server has for the next start.
+        case paused
         case closed
     }
 
@@ -124,13 +126,24 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// `.disconnected` once the server has gone away.
     public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
         try connection.withLock { () throws(AudioDeviceError) in
+            var resuming = false
             switch phase {
             case .closed: throw AudioDeviceError(.invalidState, "\(info.uid) is closed")
             case .running, .ending: throw AudioDeviceError(.invalidState, "\(info.uid) is already running")
             case .stopping: halt()
+            case .paused:
+                // The corked stream still holds what was written before the pause.
+                if let stream, pa_stream_get_state(stream) == PA_STREAM_READY { resuming = true } else { halt() }
             case .idle: break
             }
             if let lost { throw lost }
+            if resuming, let stream {
+                self.source = source
+                phase = .running
+                uncork(stream)
+                if let kick { connection.api.pointee.defer_enable?(kick, 1) }
+                return
+            }
             if streamUsed || stream == nil { try openStream() }
             self.source = source
             phase = .running
@@ -155,12 +168,35 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
                 source = nil
                 phase = .stopping
                 if !drain { return halt() }
+            case .paused:
+                return halt()
             case .idle, .closed:
                 return
             }
             if connection.isLoopThread { return }
             _ = connection.wait(timeout: PulseTimeout.drain) { phase != .stopping }
             if phase == .stopping { halt() }
+        }
+    }
+
+    /// Stops pulling from the source and corks the stream, which keeps what the server holds:
+    /// the next ``start(source:)`` uncorks it and plays on from there.
+    public func pause() {
+        connection.withLock {
+            switch phase {
+            case .running:
+                source = nil
+                phase = .paused
+                guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return halt() }
+                if !corked {
+                    pulseDiscard(pa_stream_cork(stream, 1, nil, nil))
+                    corked = true
+                }
+            case .ending, .stopping:
+                halt()
+            case .paused, .idle, .closed:
+                return
+            }
         }
     }
 

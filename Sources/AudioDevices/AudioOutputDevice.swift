@@ -53,14 +53,21 @@ public struct AudioDeviceInfo: Hashable, Sendable, CustomStringConvertible {
     public var direction: AudioDeviceDirection
     /// True for the backend's default device.
     public var isDefault: Bool
+    /// How an open device differs from what was asked for, for people (for example "hw:0
+    /// cannot play 44100 Hz; using plughw:0 (alsa-lib converts)"); nil when it does not.
+    public var note: String?
 
     /// A device `name` of `backend`.
-    public init(backend: String, name: String, description: String, direction: AudioDeviceDirection = .output, isDefault: Bool = false) {
+    public init(
+        backend: String, name: String, description: String, direction: AudioDeviceDirection = .output, isDefault: Bool = false,
+        note: String? = nil
+    ) {
         self.backend = backend
         self.name = name
         self.description = description
         self.direction = direction
         self.isDefault = isDefault
+        self.note = note
     }
 
     /// The unique identifier: `backend:name` (what `kAudioQueueProperty_CurrentDevice` holds).
@@ -113,6 +120,11 @@ public protocol AudioOutputDevice: AnyObject, Sendable {
     /// Stops pulling. With `drain`, what was already handed to the output plays out first;
     /// without, it is dropped. Returns when the I/O thread has stopped calling the source.
     func stop(drain: Bool)
+    /// Stops pulling from the source, as `stop(drain: false)` does, but keeps what the device
+    /// holds where it can (a corked stream, a paused PCM), so that the next
+    /// ``start(source:)`` plays that before anything new: nothing already rendered is lost
+    /// across a pause. A device that cannot hold its buffer drops it (the default).
+    func pause()
     /// Frames between what the source rendered and what is audible now (buffered in the
     /// device or server).
     var presentationDelay: Int { get }
@@ -159,6 +171,9 @@ public protocol AudioInputDevice: AnyObject, Sendable {
 
 extension AudioOutputDevice {
     public var framesPlayed: Int64 { max(0, framesRendered - Int64(presentationDelay)) }
+
+    /// Stops without draining: what the device holds is dropped.
+    public func pause() { stop(drain: false) }
 }
 
 /// A family of devices (PulseAudio, ALSA, files): enumerates and opens them.

@@ -72,10 +72,16 @@ public final class AudioQueue: @unchecked Sendable {
     private var device: (any AudioOutputDevice)?
     private var requestedDeviceUID: String?
     private var deviceRunning = false
+    /// The device was paused with the queue and holds what it had not played yet.
+    private var devicePaused = false
     private var renderThread: IOThread?
     private let renderThreadExit = ExitFlag()
     private var reportedRunning = false
     // Guarded by `renderLock` (with `ring` and `engine`).
+    /// What ``prime(frames:)`` decoded beyond the ring's capacity, interleaved, from
+    /// `primedHead` on; it moves into the ring ahead of anything decoded later.
+    private var primed: [Float] = []
+    private var primedHead = 0
     private var meteringEnabled = false
     private var meters: [AudioQueueLevelMeterState]
     private var layout: AudioChannelLayout?
@@ -365,6 +371,7 @@ public final class AudioQueue: @unchecked Sendable {
         do {
             try device.start(source: feed)
             deviceRunning = true
+            devicePaused = false
             playedAtStart = device.framesPlayed
         } catch {
             if let previous {
@@ -375,18 +382,34 @@ public final class AudioQueue: @unchecked Sendable {
         }
     }
 
-    /// Stops the device if it is running. State lock held.
+    /// Stops the device if it is running, and drops what a paused device holds. State lock held.
     private func stopDeviceLocked(drain: Bool) {
         startGeneration &+= 1
+        if devicePaused {
+            device?.stop(drain: false)
+            devicePaused = false
+        }
         guard deviceRunning else { return }
         if let device { timeBase += max(0, device.framesPlayed - playedAtStart) }
         device?.stop(drain: drain)
         deviceRunning = false
     }
 
+    /// Pauses the device if it is running, keeping what it holds for the next start. State
+    /// lock held.
+    private func pauseDeviceLocked() {
+        startGeneration &+= 1
+        guard deviceRunning, let device else { return }
+        timeBase += max(0, device.framesPlayed - playedAtStart)
+        device.pause()
+        deviceRunning = false
+        devicePaused = true
+    }
+
     /// Decodes enqueued buffers ahead of playback (`AudioQueuePrime`) so that starting plays at
-    /// once. Prepares up to `frames` frames (0: as many as the decode buffer holds) and returns
-    /// the frames prepared.
+    /// once. Prepares at least `frames` frames if that many are enqueued (0: every enqueued
+    /// buffer) and returns the frames prepared — all that is decoded and waiting to play,
+    /// which may be more than asked for.
     @discardableResult
     public func prime(frames: Int = 0) throws(AudioQueueError) -> Int {
         let prepared = try renderLock.withLock { () throws(AudioQueueError) -> Int in
@@ -395,12 +418,58 @@ public final class AudioQueue: @unchecked Sendable {
                 guard runState != .stopping else { throw AudioQueueError(.invalidRunState, "the queue is stopping") }
                 guard frames >= 0 else { throw AudioQueueError(.invalidParameter, "cannot prime \(frames) frames") }
             }
-            let target = frames > 0 ? min(frames, ring.capacity) : ring.capacity
-            fillRing(upTo: target)
-            return ring.available
+            let target = frames > 0 ? frames : .max
+            fillRing(upTo: min(target, ring.capacity))
+            var prepared = ring.available + primedFrames
+            // Beyond the ring's capacity, into the primed store.
+            let channels = engine.channels
+            var chunk: [Float] = []
+            while prepared < target {
+                let want = min(4096, target - prepared)
+                if chunk.isEmpty { chunk = [Float](repeating: 0, count: 4096 * channels) }
+                let produced = chunk.withUnsafeMutableBufferPointer { chunk in
+                    let produced = engine.produce(into: chunk.baseAddress!, frameCount: want, next: takeNext)
+                    if meteringEnabled && produced > 0 { meter(chunk.baseAddress!, frames: produced) }
+                    return produced
+                }
+                if produced == 0 { break }
+                primed.append(contentsOf: chunk[0..<(produced * channels)])
+                prepared += produced
+                if produced < want { break }
+            }
+            collectFinished()
+            return prepared
         }
         scheduleCallbacks()
         return prepared
+    }
+
+    /// Frames in the primed store.
+    private var primedFrames: Int { (primed.count - primedHead) / engine.channels }
+
+    /// Moves primed frames into the ring while it has room. Render lock held.
+    private func movePrimedIntoRing() {
+        let channels = engine.channels
+        while primedHead < primed.count {
+            let (pointer, room) = ring.writableRegion(max: (primed.count - primedHead) / channels)
+            guard room > 0 else { return }
+            primed.withUnsafeBufferPointer { pointer.update(from: $0.baseAddress! + primedHead, count: room * channels) }
+            ring.commit(room)
+            primedHead += room * channels
+        }
+        discardPrimed()
+    }
+
+    private func discardPrimed() {
+        primed = []
+        primedHead = 0
+    }
+
+    /// Drops every decoded frame waiting to play: the ring's (`live`: while the device reads
+    /// it) and the primed store's. Render lock held.
+    private func discardDecoded(live: Bool = false) {
+        if live { ring.discardAll() } else { ring.clear() }
+        discardPrimed()
     }
 
     /// Pauses playback, keeping enqueued buffers and the position (`AudioQueuePause`);
@@ -413,7 +482,7 @@ public final class AudioQueue: @unchecked Sendable {
                 return
             }
             runState = .paused
-            stopDeviceLocked(drain: false)
+            pauseDeviceLocked()
             keepAlive = nil
         }
     }
@@ -464,10 +533,15 @@ public final class AudioQueue: @unchecked Sendable {
                 try checkUsable()
                 resetDepth += 1
                 stopWhenStarted = false
+                // What a paused device holds goes too.
+                if devicePaused {
+                    device?.stop(drain: false)
+                    devicePaused = false
+                }
                 return deviceRunning
             }
             dropEverything(rewinding: false)
-            if live { ring.discardAll() } else { ring.clear() }
+            discardDecoded(live: live)
         }
         drainCallbacksNow()
         lock.withLock { resetDepth -= 1 }
@@ -502,7 +576,7 @@ public final class AudioQueue: @unchecked Sendable {
                 return (active, k)
             }
             dropEverything(rewinding: true)
-            ring.clear()
+            discardDecoded()
             feed.resetCounters()
             return result
         }
@@ -548,7 +622,7 @@ public final class AudioQueue: @unchecked Sendable {
             }
             if result.0 {
                 dropEverything(rewinding: true)
-                ring.clear()
+                discardDecoded()
                 feed.resetCounters()
             }
             return result
@@ -613,7 +687,7 @@ public final class AudioQueue: @unchecked Sendable {
                     }
                     if result.0 {
                         self.dropEverything(rewinding: true)
-                        self.ring.clear()
+                        self.discardDecoded()
                     }
                     return result
                 }
@@ -677,7 +751,8 @@ public final class AudioQueue: @unchecked Sendable {
     private func fillRing(upTo target: Int = .max) {
         let absorbed = feed.underrunFrames.exchange(0, ordering: .acquiringAndReleasing)
         if absorbed > 0 { engine.position += Int64(absorbed) }
-        while ring.available < target {
+        movePrimedIntoRing()
+        while primed.isEmpty && ring.available < target {
             let (pointer, room) = ring.writableRegion(max: min(target - ring.available, 4096))
             guard room > 0 else { break }
             let produced = engine.produce(into: pointer, frameCount: room, next: takeNext)
@@ -689,7 +764,7 @@ public final class AudioQueue: @unchecked Sendable {
         // Stopping and nothing left: the stream ends (buffers enqueued by callbacks still
         // running come back when the stop completes).
         let stopping = lock.withLock { runState == .stopping && pending.isEmpty }
-        if stopping && !engine.isBusy {
+        if stopping && !engine.isBusy && primed.isEmpty {
             feed.endOfStream.store(true, ordering: .releasing)
         }
     }
@@ -978,7 +1053,7 @@ public final class AudioQueue: @unchecked Sendable {
         try renderLock.withLock { () throws(AudioQueueError) in
             try lock.withLock { () throws(AudioQueueError) in
                 try checkUsable()
-                guard runState == .stopped, ring.available == 0 else {
+                guard runState == .stopped, ring.available == 0, primed.isEmpty else {
                     throw AudioQueueError(.invalidRunState, "the decode buffer size can be set only while the queue is stopped and unprimed")
                 }
                 guard frames >= 256, frames <= 1 << 20, frames >= engine.framesPerPacket * 2 else {
@@ -1091,14 +1166,15 @@ public final class AudioQueue: @unchecked Sendable {
         }
     }
 
-    /// The output device's time (`AudioQueueDeviceGetCurrentTime`): frames it has played since
-    /// it was opened, and the host time now. `invalidOfflineMode` in offline mode,
-    /// `invalidRunState` when the device is not running.
+    /// The output device's time (`AudioQueueDeviceGetCurrentTime`), whether or not the device
+    /// is running, as Apple's function gives it: the host time now, and, while the device runs,
+    /// the frames it has taken since it was opened (`sampleTimeValid` is set only then).
+    /// `invalidOfflineMode` in offline mode.
     public func deviceCurrentTime() throws(AudioQueueError) -> AudioTimeStamp {
         try lock.withLock { () throws(AudioQueueError) -> AudioTimeStamp in
             try checkUsable()
             guard offlineFormat == nil else { throw AudioQueueError(.invalidOfflineMode, "an offline queue has no device") }
-            guard deviceRunning, let device else { throw AudioQueueError(.invalidRunState, "the device is not running") }
+            guard deviceRunning, let device else { return AudioTimeStamp(hostTime: HostTime.now(), flags: .hostTimeValid) }
             return AudioTimeStamp(sampleTime: Double(device.framesRendered), hostTime: HostTime.now(), flags: .sampleHostTimeValid)
         }
     }
@@ -1137,7 +1213,7 @@ public final class AudioQueue: @unchecked Sendable {
             offlineFloat = nil
             offlineOut = nil
         }
-        renderLock.withLock { ring.clear() }
+        renderLock.withLock { discardDecoded() }
     }
 
     /// Renders up to `frameCount` frames into `buffer` in the offline format
@@ -1201,6 +1277,14 @@ public final class AudioQueue: @unchecked Sendable {
                     let fromRing = ring.read(into: destination + filled * channels, frames: frameCount - filled)
                     filled += fromRing
                     if fromRing > 0 { continue }
+                    if primedHead < primed.count {
+                        let n = min(frameCount - filled, primedFrames)
+                        primed.withUnsafeBufferPointer { (destination + filled * channels).update(from: $0.baseAddress! + primedHead, count: n * channels) }
+                        primedHead += n * channels
+                        filled += n
+                        if primedHead == primed.count { discardPrimed() }
+                        continue
+                    }
                     let produced = engine.produce(into: destination + filled * channels, frameCount: frameCount - filled, next: takeNext)
                     filled += produced
                     if produced == 0 {

@@ -191,6 +191,39 @@ struct ALSATests {
         #expect(readFile(path) == bytes(of: ramp + ramp))
     }
 
+    /// alsa-lib's `null` PCM (under the `file` PCM) takes everything at once; the device
+    /// paces itself by the clock, as a sound card would, so playing 0.5 s takes about that
+    /// long rather than no time. A pause in the middle loses nothing: the part of a period not
+    /// written yet is written first when it starts again.
+    @Test func aClocklessPCMIsPacedAndPausesWithoutLoss() throws {
+        let path = temporaryPath("pause")
+        defer { unlink(path) }
+        let frames = 24_000
+        let device = try ALSAOutputDevice(
+            name: "file:FILE=\(path),FORMAT=raw", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 2048)
+        defer { device.close() }
+        try #require(device.sampleFormat == .float32)
+        let source = RampSource(channels: Self.channels, totalFrames: frames)
+        let began = HostTime.now()
+        try device.start(source: source)
+        #expect(eventually { source.calls >= 6 })
+        device.pause()
+        let callsAtPause = source.calls
+        usleep(100_000)
+        #expect(source.calls == callsAtPause, "the source is not called while paused")
+        #expect(source.events == ["started"])
+        try device.start(source: source)
+        #expect(eventually { source.events.contains("stopped(drained: true)") })
+        let elapsed = Double(HostTime.now() - began) / 1e9
+        device.stop(drain: true)
+        // Not a timing assertion: an unpaced device would be done in a few milliseconds.
+        #expect(elapsed >= Double(frames) / Self.sampleRate * 0.5, "played \(frames) frames in \(elapsed) s")
+        let expected = bytes(of: RampSource.expected(frames: frames, channels: Self.channels))
+        let written = readFile(path)
+        #expect(written.count == expected.count)
+        #expect(written == expected)
+    }
+
     @Test func stopWithoutDrainingEndsAnEndlessStream() throws {
         let device = try ALSAOutputDevice(name: "null", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 4096)
         defer { device.close() }

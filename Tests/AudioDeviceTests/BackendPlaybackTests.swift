@@ -12,8 +12,14 @@ import AudioTestSupport
 
 /// Plays a noise file through a queue on `output` while the sink's monitor is recorded through
 /// this package's own PulseAudio capture, and checks that the recording holds the whole signal
-/// after its first half second, in order, at gain 1, with no gap.
-func playAndRecord(output: any AudioOutputDevice, label: String) throws {
+/// after its first half second, in order, at gain 1, with no gap — or, with `pause`, paused
+/// for `pause.length` seconds `pause.at` seconds after the start: then with one gap of
+/// silence, after which the signal goes on from the frame where it stopped, or at most
+/// `pause.maxLoss` frames later. Returns the frames the pause lost.
+@discardableResult
+func playAndRecord(
+    output: any AudioOutputDevice, label: String, pause: (at: Double, length: Double, maxLoss: Int)? = nil
+) throws -> Int {
     let noise = try noiseFile(seconds: 4, name: "record")
     let reference = try referenceDecode(noise)
     let input = try PulseBackend().makeInput(name: "\(Server.sink).monitor", sampleRate: 48000, channels: 2, bufferFrames: 1024)
@@ -27,6 +33,12 @@ func playAndRecord(output: any AudioOutputDevice, label: String) throws {
     try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
     for b in player.buffers { player.fill(b) }
     try queue.start()
+    if let pause {
+        Thread.sleep(forTimeInterval: pause.at)
+        try queue.pause()
+        Thread.sleep(forTimeInterval: pause.length)
+        try queue.start()
+    }
     #expect(stopped.wait(timeout: .now() + 30) == .success, "\(label): playback did not end")
     Thread.sleep(forTimeInterval: 0.3)   // the monitor's tail
     input.stop()
@@ -34,23 +46,55 @@ func playAndRecord(output: any AudioOutputDevice, label: String) throws {
     #expect(player.failure == nil)
     let recording = recorder.samples
     let from = 24000   // 0.5 s
-    guard let lag = alignment(of: reference.samples, in: recording, channels: 2, from: from) else {
+    guard var lag = alignment(of: reference.samples, in: recording, channels: 2, from: from) else {
         Issue.record("\(label): the signal at 0.5 s is not in the \(recording.count / 2)-frame recording")
-        return
+        return -1
     }
     let end = reference.samples.count
-    #expect(lag + end <= recording.count, "\(label): the recording stops \((lag + end - recording.count) / 2) frames before the signal's end")
-    var worst: Float = 0, firstBad: Int?
-    for i in (from * 2)..<end where lag + i < recording.count {
-        let d = abs(recording[lag + i] - reference.samples[i])
-        if d > worst { worst = d }
-        if d > 1e-4 && firstBad == nil { firstBad = i / 2 }
+    /// The first frame from `start` on where the recording (at `lag`) differs from the signal.
+    func firstDifference(lag: Int, from start: Int) -> (frame: Int?, worst: Float) {
+        var worst: Float = 0
+        for i in (start * 2)..<end where lag + i < recording.count {
+            let d = abs(recording[lag + i] - reference.samples[i])
+            if d > worst { worst = d }
+            if d > 1e-4 { return (i / 2, worst) }
+        }
+        return (nil, worst)
     }
+    var (firstBad, worst) = firstDifference(lag: lag, from: from)
+    var lost = 0
+    if let pause {
+        // The pause: silence from the frame where the signal stopped, then the signal again,
+        // from that frame or at most `pause.maxLoss` frames later.
+        guard let stop = firstBad else {
+            Issue.record("\(label): the pause left no gap in the recording")
+            return -1
+        }
+        var resumed: (lag: Int, lost: Int)?
+        for lost in 0...pause.maxLoss {
+            if let at = alignment(of: reference.samples, in: recording, channels: 2, from: stop + lost), at > lag {
+                resumed = (at, lost)
+                break
+            }
+        }
+        guard let resumed else {
+            Issue.record("\(label): after the pause the signal does not go on within \(pause.maxLoss) frames of frame \(stop), where it stopped")
+            return -1
+        }
+        let gap = recording[(lag + stop * 2)..<(resumed.lag + stop * 2)]
+        #expect(gap.allSatisfy { $0 == 0 }, "\(label): the \(gap.count / 2)-frame pause is not silent")
+        #expect(gap.count / 2 >= Int(pause.length * 48000 / 2), "\(label): a pause of \(gap.count / 2) frames")
+        lost = resumed.lost
+        lag = resumed.lag
+        (firstBad, worst) = firstDifference(lag: lag, from: stop + resumed.lost)
+    }
+    #expect(lag + end <= recording.count, "\(label): the recording stops \((lag + end - recording.count) / 2) frames before the signal's end")
     var after = ""
     if let firstBad, let again = alignment(of: reference.samples, in: recording, channels: 2, from: firstBad + 4800) {
         after = "; 0.1 s later the signal is \((again - lag) / 2) frames later in the recording"
     }
     #expect(firstBad == nil, "\(label): differs from frame \(firstBad ?? 0) on (largest difference \(worst))\(after)")
+    return lost
 }
 
 extension SharedServer {
@@ -64,6 +108,20 @@ extension SharedServer {
         @Test func alsaPulsePCMPlaybackIsRecordedWhole() throws {
             let output = try ALSABackend().makeOutput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: 4096)
             try playAndRecord(output: output, label: "alsa pulse")
+        }
+
+        /// Apple's pause keeps what is buffered: half a second of audio the server holds when
+        /// the queue pauses (the stream is corked) plays when it resumes, after a silent gap.
+        /// A null sink cannot rewind what it has already mixed for the next period, so PulseAudio
+        /// drops that much on a cork (a few milliseconds); a pause that dropped the server's
+        /// buffer would lose the whole half second.
+        @Test func pausingKeepsWhatTheServerHolds() throws {
+            let halfSecond = 24000
+            let pulse = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: halfSecond)
+            let lostPulse = try playAndRecord(output: pulse, label: "pulse", pause: (at: 1.5, length: 0.6, maxLoss: halfSecond / 10))
+            let alsa = try ALSABackend().makeOutput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: halfSecond)
+            let lostALSA = try playAndRecord(output: alsa, label: "alsa pulse", pause: (at: 1.5, length: 0.6, maxLoss: halfSecond / 10))
+            print("pause through PulseAudio lost \(lostPulse) frames; through ALSA's pulse PCM \(lostALSA)")
         }
 
         @Test func enumerationListsTheNullSinkAndItsMonitor() throws {
@@ -112,16 +170,17 @@ extension SharedServer {
 
 @Suite("ALSA and the default chain")
 struct DefaultChainTests {
-    /// alsa-lib's `file` PCM writes exactly what the queue played: the source's samples.
+    /// alsa-lib's `file` PCM writes exactly what the queue played: the source's samples, for
+    /// three seconds of noise refilled buffer by buffer through the callback while it plays.
     @Test func alsaFilePCMWritesTheSource() throws {
-        let name = "wav-pcm_s16le-2ch-44100.wav"
+        let noise = try noiseFile(seconds: 3, name: "alsafile")
         let raw = FileManager.default.temporaryDirectory.appendingPathComponent("aq-alsa-file-\(getpid()).raw").path
         defer { try? FileManager.default.removeItem(atPath: raw) }
-        let reference = try referenceDecode(Fixtures.path(name))
-        let output = try ALSABackend().makeOutput(name: "file:FILE=\(raw),FORMAT=raw", sampleRate: 44100, channels: 2, bufferFrames: 4096)
-        let player = try FilePlayer(path: Fixtures.path(name), device: output)
+        let reference = try referenceDecode(noise)
+        let output = try ALSABackend().makeOutput(name: "file:FILE=\(raw),FORMAT=raw", sampleRate: 48000, channels: 2, bufferFrames: 4096)
+        let player = try FilePlayer(path: noise, device: output)
         let queue = try #require(player.queue)
-        try queue.setDecodeBufferSizeFrames(1 << 18)
+        #expect(queue.decodeBufferSizeFrames < 48000, "the queue decodes as it plays, not all ahead")
         let stopped = DispatchSemaphore(value: 0)
         try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
         for b in player.buffers { player.fill(b) }

@@ -265,6 +265,23 @@ struct QueueSemanticsTests {
         #expect(try renderAll(queue) == ramp(frames: 3000, channels: 2))
     }
 
+    /// Priming past the decode buffer (4096 frames) decodes every enqueued buffer, and what
+    /// was primed plays first, in order, before what is enqueued after it.
+    @Test func primeBeyondTheDecodeBufferKeepsOrder() throws {
+        let queue = try offlineFloatQueue()
+        let source = ramp(frames: 20_000, channels: 2)
+        for part in 0..<4 {
+            try queue.enqueue(try floatBuffer(queue, Array(source[(part * 8000)..<((part + 1) * 8000)])))
+        }
+        #expect(queue.decodeBufferSizeFrames < 16_000)
+        #expect(try queue.prime(frames: 6000) >= 6000)
+        #expect(try queue.prime() == 16_000)
+        try queue.enqueue(try floatBuffer(queue, Array(source[32_000...])))
+        try queue.start()
+        try queue.stop(immediate: false)
+        #expect(try renderAll(queue, chunk: 3000) == source)
+    }
+
     /// Offline output in another PCM format goes through the converter: 16-bit integers,
     /// rounded and clipped.
     @Test func offlineRenderConvertsToTheOfflineFormat() throws {

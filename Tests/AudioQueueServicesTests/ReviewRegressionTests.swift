@@ -11,14 +11,17 @@ import AudioQueueServices
 struct QueueRegressionTests {
     static let mono = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)
 
-    /// Frames prepared by prime() are played once the queue starts, not thrown away.
+    /// Frames prepared by prime() are played once the queue starts, not thrown away; prime(0)
+    /// decodes every enqueued buffer (Apple: "Pass 0 to decode all enqueued buffers"), not
+    /// just what the decode buffer (4096 frames here) holds.
     @Test func primedFramesArePlayed() throws {
         let device = try NullDevice(sampleRate: 48000, channels: 1, periodFrames: 480)
         let queue = try AudioQueue(format: Self.mono, device: device) { _, _ in }
         let stopped = DispatchSemaphore(value: 0)
         try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
         try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.5, count: 10_000)))
-        #expect(try queue.prime() == 4096)
+        #expect(queue.decodeBufferSizeFrames == 4096)
+        #expect(try queue.prime() == 10_000)
         try queue.stop(immediate: false)
         try queue.start()
         #expect(stopped.wait(timeout: .now() + 10) == .success)

@@ -72,6 +72,7 @@ final class TimedDevice: AudioOutputDevice {
         try inner.start(source: TimedSource(source, device: self))
     }
     func stop(drain: Bool) { inner.stop(drain: drain) }
+    func pause() { inner.pause() }
     var presentationDelay: Int { inner.presentationDelay }
     var framesRendered: Int64 { inner.framesRendered }
     var framesPlayed: Int64 { inner.framesPlayed }
