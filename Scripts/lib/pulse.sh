@@ -8,6 +8,9 @@ start_private_pulse() {
     PULSE_RUNTIME_PATH="$(mktemp -d "${TMPDIR:-/tmp}/aq-pulse.XXXXXX")"
     export PULSE_RUNTIME_PATH
     export AQ_TEST_SINK=aqtest
+    # Clients here (pactl, the tests, alsa-lib's pulse plugin) never start a server of their own.
+    printf 'autospawn = no\n' >"$PULSE_RUNTIME_PATH/client.conf"
+    export PULSE_CLIENTCONFIG="$PULSE_RUNTIME_PATH/client.conf"
     if ! pulseaudio -n --daemonize=yes --exit-idle-time=-1 --use-pid-file=yes \
         --load="module-null-sink sink_name=aqtest format=float32le rate=48000 channels=2" \
         --load=module-native-protocol-unix >"$PULSE_RUNTIME_PATH/daemon.log" 2>&1; then
@@ -36,5 +39,5 @@ stop_private_pulse() {
         sleep 0.1
     done
     rm -rf "$PULSE_RUNTIME_PATH"
-    unset PULSE_RUNTIME_PATH
+    unset PULSE_RUNTIME_PATH PULSE_CLIENTCONFIG
 }

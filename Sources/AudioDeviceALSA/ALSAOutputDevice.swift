@@ -125,7 +125,9 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
         try loop.start(uid: info.uid, prepare: { [self] pcm throws(AudioDeviceError) in
             let state = snd_pcm_state(pcm)
-            if paused && state == SND_PCM_STATE_PAUSED && snd_pcm_pause(pcm, 0) >= 0 {
+            if paused && clockless == true {
+                // It holds nothing; the unwritten part of a period is still here.
+            } else if paused && state == SND_PCM_STATE_PAUSED && snd_pcm_pause(pcm, 0) >= 0 {
                 // Resumed where it paused.
             } else if paused && state == SND_PCM_STATE_PREPARED {
                 // Paused before it reached its start threshold: what it holds is still there.
@@ -176,7 +178,10 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     public func pause() {
         loop.stop { [self] pcm in
             let state = snd_pcm_state(pcm)
-            if state == SND_PCM_STATE_RUNNING && canPause && clockless != true && snd_pcm_pause(pcm, 1) >= 0 {
+            if clockless == true {
+                // It holds nothing but the unwritten part of a period, which is kept.
+                paused = true
+            } else if state == SND_PCM_STATE_RUNNING && canPause && snd_pcm_pause(pcm, 1) >= 0 {
                 paused = true
                 measure()
             } else if state == SND_PCM_STATE_PREPARED || state == SND_PCM_STATE_PAUSED {

@@ -47,6 +47,8 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
 
     // Guarded by the main loop's lock.
     private var phase = Phase.idle
+    /// Paused while `.ending`: the resumed stream goes on draining and then reports `.stopped`.
+    private var pausedWhileEnding = false
     private var stream: OpaquePointer?
     private var source: (any AudioRenderSource)?
     /// The current stream has played (or failed): the next start makes a new one.
@@ -139,9 +141,12 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
             if let lost { throw lost }
             if resuming, let stream {
                 self.source = source
-                phase = .running
+                phase = pausedWhileEnding ? .ending : .running
+                pausedWhileEnding = false
                 uncork(stream)
-                if let kick { connection.api.pointee.defer_enable?(kick, 1) }
+                if phase == .running, let kick { connection.api.pointee.defer_enable?(kick, 1) }
+                // A drain that finished while paused is asked for again, to report the end.
+                if phase == .ending && drainOperation == nil { startDrain(stream) }
                 return
             }
             if streamUsed || stream == nil { try openStream() }
@@ -184,7 +189,10 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     public func pause() {
         connection.withLock {
             switch phase {
-            case .running:
+            case .running, .ending:
+                // Ending: the source has ended and the server drains; the drain waits for the
+                // stream to be uncorked.
+                pausedWhileEnding = phase == .ending
                 source = nil
                 phase = .paused
                 guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return halt() }
@@ -192,7 +200,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
                     pulseDiscard(pa_stream_cork(stream, 1, nil, nil))
                     corked = true
                 }
-            case .ending, .stopping:
+            case .stopping:
                 halt()
             case .paused, .idle, .closed:
                 return
@@ -311,6 +319,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     private func halt() {
         cancelDrain()
         phase = .idle
+        pausedWhileEnding = false
         source = nil
         streamUsed = true
         guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return }

@@ -473,13 +473,15 @@ public final class AudioQueue: @unchecked Sendable {
     }
 
     /// Pauses playback, keeping enqueued buffers and the position (`AudioQueuePause`);
-    /// ``start(at:)`` resumes.
+    /// ``start(at:)`` resumes. A queue stopping asynchronously pauses too, and goes on
+    /// stopping when it resumes: a player can pause in the last seconds of a file.
     public func pause() throws(AudioQueueError) {
         try lock.withLock { () throws(AudioQueueError) in
             try checkUsable()
-            guard runState == .running else {
-                if runState == .stopping { throw AudioQueueError(.invalidRunState, "the queue is stopping") }
-                return
+            switch runState {
+            case .running: break
+            case .stopping: stopWhenStarted = true
+            case .stopped, .paused: return
             }
             runState = .paused
             pauseDeviceLocked()

@@ -14,6 +14,10 @@ enum Server {
     /// Run server tests when a server answers, or when one is required (they then fail).
     static let runTests = available || required
     static let sink = ProcessInfo.processInfo.environment["AQ_TEST_SINK"] ?? "aqtest"
+    /// The device buffer the playback tests ask for: a quarter of a second, so that a test
+    /// machine busy with other tests does not let the server run dry (an underrun would put a
+    /// gap into a recording that must match the signal exactly).
+    static let testBufferFrames = 12_000
     static let skipReason: Comment = "no PulseAudio server answers (Scripts/test starts a private one; AQ_REQUIRE_AUDIO_SERVER=1 makes this a failure)"
 }
 
@@ -54,6 +58,14 @@ final class MonitorRecorder: AudioCaptureSink, @unchecked Sendable {
     }
 
     var samples: [Float] { Array(UnsafeBufferPointer(start: storage, count: count.load(ordering: .acquiring))) }
+
+    /// Seconds recorded since the first sample that is not silence (0 before it).
+    func secondsSinceFirstSound(rate: Double) -> Double {
+        let n = count.load(ordering: .acquiring)
+        var i = 0
+        while i < n && storage[i] == 0 { i += 1 }
+        return Double((n - i) / channels) / rate
+    }
 }
 
 /// Finds where `signal[from..<from+probe]` appears in `recording` (exactly, or within

@@ -265,6 +265,26 @@ struct QueueSemanticsTests {
         #expect(try renderAll(queue) == ramp(frames: 3000, channels: 2))
     }
 
+    /// A queue stopping asynchronously can pause (a player paused in the last seconds of a
+    /// file); resumed, it plays the rest and then stops.
+    @Test func pauseWhileStoppingResumesAndStops() throws {
+        let queue = try offlineFloatQueue()
+        let source = ramp(frames: 6000, channels: 2)
+        try queue.enqueue(try floatBuffer(queue, source))
+        try queue.start()
+        try queue.stop(immediate: false)
+        #expect(queue.state == .stopping)
+        let head = try render(queue, frames: 1000)
+        try queue.pause()
+        #expect(queue.state == .paused)
+        expectCode(.invalidRunState) { _ = try render(queue, frames: 10) }
+        try queue.start()
+        #expect(queue.state == .stopping)
+        let rest = try renderAll(queue, chunk: 700)
+        #expect(head + rest == source)
+        #expect(queue.state == .stopped)
+    }
+
     /// Priming past the decode buffer (4096 frames) decodes every enqueued buffer, and what
     /// was primed plays first, in order, before what is enqueued after it.
     @Test func primeBeyondTheDecodeBufferKeepsOrder() throws {

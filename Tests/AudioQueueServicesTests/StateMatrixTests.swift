@@ -34,7 +34,7 @@ struct StateMatrixTests {
             .offlineRender: (.invalidRunState, .paused),
         ],
         .stopping: [
-            .start: (.invalidRunState, .stopping), .prime: (.invalidRunState, .stopping), .pause: (.invalidRunState, .stopping),
+            .start: (.invalidRunState, .stopping), .prime: (.invalidRunState, .stopping), .pause: (nil, .paused),
             .stopAsync: (nil, .stopping), .stopSync: (nil, .stopped), .flush: (nil, .stopping), .reset: (nil, .stopping),
             .dispose: (nil, nil), .enqueue: (nil, .stopping), .allocate: (nil, .stopping),
             .setOfflineFormat: (.invalidRunState, .stopping), .offlineRender: (nil, .stopping),
@@ -215,7 +215,10 @@ struct ErrorCodeTests {
         expectCode(.invalidParameter) { try queue.offlineRender(at: .sampleTime(0), into: capture, frameCount: 101) }
         try queue.stop(immediate: true)
         try queue.setOfflineRenderFormat(nil)
-        try queue.start(); try queue.stop(immediate: true)   // with a device now — see below
+        // Live again, on a device (the null backend's: a unit test plays to no real output).
+        try queue.setCurrentDevice("null")
+        try queue.start(); try queue.stop(immediate: true)
+        #expect(queue.currentDevice == "null:null")
         let live = try AudioQueue(format: Self.float2, device: try NullDevice(sampleRate: 48000, channels: 2)) { _, _ in }
         let b = try live.allocateBuffer(byteCapacity: 80)
         expectCode(.invalidOfflineMode) { try live.offlineRender(at: .sampleTime(0), into: b, frameCount: 10) }
