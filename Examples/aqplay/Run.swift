@@ -103,7 +103,7 @@ func run(path: String, options: Options) throws -> Int32 {
     // Start, and wait while the callbacks play the file (Listing 3-17). When the primed
     // buffers already hold the whole file, the stop the callback asked for takes effect now.
     try queue.start()
-    announceOutput(queue.currentDevice, chosen: options.backend != nil || environment("AUDIOQUEUE_BACKEND") != nil)
+    announceOutput(queue.currentDeviceInfo, chosen: options.backend != nil || environment("AUDIOQUEUE_BACKEND") != nil)
 
     var status = StatusLine(enabled: showStatus)
     let duration = file.estimatedDuration
@@ -207,17 +207,17 @@ private func renderOffline(
     return 0
 }
 
-/// Says on stdout where the audio is going, from the queue's current device UID.
-private func announceOutput(_ uid: String?, chosen: Bool) {
-    guard let uid else {
+/// Says on stdout where the audio is going, and how the device differs from what was asked
+/// for (its note), from the queue's current device.
+private func announceOutput(_ info: AudioDeviceInfo?, chosen: Bool) {
+    guard let info else {
         print("playing through the default output")
         return
     }
-    if uid.hasPrefix("file:") {
-        let path = uid.dropFirst("file:".count)
-        print("playing to WAVE file \(path)" + (chosen ? "" : " (no sound server or sound card found)"))
+    if info.backend == "file" {
+        print("playing to WAVE file \(info.name)" + (chosen ? "" : " (no sound server or sound card found)"))
     } else {
-        print("playing through \(uid)")
+        print("playing through \(info.uid)" + (info.note.map { " (\($0))" } ?? ""))
     }
     fflush(nil)
 }

@@ -8,8 +8,10 @@ import Synchronization
 /// `null` and `file` are built in; sound backends (PulseAudio, ALSA) register themselves,
 /// with a priority. The default output is, in order: the backend and device named by
 /// `AUDIOQUEUE_BACKEND` and `AUDIOQUEUE_DEVICE` when set; else the first registered sound
-/// backend, highest priority first, that is available and opens; else a ``WAVFileDevice``
-/// writing ``WAVFileBackend/defaultPath``.
+/// backend, highest priority first, that is available and opens (the device named by
+/// `AUDIOQUEUE_DEVICE` alone, when that is set: an error when none has it); else a
+/// ``WAVFileDevice`` writing ``WAVFileBackend/defaultPath``, which says so on standard error
+/// with the path and why no sound backend played (also in its ``AudioDeviceInfo/note``).
 public enum AudioBackends {
     private struct Entry: Sendable {
         let backend: any AudioBackend
@@ -63,18 +65,42 @@ public enum AudioBackends {
         }
         let device = environment("AUDIOQUEUE_DEVICE")
         let candidates = table.withLock { $0.filter { $0.priority > 0 }.map(\.backend) }
+        var reasons: [String] = []
         for backend in candidates {
             guard backend.isAvailable() else {
                 tried?("\(backend.name): not available")
+                reasons.append("\(backend.name): not available")
                 continue
             }
             do {
                 return try backend.makeOutput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
             } catch {
                 tried?("\(backend.name): \(error)")
+                reasons.append("\(backend.name): \(error)")
             }
         }
-        return try WAVFileBackend().makeOutput(name: nil, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        if let device {
+            // A device was named: a file in its place would hide the mistake.
+            throw AudioDeviceError(.notFound, "AUDIOQUEUE_DEVICE=\(device): no sound backend opens it (\(reasons.joined(separator: "; ")))")
+        }
+        let why = reasons.isEmpty ? "no sound backend is registered" : "no sound server or sound card answered (\(reasons.joined(separator: "; ")))"
+        let output = try WAVFileBackend().makeOutput(name: nil, sampleRate: sampleRate, channels: channels, note: why)
+        if let file = output as? WAVFileDevice {
+            printToStandardError("swift-audio-queue: \(why); writing the output to \(file.path)")
+        }
+        return output
+    }
+
+    private static func printToStandardError(_ message: String) {
+        var line = message + "\n"
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
     }
 
     /// Opens the input device a UID names (`backend:name`, or a bare backend name for its default).

@@ -21,7 +21,11 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
     private var writer: AudioFileWriter?
 
     /// Creates (or truncates) `path` for interleaved Float32 at `sampleRate` with `channels`.
-    public init(path: String, sampleRate: Double, channels: Int, pacing: AudioDevicePacing = .realTime, periodFrames: Int = 1024) throws(AudioDeviceError) {
+    /// `note` becomes the device's ``AudioDeviceInfo/note`` (why it was chosen, say).
+    public init(
+        path: String, sampleRate: Double, channels: Int, pacing: AudioDevicePacing = .realTime, periodFrames: Int = 1024,
+        note: String? = nil
+    ) throws(AudioDeviceError) {
         guard sampleRate >= 1, sampleRate.isFinite, channels > 0, channels <= 64 else {
             throw AudioDeviceError(.formatNotSupported, "a WAVE file device cannot hold \(channels) channels at \(sampleRate) Hz")
         }
@@ -33,7 +37,7 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
         }
         self.format = format
         self.path = path
-        info = AudioDeviceInfo(backend: "file", name: path, description: "32-bit float WAVE file \(path)")
+        info = AudioDeviceInfo(backend: "file", name: path, description: "32-bit float WAVE file \(path)", note: note)
         loop = PacedIOLoop(format: format, pacing: pacing, periodFrames: periodFrames)
     }
 
@@ -103,12 +107,17 @@ public struct WAVFileBackend: AudioBackend {
     private static let opened = Atomic<Int>(0)
 
     public func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
+        try makeOutput(name: name, sampleRate: sampleRate, channels: channels, note: nil)
+    }
+
+    /// As ``makeOutput(name:sampleRate:channels:bufferFrames:)``, the device's info carrying `note`.
+    func makeOutput(name: String?, sampleRate: Double, channels: Int, note: String?) throws(AudioDeviceError) -> any AudioOutputDevice {
         var path = (name == nil || name == "default") ? Self.defaultPath : name!
         if name == nil || name == "default" {
             // Each default device of the process gets a file of its own.
             let n = Self.opened.add(1, ordering: .relaxed).newValue
             if n > 1 { path = String(path.dropLast(4)) + "-\(n).wav" }
         }
-        return try WAVFileDevice(path: path, sampleRate: sampleRate, channels: channels, pacing: pacing)
+        return try WAVFileDevice(path: path, sampleRate: sampleRate, channels: channels, pacing: pacing, note: note)
     }
 }

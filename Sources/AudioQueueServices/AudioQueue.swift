@@ -1080,6 +1080,13 @@ public final class AudioQueue: @unchecked Sendable {
         lock.withLock { offlineFormat != nil ? nil : (device?.info.uid ?? requestedDeviceUID) }
     }
 
+    /// The open output device's description — its UID, name, and a note when it differs from
+    /// what was asked for (ALSA converting through `plughw:`, the default output falling back
+    /// to a file); nil before the queue first opens one, or in offline mode.
+    public var currentDeviceInfo: AudioDeviceInfo? {
+        lock.withLock { offlineFormat != nil ? nil : device?.info }
+    }
+
     /// Chooses the output device by UID (`backend:name`, or a backend name; nil: the default),
     /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice`
     /// when no registered backend has that name.

@@ -205,6 +205,59 @@ extension SharedServer {
             #expect(samples == reference.samples, "\(samples.count) samples written for \(reference.samples.count)")
         }
 
+        /// The default chain: a PulseAudio server that answers comes first; `AUDIOQUEUE_BACKEND`
+        /// and `AUDIOQUEUE_DEVICE` override it; a device named alone that no backend has is an
+        /// error, not a file; `--list-devices` lists what each backend offers.
+        @Test func theServerComesFirstAndTheEnvironmentOverrides() throws {
+            let clean = ["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]
+            let chime = Fixtures.path("caf-aac-2ch-48000.caf")
+            let first = try runProcess(aqplay, [chime], environment: clean)
+            #expect(first.status == 0, "\(first.err)")
+            #expect(first.out.contains("playing through pulse:\(Server.sink)"), "\(first.out)")
+
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("aq-env-\(getpid()).wav").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let chosen = try runProcess(aqplay, [chime], environment: ["AUDIOQUEUE_BACKEND": "file", "AUDIOQUEUE_DEVICE": path])
+            #expect(chosen.status == 0, "\(chosen.err)")
+            #expect(chosen.out.contains("playing to WAVE file \(path)"), "\(chosen.out)")
+            let written = try AudioFile(path: path)
+            #expect(written.dataFormat.sampleRate == 48000 && written.dataFormat.channelsPerFrame == 2)
+            #expect(written.dataByteCount == Int64(try referenceDecode(chime).samples.count * 4))
+
+            let missing = try runProcess(aqplay, [chime], environment: ["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": "no-such-device"])
+            #expect(missing.status == 1)
+            #expect(missing.err.contains("AUDIOQUEUE_DEVICE=no-such-device"), "\(missing.err)")
+
+            let list = try runProcess(aqplay, ["--list-devices"], environment: clean)
+            #expect(list.status == 0, "\(list.err)")
+            for uid in ["pulse:\(Server.sink)", "alsa:default", "alsa:null", "alsa:pulse", "null:null"] {
+                #expect(list.out.contains(uid), "--list-devices lists no \(uid): \(list.out)")
+            }
+        }
+
+        /// Without a sound server, ALSA's `default` device plays when it opens: here one defined
+        /// as a `file` PCM, whose bytes are then exactly the source's samples.
+        @Test func withoutAServerALSADefaultPlays() throws {
+            let name = "caf-aac-2ch-48000.caf"
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aq-alsa-default-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let config = dir + "/asound.conf"
+            let raw = dir + "/default.raw"
+            try "pcm.!default { type file slave.pcm \"blackhole\" file \"\(raw)\" format \"raw\" }\npcm.blackhole { type null }\n"
+                .write(toFile: config, atomically: true, encoding: .utf8)
+            let result = try runProcess(aqplay, [Fixtures.path(name)], environment: [
+                "PULSE_SERVER": "unix:\(dir)/no-such-socket", "PULSE_RUNTIME_PATH": dir + "/no-pulse",
+                "ALSA_CONFIG_PATH": config, "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": "",
+            ])
+            #expect(result.status == 0, "\(result.err)")
+            #expect(result.out.contains("playing through alsa:default"), "\(result.out)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+            let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let reference = try referenceDecode(Fixtures.path(name))
+            #expect(samples == reference.samples, "\(samples.count) samples written for \(reference.samples.count)")
+        }
+
         /// With no sound server and no ALSA device, the default output is a WAVE file, and it holds
         /// exactly what played.
         @Test func withNothingElseTheDefaultIsAWAVEFile() throws {
@@ -222,6 +275,9 @@ extension SharedServer {
             let line = try #require(result.out.split(separator: "\n").first { $0.contains("WAVE file") }, "aqplay said: \(result.out)")
             let path = try #require(line.split(separator: " ").first { $0.hasPrefix("/") }.map(String.init))
             #expect(path.hasPrefix(dir))
+            // The library says so too, with the path and why no sound backend played.
+            #expect(result.err.contains("writing the output to \(path)"), "\(result.err)")
+            #expect(result.err.contains("pulse: not available"), "\(result.err)")
             let written = try AudioFile(path: path)
             let bytes = try written.readBytes(at: 0, count: Int(written.dataByteCount))
             let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
