@@ -80,7 +80,8 @@ let package = Package(
         ),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: strict),
         .testTarget(name: "AudioCodecsTests", dependencies: ["AudioCodecs"], swiftSettings: strict),
-        .testTarget(name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices"], swiftSettings: strict),
+        .testTarget(
+            name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices", "AudioTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ExtendedAudioFileServicesTests",
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD"],

@@ -4,6 +4,7 @@ import AudioCore
 import AudioCodecs
 import AudioCodecFAAD
 import AudioFileServices
+import AudioTestSupport
 
 @Suite("AACDecoder behaviour")
 struct DecodeBehaviourTests {

@@ -4,6 +4,7 @@ import AudioCore
 import AudioCodecs
 import AudioCodecFAAD
 import AudioFileServices
+import AudioTestSupport
 
 /// Decodes every packet of `name` and compares with ffmpeg's decode: the frame count
 /// (packets × 1024), the best alignment within ±2048 frames (which must be 0) and the SNR of

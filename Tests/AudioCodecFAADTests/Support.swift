@@ -3,6 +3,7 @@ import AudioCore
 import AudioCodecs
 import AudioCodecFAAD
 import AudioFileServices
+import AudioTestSupport
 
 /// The AAC fixtures (made by Scripts/make-fixtures with ffmpeg) and ffmpeg's decodes of them
 /// (Scripts/fixtures/make_aac_refs.sh).
@@ -118,32 +119,6 @@ func decodeAll(_ decoder: AACDecoder, _ packets: [[UInt8]], frames: [Int?]? = ni
         }
     }
     return Decoded(samples: samples, channels: channels, framesPerPacket: perPacket, errors: errors)
-}
-
-/// Signal-to-noise ratio in dB of `test` against `reference` on one channel, over `frames`
-/// frames starting at `from` in the reference, with `test` shifted by `lag` frames
-/// (test frame = reference frame + lag). Infinity when they are identical.
-func snr(
-    reference: [Float], refChannels: Int, refChannel: Int,
-    test: [Float], testChannels: Int, testChannel: Int,
-    lag: Int = 0, from: Int = 0, frames: Int? = nil
-) -> Double {
-    let refFrames = reference.count / refChannels
-    let testFrames = test.count / testChannels
-    let end = min(from + (frames ?? refFrames), refFrames, testFrames - lag)
-    var signal = 0.0
-    var noise = 0.0
-    var f = max(from, -lag)
-    while f < end {
-        let r = Double(reference[f * refChannels + refChannel])
-        let t = Double(test[(f + lag) * testChannels + testChannel])
-        signal += r * r
-        noise += (r - t) * (r - t)
-        f += 1
-    }
-    if noise == 0 { return .infinity }
-    if signal == 0 { return -.infinity }
-    return 10 * log10(signal / noise)
 }
 
 /// The lag in -range...range (test frame = reference frame + lag) with the least mean squared

@@ -5,6 +5,7 @@ import AudioCore
 import AudioDevices
 import AudioDevicePulse
 import AudioDeviceALSA
+import AudioTestSupport
 
 /// The PulseAudio server Scripts/test starts (private runtime directory, null sink `aqtest`).
 enum Server {
@@ -103,33 +104,4 @@ func noiseFile(seconds: Int, name: String) throws -> String {
     ])
     try #require(result.status == 0, "ffmpeg failed: \(result.err)")
     return path
-}
-
-/// Runs a program (with extra environment) and returns its status and output.
-@discardableResult
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if !environment.isEmpty { process.environment = mergedEnvironment(environment) }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-}
-
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let aqplay = packageRoot.appendingPathComponent(".build/debug/aqplay").path
-
-/// The test's environment with `changes` applied; an empty value removes the variable.
-func mergedEnvironment(_ changes: [String: String]) -> [String: String] {
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in changes {
-        if value.isEmpty { env[key] = nil } else { env[key] = value }
-    }
-    return env
 }

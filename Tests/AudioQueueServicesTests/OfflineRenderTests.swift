@@ -21,6 +21,16 @@ struct OfflineRenderTests {
         if let crc = Fixtures.ffmpegCRC(name) {
             #expect(adler32(rendered) == crc, "\(name) differs from ffmpeg's float decode")
         }
+        // AAC: ffmpeg's own decoder, trimmed as the packet table says, at lag 0. Two AAC
+        // decoders agree to about 130 dB; a frame of misalignment falls far below 100 dB.
+        if let ffmpeg = try ffmpegAACReference(Fixtures.path(name)) {
+            let channels = Int(player.queue.renderFormat.channelsPerFrame)
+            #expect(rendered.count == ffmpeg.count, "\(name): \(rendered.count / channels) frames, ffmpeg \(ffmpeg.count / channels)")
+            for c in 0..<channels {
+                let db = snr(reference: ffmpeg, refChannels: channels, refChannel: c, test: rendered, testChannels: channels, testChannel: c)
+                #expect(db > 100, "\(name) channel \(c): \(db) dB against ffmpeg's decode")
+            }
+        }
     }
 
     /// QA1636: looping a CAF AAC file with priming and remainder three times gives exactly
@@ -48,6 +58,35 @@ struct OfflineRenderTests {
         var worst: Float = 0
         for i in 0..<rendered.count { worst = max(worst, abs(rendered[i] - looped[i])) }
         #expect(worst < 1e-4, "largest difference from three reference decodes: \(worst)")
+    }
+
+    /// QA1636 against a decoder nobody here wrote: 1.2 s of AAC (54 packets, 2112 priming and
+    /// 264 remainder frames) looped three times, with the guide's half-second buffers (23
+    /// packets: a loop ends inside a buffer) and with one packet per buffer (the priming spans
+    /// three buffers), renders three times ffmpeg's decode, with no gap or click at the seams.
+    @Test(arguments: [nil, 1])
+    func loopingMatchesFFmpegThreeTimesOver(packetsPerBuffer: Int?) throws {
+        let path = Fixtures.root.appendingPathComponent("aac-refs/nopns-caf-aac-2ch-44100-loop.caf").path
+        let ffmpeg = try #require(try ffmpegAACReference(path))
+        let player = try FilePlayer(path: path, loops: 3, packetsPerBuffer: packetsPerBuffer)
+        let info = try #require(player.file.packetTableInfo)
+        #expect(info.primingFrames == 2112 && info.remainderFrames == 264 && info.numberValidFrames == 52920)
+        if packetsPerBuffer == nil { #expect(player.packetsPerBuffer < Int(player.file.packetCount)) }
+        let rendered = try player.renderOffline()
+        let channels = 2
+        #expect(rendered.count == 3 * ffmpeg.count, "\(rendered.count / channels) frames for 3 × \(ffmpeg.count / channels)")
+        guard rendered.count == 3 * ffmpeg.count else { return }
+        let looped = ffmpeg + ffmpeg + ffmpeg
+        for c in 0..<channels {
+            let whole = snr(reference: looped, refChannels: channels, refChannel: c, test: rendered, testChannels: channels, testChannel: c)
+            #expect(whole > 100, "channel \(c): \(whole) dB against three ffmpeg decodes")
+            for seam in 1...2 {
+                let at = seam * ffmpeg.count / channels
+                let db = snr(reference: looped, refChannels: channels, refChannel: c, test: rendered, testChannels: channels, testChannel: c,
+                             from: at - 2048, frames: 4096)
+                #expect(db > 100, "seam \(seam), channel \(c): \(db) dB in the 4096 frames around it")
+            }
+        }
     }
 
     /// A click detector that can fail: the same comparison flags a loop that drops the trim.

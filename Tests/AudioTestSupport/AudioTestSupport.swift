@@ -80,6 +80,93 @@ public func referenceDecode(_ path: String) throws -> (samples: [Float], channel
     return (out, Int(client.channelsPerFrame))
 }
 
+/// ffmpeg's own decode of an AAC fixture (Scripts/fixtures/make_aac_refs.sh writes it beside
+/// the fixture's name in Tests/Fixtures/aac-refs), in the AAC decoder's channel order (5.1 as
+/// C L R Ls Rs LFE), with the priming and remainder frames the file's packet table gives
+/// trimmed: ffmpeg decodes every packet in full. Nil when there is no such decode.
+public func ffmpegAACReference(_ path: String) throws -> [Float]? {
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    let refs = Fixtures.root.appendingPathComponent("aac-refs")
+    guard let data = try? Data(contentsOf: refs.appendingPathComponent(name + ".f32")) else { return nil }
+    let decoded: [Float] = data.withUnsafeBytes { raw in
+        (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.load(fromByteOffset: $0 * 4, as: UInt32.self))) }
+    }
+    let file = try AudioFile(path: path)
+    let channels = Int(file.dataFormat.channelsPerFrame)
+    var frames = decoded.count / channels
+    var first = 0
+    if let table = file.packetTableInfo {
+        first = min(Int(max(table.primingFrames, 0)), frames)
+        frames = min(frames - first, Int(max(table.numberValidFrames, 0)))
+    } else {
+        frames -= first
+    }
+    // ffmpeg's 5.1 order is L R C LFE Ls Rs; the AAC decoder's is C L R Ls Rs LFE.
+    let source = channels == 6 ? [2, 0, 1, 4, 5, 3] : Array(0..<channels)
+    var out = [Float](repeating: 0, count: frames * channels)
+    for f in 0..<frames {
+        for c in 0..<channels { out[f * channels + c] = decoded[(first + f) * channels + source[c]] }
+    }
+    return out
+}
+
+/// Signal-to-noise ratio in dB of `test` against `reference` on one channel, over `frames`
+/// frames starting at `from` in the reference, with `test` shifted by `lag` frames
+/// (test frame = reference frame + lag). Infinity when they are identical.
+public func snr(
+    reference: [Float], refChannels: Int, refChannel: Int,
+    test: [Float], testChannels: Int, testChannel: Int,
+    lag: Int = 0, from: Int = 0, frames: Int? = nil
+) -> Double {
+    let refFrames = reference.count / refChannels
+    let testFrames = test.count / testChannels
+    let end = min(from + (frames ?? refFrames), refFrames, testFrames - lag)
+    var signal = 0.0
+    var noise = 0.0
+    var f = max(from, -lag)
+    while f < end {
+        let r = Double(reference[f * refChannels + refChannel])
+        let t = Double(test[(f + lag) * testChannels + testChannel])
+        signal += r * r
+        noise += (r - t) * (r - t)
+        f += 1
+    }
+    if noise == 0 { return .infinity }
+    if signal == 0 { return -.infinity }
+    return 10 * log10(signal / noise)
+}
+
+/// The package's root directory (where `.build` is).
+public let packageRoot = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
+/// The debug `aqplay` that `swift build --build-tests` makes.
+public let aqplay = packageRoot.appendingPathComponent(".build/debug/aqplay").path
+
+/// Runs a program (with extra environment) and returns its status and output.
+@discardableResult
+public func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if !environment.isEmpty { process.environment = mergedEnvironment(environment) }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+/// The test's environment with `changes` applied; an empty value removes the variable.
+public func mergedEnvironment(_ changes: [String: String]) -> [String: String] {
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in changes {
+        if value.isEmpty { env[key] = nil } else { env[key] = value }
+    }
+    return env
+}
+
 /// Plays a file through a queue the way the guide's Listing 3-6 and QA1636 do: half-second
 /// buffers refilled in the callback, priming trimmed from the first frames and remainder from
 /// the last (priming longer than a buffer carries into the next), looping `loops` times,
@@ -103,7 +190,9 @@ public final class FilePlayer: @unchecked Sendable {
     public private(set) var failure: (any Error)?
     private let onQueue: (() -> Bool)?
 
-    public init(path: String, loops: Int = 1, seconds: Double = 0.5, device: (any AudioOutputDevice)? = nil,
+    /// `packetsPerBuffer` overrides Listing 3-7's sizing (buffers shorter than the priming make
+    /// it span several).
+    public init(path: String, loops: Int = 1, seconds: Double = 0.5, packetsPerBuffer: Int? = nil, device: (any AudioOutputDevice)? = nil,
          callbackQueue: DispatchQueue? = nil, onQueue: (() -> Bool)? = nil) throws {
         self.onQueue = onQueue
         AACDecoder.register()
@@ -118,12 +207,12 @@ public final class FilePlayer: @unchecked Sendable {
             size = max(0x50000, maxPacket)
         }
         if size > 0x50000 && size > maxPacket { size = 0x50000 } else if size < 0x4000 { size = 0x4000 }
-        packetsPerBuffer = max(size / maxPacket, 1)
+        self.packetsPerBuffer = packetsPerBuffer ?? max(size / maxPacket, 1)
         loopsLeft = loops
         priming = Int(file.packetTableInfo?.primingFrames ?? 0)
         remainder = Int(file.packetTableInfo?.remainderFrames ?? 0)
         primingLeft = priming
-        let descriptions = file.needsDescriptions ? packetsPerBuffer : 0
+        let descriptions = file.needsDescriptions ? self.packetsPerBuffer : 0
         queue = try AudioQueue(format: f, callbackQueue: callbackQueue, device: device) { [weak self] queue, buffer in
             guard let self else { return }
             if let onQueue = self.onQueue, !onQueue() { self.callbacksOffQueue += 1 }
@@ -131,7 +220,7 @@ public final class FilePlayer: @unchecked Sendable {
         }
         if let cookie = file.magicCookie { try queue.setMagicCookie(cookie) }
         for _ in 0..<3 {
-            buffers.append(try queue.allocateBuffer(byteCapacity: packetsPerBuffer * maxPacket, packetDescriptionCapacity: descriptions))
+            buffers.append(try queue.allocateBuffer(byteCapacity: self.packetsPerBuffer * maxPacket, packetDescriptionCapacity: descriptions))
         }
     }
 
