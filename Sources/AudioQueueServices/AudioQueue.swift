@@ -36,6 +36,10 @@ public final class AudioQueue: @unchecked Sendable {
 
     /// The format of the data the program enqueues (`kAudioQueueProperty_StreamDescription`).
     public let streamDescription: AudioStreamBasicDescription
+    /// This queue among all made by the process: what its buffers and timelines belong to (an
+    /// address could be reused by a later queue).
+    private let serial = AudioQueue.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
     private let callback: OutputCallback
     private let callbackQueue: DispatchQueue
     private let callbackKey = DispatchSpecificKey<Bool>()
@@ -175,7 +179,7 @@ public final class AudioQueue: @unchecked Sendable {
             guard packetDescriptionCapacity >= 0, packetDescriptionCapacity <= 1 << 22 else {
                 throw AudioQueueError(.invalidParameter, "\(packetDescriptionCapacity) packet descriptions is out of range")
             }
-            let buffer = AudioQueueBuffer(owner: ObjectIdentifier(self), capacity: UInt32(byteCapacity), packetDescriptionCapacity: UInt32(packetDescriptionCapacity))
+            let buffer = AudioQueueBuffer(owner: serial, capacity: UInt32(byteCapacity), packetDescriptionCapacity: UInt32(packetDescriptionCapacity))
             buffers[ObjectIdentifier(buffer)] = buffer
             return buffer
         }
@@ -200,7 +204,7 @@ public final class AudioQueue: @unchecked Sendable {
     }
 
     private func checkOwned(_ buffer: AudioQueueBuffer) throws(AudioQueueError) {
-        guard buffer.owner == ObjectIdentifier(self) else {
+        guard buffer.owner == serial else {
             throw AudioQueueError(.invalidBuffer, "the buffer belongs to another queue")
         }
         guard buffer.state != .freed else { throw AudioQueueError(.invalidBuffer, "the buffer has been freed") }
@@ -1144,7 +1148,7 @@ public final class AudioQueue: @unchecked Sendable {
     public func currentTime(timeline: AudioQueueTimeline? = nil) throws(AudioQueueError) -> (timeStamp: AudioTimeStamp, discontinuity: Bool) {
         try lock.withLock { () throws(AudioQueueError) -> (AudioTimeStamp, Bool) in
             try checkUsable()
-            if let timeline, timeline.owner != ObjectIdentifier(self) {
+            if let timeline, timeline.owner != serial {
                 throw AudioQueueError(.invalidParameter, "the timeline belongs to another queue")
             }
             var sample: Int64 = 0
@@ -1171,7 +1175,7 @@ public final class AudioQueue: @unchecked Sendable {
     public func makeTimeline() throws(AudioQueueError) -> AudioQueueTimeline {
         try lock.withLock { () throws(AudioQueueError) -> AudioQueueTimeline in
             try checkUsable()
-            return AudioQueueTimeline(owner: ObjectIdentifier(self), seen: feed.underruns.load(ordering: .acquiring))
+            return AudioQueueTimeline(owner: serial, seen: feed.underruns.load(ordering: .acquiring))
         }
     }
 
@@ -1250,6 +1254,9 @@ public final class AudioQueue: @unchecked Sendable {
                 throw AudioQueueError(.invalidOfflineMode, "the queue is not in offline mode")
             }
             try checkOwned(buffer)
+            guard buffer.state != .enqueued else {
+                throw AudioQueueError(.bufferInQueue, "the buffer to render into is enqueued; render into one of its own")
+            }
             guard timeStamp.flags.contains(.sampleTimeValid) else {
                 throw AudioQueueError(.invalidParameter, "the time stamp has no sample time")
             }
@@ -1349,10 +1356,10 @@ public final class AudioQueue: @unchecked Sendable {
 
 /// A queue's record of timeline discontinuities (Apple's `AudioQueueTimelineRef`).
 public final class AudioQueueTimeline: @unchecked Sendable {
-    let owner: ObjectIdentifier
+    let owner: UInt64
     var seenUnderruns: Int
 
-    init(owner: ObjectIdentifier, seen: Int) {
+    init(owner: UInt64, seen: Int) {
         self.owner = owner
         seenUnderruns = seen
     }

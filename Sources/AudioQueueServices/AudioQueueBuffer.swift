@@ -40,7 +40,7 @@ public final class AudioQueueBuffer: @unchecked Sendable {
     }
 
     // Owned by the queue's lock.
-    let owner: ObjectIdentifier
+    let owner: UInt64
     var state: State = .idle
 
     enum State {
@@ -56,7 +56,7 @@ public final class AudioQueueBuffer: @unchecked Sendable {
         case freed
     }
 
-    init(owner: ObjectIdentifier, capacity: UInt32, packetDescriptionCapacity: UInt32) {
+    init(owner: UInt64, capacity: UInt32, packetDescriptionCapacity: UInt32) {
         self.owner = owner
         audioDataBytesCapacity = capacity
         audioData = .allocate(byteCount: max(Int(capacity), 1), alignment: 16)

@@ -38,6 +38,14 @@ public struct AudioQueueError: Error, Hashable, Sendable, CustomStringConvertibl
         case invalidCodecAccess = -66672
         /// `kAudioQueueErr_QueueInvalidated`: the device went away under a running queue.
         case queueInvalidated = -66671
+        /// `kAudioQueueErr_TooManyTaps`: processing taps are not supported here.
+        case tooManyTaps = -66670
+        /// `kAudioQueueErr_InvalidTapContext`.
+        case invalidTapContext = -66669
+        /// `kAudioQueueErr_RecordUnderrun`: an input queue ran out of buffers to record into.
+        case recordUnderrun = -66668
+        /// `kAudioQueueErr_InvalidTapType`.
+        case invalidTapType = -66667
         /// `kAudioQueueErr_BufferEnqueuedTwice`: the buffer is already enqueued.
         case bufferEnqueuedTwice = -66666
         /// `kAudioQueueErr_CannotStartYet`.

@@ -116,6 +116,22 @@ struct ErrorCodeTests {
         expectCode(.invalidParameter) { try queue.enqueue(odd) }
         odd.audioDataByteSize = 65
         expectCode(.invalidParameter) { try queue.enqueue(odd) }
+        // Rendering offline into a buffer the queue is still to play would overwrite it.
+        try queue.start()
+        expectCode(.bufferInQueue) { try queue.offlineRender(at: .sampleTime(0), into: b, frameCount: 1) }
+    }
+
+    /// A buffer belongs to the queue that made it, even after that queue is gone and a new one
+    /// is made in its place (the same address, often).
+    @Test func buffersOfAQueueThatIsGoneBelongToNoOther() throws {
+        for _ in 0..<20 {
+            var old: AudioQueue? = try offlineFloatQueue()
+            let orphan = try floatBuffer(old!, [1, 2])
+            old = nil
+            let queue = try offlineFloatQueue()
+            expectCode(.invalidBuffer) { try queue.enqueue(orphan) }
+            withExtendedLifetime(old) {}
+        }
     }
 
     @Test func parameters() throws {
