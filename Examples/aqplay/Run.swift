@@ -109,7 +109,9 @@ func run(path: String, options: Options) throws -> Int32 {
     let duration = file.estimatedDuration
     var interrupted = false
     while true {
-        let signalled = stopped.wait(timeout: .now() + .milliseconds(100)) == .success
+        // The status line is redrawn ten times a second; without one, the loop only looks for
+        // a failed read now and then (the end and Ctrl-C signal it at once).
+        let signalled = stopped.wait(timeout: .now() + .milliseconds(showStatus ? 100 : 1000)) == .success
         if player.interrupted.load(ordering: .relaxed) {
             interrupted = true
             break

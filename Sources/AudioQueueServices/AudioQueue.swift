@@ -127,7 +127,7 @@ public final class AudioQueue: @unchecked Sendable {
         let queue = callbackQueue ?? DispatchQueue(label: "AudioQueue.callbacks")
         self.callbackQueue = queue
         decodeBufferFrames = max(4096, engine.framesPerPacket * 2)
-        ring = FloatRing(capacity: decodeBufferFrames, channels: engine.channels)
+        ring = Self.makeRing(decodeBufferFrames: decodeBufferFrames, channels: engine.channels)
         feed = OutputFeed(ring: ring, channels: engine.channels)
         meters = Array(repeating: AudioQueueLevelMeterState(averagePower: 0, peakPower: 0), count: engine.channels)
         queue.setSpecific(key: callbackKey, value: true)
@@ -715,9 +715,9 @@ public final class AudioQueue: @unchecked Sendable {
             renderThread = try IOThread(name: "aq.render") { [weak self] in
                 var active = true
                 while !exit.isSet {
-                    // Woken by the device taking frames, by enqueues and by callbacks; the
-                    // timeout only matters when nothing plays.
-                    _ = feed.wake.wait(timeout: .now() + .milliseconds(active ? 20 : 500))
+                    // Woken when the device has taken half the ring, by enqueues and by
+                    // callbacks; the timeout is a safety net.
+                    _ = feed.wake.wait(timeout: .now() + .milliseconds(active ? 100 : 500))
                     if exit.isSet { return }
                     guard let queue = self else { return }
                     active = queue.renderThreadTick()
@@ -1050,6 +1050,14 @@ public final class AudioQueue: @unchecked Sendable {
         try currentLevelMeter().map(\.decibels)
     }
 
+    /// The decode ring for a decode buffer of `decodeBufferFrames`: twice that, because a device
+    /// asks for a buffer of about that many frames when it starts (the size is its hint), and
+    /// that many should still be decoded ahead after it has taken them. The render thread
+    /// refills it once it is half empty.
+    private static func makeRing(decodeBufferFrames: Int, channels: Int) -> FloatRing {
+        FloatRing(capacity: decodeBufferFrames * 2, channels: channels)
+    }
+
     /// Frames the queue decodes ahead of the device (`kAudioQueueProperty_DecodeBufferSizeFrames`).
     public var decodeBufferSizeFrames: Int { lock.withLock { decodeBufferFrames } }
 
@@ -1067,7 +1075,7 @@ public final class AudioQueue: @unchecked Sendable {
                 }
                 decodeBufferFrames = frames
             }
-            ring = FloatRing(capacity: frames, channels: engine.channels)
+            ring = Self.makeRing(decodeBufferFrames: frames, channels: engine.channels)
             feed.ring = ring
         }
     }

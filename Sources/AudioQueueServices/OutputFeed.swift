@@ -19,7 +19,7 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     let endOfStream = Atomic<Bool>(false)
     /// Set once real audio has played since the start (underruns before it are not counted).
     let hasPlayed = Atomic<Bool>(false)
-    /// Signalled when the ring has room; the render thread waits on it.
+    /// Signalled when the ring is half empty or ran dry; the render thread waits on it.
     let wake = DispatchSemaphore(value: 0)
     nonisolated(unsafe) weak var queue: AudioQueue?
 
@@ -53,7 +53,9 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
             }
         }
         if playing { framesPulled.add(Int64(frameCount), ordering: .releasing) }
-        wake.signal()
+        // The render thread refills once the ring is half empty (or ran dry): waking it for
+        // every period would cost a context switch each, for a few frames of decoding.
+        if n < frameCount || ring.available * 2 <= ring.capacity { wake.signal() }
         return frameCount
     }
 
