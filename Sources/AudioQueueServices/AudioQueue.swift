@@ -535,17 +535,22 @@ public final class AudioQueue: @unchecked Sendable {
     /// resets decoder and DSP state (`AudioQueueReset`). A running queue keeps running.
     public func reset() throws(AudioQueueError) {
         try renderLock.withLock { () throws(AudioQueueError) in
-            let live = try lock.withLock { () throws(AudioQueueError) -> Bool in
+            let (live, held) = try lock.withLock { () throws(AudioQueueError) -> (Bool, Int) in
                 try checkUsable()
                 resetDepth += 1
                 stopWhenStarted = false
                 // What a paused device holds goes too.
-                if devicePaused {
-                    device?.stop(drain: false)
+                var held = 0
+                if devicePaused, let device {
+                    held = device.presentationDelay
+                    device.stop(drain: false)
                     devicePaused = false
                 }
-                return deviceRunning
+                return (deviceRunning, held)
             }
+            // Frames decoded that will now never play do not count towards the queue's time:
+            // start times of buffers enqueued after the reset are measured without them.
+            engine.position = max(0, engine.position - Int64(ring.available + primedFrames + held))
             dropEverything(rewinding: false)
             discardDecoded(live: live)
         }

@@ -265,6 +265,25 @@ struct QueueSemanticsTests {
         #expect(try renderAll(queue) == ramp(frames: 3000, channels: 2))
     }
 
+    /// Frames a reset discards before they play do not count towards the queue's time: a
+    /// buffer enqueued after it to start at sample time 500 starts 500 frames after what did
+    /// play.
+    @Test func resetDiscardedFramesDoNotMoveStartTimes() throws {
+        let queue = try offlineFloatQueue()
+        try queue.enqueue(try floatBuffer(queue, ramp(frames: 3000, channels: 2)))
+        try queue.start()
+        let played = try render(queue, frames: 1000)
+        #expect(played == Array(ramp(frames: 3000, channels: 2)[0..<2000]))
+        #expect(try queue.prime() == 2000)
+        try queue.reset()
+        let b = ramp(frames: 400, channels: 2, from: 7000)
+        let stamp = try queue.enqueue(try floatBuffer(queue, b), trimFramesAtStart: 0, trimFramesAtEnd: 0, startTime: .sampleTime(1500))
+        #expect(stamp.sampleTime == 1500)
+        try queue.stop(immediate: false)
+        let rest = try renderAll(queue, chunk: 300)
+        #expect(rest == [Float](repeating: 0, count: 500 * 2) + b)
+    }
+
     /// A queue stopping asynchronously can pause (a player paused in the last seconds of a
     /// file); resumed, it plays the rest and then stops.
     @Test func pauseWhileStoppingResumesAndStops() throws {
