@@ -133,6 +133,37 @@ extension SharedServer {
             print("frames a pause dropped (negative: played twice): through PulseAudio \(lostPulse), through ALSA's pulse PCM \(lostALSA)")
         }
 
+        /// A queue that runs dry while the server plays it: the timeline reports a
+        /// discontinuity (the device played silence it was not given), through PulseAudio and
+        /// through ALSA's pulse PCM.
+        @Test func runningDryIsATimelineDiscontinuity() throws {
+            let outputs: [(String, () throws -> any AudioOutputDevice)] = [
+                ("pulse", { try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: 4096) }),
+                ("alsa pulse", { try ALSABackend().makeOutput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: 4096) }),
+            ]
+            for (label, make) in outputs {
+                let output = try make()
+                defer { output.close() }
+                let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+                let queue = try AudioQueue(format: format, device: output) { _, _ in }
+                let timeline = try queue.makeTimeline()
+                #expect(try queue.currentTime(timeline: timeline).discontinuity == false, "\(label): a discontinuity before playing")
+                let samples = [Float](repeating: 0.25, count: 2400 * 2)
+                let buffer = try queue.allocateBuffer(byteCapacity: samples.count * 4)
+                samples.withUnsafeBytes { buffer.audioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                buffer.audioDataByteSize = UInt32(samples.count * 4)
+                try queue.enqueue(buffer)
+                try queue.start()
+                var sawDiscontinuity = false
+                for _ in 0..<500 where !sawDiscontinuity {
+                    Thread.sleep(forTimeInterval: 0.01)
+                    sawDiscontinuity = try queue.currentTime(timeline: timeline).discontinuity
+                }
+                #expect(sawDiscontinuity, "\(label): no discontinuity reported in five seconds of running dry")
+                try queue.dispose(immediate: true)
+            }
+        }
+
         @Test func enumerationListsTheNullSinkAndItsMonitor() throws {
             let devices = try PulseBackend().devices()
             #expect(devices.contains { $0.name == Server.sink && $0.direction == .output }, "\(devices)")
