@@ -52,7 +52,6 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     private let clock: PlaybackClock
     /// The PCM can hold its buffer across a pause (`snd_pcm_pause`).
     private let canPause: Bool
-    private let pcmBufferLength: Int
 
     // Used by one thread at a time: the I/O thread while it runs, else a start, stop or pause
     // (under the loop's lock, after the I/O thread has been joined).
@@ -96,7 +95,6 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         clock = PlaybackClock(sampleRate: sampleRate)
         canPause = setup.canPause
-        pcmBufferLength = setup.bufferFrames
         info = AudioDeviceInfo(
             backend: "alsa", name: name,
             description: "ALSA PCM \(setup.openedName) (\(setup.typeName), \(setup.sampleFormat))",
@@ -332,12 +330,12 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
             if result >= 0 {
                 done += result
                 written.add(Int64(result), ordering: .relaxed)
-                if result > 0 && clockless == nil { clockless = Self.takesEverythingAtOnce(pcm, buffer: pcmBufferLength) }
+                if result > 0 && clockless == nil { clockless = Self.takesEverythingAtOnce(pcm, buffer: pcmBufferFrames) }
                 if clockless == true && result > 0 {
                     if pacedFrames == 0 { paceOrigin = HostTime.now() }
                     pacedFrames += Int64(result)
                     // One buffer ahead of the clock, as a sound card's buffer would be.
-                    pace(until: pacedFrames - Int64(pcmBufferLength))
+                    pace(until: pacedFrames - Int64(pcmBufferFrames))
                 } else if result == 0 {
                     loop.waiter.wait(timeoutMilliseconds: timeout)
                 }

@@ -64,21 +64,10 @@ public enum AudioBackends {
             return try backend.makeOutput(name: environment("AUDIOQUEUE_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
         }
         let device = environment("AUDIOQUEUE_DEVICE")
-        let candidates = table.withLock { $0.filter { $0.priority > 0 }.map(\.backend) }
-        var reasons: [String] = []
-        for backend in candidates {
-            guard backend.isAvailable() else {
-                tried?("\(backend.name): not available")
-                reasons.append("\(backend.name): not available")
-                continue
-            }
-            do {
-                return try backend.makeOutput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-            } catch {
-                tried?("\(backend.name): \(error)")
-                reasons.append("\(backend.name): \(error)")
-            }
+        let (opened, reasons) = firstOpening(tried: tried) { backend throws(AudioDeviceError) in
+            try backend.makeOutput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
         }
+        if let opened { return opened }
         if let device {
             // A device was named: a file in its place would hide the mistake.
             throw AudioDeviceError(.notFound, "AUDIOQUEUE_DEVICE=\(device): no sound backend opens it (\(reasons.joined(separator: "; ")))")
@@ -89,6 +78,30 @@ public enum AudioBackends {
             printToStandardError("swift-audio-queue: \(why); writing the output to \(file.path)")
         }
         return output
+    }
+
+    /// Asks each registered sound backend (priority above 0), highest first, that is available
+    /// to `open` a device; returns the first device opened, and why each backend before it was
+    /// skipped (also told to `tried`).
+    private static func firstOpening<Device>(
+        tried: ((String) -> Void)?, _ open: (any AudioBackend) throws(AudioDeviceError) -> Device
+    ) -> (Device?, [String]) {
+        var reasons: [String] = []
+        for backend in table.withLock({ $0.filter { $0.priority > 0 }.map(\.backend) }) {
+            let reason: String
+            if backend.isAvailable() {
+                do throws(AudioDeviceError) {
+                    return (try open(backend), reasons)
+                } catch {
+                    reason = "\(backend.name): \(error)"
+                }
+            } else {
+                reason = "\(backend.name): not available"
+            }
+            tried?(reason)
+            reasons.append(reason)
+        }
+        return (nil, reasons)
     }
 
     private static func printToStandardError(_ message: String) {
@@ -124,21 +137,10 @@ public enum AudioBackends {
             }
             return try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
         }
-        let candidates = table.withLock { $0.filter { $0.priority > 0 }.map(\.backend) }
-        var reasons: [String] = []
-        for backend in candidates {
-            guard backend.isAvailable() else {
-                tried?("\(backend.name): not available")
-                reasons.append("\(backend.name): not available")
-                continue
-            }
-            do {
-                return try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-            } catch {
-                tried?("\(backend.name): \(error)")
-                reasons.append("\(backend.name): \(error)")
-            }
+        let (opened, reasons) = firstOpening(tried: tried) { backend throws(AudioDeviceError) in
+            try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
         }
+        if let opened { return opened }
         throw AudioDeviceError(.notFound, reasons.isEmpty ? "no sound backend is registered for input" : "no input device: " + reasons.joined(separator: "; "))
     }
 
