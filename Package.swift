@@ -84,13 +84,15 @@ let package = Package(
             name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices", "AudioTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ExtendedAudioFileServicesTests",
-            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD"],
+            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport"],
             swiftSettings: strict
         ),
+        // Running the package's executables and the reference tools, for every test target that does.
+        .target(name: "ProcessSupport", path: "Tests/ProcessSupport", swiftSettings: strict),
         // Fixtures and a guide-style file player shared by the queue and device tests.
         .target(
             name: "AudioTestSupport",
-            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD"],
+            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport"],
             path: "Tests/AudioTestSupport",
             swiftSettings: strict
         ),
@@ -109,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioFileServicesTests",
-            dependencies: ["AudioFileServices"],
+            dependencies: ["AudioFileServices", "ProcessSupport"],
             swiftSettings: strict
         ),
     ],

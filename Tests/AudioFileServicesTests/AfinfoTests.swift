@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import AudioCore
 import AudioFileServices
+import ProcessSupport
 
 /// Runs the afinfo executable built beside the tests.
 private func afinfo(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
@@ -9,17 +10,7 @@ private func afinfo(_ arguments: [String]) throws -> (status: Int32, out: String
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: binary.path])
     }
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    return try runProcess(binary.path, arguments)
 }
 
 @Suite("afinfo")

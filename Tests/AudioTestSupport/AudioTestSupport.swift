@@ -1,4 +1,5 @@
 public import Foundation
+@_exported public import ProcessSupport
 public import Dispatch
 import AudioCore
 import AudioCodecs
@@ -140,32 +141,6 @@ public func snr(
 public let packageRoot = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
 /// The debug `aqplay` that `swift build --build-tests` makes.
 public let aqplay = packageRoot.appendingPathComponent(".build/debug/aqplay").path
-
-/// Runs a program (with extra environment) and returns its status and output.
-@discardableResult
-public func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if !environment.isEmpty { process.environment = mergedEnvironment(environment) }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-}
-
-/// The test's environment with `changes` applied; an empty value removes the variable.
-public func mergedEnvironment(_ changes: [String: String]) -> [String: String] {
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in changes {
-        if value.isEmpty { env[key] = nil } else { env[key] = value }
-    }
-    return env
-}
 
 /// Plays a file through a queue the way the guide's Listing 3-6 and QA1636 do: half-second
 /// buffers refilled in the callback, priming trimmed from the first frames and remainder from

@@ -2,20 +2,11 @@ import Foundation
 import Testing
 import AudioCore
 import AudioFileServices
+import ProcessSupport
 
 /// Runs a program and returns its status, standard output and standard error.
-func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, out: Data, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    try runProcess(executable, arguments)
 }
 
 let afconvert = Refs.packageRoot.appendingPathComponent(".build/debug/afconvert").path
@@ -31,7 +22,7 @@ func temporaryPath(_ name: String) -> String {
 func ffmpegFloatCRC(_ path: String) throws -> UInt32? {
     let tool = try #require(ffmpeg, "ffmpeg is needed to check written files (Scripts/test installs it)")
     let result = try run(tool, ["-v", "error", "-i", path, "-map", "0:a", "-c:a", "pcm_f32le", "-f", "crc", "-"])
-    let text = String(decoding: result.out, as: UTF8.self)
+    let text = result.out
     guard result.status == 0, let range = text.range(of: "CRC=0x") else { return nil }
     return UInt32(text[range.upperBound...].prefix { $0.isHexDigit }, radix: 16)
 }
