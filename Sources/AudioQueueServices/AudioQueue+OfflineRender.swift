@@ -1,0 +1,170 @@
+public import AudioCore
+import AudioCodecs
+
+extension AudioQueue {
+    /// Switches the queue to offline rendering in `format` (a linear PCM format, interleaved,
+    /// at the queue's decoded rate and channel count), or back to the device with nil
+    /// (`AudioQueueSetOfflineRenderFormat`). Only while stopped (`invalidRunState`).
+    public func setOfflineRenderFormat(_ format: AudioStreamBasicDescription?, channelLayout: AudioChannelLayout? = nil) throws(AudioQueueError) {
+        try core.state.withLock { s throws(AudioQueueError) in
+            try s.checkUsable()
+            guard s.phase.isStopped else {
+                throw AudioQueueError(.invalidRunState, "the render mode can be changed only while the queue is stopped")
+            }
+            guard let format else {
+                s.side.offline = nil
+                return
+            }
+            guard format.isPCM, format.isInterleaved || format.channelsPerFrame == 1,
+                  Int(format.channelsPerFrame) == channels, format.sampleRate == sampleRate else {
+                throw AudioQueueError(.invalidPropertyValue, "offline output must be interleaved linear PCM with \(channels) channels at \(sampleRate) Hz, not \(format)")
+            }
+            if let channelLayout, channelLayout.numberOfChannels != channels {
+                throw AudioQueueError(.invalidPropertyValue, "the layout has \(channelLayout.numberOfChannels) channels; the queue has \(channels)")
+            }
+            let converter: PCMConverter
+            do throws(AudioCodecError) {
+                converter = try PCMConverter(from: floatFormat, to: format)
+            } catch {
+                throw AudioQueueError(.invalidPropertyValue, "cannot render to \(format): \(error.reason)")
+            }
+            s.side.offline = OfflineSetup(format: format, layout: channelLayout, converter: converter)
+        }
+        render.withLock { $0.discardDecoded() }
+    }
+
+    /// Renders up to `frameCount` frames into `buffer` in the offline format
+    /// (`AudioQueueOfflineRender`), setting its ``AudioQueueBuffer/audioDataByteSize``.
+    ///
+    /// Deterministic: when the buffer queue runs dry the call waits for outstanding callbacks
+    /// (which may enqueue more) before deciding. Fewer frames than asked come back only when
+    /// nothing more is enqueued — the end of the stream — and an asynchronous stop then
+    /// completes. `timeStamp` must carry a sample time. `invalidOfflineMode` when not in offline
+    /// mode; `invalidRunState` unless started; `invalidParameter` when `frameCount` does not
+    /// fit the buffer.
+    public func offlineRender(at timeStamp: AudioTimeStamp, into buffer: AudioQueueBuffer, frameCount: Int) throws(AudioQueueError) {
+        // One snapshot of the offline set-up: a change of format from another thread cannot
+        // pull it from under the render.
+        struct Setup {
+            let bytesPerFrame: Int
+            let converter: PCMConverter?
+            let float: PCMBuffer?
+            let out: PCMBuffer?
+        }
+        let setup = try core.state.withLock { s throws(AudioQueueError) -> Setup in
+            // An asynchronous dispose waits for the rendering to reach the end.
+            guard s.phase != .disposed else { throw AudioQueueError(.disposalPending, "the queue has been disposed of") }
+            guard var offline = s.side.offline else {
+                throw AudioQueueError(.invalidOfflineMode, "the queue is not in offline mode")
+            }
+            try core.checkOwned(buffer)
+            guard buffer.state != .enqueued else {
+                throw AudioQueueError(.bufferInQueue, "the buffer to render into is enqueued; render into one of its own")
+            }
+            guard timeStamp.flags.contains(.sampleTimeValid) else {
+                throw AudioQueueError(.invalidParameter, "the time stamp has no sample time")
+            }
+            guard s.phase.isActive else { throw AudioQueueError(.invalidRunState, "start the queue before rendering") }
+            let bpf = Int(offline.format.bytesPerFrame)
+            guard frameCount >= 0, frameCount <= Int(buffer.audioDataBytesCapacity) / bpf else {
+                throw AudioQueueError(.invalidParameter, "\(frameCount) frames do not fit in \(buffer.audioDataBytesCapacity) bytes")
+            }
+            guard offline.format != floatFormat else { return Setup(bytesPerFrame: bpf, converter: nil, float: nil, out: nil) }
+            if (offline.float?.frameCapacity ?? -1) < frameCount {
+                offline.float = PCMBuffer(format: floatFormat, frameCapacity: frameCount)
+                offline.out = PCMBuffer(format: offline.format, frameCapacity: frameCount)
+                s.side.offline = offline
+            }
+            guard let float = offline.float, let out = offline.out else {
+                throw AudioQueueError(.invalidParameter, "cannot allocate \(frameCount) frames")
+            }
+            return Setup(bytesPerFrame: bpf, converter: offline.converter, float: float, out: out)
+        }
+        let bpf = setup.bytesPerFrame
+        // Frames primed into the ring come first; the rest are rendered straight into the
+        // destination — the caller's buffer itself when the offline format is Float32.
+        nonisolated(unsafe) let destination = setup.float?.region(0).baseAddress?.assumingMemoryBound(to: Float.self)
+            ?? buffer.audioData.assumingMemoryBound(to: Float.self)
+        let (filled, ended) = renderOffline(into: destination, frameCount: frameCount)
+        if let converter = setup.converter, let float = setup.float, let out = setup.out {
+            float.frameLength = filled
+            out.frameLength = 0
+            do throws(AudioCodecError) {
+                try converter.convert(float, appendingTo: out)
+                buffer.audioData.copyMemory(from: out.region(0).baseAddress!, byteCount: filled * bpf)
+            } catch {
+                buffer.audioData.initializeMemory(as: UInt8.self, repeating: 0, count: filled * bpf)
+            }
+        }
+        let stopping = core.state.withLock { s -> Bool in
+            buffer.audioDataByteSize = UInt32(filled * bpf)
+            s.side.offline?.position += Int64(filled)
+            return ended && s.phase.isStopping
+        }
+        scheduleCallbacks()
+        if stopping { finishAsyncStop() }
+    }
+
+    /// Renders `frameCount` Float32 frames into `destination`: primed frames first, then the
+    /// engine, waiting for outstanding callbacks when the buffer queue runs dry. Returns the
+    /// frames rendered and whether the stream ended.
+    private func renderOffline(into destination: UnsafeMutablePointer<Float>, frameCount: Int) -> (Int, Bool) {
+        var filled = 0
+        while true {
+            enum Step { case done, waitForCallbacks, ended }
+            let step = render.withLock { r -> Step in
+                let channels = r.channels
+                var dry = false
+                while filled < frameCount {
+                    let fromRing = r.ring.read(into: destination + filled * channels, frames: frameCount - filled)
+                    filled += fromRing
+                    if fromRing > 0 { continue }
+                    let fromPrimed = r.takePrimed(into: destination + filled * channels, frames: frameCount - filled)
+                    filled += fromPrimed
+                    if fromPrimed > 0 { continue }
+                    let produced = r.engine.produce(into: destination + filled * channels, frameCount: frameCount - filled, next: takeNext)
+                    filled += produced
+                    if produced == 0 {
+                        dry = true
+                        break
+                    }
+                }
+                collectFinished(&r)
+                guard dry else { return .done }
+                // Dry. While running, callbacks still to come may enqueue more: wait for them.
+                // Stopping, or with none outstanding, this is the end.
+                let more = core.state.withLock { s in
+                    s.phase == .running && (s.line.outstanding > 0 || !s.side.pending.isEmpty)
+                }
+                return more ? .waitForCallbacks : .ended
+            }
+            switch step {
+            case .done:
+                measure(destination, frames: filled)
+                return (filled, false)
+            case .ended:
+                measure(destination, frames: filled)
+                return (filled, true)
+            case .waitForCallbacks:
+                break
+            }
+            scheduleCallbacks()
+            if core.onCallbackQueue {
+                // Rendering from inside a callback: the others cannot run until it returns, so
+                // this render ends short (not the end of the stream).
+                if !core.drainCallbacks(self) {
+                    measure(destination, frames: filled)
+                    return (filled, false)
+                }
+            } else {
+                core.state.withLock { s in
+                    if s.line.outstanding > 0 && s.side.pending.isEmpty { core.state.wait(timeoutNanos: 100_000_000) }
+                }
+            }
+        }
+    }
+
+    private func measure(_ samples: UnsafeMutablePointer<Float>, frames: Int) {
+        render.withLock { $0.meter.measure(samples, frames: frames) }
+    }
+}

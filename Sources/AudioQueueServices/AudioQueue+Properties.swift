@@ -1,0 +1,261 @@
+public import AudioCore
+public import AudioDevices
+
+extension AudioQueue {
+    // MARK: Parameters
+
+    /// Sets a parameter now (`AudioQueueSetParameter`). Volume changes ramp over the
+    /// ``AudioQueueParameterID/volumeRampTime``. `invalidParameter` for a value out of range.
+    public func setParameter(_ parameter: AudioQueueParameterID, _ value: Float) throws(AudioQueueError) {
+        try render.withLock { r throws(AudioQueueError) in
+            try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
+            try RenderEngine.check(parameter, value)
+            r.engine.set(parameter, value)
+        }
+    }
+
+    /// Sets a parameter by Apple's numeric ID; `invalidParameter` for an ID that is not one.
+    public func setParameter(id: UInt32, _ value: Float) throws(AudioQueueError) {
+        guard let parameter = AudioQueueParameterID(rawValue: id) else {
+            throw AudioQueueError(.invalidParameter, "no parameter \(id)")
+        }
+        try setParameter(parameter, value)
+    }
+
+    /// The parameter's current value (`AudioQueueGetParameter`).
+    public func parameter(_ parameter: AudioQueueParameterID) throws(AudioQueueError) -> Float {
+        try render.withLock { r throws(AudioQueueError) -> Float in
+            try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
+            return r.engine.parameter(parameter)
+        }
+    }
+
+    /// A parameter by Apple's numeric ID; `invalidParameter` for an ID that is not one.
+    public func parameter(id: UInt32) throws(AudioQueueError) -> Float {
+        guard let p = AudioQueueParameterID(rawValue: id) else { throw AudioQueueError(.invalidParameter, "no parameter \(id)") }
+        return try parameter(p)
+    }
+
+    // MARK: Properties
+
+    /// True from when the device starts playing until it stops (`kAudioQueueProperty_IsRunning`).
+    /// Pausing does not change it.
+    public var isRunning: Bool { core.state.withLock { $0.reportedRunning } }
+
+    /// The magic cookie the decoder was configured with (`kAudioQueueProperty_MagicCookie`).
+    public var magicCookie: [UInt8]? { render.withLock { $0.engine.magicCookie } }
+
+    /// Configures the decoder with a magic cookie. Set it before enqueueing compressed data:
+    /// `invalidRunState` once buffers are enqueued or the queue runs; `invalidPropertyValue`
+    /// when the decoder rejects it.
+    public func setMagicCookie(_ cookie: [UInt8]?) throws(AudioQueueError) {
+        try render.withLock { r throws(AudioQueueError) in
+            try core.state.withLock { s throws(AudioQueueError) in
+                try s.checkUsable()
+                guard s.side.pending.isEmpty, s.phase.isStopped || s.phase.isPaused else {
+                    throw AudioQueueError(.invalidRunState, "set the magic cookie before enqueueing buffers")
+                }
+            }
+            guard !r.engine.isBusy else { throw AudioQueueError(.invalidRunState, "set the magic cookie before enqueueing buffers") }
+            try r.engine.setMagicCookie(cookie)
+        }
+    }
+
+    /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else the
+    /// decoder's own order (AAC), else nil.
+    public var channelLayout: AudioChannelLayout? {
+        render.withLock { r in
+            let codec = r.engine.outputChannelLayout
+            return core.state.withLock { $0.side.layout ?? codec }
+        }
+    }
+
+    /// Sets the channel layout; `invalidPropertyValue` when its channel count is not the queue's.
+    public func setChannelLayout(_ newLayout: AudioChannelLayout?) throws(AudioQueueError) {
+        try core.state.withLock { s throws(AudioQueueError) in
+            try s.checkUsable()
+            if let newLayout, newLayout.numberOfChannels != channels {
+                throw AudioQueueError(.invalidPropertyValue, "the layout has \(newLayout.numberOfChannels) channels; the queue has \(channels)")
+            }
+            s.side.layout = newLayout
+        }
+    }
+
+    /// Whether levels are metered (`kAudioQueueProperty_EnableLevelMetering`).
+    public var isLevelMeteringEnabled: Bool { render.withLock { $0.meter.isEnabled } }
+
+    /// Turns level metering on or off.
+    public func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError) {
+        try render.withLock { r throws(AudioQueueError) in
+            try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
+            r.meter.setEnabled(enabled)
+        }
+    }
+
+    /// Per-channel RMS and peak of the most recent render quantum, linear
+    /// (`kAudioQueueProperty_CurrentLevelMeter`); ``AudioQueueLevelMeterState/decibels``
+    /// gives `kAudioQueueProperty_CurrentLevelMeterDB`. `invalidPropertyValue` while metering is off.
+    public func currentLevelMeter() throws(AudioQueueError) -> [AudioQueueLevelMeterState] {
+        try render.withLock { r throws(AudioQueueError) -> [AudioQueueLevelMeterState] in
+            try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
+            guard r.meter.isEnabled else { throw AudioQueueError(.invalidPropertyValue, "level metering is off") }
+            return r.meter.levels
+        }
+    }
+
+    /// The meter in decibels (`kAudioQueueProperty_CurrentLevelMeterDB`).
+    public func currentLevelMeterDB() throws(AudioQueueError) -> [AudioQueueLevelMeterState] {
+        try currentLevelMeter().map(\.decibels)
+    }
+
+    /// Frames the queue decodes ahead of the device (`kAudioQueueProperty_DecodeBufferSizeFrames`).
+    public var decodeBufferSizeFrames: Int { core.state.withLock { $0.side.decodeBufferFrames } }
+
+    /// Sets the decode-ahead size: 256…1,048,576 frames and at least two packets
+    /// (`invalidPropertyValue` otherwise), only while stopped (`invalidRunState`).
+    public func setDecodeBufferSizeFrames(_ frames: Int) throws(AudioQueueError) {
+        try render.withLock { r throws(AudioQueueError) in
+            try core.state.withLock { s throws(AudioQueueError) in
+                try s.checkUsable()
+                guard s.phase.isStopped, r.ring.available == 0, !r.hasPrimed else {
+                    throw AudioQueueError(.invalidRunState, "the decode buffer size can be set only while the queue is stopped and unprimed")
+                }
+                guard frames >= 256, frames <= 1 << 20, frames >= r.engine.framesPerPacket * 2 else {
+                    throw AudioQueueError(.invalidPropertyValue, "\(frames) frames is outside 256…1048576 (and two packets)")
+                }
+                s.side.decodeBufferFrames = frames
+            }
+            r.ring = DecodeAhead.makeRing(decodeBufferFrames: frames, channels: channels)
+            feed.ring = r.ring
+        }
+    }
+
+    /// The most recent decoding error, 0 if none (`kAudioQueueProperty_ConverterError`).
+    public var converterError: OSStatus { core.state.withLock { $0.side.converterError } }
+
+    /// Packets that failed to decode and were played as silence.
+    public var badPacketCount: Int { render.withLock { $0.engine.badPackets } }
+
+    // MARK: Devices
+
+    /// The device's UID (`kAudioQueueProperty_CurrentDevice`): the open device, else the one
+    /// asked for; nil when the default will be chosen at start, or in offline mode.
+    public var currentDevice: String? {
+        core.state.withLock { s in
+            s.side.offline != nil ? nil : (s.side.session.device?.info.uid ?? s.side.session.requestedUID)
+        }
+    }
+
+    /// The open output device's description — its UID, name, and a note when it differs from
+    /// what was asked for (ALSA converting through `plughw:`, the default output falling back
+    /// to a file); nil before the queue first opens one, or in offline mode.
+    public var currentDeviceInfo: AudioDeviceInfo? {
+        core.state.withLock { s in s.side.offline != nil ? nil : s.side.session.device?.info }
+    }
+
+    /// Chooses the output device by UID (`backend:name`, or a backend name; nil: the default),
+    /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice`
+    /// when no registered backend has that name.
+    public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) {
+        try transitions.run { () throws(AudioQueueError) in
+            let old = try core.state.withLock { s throws(AudioQueueError) -> (any AudioOutputDevice)? in
+                try s.checkUsable()
+                guard s.phase.isStopped else {
+                    throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped")
+                }
+                if let uid {
+                    let backend = String(uid.split(separator: ":", maxSplits: 1).first ?? "")
+                    guard AudioBackends.backend(named: backend) != nil else {
+                        throw AudioQueueError(.invalidDevice, "no audio backend '\(backend)'")
+                    }
+                }
+                return s.side.session.replace(with: nil, owned: false, uid: uid)
+            }
+            old?.close()
+        }
+    }
+
+    /// Uses `device` for output from the next start. Only while stopped (`invalidRunState`);
+    /// `invalidDevice` when it does not play the queue's rate and channel count.
+    public func setDevice(_ newDevice: any AudioOutputDevice) throws(AudioQueueError) {
+        try transitions.run { () throws(AudioQueueError) in
+            let old = try core.state.withLock { s throws(AudioQueueError) -> (any AudioOutputDevice)? in
+                try s.checkUsable()
+                guard s.phase.isStopped else {
+                    throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped")
+                }
+                guard Self.fits(newDevice, channels: channels, sampleRate: sampleRate) else {
+                    throw AudioQueueError(.invalidDevice, "\(newDevice.info.uid) plays \(newDevice.format), not \(channels) channels at \(sampleRate) Hz")
+                }
+                let old = s.side.session.replace(with: newDevice, owned: false, uid: newDevice.info.uid)
+                return old === newDevice ? nil : old
+            }
+            old?.close()
+        }
+    }
+
+    /// The output device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).
+    public var deviceSampleRate: Double { core.state.withLock { $0.side.session.device?.format.sampleRate ?? sampleRate } }
+    /// The output device's channel count (`kAudioQueueDeviceProperty_NumberChannels`).
+    public var deviceNumberOfChannels: Int {
+        core.state.withLock { Int($0.side.session.device?.format.channelsPerFrame ?? UInt32(channels)) }
+    }
+    /// The largest packet of the render format, in bytes (`kAudioQueueProperty_MaximumOutputPacketSize`).
+    public var maximumOutputPacketSize: Int { Int(floatFormat.bytesPerPacket) }
+
+    // MARK: Time
+
+    /// The queue's time (`AudioQueueGetCurrentTime`): frames played since it started (0 when
+    /// stopped) and the host time now. With a `timeline`, also whether playback was
+    /// interrupted (an underrun) since that timeline was last asked.
+    public func currentTime(timeline: AudioQueueTimeline? = nil) throws(AudioQueueError) -> (timeStamp: AudioTimeStamp, discontinuity: Bool) {
+        try core.state.withLock { s throws(AudioQueueError) -> (AudioTimeStamp, Bool) in
+            try s.checkUsable()
+            if let timeline, timeline.owner != core.serial {
+                throw AudioQueueError(.invalidParameter, "the timeline belongs to another queue")
+            }
+            var sample: Int64 = 0
+            if !s.phase.isStopped {
+                if let offline = s.side.offline {
+                    sample = offline.position
+                } else {
+                    // The device's clock since it started, added to where the queue was then.
+                    sample = s.side.clock.timeBase
+                    if s.side.session.status == .running, let device = s.side.session.device {
+                        sample += max(0, device.framesPlayed - s.side.clock.playedAtStart)
+                    }
+                }
+            }
+            var discontinuity = false
+            if let timeline {
+                let seen = feed.underruns.load(ordering: .acquiring)
+                discontinuity = seen != timeline.seenUnderruns
+                timeline.seenUnderruns = seen
+            }
+            return (AudioTimeStamp(sampleTime: Double(sample), hostTime: HostTime.now(), flags: .sampleHostTimeValid), discontinuity)
+        }
+    }
+
+    /// A timeline for ``currentTime(timeline:)`` (`AudioQueueCreateTimeline`).
+    public func makeTimeline() throws(AudioQueueError) -> AudioQueueTimeline {
+        try core.state.withLock { s throws(AudioQueueError) -> AudioQueueTimeline in
+            try s.checkUsable()
+            return AudioQueueTimeline(owner: core.serial, seen: feed.underruns.load(ordering: .acquiring))
+        }
+    }
+
+    /// The output device's time (`AudioQueueDeviceGetCurrentTime`), whether or not the device
+    /// is running, as Apple's function gives it: the host time now, and, while the device runs,
+    /// the frames it has taken since it was opened (`sampleTimeValid` is set only then).
+    /// `invalidOfflineMode` in offline mode.
+    public func deviceCurrentTime() throws(AudioQueueError) -> AudioTimeStamp {
+        try core.state.withLock { s throws(AudioQueueError) -> AudioTimeStamp in
+            try s.checkUsable()
+            guard s.side.offline == nil else { throw AudioQueueError(.invalidOfflineMode, "an offline queue has no device") }
+            guard s.side.session.status == .running, let device = s.side.session.device else {
+                return AudioTimeStamp(hostTime: HostTime.now(), flags: .hostTimeValid)
+            }
+            return AudioTimeStamp(sampleTime: Double(device.framesRendered), hostTime: HostTime.now(), flags: .sampleHostTimeValid)
+        }
+    }
+}

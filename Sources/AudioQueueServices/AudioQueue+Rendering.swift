@@ -1,0 +1,275 @@
+import AudioCore
+import AudioDevices
+import AudioCodecs
+import Dispatch
+
+/// What only an output queue keeps behind its state lock.
+struct OutputSide {
+    /// The buffer queue.
+    var pending = PendingBuffers()
+    var session = DeviceSession<any AudioOutputDevice>()
+    /// Set while the queue renders offline.
+    var offline: OfflineSetup?
+    var layout: AudioChannelLayout?
+    var decodeBufferFrames: Int
+    /// What `kAudioQueueProperty_ConverterError` says, and whether its listeners are still to hear.
+    var converterError: OSStatus = 0
+    var converterNoticePending = false
+    var clock = OutputClock()
+    var renderThread: IOThread?
+
+    init(decodeBufferFrames: Int) { self.decodeBufferFrames = decodeBufferFrames }
+}
+
+/// The queue's time: where it was, in frames, when the device last started, and the device's
+/// clock then.
+struct OutputClock {
+    var timeBase: Int64 = 0
+    var playedAtStart: Int64 = 0
+}
+
+/// Offline render's set-up (`AudioQueueSetOfflineRenderFormat`) and position.
+struct OfflineSetup {
+    let format: AudioStreamBasicDescription
+    let layout: AudioChannelLayout?
+    let converter: PCMConverter
+    /// Scratch for a format other than the render format, grown on demand.
+    var float: PCMBuffer?
+    var out: PCMBuffer?
+    var position: Int64 = 0
+}
+
+extension AudioQueue {
+    // MARK: The device
+
+    /// Opens the device asked for, or the default one. No lock held.
+    func openDevice() throws(AudioQueueError) -> any AudioOutputDevice {
+        let (uid, frames) = core.state.withLock { ($0.side.session.requestedUID, $0.side.decodeBufferFrames) }
+        do {
+            let d: any AudioOutputDevice
+            if let uid {
+                d = try AudioBackends.makeOutput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: frames)
+            } else {
+                d = try AudioBackends.makeDefaultOutput(sampleRate: sampleRate, channels: channels, bufferFrames: frames)
+            }
+            guard Self.fits(d, channels: channels, sampleRate: sampleRate) else {
+                d.close()
+                throw AudioQueueError(.invalidDevice, "\(d.info.uid) plays \(d.format), not \(channels) channels at \(sampleRate) Hz")
+            }
+            return d
+        } catch let error as AudioDeviceError {
+            throw AudioQueueError(error.code == .notFound ? .invalidDevice : .cannotStart, "no output device: \(error)")
+        } catch let error as AudioQueueError {
+            throw error
+        } catch {
+            throw AudioQueueError(.cannotStart, "\(error)")
+        }
+    }
+
+    /// Starts the device if the queue should still be playing (the start of `generation` has
+    /// not been overtaken by a pause, stop or reset) and it is not running. When it will not
+    /// start, the queue goes back to `previous` (when given) and the error is thrown.
+    func startDevice(generation: Int, restoring previous: QueuePhase?) throws(AudioQueueError) {
+        try transitions.run { () throws(AudioQueueError) in
+            let device = core.state.withLock { s -> (any AudioOutputDevice)? in
+                guard s.side.session.generation == generation, s.phase.isActive, s.side.session.status != .running else { return nil }
+                return s.side.session.device
+            }
+            guard let device else { return }
+            do {
+                try device.start(source: feed)
+            } catch {
+                let released = core.state.withLock { s -> AudioQueue? in
+                    guard let previous, s.side.session.generation == generation else { return nil }
+                    s.phase = previous
+                    s.side.session.status = .idle
+                    defer { s.keepAlive = nil }
+                    return s.keepAlive
+                }
+                withExtendedLifetime(released) {}
+                throw AudioQueueError(.cannotStart, "\(device.info.uid) did not start: \(error)")
+            }
+            core.state.withLock { s in
+                s.side.session.status = .running
+                s.side.clock.playedAtStart = device.framesPlayed
+            }
+        }
+    }
+
+    /// Marks a running device paused and returns it for the caller to pause (state lock held,
+    /// transitions lock held).
+    func pauseDevice(_ side: inout OutputSide) -> (any AudioOutputDevice)? {
+        side.session.generation &+= 1
+        guard side.session.status == .running, let device = side.session.device else { return nil }
+        side.clock.timeBase += max(0, device.framesPlayed - side.clock.playedAtStart)
+        side.session.status = .paused
+        return device
+    }
+
+    /// Marks the device stopped and returns it for the caller to stop, if it was running or
+    /// paused (state lock held, transitions lock held).
+    func detachDevice(_ side: inout OutputSide) -> (any AudioOutputDevice)? {
+        side.session.generation &+= 1
+        guard let device = side.session.device else { return nil }
+        switch side.session.status {
+        case .idle: return nil
+        case .paused: break
+        case .running: side.clock.timeBase += max(0, device.framesPlayed - side.clock.playedAtStart)
+        }
+        side.session.status = .idle
+        return device
+    }
+
+    /// Called by the feed on the device's I/O thread; the work happens on the control queue.
+    func deviceReported(_ event: AudioDeviceEvent) {
+        switch event {
+        case .underrun:
+            feed.underruns.add(1, ordering: .relaxed)
+        case .overrun:
+            break
+        case .started:
+            core.controlQueue.async { [weak self] in self?.reportRunning() }
+        case .stopped:
+            core.controlQueue.async { [weak self] in self?.finishAsyncStop() }
+        case .failed(let error):
+            core.controlQueue.async { [weak self] in self?.deviceFailed(error) }
+        }
+    }
+
+    /// The device failed while playing: the queue stops, and the converter-error listeners
+    /// hear `kAudioQueueErr_QueueInvalidated`.
+    private func deviceFailed(_ error: AudioDeviceError) {
+        let (changed, released) = transitions.run { () -> (Bool, AudioQueue?) in
+            render.withLock { r -> (Bool, AudioQueue?) in
+                let result = core.state.withLock { s -> ((any AudioOutputDevice)?, AudioQueue?)? in
+                    s.side.session.failure = error
+                    s.side.converterError = AudioQueueError.Code.queueInvalidated.rawValue
+                    guard !s.phase.isStopped, s.phase != .disposed else { return nil }
+                    s.phase = .stopped(stopWhenStarted: false)
+                    let device = detachDevice(&s.side)
+                    let k = s.keepAlive
+                    s.keepAlive = nil
+                    return (device, k)
+                }
+                guard let (device, released) = result else { return (false, nil) }
+                device?.stop(drain: false)
+                dropEverything(&r, rewinding: true)
+                r.discardDecoded()
+                return (true, released)
+            }
+        }
+        scheduleCallbacks()
+        core.notify(self, .converterError, synchronously: false)
+        if changed { core.setReportedRunning(self, false, synchronously: false) }
+        withExtendedLifetime(released) {}
+    }
+
+    /// The device has started (or an offline queue has): isRunning turns true, if the queue is
+    /// still meant to play — checked and set in one step, so a stop in between wins.
+    func reportRunning() {
+        let changed = transitions.run {
+            core.state.withLock { s -> Bool in
+                guard s.phase.isActive, s.side.offline != nil || s.side.session.status == .running, !s.reportedRunning else { return false }
+                s.reportedRunning = true
+                return true
+            }
+        }
+        if changed { core.notify(self, .isRunning, synchronously: false) }
+    }
+
+    // MARK: The render thread
+
+    /// Starts the thread that keeps the ring filled while the device plays (state lock held).
+    func startRenderThread(_ side: inout OutputSide) throws(AudioQueueError) {
+        guard side.renderThread == nil else { return }
+        let feed = self.feed
+        let exit = renderThreadExit
+        do {
+            side.renderThread = try IOThread(name: "aq.render") { [weak self] in
+                var active = true
+                while !exit.isSet {
+                    // Woken when the device has taken half the ring, by enqueues and by
+                    // callbacks; the timeout is a safety net.
+                    _ = feed.wake.wait(timeout: .now() + .milliseconds(active ? 100 : 500))
+                    if exit.isSet { return }
+                    guard let queue = self else { return }
+                    active = queue.renderThreadTick()
+                }
+            }
+        } catch {
+            throw AudioQueueError(.cannotStart, "\(error)")
+        }
+    }
+
+    /// One round of the render thread; returns whether the queue is playing.
+    private func renderThreadTick() -> Bool {
+        let work = render.withLock { r -> Bool in
+            let live = core.state.withLock { s in
+                s.side.session.status == .running && s.side.offline == nil && s.phase.isActive
+            }
+            if live { fill(&r) }
+            return live
+        }
+        if work { scheduleCallbacks() }
+        return work
+    }
+
+    // MARK: The pipeline (render lock held, state lock not)
+
+    /// Hands the engine the next buffer of the buffer queue.
+    func takeNext() -> QueueEntry? { core.state.withLock { $0.side.pending.popFirst() } }
+
+    /// Fills the decode ring (live playback, prime, flush), taking the silence the device
+    /// played on underruns off the schedule, and ends the stream once a stopping queue has
+    /// nothing left.
+    func fill(_ r: inout DecodeAhead, upTo target: Int = .max) {
+        render.assertHeld()
+        let absorbed = feed.underrunFrames.exchange(0, ordering: .acquiringAndReleasing)
+        if absorbed > 0 { r.engine.position += Int64(absorbed) }
+        r.fillRing(upTo: target, next: takeNext)
+        collectFinished(&r)
+        // Stopping and nothing left: the stream ends (buffers enqueued by callbacks still
+        // running come back when the stop completes).
+        let stopping = core.state.withLock { s in s.phase.isStopping && s.side.pending.isEmpty }
+        if stopping && !r.engine.isBusy && !r.hasPrimed {
+            feed.endOfStream.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Empties the pipeline and the buffer queue, the buffers going back through callbacks in
+    /// order: the one playing, then the waiting ones.
+    func dropEverything(_ r: inout DecodeAhead, rewinding: Bool) {
+        if rewinding { r.engine.rewind() } else { r.engine.reset() }
+        let position = r.engine.position
+        let dropped = core.state.withLock { $0.side.pending.removeAll(restartingAt: position) }
+        r.engine.finished.append(contentsOf: dropped)
+        collectFinished(&r)
+    }
+
+    /// Moves the buffers the engine has finished to the callback line, and a new decoding
+    /// error to the converter-error property.
+    func collectFinished(_ r: inout DecodeAhead) {
+        let error = r.engine.converterError
+        guard !r.engine.finished.isEmpty || error != r.lastEngineError else { return }
+        r.lastEngineError = error
+        let finished = r.engine.finished
+        core.state.withLock { s in
+            for buffer in finished { s.line.append(FinishedBuffer(buffer: buffer)) }
+            if error != 0 && error != s.side.converterError {
+                s.side.converterError = error
+                s.side.converterNoticePending = true
+            }
+        }
+        r.engine.finished.removeAll(keepingCapacity: true)
+    }
+
+    /// Sends finished buffers to their callbacks, and a new converter error to its listeners.
+    func scheduleCallbacks() {
+        let notice = core.state.withLock { s -> Bool in
+            defer { s.side.converterNoticePending = false }
+            return s.side.converterNoticePending
+        }
+        if notice { core.notify(self, .converterError, synchronously: false) }
+        core.scheduleCallbacks(self)
+    }
+}

@@ -1,0 +1,64 @@
+import AudioDevices
+import Synchronization
+
+/// A queue's hold on its device (output or input), kept behind the queue's state lock.
+///
+/// The device's own transitions — start, pause, stop, close — are slow (a sound server may take
+/// seconds to answer; an ALSA stop joins its thread), so they never run with the state lock
+/// held: a queue makes them holding only its ``DeviceTransitions`` lock, and records the
+/// outcome here. ``generation`` changes with every start, pause and stop, so that a start
+/// scheduled for later can tell whether it is still wanted.
+struct DeviceSession<Device> {
+    enum Status: Equatable {
+        /// Not started (or stopped).
+        case idle
+        /// Playing or recording.
+        case running
+        /// Paused, holding what it had not played yet (output).
+        case paused
+    }
+
+    /// The device, once chosen or opened.
+    var device: Device?
+    /// The queue opened the device itself, and so closes it; a device the program supplied
+    /// is only stopped.
+    var owned = false
+    /// The UID asked for (`kAudioQueueProperty_CurrentDevice`); nil for the default.
+    var requestedUID: String?
+    /// Why the device stopped working; a start fails until another device is chosen.
+    var failure: AudioDeviceError?
+    var status = Status.idle
+    var generation = 0
+
+    /// Replaces the device; returns the old one when the queue must close it.
+    mutating func replace(with device: Device?, owned: Bool, uid: String?) -> Device? {
+        let old = self.owned ? self.device : nil
+        self.device = device
+        self.owned = owned
+        requestedUID = uid
+        failure = nil
+        status = .idle
+        return old
+    }
+
+    /// Takes the device away for disposal; returns it with whether the queue must close it.
+    mutating func release() -> (Device?, Bool) {
+        defer {
+            device = nil
+            owned = false
+            status = .idle
+        }
+        return (device, owned)
+    }
+}
+
+/// Serializes a queue's device transitions (start, pause, stop, close) without blocking the
+/// state lock: held across the device's call, taken before the render and state locks, and
+/// never while waiting for the callback queue (a callback may itself stop the queue).
+final class DeviceTransitions: Sendable {
+    private let mutex = Mutex(())
+
+    func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try mutex.withLock { _ throws(E) -> T in try body() }
+    }
+}

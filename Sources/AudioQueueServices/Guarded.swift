@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+
+/// A value that only the holder of its lock can touch: a mutex, a condition variable, and the
+/// state they guard. Nothing outside ``withLock(_:)`` reaches the state, so what guards what is
+/// said by the type, not by a comment.
+///
+/// Never held while program code runs. Debug builds record the holding thread, so that code
+/// which must (or must not) run with the lock held can assert it.
+final class Guarded<State>: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var state: State
+    /// The holding thread (debug builds; 0 when free).
+    private let holder = Atomic<UInt>(0)
+
+    init(_ state: State) {
+        self.state = state
+        pthread_mutex_init(mutex, nil)
+        var attr = pthread_condattr_t()
+        pthread_condattr_init(&attr)
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+        pthread_cond_init(cond, &attr)
+        pthread_condattr_destroy(&attr)
+    }
+
+    deinit {
+        pthread_cond_destroy(cond)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        cond.deallocate()
+    }
+
+    /// Runs `body` with the lock held and the state lent to it.
+    @inline(__always)
+    func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+        lock()
+        defer { unlock() }
+        return try body(&state)
+    }
+
+    /// Waits, inside ``withLock(_:)``, until ``broadcast()`` or `timeoutNanos` pass; the lock is
+    /// released meanwhile, so the state may have changed when it returns.
+    func wait(timeoutNanos: UInt64) {
+        assertHeld()
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let total = UInt64(ts.tv_nsec) + timeoutNanos
+        ts.tv_sec += Int(total / 1_000_000_000)
+        ts.tv_nsec = Int(total % 1_000_000_000)
+        setHolder(0)
+        pthread_cond_timedwait(cond, mutex, &ts)
+        setHolder(pthread_self())
+    }
+
+    /// Wakes every thread in ``wait(timeoutNanos:)``.
+    func broadcast() { pthread_cond_broadcast(cond) }
+
+    /// Debug builds: stops when the calling thread does not hold the lock.
+    @inline(__always)
+    func assertHeld(file: StaticString = #fileID, line: UInt = #line) {
+        #if DEBUG
+        assert(holder.load(ordering: .relaxed) == pthread_self(), "lock not held", file: file, line: line)
+        #endif
+    }
+
+    /// Debug builds: stops when the calling thread holds the lock (before a call that may wait
+    /// for another thread that takes it).
+    @inline(__always)
+    func assertNotHeld(file: StaticString = #fileID, line: UInt = #line) {
+        #if DEBUG
+        assert(holder.load(ordering: .relaxed) != pthread_self(), "lock held", file: file, line: line)
+        #endif
+    }
+
+    @inline(__always)
+    private func lock() {
+        pthread_mutex_lock(mutex)
+        setHolder(pthread_self())
+    }
+
+    @inline(__always)
+    private func unlock() {
+        setHolder(0)
+        pthread_mutex_unlock(mutex)
+    }
+
+    @inline(__always)
+    private func setHolder(_ thread: pthread_t) {
+        #if DEBUG
+        holder.store(thread, ordering: .relaxed)
+        #endif
+    }
+}
