@@ -104,7 +104,7 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
 
     /// Stops recording (what the PCM holds is dropped); returns when the I/O thread no longer
     /// calls the sink.
-    public func stop() {
+    public func stop(drain: Bool) {
         loop.stop { pcm in
             _ = snd_pcm_drop(pcm)
             _ = snd_pcm_prepare(pcm)
@@ -136,7 +136,7 @@ public final class ALSAInputDevice: AudioInputDevice, @unchecked Sendable {
                     sink.device(self, didReport: .started(hostTime: HostTime.now()))
                 }
                 if loop.shouldStop { return }
-                sink.capture(scratch, frameCount: n)
+                sink.capture(scratch, frameCount: n, hostTime: HostTime.now())
                 captured.add(Int64(n), ordering: .releasing)
                 continue
             }

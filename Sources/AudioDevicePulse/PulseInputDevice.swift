@@ -138,7 +138,7 @@ public final class PulseInputDevice: AudioInputDevice, @unchecked Sendable {
 
     /// Stops recording: corks the stream and drops what it holds. Once this returns the sink is
     /// not called again.
-    public func stop() {
+    public func stop(drain: Bool) {
         connection.withLock {
             guard phase == .running else { return }
             phase = .idle
@@ -283,7 +283,7 @@ public final class PulseInputDevice: AudioInputDevice, @unchecked Sendable {
     }
 
     private func emit(_ samples: UnsafeRawPointer, _ frames: Int, to sink: any AudioCaptureSink) {
-        sink.capture(samples.assumingMemoryBound(to: Float.self), frameCount: frames)
+        sink.capture(samples.assumingMemoryBound(to: Float.self), frameCount: frames, hostTime: HostTime.now())
         captured.add(Int64(frames), ordering: .releasing)
         if !startReported && phase == .running {
             startReported = true

@@ -144,8 +144,9 @@ public protocol AudioOutputDevice: AnyObject, Sendable {
 /// ``capture(_:frameCount:)`` is called on the device's I/O thread; like
 /// ``AudioRenderSource/render(into:frameCount:)`` it must not block or allocate.
 public protocol AudioCaptureSink: AnyObject, Sendable {
-    /// `frameCount` interleaved Float32 frames just recorded, in the device's format.
-    func capture(_ samples: UnsafePointer<Float>, frameCount: Int)
+    /// `frameCount` interleaved Float32 frames just recorded, in the device's format; the
+    /// first was recorded at `hostTime`.
+    func capture(_ samples: UnsafePointer<Float>, frameCount: Int, hostTime: UInt64)
     /// An event from the device (`.started`, `.overrun`, `.failed`), on its I/O thread.
     func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent)
 }
@@ -162,11 +163,16 @@ public protocol AudioInputDevice: AnyObject, Sendable {
     /// Starts recording into `sink` on the device's I/O thread.
     func start(sink: any AudioCaptureSink) throws(AudioDeviceError)
     /// Stops recording; returns when the I/O thread no longer calls the sink.
-    func stop()
+    func stop(drain: Bool)
     /// Frames delivered to the sink since the device was opened.
     var framesCaptured: Int64 { get }
     /// Releases the device; it cannot be started again.
     func close()
+}
+
+extension AudioInputDevice {
+    /// Stops without delivering what the device holds.
+    public func stop() { stop(drain: false) }
 }
 
 extension AudioOutputDevice {

@@ -31,17 +31,25 @@ public final class NullDevice: AudioOutputDevice {
     public func close() { loop.stop() }
 }
 
-/// The null backend: one device, `null`, that discards audio in real time.
+/// The null backend: one device, `null`, that discards audio in real time, and records
+/// silence.
 public struct NullBackend: AudioBackend {
     /// A null backend.
     public init() {}
     public var name: String { "null" }
     public func isAvailable() -> Bool { true }
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
-        [AudioDeviceInfo(backend: "null", name: "null", description: "Discards audio", isDefault: true)]
+        [
+            AudioDeviceInfo(backend: "null", name: "null", description: "Discards audio", isDefault: true),
+            AudioDeviceInfo(backend: "null", name: "null", description: "Records silence", direction: .input, isDefault: true),
+        ]
     }
     public func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
         guard name == nil || name == "null" || name == "default" else { throw AudioDeviceError(.notFound, "the null backend has no device \(name!)") }
         return try NullDevice(sampleRate: sampleRate, channels: channels)
+    }
+    public func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
+        guard name == nil || name == "null" || name == "default" else { throw AudioDeviceError(.notFound, "the null backend has no device \(name!)") }
+        return try NullInputDevice(sampleRate: sampleRate, channels: channels, periodFrames: bufferFrames)
     }
 }

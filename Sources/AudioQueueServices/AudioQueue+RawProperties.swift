@@ -15,12 +15,7 @@ extension AudioQueue {
     /// (`AudioQueueGetProperty`). `invalidProperty` for an unknown ID, `invalidPropertySize`
     /// when `data` is smaller than the value.
     public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
-        let bytes = try propertyBytes(id)
-        guard data.count >= bytes.count else {
-            throw AudioQueueError(.invalidPropertySize, "'\(FourCharCode(rawValue: id))' needs \(bytes.count) bytes, not \(data.count)")
-        }
-        bytes.withUnsafeBytes { data.baseAddress?.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        return bytes.count
+        try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
     }
 
     /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: magic cookie,
@@ -30,12 +25,7 @@ extension AudioQueue {
         guard let property = AudioQueuePropertyID(rawValue: id) else {
             throw AudioQueueError(.invalidProperty, "no property '\(FourCharCode(rawValue: id))'")
         }
-        func u32() throws(AudioQueueError) -> UInt32 {
-            guard data.count == 4 else {
-                throw AudioQueueError(.invalidPropertySize, "'\(FourCharCode(rawValue: id))' is a 4-byte UInt32, not \(data.count) bytes")
-            }
-            return data.loadUnaligned(as: UInt32.self)
-        }
+        func u32() throws(AudioQueueError) -> UInt32 { try PropertyCoding.u32(data, id: id) }
         switch property {
         case .magicCookie:
             try setMagicCookie(data.isEmpty ? nil : Array(data))
@@ -49,7 +39,7 @@ extension AudioQueue {
             }
             try setCurrentDevice(uid.isEmpty ? nil : uid)
         case .channelLayout:
-            try setChannelLayout(try Self.decodeLayout(data))
+            try setChannelLayout(try PropertyCoding.layout(from: data))
         case .isRunning, .deviceSampleRate, .deviceNumberChannels, .maximumOutputPacketSize, .streamDescription,
              .currentLevelMeter, .currentLevelMeterDB, .converterError:
             throw AudioQueueError(.invalidProperty, "'\(FourCharCode(rawValue: id))' is read-only")
@@ -69,17 +59,8 @@ extension AudioQueue {
         case .currentDevice: out = Array((currentDevice ?? "").utf8)
         case .magicCookie: out = magicCookie ?? []
         case .maximumOutputPacketSize: put(UInt32(maximumOutputPacketSize))
-        case .streamDescription:
-            let f = streamDescription
-            put(f.sampleRate); put(f.formatID.rawValue); put(f.formatFlags.rawValue); put(f.bytesPerPacket)
-            put(f.framesPerPacket); put(f.bytesPerFrame); put(f.channelsPerFrame); put(f.bitsPerChannel); put(UInt32(0))
-        case .channelLayout:
-            guard let layout = channelLayout else { return [] }
-            put(layout.tag.rawValue); put(layout.bitmap.rawValue); put(UInt32(layout.descriptions.count))
-            for d in layout.descriptions {
-                put(d.label.rawValue); put(d.flags.rawValue)
-                put(d.coordinates.0); put(d.coordinates.1); put(d.coordinates.2)
-            }
+        case .streamDescription: out = PropertyCoding.bytes(of: streamDescription)
+        case .channelLayout: out = channelLayout.map(PropertyCoding.bytes(of:)) ?? []
         case .enableLevelMetering: put(UInt32(isLevelMeteringEnabled ? 1 : 0))
         case .currentLevelMeter, .currentLevelMeterDB:
             let meters = property == .currentLevelMeter ? try currentLevelMeter() : try currentLevelMeterDB()
@@ -88,30 +69,5 @@ extension AudioQueue {
         case .converterError: put(UInt32(bitPattern: converterError))
         }
         return out
-    }
-
-    private static func decodeLayout(_ data: UnsafeRawBufferPointer) throws(AudioQueueError) -> AudioChannelLayout? {
-        if data.isEmpty { return nil }
-        guard data.count >= 12 else {
-            throw AudioQueueError(.invalidPropertySize, "a channel layout is at least 12 bytes, not \(data.count)")
-        }
-        let count = Int(data.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-        guard count <= 64, data.count == 12 + 20 * count else {
-            throw AudioQueueError(.invalidPropertySize, "a channel layout with \(count) descriptions is \(12 + 20 * min(count, 1 << 20)) bytes, not \(data.count)")
-        }
-        var descriptions: [AudioChannelDescription] = []
-        for i in 0..<count {
-            let o = 12 + 20 * i
-            descriptions.append(AudioChannelDescription(
-                label: AudioChannelLabel(rawValue: data.loadUnaligned(fromByteOffset: o, as: UInt32.self)),
-                flags: AudioChannelDescription.Flags(rawValue: data.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self)),
-                coordinates: (data.loadUnaligned(fromByteOffset: o + 8, as: Float.self),
-                              data.loadUnaligned(fromByteOffset: o + 12, as: Float.self),
-                              data.loadUnaligned(fromByteOffset: o + 16, as: Float.self))))
-        }
-        return AudioChannelLayout(
-            tag: AudioChannelLayoutTag(rawValue: data.loadUnaligned(as: UInt32.self)),
-            bitmap: AudioChannelBitmap(rawValue: data.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-            descriptions: descriptions)
     }
 }

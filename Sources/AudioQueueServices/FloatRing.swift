@@ -28,6 +28,12 @@ final class FloatRing: @unchecked Sendable {
         return max(0, w - r)
     }
 
+    /// Frames written since the ring was made (the producer's position).
+    var writePosition: Int { written.load(ordering: .acquiring) }
+
+    /// Frames read or skipped since the ring was made (the consumer's position).
+    var readPosition: Int { max(read.load(ordering: .acquiring), discardBefore.load(ordering: .acquiring)) }
+
     /// Frames that can be written.
     var space: Int { capacity - (written.load(ordering: .acquiring) - read.load(ordering: .acquiring)) }
 
@@ -59,6 +65,18 @@ final class FloatRing: @unchecked Sendable {
         if first < n {
             (destination + first * channels).update(from: storage, count: (n - first) * channels)
         }
+        read.store(r + n, ordering: .releasing)
+        return n
+    }
+
+    /// Consumer: skips up to `frames` frames without copying them; returns frames skipped.
+    @discardableResult
+    func skip(_ frames: Int) -> Int {
+        var r = read.load(ordering: .relaxed)
+        let skipTo = discardBefore.load(ordering: .acquiring)
+        if skipTo > r { r = skipTo }
+        let n = min(frames, written.load(ordering: .acquiring) - r)
+        guard n > 0 else { return 0 }
         read.store(r + n, ordering: .releasing)
         return n
     }

@@ -45,7 +45,7 @@ final class MonitorRecorder: AudioCaptureSink, @unchecked Sendable {
 
     deinit { storage.deallocate() }
 
-    func capture(_ samples: UnsafePointer<Float>, frameCount: Int) {
+    func capture(_ samples: UnsafePointer<Float>, frameCount: Int, hostTime: UInt64) {
         let n = frameCount * channels
         let at = count.load(ordering: .relaxed)
         let take = min(n, capacity - at)

@@ -1,0 +1,316 @@
+import AudioCore
+import AudioDevices
+import Dispatch
+
+extension AudioInputQueue {
+    // MARK: The device
+
+    /// Opens the device asked for, or the default input. No lock held.
+    func openDevice() throws(AudioQueueError) -> any AudioInputDevice {
+        let (uid, deviceChannels) = (core.state.withLock { $0.side.session.requestedUID }, capture.withLock { $0.deviceChannels })
+        do {
+            let d: any AudioInputDevice
+            if let uid {
+                d = try AudioBackends.makeInput(uid: uid, sampleRate: sampleRate, channels: deviceChannels, bufferFrames: deviceFragmentFrames)
+            } else {
+                d = try AudioBackends.makeDefaultInput(sampleRate: sampleRate, channels: deviceChannels, bufferFrames: deviceFragmentFrames)
+            }
+            guard d.format.sampleRate == sampleRate, Int(d.format.channelsPerFrame) == deviceChannels else {
+                d.close()
+                throw AudioQueueError(.invalidDevice, "\(d.info.uid) records \(d.format), not \(deviceChannels) channels at \(sampleRate) Hz")
+            }
+            return d
+        } catch let error as AudioDeviceError {
+            throw AudioQueueError(error.code == .notFound ? .invalidDevice : .cannotStart, "no input device: \(error)")
+        } catch let error as AudioQueueError {
+            throw error
+        } catch {
+            throw AudioQueueError(.cannotStart, "\(error)")
+        }
+    }
+
+    /// Starts the device if the start of `generation` is still wanted; when it will not start,
+    /// the queue goes back to `previous` (when given) and the error is thrown.
+    func startDevice(generation: Int, restoring previous: QueuePhase?) throws(AudioQueueError) {
+        try transitions.run { () throws(AudioQueueError) in
+            let device = core.state.withLock { s -> (any AudioInputDevice)? in
+                guard s.side.session.generation == generation, s.phase.isActive, s.side.session.status != .running else { return nil }
+                return s.side.session.device
+            }
+            guard let device else { return }
+            do {
+                try device.start(sink: feed)
+            } catch {
+                let released = core.state.withLock { s -> AudioInputQueue? in
+                    guard let previous, s.side.session.generation == generation else { return nil }
+                    s.phase = previous
+                    defer { s.keepAlive = nil }
+                    return s.keepAlive
+                }
+                withExtendedLifetime(released) {}
+                throw AudioQueueError(.cannotStart, "\(device.info.uid) did not start: \(error)")
+            }
+            core.state.withLock { $0.side.session.status = .running }
+        }
+    }
+
+    /// Marks the device stopped and returns it for the caller to stop, if it was running
+    /// (state lock held, transitions lock held).
+    func detachDevice(_ side: inout InputSide) -> (any AudioInputDevice)? {
+        side.session.generation &+= 1
+        guard side.session.status != .idle else { return nil }
+        side.session.status = .idle
+        return side.session.device
+    }
+
+    /// Called by the feed on the device's I/O thread; the work happens on the control queue.
+    func deviceReported(_ event: AudioDeviceEvent) {
+        switch event {
+        case .started:
+            core.controlQueue.async { [weak self] in self?.reportRunning() }
+        case .failed(let error):
+            core.controlQueue.async { [weak self] in self?.deviceFailed(error) }
+        case .overrun, .underrun, .stopped:
+            break
+        }
+    }
+
+    private func reportRunning() {
+        let changed = transitions.run {
+            core.state.withLock { s -> Bool in
+                guard s.phase.isActive, s.side.session.status == .running, !s.reportedRunning else { return false }
+                s.reportedRunning = true
+                return true
+            }
+        }
+        if changed { core.notify(self, .isRunning, synchronously: false) }
+    }
+
+    /// The device failed while recording: the queue stops (what was recorded comes back), and
+    /// the converter-error listeners hear `kAudioQueueErr_QueueInvalidated`.
+    private func deviceFailed(_ error: AudioDeviceError) {
+        let (changed, released) = transitions.run { () -> (Bool, AudioInputQueue?) in
+            capture.withLock { c -> (Bool, AudioInputQueue?) in
+                let result = core.state.withLock { s -> ((any AudioInputDevice)?, AudioInputQueue?)? in
+                    s.side.session.failure = error
+                    s.side.converterError = AudioQueueError.Code.queueInvalidated.rawValue
+                    guard !s.phase.isStopped, s.phase != .disposed else { return nil }
+                    s.phase = .stopped(stopWhenStarted: false)
+                    let device = detachDevice(&s.side)
+                    defer { s.keepAlive = nil }
+                    return (device, s.keepAlive)
+                }
+                guard let (device, released) = result else { return (false, nil) }
+                device?.stop(drain: false)
+                pump(c, mayDrop: true)
+                returnEverything(c, keepingStaged: true)
+                return (true, released)
+            }
+        }
+        scheduleCallbacks()
+        core.notify(self, .converterError, synchronously: false)
+        if changed { core.setReportedRunning(self, false, synchronously: false) }
+        withExtendedLifetime(released) {}
+    }
+
+    // MARK: The capture thread
+
+    func startCaptureThread(_ side: inout InputSide) throws(AudioQueueError) {
+        guard side.captureThread == nil else { return }
+        let feed = self.feed
+        let exit = captureThreadExit
+        // Woken every 50 ms of audio: often enough for the level meter and for buffers that
+        // fill, seldom enough to cost little.
+        feed.wakeThreshold.store(max(1, Int(sampleRate / 20)), ordering: .relaxed)
+        do {
+            side.captureThread = try IOThread(name: "aq.capture") { [weak self] in
+                while !exit.isSet {
+                    _ = feed.wake.wait(timeout: .now() + .milliseconds(100))
+                    if exit.isSet { return }
+                    guard let queue = self else { return }
+                    queue.captureTick()
+                }
+            }
+        } catch {
+            throw AudioQueueError(.cannotStart, "\(error)")
+        }
+    }
+
+    private func captureTick() {
+        let stopping = core.state.withLock { $0.phase.isStopping }
+        capture.withLock { c in pump(c, mayDrop: !stopping) }
+        scheduleCallbacks()
+    }
+
+    // MARK: The capture line (capture lock held, state lock not)
+
+    /// Moves what the ring holds into buffers. Frames that find no buffer are dropped when
+    /// `mayDrop` (an underrun, reported) and otherwise left in the ring (a stopping queue
+    /// waits for its callbacks to enqueue buffers again).
+    func pump(_ c: CaptureLine, mayDrop: Bool) {
+        capture.assertHeld()
+        let ring = feed.ring
+        var underrun = false
+        while true {
+            let readPosition = ring.readPosition
+            if let gap = feed.takeGap(atRingPosition: readPosition) {
+                c.skip(gap)
+                continue
+            }
+            var n = min(ring.available, c.chunkFrames)
+            if let gap = feed.nextGapPosition { n = min(n, max(0, gap - readPosition)) }
+            guard n > 0 else { break }
+            if !mayDrop && c.current == nil && !core.state.withLock({ $0.side.hasEmpty }) { break }
+            let got = ring.read(into: c.readTarget, frames: n)
+            guard got > 0 else { break }
+            let began = c.consume(
+                frames: got, hostTime: { [feed] in feed.hostTime(ofFrame: $0) },
+                next: { core.state.withLock { $0.side.popFirst() } },
+                finish: { finished in core.state.withLock { $0.line.append(finished) } })
+            if began { underrun = true }
+        }
+        if underrun {
+            feed.discontinuities.add(1, ordering: .relaxed)
+            core.state.withLock { s in
+                s.side.converterError = AudioQueueError.Code.recordUnderrun.rawValue
+                s.side.converterNoticePending = true
+            }
+        }
+    }
+
+    /// Drops what the ring holds (a reset or an immediate stop); the timeline moves past it.
+    func discardCaptured(_ c: CaptureLine) {
+        capture.assertHeld()
+        let ring = feed.ring
+        while true {
+            if let gap = feed.takeGap(atRingPosition: ring.readPosition) {
+                c.skip(gap)
+                continue
+            }
+            var n = ring.available
+            if let gap = feed.nextGapPosition { n = min(n, max(0, gap - ring.readPosition)) }
+            guard n > 0 else { break }
+            ring.skip(n)
+            c.skip(n)
+        }
+    }
+
+    /// Hands back the buffer being filled (with what it holds when `keepingStaged`, else
+    /// empty) and every enqueued buffer, empty.
+    func returnEverything(_ c: CaptureLine, keepingStaged: Bool) {
+        capture.assertHeld()
+        let partial = keepingStaged ? (c.current != nil ? c.complete() : nil) : c.abandon()
+        core.state.withLock { s in
+            if let partial { s.line.append(partial) }
+            for buffer in s.side.removeAll() {
+                buffer.audioDataByteSize = 0
+                buffer.packetDescriptionCount = 0
+                s.line.append(FinishedBuffer(buffer: buffer))
+            }
+        }
+    }
+
+    /// Sends filled buffers to their callbacks, and a new converter error to its listeners.
+    func scheduleCallbacks() {
+        let notice = core.state.withLock { s -> Bool in
+            defer { s.side.converterNoticePending = false }
+            return s.side.converterNoticePending
+        }
+        if notice { core.notify(self, .converterError, synchronously: false) }
+        core.scheduleCallbacks(self)
+    }
+
+    // MARK: Stopping
+
+    /// Stops now: the device, what it recorded and has not been handed back, the buffers
+    /// (back through their callbacks).
+    func stopNow() {
+        let (wasActive, released) = transitions.run { () -> (Bool, AudioInputQueue?) in
+            capture.withLock { c -> (Bool, AudioInputQueue?) in
+                let (active, device, released) = core.state.withLock { s -> (Bool, (any AudioInputDevice)?, AudioInputQueue?) in
+                    let active = !s.phase.isStopped
+                    s.line.refusals += 1
+                    if s.phase != .disposed { s.phase = .stopped(stopWhenStarted: false) }
+                    let device = detachDevice(&s.side)
+                    defer { s.keepAlive = nil }
+                    return (active, device, s.keepAlive)
+                }
+                device?.stop(drain: false)
+                discardCaptured(c)
+                returnEverything(c, keepingStaged: true)
+                return (active, released)
+            }
+        }
+        core.drainCallbacksNow(self)
+        core.state.withLock { $0.line.refusals -= 1 }
+        if wasActive { core.setReportedRunning(self, false, synchronously: true) }
+        withExtendedLifetime(released) {}
+    }
+
+    /// The asynchronous stop: the device delivers what it recorded up to now and stops; every
+    /// frame of it goes into buffers (waiting for callbacks to enqueue them again, up to two
+    /// seconds); the buffer being filled comes back with what it holds, the others empty; then
+    /// the queue has stopped.
+    func finishAsyncStop() {
+        let proceed = transitions.run { () -> Bool in
+            let device = core.state.withLock { s -> (any AudioInputDevice)?? in
+                guard s.phase.isStopping else { return .none }
+                return .some(detachDevice(&s.side))
+            }
+            guard let device else { return false }
+            device?.stop(drain: true)
+            return true
+        }
+        guard proceed else { return }
+        let deadline = HostTime.now() + 2_000_000_000
+        while true {
+            enum Outcome { case done, wait, stopped }
+            let outcome = capture.withLock { c -> Outcome in
+                let overdue = HostTime.now() >= deadline
+                let (stopping, waiting) = core.state.withLock { s in (s.phase.isStopping, s.line.outstanding > 0) }
+                guard stopping else { return .stopped }
+                // With no callback left to enqueue a buffer, what has nowhere to go is lost.
+                pump(c, mayDrop: overdue || !waiting)
+                return feed.ring.available == 0 && feed.nextGapPosition == nil ? .done : .wait
+            }
+            if outcome == .stopped { return }
+            if outcome == .done { break }
+            scheduleCallbacks()
+            core.state.withLock { s in
+                if !s.side.hasEmpty && s.line.outstanding > 0 { core.state.wait(timeoutNanos: 50_000_000) }
+            }
+        }
+        let (stopped, dispose, released) = capture.withLock { c -> (Bool, Bool, AudioInputQueue?) in
+            let result = core.state.withLock { s -> (Bool, AudioInputQueue?)? in
+                guard case .stopping(let thenDispose) = s.phase else { return nil }
+                s.phase = .stopped(stopWhenStarted: false)
+                defer { s.keepAlive = nil }
+                return (thenDispose, s.keepAlive)
+            }
+            guard let (dispose, released) = result else { return (false, false, nil) }
+            returnEverything(c, keepingStaged: true)
+            return (true, dispose, released)
+        }
+        guard stopped else { return }
+        scheduleCallbacks()
+        core.setReportedRunning(self, false, synchronously: false)
+        if dispose { finishDispose() }
+        withExtendedLifetime(released) {}
+    }
+
+    func finishDispose() {
+        stopNow()
+        let (device, owned, thread) = core.state.withLock { s -> ((any AudioInputDevice)?, Bool, IOThread?) in
+            s.phase = .disposed
+            core.freeAll(in: &s)
+            let (d, o) = s.side.session.release()
+            let t = s.side.captureThread
+            s.side.captureThread = nil
+            return (d, o, t)
+        }
+        captureThreadExit.value.store(true, ordering: .releasing)
+        feed.wake.signal()
+        if let thread, !thread.isCurrent { thread.join() } else { thread?.detach() }
+        if owned { transitions.run { device?.close() } }
+    }
+}

@@ -1,0 +1,235 @@
+public import AudioCore
+public import AudioDevices
+
+extension AudioInputQueue {
+    // MARK: Properties
+
+    /// True from when the device starts recording until the queue stops
+    /// (`kAudioQueueProperty_IsRunning`).
+    public var isRunning: Bool { core.state.withLock { $0.reportedRunning } }
+
+    /// The encoder's magic cookie, to copy into the file before and after recording
+    /// (`kAudioQueueProperty_MagicCookie`); nil for formats that have none (linear PCM, IMA4,
+    /// G.711).
+    public var magicCookie: [UInt8]? { capture.withLock { $0.encoder.magicCookie } }
+
+    /// The largest packet the queue produces, in bytes (`kAudioQueueProperty_MaximumOutputPacketSize`):
+    /// what the guide's `DeriveBufferSize` asks for formats of variable-size packets.
+    public var maximumOutputPacketSize: Int { capture.withLock { $0.encoder.maximumPacketSize } }
+
+    /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else nil.
+    public var channelLayout: AudioChannelLayout? { core.state.withLock { $0.side.layout } }
+
+    /// Sets the channel layout; `invalidPropertyValue` when its channel count is not the queue's.
+    public func setChannelLayout(_ newLayout: AudioChannelLayout?) throws(AudioQueueError) {
+        try core.state.withLock { s throws(AudioQueueError) in
+            try s.checkUsable()
+            if let newLayout, newLayout.numberOfChannels != channels {
+                throw AudioQueueError(.invalidPropertyValue, "the layout has \(newLayout.numberOfChannels) channels; the queue has \(channels)")
+            }
+            s.side.layout = newLayout
+        }
+    }
+
+    /// Whether levels of what is recorded are metered (`kAudioQueueProperty_EnableLevelMetering`).
+    public var isLevelMeteringEnabled: Bool { capture.withLock { $0.meter.isEnabled } }
+
+    /// Turns level metering on or off.
+    public func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError) {
+        try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
+        capture.withLock { $0.meter.setEnabled(enabled) }
+    }
+
+    /// Per-channel RMS and peak of the most recent 50 ms or so recorded, linear
+    /// (`kAudioQueueProperty_CurrentLevelMeter`). `invalidPropertyValue` while metering is off.
+    public func currentLevelMeter() throws(AudioQueueError) -> [AudioQueueLevelMeterState] {
+        try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
+        return try capture.withLock { c throws(AudioQueueError) -> [AudioQueueLevelMeterState] in
+            guard c.meter.isEnabled else { throw AudioQueueError(.invalidPropertyValue, "level metering is off") }
+            return c.meter.levels
+        }
+    }
+
+    /// The meter in decibels (`kAudioQueueProperty_CurrentLevelMeterDB`).
+    public func currentLevelMeterDB() throws(AudioQueueError) -> [AudioQueueLevelMeterState] {
+        try currentLevelMeter().map(\.decibels)
+    }
+
+    /// The most recent error (`kAudioQueueProperty_ConverterError`): `kAudioQueueErr_RecordUnderrun`
+    /// once recorded audio found no buffer, `kAudioQueueErr_QueueInvalidated` when the device
+    /// failed; 0 if none.
+    public var converterError: OSStatus { core.state.withLock { $0.side.converterError } }
+
+    /// Frames recorded that were dropped because no buffer was enqueued, since the queue was
+    /// made.
+    public var lostFrameCount: Int64 { capture.withLock { $0.lostFrames } }
+
+    // MARK: Devices
+
+    /// The device's UID (`kAudioQueueProperty_CurrentDevice`): the open device, else the one
+    /// asked for; nil when the default will be chosen at start.
+    public var currentDevice: String? {
+        core.state.withLock { s in s.side.session.device?.info.uid ?? s.side.session.requestedUID }
+    }
+
+    /// The open input device's description, with a note when it differs from what was asked
+    /// for (the server or alsa-lib resampling); nil before the queue first opens one.
+    public var currentDeviceInfo: AudioDeviceInfo? { core.state.withLock { $0.side.session.device?.info } }
+
+    /// Chooses the input device by UID (`backend:name`, or a backend name; nil: the default),
+    /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice` when
+    /// no registered backend has that name.
+    public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) {
+        try transitions.run { () throws(AudioQueueError) in
+            let old = try core.state.withLock { s throws(AudioQueueError) -> (any AudioInputDevice)? in
+                try s.checkUsable()
+                guard s.phase.isStopped else {
+                    throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped")
+                }
+                if let uid {
+                    let backend = String(uid.split(separator: ":", maxSplits: 1).first ?? "")
+                    guard AudioBackends.backend(named: backend) != nil else {
+                        throw AudioQueueError(.invalidDevice, "no audio backend '\(backend)'")
+                    }
+                }
+                return s.side.session.replace(with: nil, owned: false, uid: uid)
+            }
+            old?.close()
+        }
+    }
+
+    /// Records from `device` from the next start. Only while stopped (`invalidRunState`);
+    /// `invalidDevice` unless it records at the queue's rate with the channel count the queue
+    /// was made for.
+    public func setDevice(_ newDevice: any AudioInputDevice) throws(AudioQueueError) {
+        let deviceChannels = capture.withLock { $0.deviceChannels }
+        try transitions.run { () throws(AudioQueueError) in
+            let old = try core.state.withLock { s throws(AudioQueueError) -> (any AudioInputDevice)? in
+                try s.checkUsable()
+                guard s.phase.isStopped else {
+                    throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped")
+                }
+                guard newDevice.format.sampleRate == sampleRate, Int(newDevice.format.channelsPerFrame) == deviceChannels else {
+                    throw AudioQueueError(.invalidDevice, "\(newDevice.info.uid) records \(newDevice.format), not \(deviceChannels) channels at \(sampleRate) Hz")
+                }
+                let old = s.side.session.replace(with: newDevice, owned: false, uid: newDevice.info.uid)
+                return old === newDevice ? nil : old
+            }
+            old?.close()
+        }
+    }
+
+    /// The input device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).
+    public var deviceSampleRate: Double { core.state.withLock { $0.side.session.device?.format.sampleRate ?? sampleRate } }
+
+    /// The input device's channel count (`kAudioQueueDeviceProperty_NumberChannels`).
+    public var deviceNumberOfChannels: Int {
+        core.state.withLock { Int($0.side.session.device?.format.channelsPerFrame ?? UInt32(channels)) }
+    }
+
+    // MARK: Time
+
+    /// The queue's time (`AudioQueueGetCurrentTime`): frames recorded since it started,
+    /// dropped ones included (0 when stopped), and the host time now. With a `timeline`, also
+    /// whether recording was interrupted (a device overrun, or a record underrun) since that
+    /// timeline was last asked.
+    public func currentTime(timeline: AudioQueueTimeline? = nil) throws(AudioQueueError) -> (timeStamp: AudioTimeStamp, discontinuity: Bool) {
+        try core.state.withLock { s throws(AudioQueueError) -> (AudioTimeStamp, Bool) in
+            try s.checkUsable()
+            if let timeline, timeline.owner != core.serial {
+                throw AudioQueueError(.invalidParameter, "the timeline belongs to another queue")
+            }
+            let sample = s.phase.isStopped ? 0 : feed.framesSeen.load(ordering: .acquiring)
+            var discontinuity = false
+            if let timeline {
+                let seen = feed.discontinuities.load(ordering: .acquiring)
+                discontinuity = seen != timeline.seenUnderruns
+                timeline.seenUnderruns = seen
+            }
+            return (AudioTimeStamp(sampleTime: Double(sample), hostTime: HostTime.now(), flags: .sampleHostTimeValid), discontinuity)
+        }
+    }
+
+    /// A timeline for ``currentTime(timeline:)`` (`AudioQueueCreateTimeline`).
+    public func makeTimeline() throws(AudioQueueError) -> AudioQueueTimeline {
+        try core.state.withLock { s throws(AudioQueueError) -> AudioQueueTimeline in
+            try s.checkUsable()
+            return AudioQueueTimeline(owner: core.serial, seen: feed.discontinuities.load(ordering: .acquiring))
+        }
+    }
+
+    /// The input device's time (`AudioQueueDeviceGetCurrentTime`): the host time now, and, while
+    /// the device runs, the frames it has delivered since it was opened.
+    public func deviceCurrentTime() throws(AudioQueueError) -> AudioTimeStamp {
+        try core.state.withLock { s throws(AudioQueueError) -> AudioTimeStamp in
+            try s.checkUsable()
+            guard s.side.session.status == .running, let device = s.side.session.device else {
+                return AudioTimeStamp(hostTime: HostTime.now(), flags: .hostTimeValid)
+            }
+            return AudioTimeStamp(sampleTime: Double(device.framesCaptured), hostTime: HostTime.now(), flags: .sampleHostTimeValid)
+        }
+    }
+
+    // MARK: Untyped properties
+
+    /// The size in bytes of a property's value (`AudioQueueGetPropertySize`); `invalidProperty`
+    /// for an ID an input queue does not have (decode buffer size is for output).
+    public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
+        try propertyBytes(id).count
+    }
+
+    /// Copies a property's value into `data` and returns the bytes written
+    /// (`AudioQueueGetProperty`), with the byte layouts of `AudioQueue.h`.
+    public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
+        try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
+    }
+
+    /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: channel layout,
+    /// level metering, current device.
+    public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
+        guard let property = AudioQueuePropertyID(rawValue: id) else {
+            throw AudioQueueError(.invalidProperty, "no property '\(FourCharCode(rawValue: id))'")
+        }
+        switch property {
+        case .enableLevelMetering:
+            try setLevelMeteringEnabled(try PropertyCoding.u32(data, id: id) != 0)
+        case .currentDevice:
+            guard let uid = String(validating: data, as: UTF8.self) else {
+                throw AudioQueueError(.invalidPropertyValue, "the device UID is not UTF-8")
+            }
+            try setCurrentDevice(uid.isEmpty ? nil : uid)
+        case .channelLayout:
+            try setChannelLayout(try PropertyCoding.layout(from: data))
+        case .decodeBufferSizeFrames:
+            throw AudioQueueError(.invalidProperty, "an input queue has no decode buffer")
+        case .magicCookie, .isRunning, .deviceSampleRate, .deviceNumberChannels, .maximumOutputPacketSize, .streamDescription,
+             .currentLevelMeter, .currentLevelMeterDB, .converterError:
+            throw AudioQueueError(.invalidProperty, "'\(FourCharCode(rawValue: id))' is read-only on an input queue")
+        }
+    }
+
+    private func propertyBytes(_ id: UInt32) throws(AudioQueueError) -> [UInt8] {
+        guard let property = AudioQueuePropertyID(rawValue: id) else {
+            throw AudioQueueError(.invalidProperty, "no property '\(FourCharCode(rawValue: id))'")
+        }
+        var out: [UInt8] = []
+        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
+        switch property {
+        case .isRunning: put(UInt32(isRunning ? 1 : 0))
+        case .deviceSampleRate: put(deviceSampleRate)
+        case .deviceNumberChannels: put(UInt32(deviceNumberOfChannels))
+        case .currentDevice: out = Array((currentDevice ?? "").utf8)
+        case .magicCookie: out = magicCookie ?? []
+        case .maximumOutputPacketSize: put(UInt32(maximumOutputPacketSize))
+        case .streamDescription: out = PropertyCoding.bytes(of: streamDescription)
+        case .channelLayout: out = channelLayout.map(PropertyCoding.bytes(of:)) ?? []
+        case .enableLevelMetering: put(UInt32(isLevelMeteringEnabled ? 1 : 0))
+        case .currentLevelMeter, .currentLevelMeterDB:
+            let meters = property == .currentLevelMeter ? try currentLevelMeter() : try currentLevelMeterDB()
+            for m in meters { put(m.averagePower); put(m.peakPower) }
+        case .decodeBufferSizeFrames: throw AudioQueueError(.invalidProperty, "an input queue has no decode buffer")
+        case .converterError: put(UInt32(bitPattern: converterError))
+        }
+        return out
+    }
+}

@@ -1,0 +1,346 @@
+public import AudioCore
+public import AudioDevices
+public import Dispatch
+import AudioCodecs
+import Synchronization
+
+/// A recording audio queue (Apple's `AudioQueueRef` made by `AudioQueueNewInput`).
+///
+/// The program allocates buffers, enqueues them empty and starts the queue; the queue records
+/// from an `AudioInputDevice`, converts what it records to the queue's format (any linear PCM,
+/// IMA4, µ-law or A-law: an encoder from the `AudioEncoders` registry), fills each buffer with
+/// whole packets and hands it back through the input callback with its start time, which
+/// writes it somewhere (`AudioFileWriter`) and enqueues it again.
+///
+/// Audio recorded while no buffer is enqueued has nowhere to go: it is dropped and counted
+/// (``lostFrameCount``), the next buffer's start time jumps by the frames lost, and
+/// ``converterError`` becomes `kAudioQueueErr_RecordUnderrun` with a notice to its listeners.
+///
+/// Threading: as ``AudioQueue``. The device's I/O thread only copies what it records into a
+/// ring; a capture thread the queue owns encodes; callbacks and listeners run on the callback
+/// queue, one at a time, in order.
+public final class AudioInputQueue: @unchecked Sendable {
+    /// The input callback (`AudioQueueInputCallback`): a buffer filled with `packetCount` whole
+    /// packets (``AudioQueueBuffer/audioDataByteSize`` bytes) whose first frame was recorded at
+    /// `startTime` (sample time on the queue's timeline, and host time), with the packets'
+    /// descriptions for variable-size formats (nil for constant-size ones). A stop or reset
+    /// hands back the buffers not filled yet with no packets.
+    public typealias InputCallback = @Sendable (
+        _ queue: AudioInputQueue, _ buffer: AudioQueueBuffer, _ startTime: AudioTimeStamp, _ packetCount: Int,
+        _ packetDescriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?
+    ) -> Void
+    /// A property listener (`AudioQueuePropertyListenerProc`).
+    public typealias PropertyListener = @Sendable (_ queue: AudioInputQueue, _ property: AudioQueuePropertyID) -> Void
+
+    /// The format the queue records in, complete (`kAudioQueueProperty_StreamDescription`):
+    /// what was asked for, with the packet and frame sizes the encoder fills in.
+    public let streamDescription: AudioStreamBasicDescription
+    let core: QueueCore<AudioInputQueue, InputSide>
+    /// The capture lock: encoder, buffer being filled, timeline, meter. Taken before the state
+    /// lock; neither is held while program code runs.
+    let capture: Guarded<CaptureLine>
+    let feed: InputFeed
+    let transitions = DeviceTransitions()
+    let captureThreadExit = ExitFlag()
+    let channels: Int
+    let sampleRate: Double
+    /// Frames the device is asked to deliver at a time (about 10 ms).
+    let deviceFragmentFrames: Int
+    private let callback: InputCallback
+
+    /// Creates a recording queue for data in `format` (Apple's `AudioQueueNewInput`, or
+    /// `AudioQueueNewInputWithDispatchQueue` when `callbackQueue` is given).
+    ///
+    /// - Parameters:
+    ///   - format: What to record: linear PCM (integer or float, any width, either byte order,
+    ///     interleaved or not), `'ima4'`, `'ulaw'` or `'alaw'`, at any rate and channel count.
+    ///     `codecNotFound` (naming the format) when no encoder is registered for it.
+    ///   - callbackQueue: Where `callback` and property listeners run — a serial queue; nil for
+    ///     a serial queue of the audio queue's own.
+    ///   - device: The input device; nil for the default input (see `AudioBackends`), opened
+    ///     when the queue first starts. It must record at `format`'s sample rate; a different
+    ///     channel count is mapped.
+    ///   - callback: Called with each buffer filled.
+    public init(
+        format: AudioStreamBasicDescription, callbackQueue: DispatchQueue? = nil,
+        device: (any AudioInputDevice)? = nil, callback: @escaping InputCallback
+    ) throws(AudioQueueError) {
+        guard format.sampleRate >= 1, format.sampleRate.isFinite, format.sampleRate <= 1_536_000,
+              format.channelsPerFrame > 0, format.channelsPerFrame <= 64 else {
+            throw AudioQueueError(.invalidParameter, "cannot record \(format)")
+        }
+        let channels = Int(format.channelsPerFrame)
+        let float = AudioStreamBasicDescription.deviceFloat(sampleRate: format.sampleRate, channels: channels)
+        let encoder: any AudioEncoder
+        do throws(AudioCodecError) {
+            encoder = try AudioEncoders.make(from: float, to: format)
+        } catch {
+            throw AudioQueueError(.codecNotFound, "cannot record '\(format.formatID)': \(error.reason)")
+        }
+        streamDescription = encoder.outputFormat
+        self.channels = channels
+        sampleRate = format.sampleRate
+        self.callback = callback
+        deviceFragmentFrames = max(64, Int(format.sampleRate / 100))
+        let deviceChannels = device.map { Int($0.format.channelsPerFrame) } ?? channels
+        if let device, device.format.sampleRate != format.sampleRate {
+            throw AudioQueueError(.invalidDevice, "\(device.info.uid) records at \(device.format.sampleRate) Hz, not \(format.sampleRate) Hz")
+        }
+        capture = Guarded(CaptureLine(encoder: encoder, deviceChannels: deviceChannels, chunkFrames: 4096))
+        // Two seconds of what the device records: the capture thread falls that far behind only
+        // when the machine is starved.
+        feed = InputFeed(ringFrames: Int(format.sampleRate) * 2, channels: deviceChannels, sampleRate: format.sampleRate)
+        let feed = self.feed
+        core = QueueCore(
+            side: InputSide(), callbackQueue: callbackQueue,
+            deliver: { queue, finished in queue.deliver(finished) },
+            afterCallback: { feed.wake.signal() })
+        feed.queue = self
+        if let device {
+            core.state.withLock { s in _ = s.side.session.replace(with: device, owned: false, uid: nil) }
+        }
+    }
+
+    deinit {
+        captureThreadExit.value.store(true, ordering: .releasing)
+        feed.wake.signal()
+        let (thread, device, running, owned) = core.state.withLock { s in
+            (s.side.captureThread, s.side.session.device, s.side.session.status == .running, s.side.session.owned)
+        }
+        thread?.detach()
+        if running { device?.stop(drain: false) }
+        if owned { device?.close() }
+    }
+
+    private func deliver(_ finished: FinishedBuffer) {
+        let buffer = finished.buffer
+        let descriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?
+        if streamDescription.bytesPerPacket == 0, let p = buffer.packetDescriptions {
+            descriptions = UnsafeBufferPointer(start: p, count: Int(min(buffer.packetDescriptionCount, buffer.packetDescriptionCapacity)))
+        } else {
+            descriptions = nil
+        }
+        callback(self, buffer, finished.startTime, finished.packetCount, descriptions)
+    }
+
+    /// Where the queue is in its life cycle.
+    public var state: AudioQueueRunState { core.state.withLock { $0.phase.runState } }
+
+    // MARK: Buffers
+
+    /// Allocates a buffer of `byteCapacity` bytes (`AudioQueueAllocateBuffer`). For a format of
+    /// variable-size packets the buffer gets room for their descriptions, at least
+    /// `packetDescriptionCapacity`.
+    public func allocateBuffer(byteCapacity: Int, packetDescriptionCapacity: Int = 0) throws(AudioQueueError) -> AudioQueueBuffer {
+        var descriptions = packetDescriptionCapacity
+        if streamDescription.bytesPerPacket == 0 {
+            let largest = capture.withLock { max(1, $0.encoder.maximumPacketSize) }
+            descriptions = max(descriptions, min(1 << 22, max(1, byteCapacity * 8 / largest)))
+        }
+        return try core.allocateBuffer(byteCapacity: byteCapacity, packetDescriptionCapacity: descriptions)
+    }
+
+    /// Frees a buffer (`AudioQueueFreeBuffer`); `bufferInQueue` while it is enqueued.
+    public func freeBuffer(_ buffer: AudioQueueBuffer) throws(AudioQueueError) {
+        try core.freeBuffer(buffer)
+    }
+
+    /// Adds an empty buffer to be filled (`AudioQueueEnqueueBuffer`). Its
+    /// ``AudioQueueBuffer/audioDataByteSize`` is ignored; `invalidParameter` when it cannot hold
+    /// a single packet of the queue's format.
+    public func enqueue(_ buffer: AudioQueueBuffer) throws(AudioQueueError) {
+        let fits = capture.withLock { $0.packetCapacity(of: buffer) > 0 }
+        try core.state.withLock { s throws(AudioQueueError) in
+            try core.checkEnqueue(buffer, in: s)
+            guard fits else {
+                throw AudioQueueError(.invalidParameter, "a buffer of \(buffer.audioDataBytesCapacity) bytes cannot hold one packet of \(streamDescription)")
+            }
+            buffer.audioDataByteSize = 0
+            buffer.packetDescriptionCount = 0
+            buffer.state = .enqueued
+            s.side.append(buffer)
+        }
+        feed.wake.signal()
+    }
+
+    // MARK: Control
+
+    /// Starts recording now, or when `time` comes (`AudioQueueStart`): a host time, or a sample
+    /// time on the device's clock; nil or a past time starts at once. Resumes a paused queue.
+    /// `cannotStart` when the device will not start, `invalidRunState` while an asynchronous
+    /// stop is in progress.
+    ///
+    /// A started queue keeps itself alive until it stops, as Apple's does.
+    public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
+        if let time, time.flags.contains(.sampleTimeValid), !time.flags.contains(.hostTimeValid), !time.sampleTime.isFinite {
+            throw AudioQueueError(.invalidParameter, "the start time \(time.sampleTime) is not a finite sample time")
+        }
+        let needsDevice = try core.state.withLock { s throws(AudioQueueError) -> Bool in
+            try s.checkUsable()
+            return s.side.session.device == nil && (s.phase.isStopped || s.phase.isPaused)
+        }
+        if needsDevice {
+            let opened = try openDevice()
+            let spare = core.state.withLock { s -> (any AudioInputDevice)? in
+                guard s.side.session.device == nil else { return opened }
+                _ = s.side.session.replace(with: opened, owned: true, uid: s.side.session.requestedUID)
+                return nil
+            }
+            spare?.close()
+        }
+        let started = try capture.withLock { c throws(AudioQueueError) -> (generation: Int, previous: QueuePhase, stopping: Bool)? in
+            try core.state.withLock { s throws(AudioQueueError) -> (Int, QueuePhase, Bool)? in
+                try s.checkUsable()
+                guard let next = try s.phase.startTarget() else { return nil }
+                if let failure = s.side.session.failure {
+                    throw AudioQueueError(.cannotStart, "the input device failed: \(failure); choose a device again")
+                }
+                guard let device = s.side.session.device else { throw AudioQueueError(.cannotStart, "no input device") }
+                guard Int(device.format.channelsPerFrame) == c.deviceChannels else {
+                    throw AudioQueueError(.invalidDevice, "\(device.info.uid) records \(device.format.channelsPerFrame) channels; the queue was made for \(c.deviceChannels)")
+                }
+                try startCaptureThread(&s.side)
+                let previous = s.phase
+                if previous.isStopped {
+                    feed.reset()
+                    c.position = 0
+                }
+                s.phase = next
+                s.side.session.generation &+= 1
+                s.keepAlive = self
+                return (s.side.session.generation, previous, next.isStopping)
+            }
+        }
+        guard let started else { return }
+        let delay = startDelay(for: time)
+        if delay > 0 {
+            core.controlQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(delay, 3_600_000_000_000)))) { [weak self] in
+                guard let self else { return }
+                do throws(AudioQueueError) {
+                    try self.startDevice(generation: started.generation, restoring: nil)
+                    if started.stopping { self.finishAsyncStop() }
+                } catch {
+                    self.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
+                }
+            }
+        } else {
+            try startDevice(generation: started.generation, restoring: started.previous)
+            if started.stopping { core.controlQueue.async { [self] in finishAsyncStop() } }
+        }
+    }
+
+    private func startDelay(for time: AudioTimeStamp?) -> UInt64 {
+        guard let time else { return 0 }
+        if time.flags.contains(.hostTimeValid) {
+            let now = HostTime.now()
+            return time.hostTime > now ? time.hostTime - now : 0
+        }
+        guard time.flags.contains(.sampleTimeValid) else { return 0 }
+        let captured = core.state.withLock { $0.side.session.device?.framesCaptured ?? 0 }
+        let ahead = (time.sampleTime - Double(captured)) / sampleRate
+        return ahead > 0 ? UInt64(min(ahead, 3600) * 1e9) : 0
+    }
+
+    /// Pauses recording, keeping the buffers and what was captured (`AudioQueuePause`);
+    /// ``start(at:)`` resumes. What the device recorded before the pause is still delivered.
+    public func pause() throws(AudioQueueError) {
+        try transitions.run { () throws(AudioQueueError) in
+            let device = try core.state.withLock { s throws(AudioQueueError) -> (any AudioInputDevice)? in
+                try s.checkUsable()
+                guard s.phase.pause() else { return nil }
+                s.keepAlive = nil
+                return detachDevice(&s.side)
+            }
+            device?.stop(drain: true)
+        }
+        feed.wake.signal()
+    }
+
+    /// Stops recording (`AudioQueueStop`).
+    ///
+    /// Immediately: stops the device now; the buffer being filled comes back with what it
+    /// holds and the other enqueued buffers come back empty, through the callback, before this
+    /// returns (from inside a callback: right after it returns). Asynchronously: returns at
+    /// once; everything recorded up to the call still arrives in callbacks, then the queue
+    /// stops and ``AudioQueuePropertyID/isRunning`` listeners hear it.
+    public func stop(immediate: Bool) throws(AudioQueueError) {
+        let stopping = try core.state.withLock { s throws(AudioQueueError) -> Bool in
+            try s.checkUsable()
+            guard !immediate else { return false }
+            let was = s.phase
+            s.phase.requestAsynchronousStop()
+            return s.phase.isStopping && !was.isStopping
+        }
+        if immediate {
+            stopNow()
+        } else if stopping {
+            core.controlQueue.async { [self] in finishAsyncStop() }
+        }
+    }
+
+    /// Hands back the buffer being filled with what has been recorded so far, even though it
+    /// is not full (`AudioQueueFlush`).
+    public func flush() throws(AudioQueueError) {
+        try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
+        capture.withLock { c in
+            pump(c, mayDrop: true)
+            if c.current != nil && c.staged > 0 {
+                let finished = c.complete()
+                core.state.withLock { $0.line.append(finished) }
+            }
+        }
+        scheduleCallbacks()
+    }
+
+    /// Discards what has been recorded and not yet handed back, and hands back every enqueued
+    /// buffer empty through the callback (`AudioQueueReset`). A running queue keeps recording
+    /// into buffers enqueued afterwards.
+    public func reset() throws(AudioQueueError) {
+        try capture.withLock { c throws(AudioQueueError) in
+            try core.state.withLock { s throws(AudioQueueError) in
+                try s.checkUsable()
+                s.line.refusals += 1
+                s.phase.forgetPendingStop()
+            }
+            discardCaptured(c)
+            returnEverything(c, keepingStaged: false)
+            c.resetCodec()
+        }
+        core.drainCallbacksNow(self)
+        core.state.withLock { $0.line.refusals -= 1 }
+    }
+
+    /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
+    /// Otherwise: once everything recorded has been handed back.
+    public func dispose(immediate: Bool) throws(AudioQueueError) {
+        let now = try core.state.withLock { s throws(AudioQueueError) -> Bool in
+            try s.checkUsable()
+            if !immediate && s.phase.isActive {
+                s.phase = .stopping(thenDispose: true)
+                return false
+            }
+            return true
+        }
+        if now {
+            finishDispose()
+        } else {
+            core.controlQueue.async { [self] in finishAsyncStop() }
+        }
+    }
+
+    // MARK: Listeners
+
+    /// Adds a listener for a property (`AudioQueueAddPropertyListener`). ``AudioQueuePropertyID/isRunning``
+    /// fires when recording really starts and stops; ``AudioQueuePropertyID/converterError``
+    /// on a record underrun. Returns a token for ``removePropertyListener(_:)``.
+    @discardableResult
+    public func addPropertyListener(_ property: AudioQueuePropertyID, _ listener: @escaping PropertyListener) throws(AudioQueueError) -> Int {
+        try core.addListener(property, listener)
+    }
+
+    /// Removes a listener (`AudioQueueRemovePropertyListener`); `invalidParameter` for an
+    /// unknown token.
+    public func removePropertyListener(_ token: Int) throws(AudioQueueError) {
+        try core.removeListener(token)
+    }
+}

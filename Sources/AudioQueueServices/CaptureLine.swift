@@ -1,0 +1,258 @@
+import AudioCore
+import AudioCodecs
+import AudioDevices
+
+/// What only an input queue keeps behind its state lock.
+struct InputSide {
+    /// Buffers enqueued empty, waiting to be filled, in order.
+    private(set) var empty: [AudioQueueBuffer] = []
+    private var head = 0
+    var session = DeviceSession<any AudioInputDevice>()
+    var layout: AudioChannelLayout?
+    /// What `kAudioQueueProperty_ConverterError` says (`kAudioQueueErr_RecordUnderrun` after
+    /// captured audio had nowhere to go), and whether its listeners are still to hear.
+    var converterError: OSStatus = 0
+    var converterNoticePending = false
+    var captureThread: IOThread?
+
+    var hasEmpty: Bool { head < empty.count }
+
+    mutating func append(_ buffer: AudioQueueBuffer) {
+        if head > 32 && head * 2 > empty.count {
+            empty.removeFirst(head)
+            head = 0
+        }
+        empty.append(buffer)
+    }
+
+    mutating func popFirst() -> AudioQueueBuffer? {
+        guard head < empty.count else { return nil }
+        defer { head += 1 }
+        return empty[head]
+    }
+
+    mutating func removeAll() -> [AudioQueueBuffer] {
+        defer {
+            empty.removeAll()
+            head = 0
+        }
+        return Array(empty[head...])
+    }
+}
+
+/// Everything behind an input queue's capture lock: the encoder, the buffer being filled and
+/// the frames staged for it, the position on the capture timeline, and the level meter. The
+/// capture thread holds it while it encodes; enqueueing never waits for it.
+///
+/// The timeline counts every frame the device delivered since the start, including frames
+/// lost (no buffer to fill, or a full capture ring): a buffer's start time is the timeline
+/// position of its first frame, so a loss shows as a jump between consecutive buffers.
+final class CaptureLine {
+    let encoder: any AudioEncoder
+    /// The queue's format, complete (`kAudioQueueProperty_StreamDescription`).
+    let format: AudioStreamBasicDescription
+    let channels: Int
+    let deviceChannels: Int
+    let framesPerPacket: Int
+    /// Bytes of one packet of every channel (constant-size formats), 0 for variable sizes.
+    let packetBytes: Int
+
+    /// Frames read from the ring, in the device's channel count.
+    private let chunk: UnsafeMutablePointer<Float>
+    let chunkFrames: Int
+    /// Frames mapped to the queue's channel count (when it differs from the device's).
+    private let mapped: UnsafeMutablePointer<Float>?
+    /// Frames staged for the buffer being filled (interleaved Float32, queue channels).
+    private var staging: UnsafeMutablePointer<Float>
+    private var stagingCapacity: Int
+
+    /// The buffer being filled, its start on the timeline and in host time, and what it wants.
+    private(set) var current: AudioQueueBuffer?
+    private var currentStart: Int64 = 0
+    private var currentHostTime: UInt64 = 0
+    private var wanted = 0
+    private(set) var staged = 0
+    /// The timeline position of the next frame read from the ring.
+    var position: Int64 = 0
+    /// Frames dropped because no buffer was enqueued, since the queue was created.
+    private(set) var lostFrames: Int64 = 0
+    /// Dropping now (an underrun in progress): reported once, when it begins.
+    private(set) var dropping = false
+    var meter: LevelMeter
+
+    init(encoder: any AudioEncoder, deviceChannels: Int, chunkFrames: Int) {
+        self.encoder = encoder
+        format = encoder.outputFormat
+        channels = Int(format.channelsPerFrame)
+        self.deviceChannels = deviceChannels
+        framesPerPacket = max(1, encoder.framesPerPacket)
+        if format.bytesPerPacket == 0 {
+            packetBytes = 0
+        } else if format.isPCM && !format.isInterleaved {
+            packetBytes = Int(format.bytesPerPacket) * channels
+        } else {
+            packetBytes = Int(format.bytesPerPacket)
+        }
+        self.chunkFrames = chunkFrames
+        chunk = .allocate(capacity: chunkFrames * deviceChannels)
+        chunk.initialize(repeating: 0, count: chunkFrames * deviceChannels)
+        if deviceChannels != channels {
+            let m = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames * channels)
+            m.initialize(repeating: 0, count: chunkFrames * channels)
+            mapped = m
+        } else {
+            mapped = nil
+        }
+        stagingCapacity = 0
+        staging = .allocate(capacity: 1)
+        staging.initialize(to: 0)
+        meter = LevelMeter(channels: channels)
+    }
+
+    deinit {
+        chunk.deallocate()
+        mapped?.deallocate()
+        staging.deallocate()
+    }
+
+    /// The most packets a buffer of `buffer`'s capacity takes (0: not even one).
+    func packetCapacity(of buffer: AudioQueueBuffer) -> Int {
+        let bytes = Int(buffer.audioDataBytesCapacity)
+        if packetBytes > 0 { return bytes / packetBytes }
+        let byPackets = bytes / max(1, encoder.maximumPacketSize)
+        return min(byPackets, Int(buffer.packetDescriptionCapacity))
+    }
+
+    // MARK: Filling
+
+    /// The pointer `frames` frames can be read into from the ring.
+    var readTarget: UnsafeMutablePointer<Float> { chunk }
+
+    /// Takes `frames` frames just read into ``readTarget``: each goes into the buffer being
+    /// filled, which is taken from `next` when needed and handed to `finish` once full; frames
+    /// that find no buffer are dropped and counted. Returns true when a drop began (an underrun
+    /// to report).
+    func consume(
+        frames: Int, hostTime: (Int64) -> UInt64, next: () -> AudioQueueBuffer?, finish: (FinishedBuffer) -> Void
+    ) -> Bool {
+        var source = UnsafePointer(chunk)
+        if let mapped {
+            ChannelMapping.map(chunk, channels: deviceChannels, into: mapped, channels: channels, frames: frames)
+            source = UnsafePointer(mapped)
+        }
+        meter.measure(source, frames: frames)
+        var underrun = false
+        var done = 0
+        while done < frames {
+            if current == nil {
+                guard let buffer = next() else {
+                    // Nowhere to put it: dropped, and the next buffer's start time says so.
+                    if !dropping {
+                        dropping = true
+                        underrun = true
+                    }
+                    lostFrames += Int64(frames - done)
+                    position += Int64(frames - done)
+                    return underrun
+                }
+                begin(buffer, hostTime: hostTime)
+            }
+            let take = min(frames - done, wanted - staged)
+            (staging + staged * channels).update(from: source + done * channels, count: take * channels)
+            staged += take
+            done += take
+            position += Int64(take)
+            if staged == wanted { finish(complete()) }
+        }
+        return underrun
+    }
+
+    /// Skips `frames` frames of the timeline that the device lost (a full ring) or that a reset
+    /// discarded.
+    func skip(_ frames: Int) {
+        position += Int64(frames)
+    }
+
+    private func begin(_ buffer: AudioQueueBuffer, hostTime: (Int64) -> UInt64) {
+        dropping = false
+        current = buffer
+        currentStart = position
+        currentHostTime = hostTime(position)
+        wanted = max(1, packetCapacity(of: buffer)) * framesPerPacket
+        staged = 0
+        if stagingCapacity < wanted {
+            staging.deallocate()
+            staging = .allocate(capacity: wanted * channels)
+            staging.initialize(repeating: 0, count: wanted * channels)
+            stagingCapacity = wanted
+        }
+    }
+
+    /// Encodes what is staged into the current buffer (a final partial packet is padded with
+    /// silence) and hands it back. A buffer must be being filled.
+    func complete() -> FinishedBuffer {
+        let buffer = current!
+        current = nil
+        var packets = 0
+        var bytes = 0
+        if staged > 0 {
+            let padded = (staged + framesPerPacket - 1) / framesPerPacket * framesPerPacket
+            if padded > staged { (staging + staged * channels).update(repeating: 0, count: (padded - staged) * channels) }
+            let input = UnsafeRawBufferPointer(start: staging, count: padded * channels * MemoryLayout<Float>.size)
+            let descriptions = packetBytes == 0 ? buffer.packetDescriptionBuffer : nil
+            do throws(AudioCodecError) {
+                (packets, bytes) = try encoder.encode(input, frameCount: padded, into: buffer.data, descriptions: descriptions)
+            } catch {
+                (packets, bytes) = (0, 0)
+            }
+        }
+        buffer.audioDataByteSize = UInt32(bytes)
+        buffer.packetDescriptionCount = packetBytes == 0 ? UInt32(packets) : 0
+        let stamp = AudioTimeStamp(
+            sampleTime: Double(currentStart), hostTime: currentHostTime,
+            flags: currentHostTime > 0 ? .sampleHostTimeValid : .sampleTimeValid)
+        staged = 0
+        return FinishedBuffer(buffer: buffer, startTime: stamp, packetCount: packets)
+    }
+
+    /// Drops what is staged and the buffer being filled, which is handed back empty.
+    func abandon() -> FinishedBuffer? {
+        guard current != nil else { return nil }
+        staged = 0
+        return complete()
+    }
+
+    /// Forgets codec state (after a reset).
+    func resetCodec() {
+        encoder.reset()
+        dropping = false
+    }
+}
+
+/// Mapping between channel counts when a device records a different count from the queue's:
+/// one channel is copied to every channel; several are averaged into one; otherwise channels
+/// are taken in order and missing ones are silent.
+enum ChannelMapping {
+    static func map(
+        _ source: UnsafePointer<Float>, channels from: Int, into destination: UnsafeMutablePointer<Float>, channels to: Int,
+        frames: Int
+    ) {
+        if from == 1 {
+            for f in 0..<frames {
+                let x = source[f]
+                for c in 0..<to { destination[f * to + c] = x }
+            }
+        } else if to == 1 {
+            let scale = 1 / Float(from)
+            for f in 0..<frames {
+                var sum: Float = 0
+                for c in 0..<from { sum += source[f * from + c] }
+                destination[f] = sum * scale
+            }
+        } else {
+            for f in 0..<frames {
+                for c in 0..<to { destination[f * to + c] = c < from ? source[f * from + c] : 0 }
+            }
+        }
+    }
+}

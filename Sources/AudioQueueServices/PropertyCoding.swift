@@ -1,0 +1,67 @@
+import AudioCore
+
+/// The byte layouts of `AudioQueue.h` that both queue types' untyped property calls use: a
+/// 40-byte `AudioStreamBasicDescription`, an `AudioChannelLayout` (12-byte header plus 20 bytes
+/// per description), UInt32 values.
+enum PropertyCoding {
+    static func bytes(of f: AudioStreamBasicDescription) -> [UInt8] {
+        var out: [UInt8] = []
+        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
+        put(f.sampleRate); put(f.formatID.rawValue); put(f.formatFlags.rawValue); put(f.bytesPerPacket)
+        put(f.framesPerPacket); put(f.bytesPerFrame); put(f.channelsPerFrame); put(f.bitsPerChannel); put(UInt32(0))
+        return out
+    }
+
+    static func bytes(of layout: AudioChannelLayout) -> [UInt8] {
+        var out: [UInt8] = []
+        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
+        put(layout.tag.rawValue); put(layout.bitmap.rawValue); put(UInt32(layout.descriptions.count))
+        for d in layout.descriptions {
+            put(d.label.rawValue); put(d.flags.rawValue)
+            put(d.coordinates.0); put(d.coordinates.1); put(d.coordinates.2)
+        }
+        return out
+    }
+
+    /// Copies a property's value into `data`; `invalidPropertySize` when it is too small.
+    static func copy(_ bytes: [UInt8], id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
+        guard data.count >= bytes.count else {
+            throw AudioQueueError(.invalidPropertySize, "'\(FourCharCode(rawValue: id))' needs \(bytes.count) bytes, not \(data.count)")
+        }
+        bytes.withUnsafeBytes { data.baseAddress?.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return bytes.count
+    }
+
+    /// A 4-byte UInt32 value; `invalidPropertySize` for any other size.
+    static func u32(_ data: UnsafeRawBufferPointer, id: UInt32) throws(AudioQueueError) -> UInt32 {
+        guard data.count == 4 else {
+            throw AudioQueueError(.invalidPropertySize, "'\(FourCharCode(rawValue: id))' is a 4-byte UInt32, not \(data.count) bytes")
+        }
+        return data.loadUnaligned(as: UInt32.self)
+    }
+
+    static func layout(from data: UnsafeRawBufferPointer) throws(AudioQueueError) -> AudioChannelLayout? {
+        if data.isEmpty { return nil }
+        guard data.count >= 12 else {
+            throw AudioQueueError(.invalidPropertySize, "a channel layout is at least 12 bytes, not \(data.count)")
+        }
+        let count = Int(data.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        guard count <= 64, data.count == 12 + 20 * count else {
+            throw AudioQueueError(.invalidPropertySize, "a channel layout with \(count) descriptions is \(12 + 20 * min(count, 1 << 20)) bytes, not \(data.count)")
+        }
+        var descriptions: [AudioChannelDescription] = []
+        for i in 0..<count {
+            let o = 12 + 20 * i
+            descriptions.append(AudioChannelDescription(
+                label: AudioChannelLabel(rawValue: data.loadUnaligned(fromByteOffset: o, as: UInt32.self)),
+                flags: AudioChannelDescription.Flags(rawValue: data.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self)),
+                coordinates: (data.loadUnaligned(fromByteOffset: o + 8, as: Float.self),
+                              data.loadUnaligned(fromByteOffset: o + 12, as: Float.self),
+                              data.loadUnaligned(fromByteOffset: o + 16, as: Float.self))))
+        }
+        return AudioChannelLayout(
+            tag: AudioChannelLayoutTag(rawValue: data.loadUnaligned(as: UInt32.self)),
+            bitmap: AudioChannelBitmap(rawValue: data.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+            descriptions: descriptions)
+    }
+}
