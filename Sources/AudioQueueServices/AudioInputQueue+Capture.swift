@@ -119,8 +119,8 @@ extension AudioInputQueue {
         guard side.captureThread == nil else { return }
         let feed = self.feed
         let exit = captureThreadExit
-        // Woken every 50 ms of audio: often enough for the level meter and for buffers that
-        // fill, seldom enough to cost little.
+        // Woken every 50 ms of audio at most: often enough for the level meter, seldom enough
+        // to cost little (see pump for small buffers).
         feed.wakeThreshold.store(max(1, Int(sampleRate / 20)), ordering: .relaxed)
         do {
             side.captureThread = try IOThread(name: "aq.capture") { [weak self] in
@@ -169,6 +169,9 @@ extension AudioInputQueue {
                 finish: { finished in core.state.withLock { $0.line.append(finished) } })
             if began { underrun = true }
         }
+        // Woken again once half of what the buffer being filled wants has arrived (at most
+        // 50 ms of audio): small buffers are filled as promptly as large ones.
+        feed.wakeThreshold.store(max(1, min(Int(sampleRate / 20), c.framesWanted / 2)), ordering: .relaxed)
         if underrun {
             feed.discontinuities.add(1, ordering: .relaxed)
             core.state.withLock { s in

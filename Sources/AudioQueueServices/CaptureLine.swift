@@ -72,6 +72,8 @@ final class CaptureLine {
     private var currentHostTime: UInt64 = 0
     private var wanted = 0
     private(set) var staged = 0
+    /// Frames the latest buffer taken wants (0 before the first).
+    private(set) var framesWanted = 0
     /// The timeline position of the next frame read from the ring.
     var position: Int64 = 0
     /// Frames dropped because no buffer was enqueued, since the queue was created.
@@ -179,6 +181,7 @@ final class CaptureLine {
         currentStart = position
         currentHostTime = hostTime(position)
         wanted = max(1, packetCapacity(of: buffer)) * framesPerPacket
+        framesWanted = wanted
         staged = 0
         if stagingCapacity < wanted {
             staging.deallocate()
