@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "afinfo", targets: ["afinfo"]),
         .executable(name: "aqplay", targets: ["aqplay"]),
         .executable(name: "afconvert", targets: ["afconvert"]),
+        .executable(name: "aqrecord", targets: ["aqrecord"]),
     ],
     dependencies: [
         // `swift package generate-documentation` (DocC); no code depends on it.
@@ -60,16 +61,29 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What the command-line tools share (status line, level bars, afconvert's data format names).
+        .target(
+            name: "ToolSupport",
+            dependencies: ["AudioCore", "AudioDevices", "AudioQueueServices"],
+            path: "Examples/ToolSupport",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "aqplay",
-            dependencies: ["AudioQueueKit"],
+            dependencies: ["AudioQueueKit", "ToolSupport"],
             path: "Examples/aqplay",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "afconvert",
-            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD"],
+            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "ToolSupport"],
             path: "Examples/afconvert",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "aqrecord",
+            dependencies: ["AudioQueueKit", "ToolSupport"],
+            path: "Examples/aqrecord",
             swiftSettings: strict
         ),
         .executableTarget(

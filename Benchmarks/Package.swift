@@ -77,6 +77,13 @@ let package = Package(
             dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
             path: "Sources/playstart"
         ),
+        // From an input queue's start() to the first frames it receives and to its first
+        // callback, from the default input; run by `Benchmarks/record`.
+        .executableTarget(
+            name: "recordstart",
+            dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
+            path: "Sources/recordstart"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,7 @@ import AudioFileServices
 import AudioCodecs
 import AudioCodecFAAD
 import ExtendedAudioFileServices
+import ToolSupport
 
 let usage = """
     usage: afconvert [-f WAVE|caff|AIFF] [-d LEI16|LEI24|LEI32|LEF32|LEF64|BEI16|BEI24|BEI32|BEF32|BEF64] [-v] IN OUT
@@ -74,35 +75,13 @@ do {
     fail("\(inputPath): \(error) ")
 }
 
-/// Parses Apple's data format names (`LEI16`, `BEF32`, …) into PCM of the source's rate and channels.
-func pcmFormat(_ name: String, rate: Double, channels: UInt32) -> AudioStreamBasicDescription? {
-    let upper = name.uppercased()
-    guard upper.count >= 5 else { return nil }
-    let chars = Array(upper)
-    let big: Bool
-    switch String(chars[0..<2]) {
-    case "LE": big = false
-    case "BE": big = true
-    default: return nil
-    }
-    let isFloat: Bool
-    switch chars[2] {
-    case "I": isFloat = false
-    case "F": isFloat = true
-    default: return nil
-    }
-    guard let bits = UInt32(String(chars[3...])) else { return nil }
-    if isFloat { guard bits == 32 || bits == 64 else { return nil } } else { guard [8, 16, 24, 32].contains(bits) else { return nil } }
-    return .linearPCM(sampleRate: rate, channels: channels, bitsPerChannel: bits, isFloat: isFloat, isBigEndian: big, isSigned: true)
-}
-
 let source = reader.decodedFormat
 var output: AudioStreamBasicDescription
 if let name = dataFormatName {
-    guard let format = pcmFormat(name, rate: source.sampleRate, channels: source.channelsPerFrame) else {
+    guard let specifier = DataFormatSpecifier(name), case .pcm = specifier.kind, specifier.sampleRate == nil else {
         fail("unknown data format '\(name)'\n\(usage)", status: 2)
     }
-    output = format
+    output = specifier.format(sampleRate: source.sampleRate, channels: source.channelsPerFrame)
 } else if reader.fileDataFormat.isPCM {
     // The source's own samples, packed: 20-bit or 24-in-32 become whole bytes (exactly).
     let bits = (source.bitsPerChannel + 7) / 8 * 8

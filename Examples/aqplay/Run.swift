@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AudioQueueKit
 import Dispatch
+import ToolSupport
 
 /// What the command line asked for.
 struct Options {
@@ -248,88 +249,6 @@ private func liveText(_ queue: AudioQueue, rate: Double, duration: Double, plays
         text += "  " + meterBars(levels)
     }
     return text
-}
-
-/// One bar per channel: `=` up to the average (RMS) level and `|` at the peak, −60 dB to 0 dB.
-func meterBars(_ levels: [AudioQueueLevelMeterState]) -> String {
-    let width = max(4, min(20, 40 / levels.count))
-    func cells(_ decibels: Float) -> Int {
-        let fraction = min(max((Double(decibels) + 60) / 60, 0), 1)
-        return Int((fraction * Double(width)).rounded())
-    }
-    return levels.map { level in
-        var bar = [Character](repeating: " ", count: width)
-        for i in 0..<cells(level.averagePower) { bar[i] = "=" }
-        let peak = cells(level.peakPower)
-        if peak > 0 { bar[peak - 1] = "|" }
-        return "[" + String(bar) + "]"
-    }.joined(separator: " ")
-}
-
-/// A line on stderr rewritten in place; nothing when stderr is not a terminal.
-struct StatusLine {
-    let enabled: Bool
-    private var drawn = false
-
-    init(enabled: Bool) { self.enabled = enabled }
-
-    mutating func show(_ text: String) {
-        guard enabled else { return }
-        writeError("\r" + text + "\u{1B}[K")
-        drawn = true
-    }
-
-    /// Ends the line with a newline, if one was drawn.
-    mutating func end() {
-        if drawn { writeError("\n") }
-        drawn = false
-    }
-}
-
-/// Prints every registered backend and its output devices.
-func listDevices() {
-    for backend in AudioBackends.all {
-        print(backend.name + (backend.isAvailable() ? "" : " (not available)"))
-        do {
-            let devices = try backend.devices().filter { $0.direction == .output }
-            if devices.isEmpty { print("  (no output devices)") }
-            let width = devices.map(\.uid.count).max() ?? 0
-            for device in devices {
-                let uid = device.uid + String(repeating: " ", count: width - device.uid.count)
-                print("  \(uid)  \(device.description)" + (device.isDefault ? " (default)" : ""))
-            }
-        } catch {
-            print("  (cannot list devices: \(error))")
-        }
-    }
-}
-
-/// `mm:ss.s`.
-func clock(_ seconds: Double) -> String {
-    let tenths = seconds.isFinite ? max(0, Int((seconds * 10).rounded(.down))) : 0
-    let minutes = tenths / 600
-    let rest = tenths % 600
-    let m = minutes < 10 ? "0\(minutes)" : "\(minutes)"
-    let s = rest / 10 < 10 ? "0\(rest / 10)" : "\(rest / 10)"
-    return "\(m):\(s).\(rest % 10)"
-}
-
-/// An environment variable, nil when unset or empty.
-func environment(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    let s = String(cString: value)
-    return s.isEmpty ? nil : s
-}
-
-/// Writes `text` to standard error as it is.
-func writeError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-}
-
-/// Writes a line to standard error.
-func printError(_ text: String) {
-    writeError(text + "\n")
 }
 
 /// Reports an error and exits with status 1.

@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import AudioQueueKit
+import ToolSupport
 
 let usage = """
     usage: aqplay [--loops N] [--volume V] [--backend NAME [--device NAME]] FILE
@@ -63,7 +64,7 @@ while let argument = arguments.next() {
 AudioQueueKit.registerAll()
 
 if options.listDevices {
-    listDevices()
+    listDevices(.output)
     exit(0)
 }
 guard let path = options.path else { usageError(nil) }

@@ -141,6 +141,8 @@ public func snr(
 public let packageRoot = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
 /// The debug `aqplay` that `swift build --build-tests` makes.
 public let aqplay = packageRoot.appendingPathComponent(".build/debug/aqplay").path
+/// The debug `aqrecord` that `swift build --build-tests` makes.
+public let aqrecord = packageRoot.appendingPathComponent(".build/debug/aqrecord").path
 
 /// Plays a file through a queue the way the guide's Listing 3-6 and QA1636 do: half-second
 /// buffers refilled in the callback, priming trimmed from the first frames and remainder from

@@ -1,0 +1,75 @@
+public import AudioCore
+
+/// Apple's afconvert data format names: `LEI16`, `BEI24`, `LEF32`, `BEF64`, `UI8`, `I8`, and the
+/// four-character codes `ima4`, `ulaw`, `alaw`, each optionally followed by `@RATE` (`LEI16@48000`).
+public struct DataFormatSpecifier: Equatable, Sendable {
+    /// What the name says, before a rate and channel count are known.
+    public enum Kind: Equatable, Sendable {
+        case pcm(bits: UInt32, isFloat: Bool, isBigEndian: Bool, isSigned: Bool)
+        case ima4
+        case uLaw
+        case aLaw
+    }
+
+    public let kind: Kind
+    /// The rate after `@`, if given.
+    public let sampleRate: Double?
+
+    /// Parses `text`; nil when it is not a name this accepts.
+    public init?(_ text: String) {
+        var name = Substring(text)
+        var rate: Double?
+        if let at = text.firstIndex(of: "@") {
+            guard let r = Double(text[text.index(after: at)...]), r >= 1, r <= 1_536_000, r.rounded() == r else { return nil }
+            rate = r
+            name = text[..<at]
+        }
+        sampleRate = rate
+        switch name {
+        case "ima4": kind = .ima4
+        case "ulaw": kind = .uLaw
+        case "alaw": kind = .aLaw
+        case "UI8", "ui8": kind = .pcm(bits: 8, isFloat: false, isBigEndian: false, isSigned: false)
+        case "I8", "i8": kind = .pcm(bits: 8, isFloat: false, isBigEndian: false, isSigned: true)
+        default:
+            let upper = Array(name.uppercased())
+            guard upper.count >= 5 else { return nil }
+            let big: Bool
+            switch String(upper[0..<2]) {
+            case "LE": big = false
+            case "BE": big = true
+            default: return nil
+            }
+            let isFloat: Bool
+            switch upper[2] {
+            case "I": isFloat = false
+            case "F": isFloat = true
+            default: return nil
+            }
+            guard let bits = UInt32(String(upper[3...])) else { return nil }
+            if isFloat {
+                guard bits == 32 || bits == 64 else { return nil }
+            } else {
+                guard [8, 16, 24, 32].contains(bits) else { return nil }
+            }
+            kind = .pcm(bits: bits, isFloat: isFloat, isBigEndian: big, isSigned: true)
+        }
+    }
+
+    /// The complete description for `channels` at `rate` (the specifier's own rate wins).
+    public func format(sampleRate rate: Double, channels: UInt32) -> AudioStreamBasicDescription {
+        let r = sampleRate ?? rate
+        switch kind {
+        case .pcm(let bits, let isFloat, let big, let signed):
+            return .linearPCM(sampleRate: r, channels: channels, bitsPerChannel: bits, isFloat: isFloat, isBigEndian: big, isSigned: signed)
+        case .ima4:
+            return AudioStreamBasicDescription(
+                sampleRate: r, formatID: .appleIMA4, formatFlags: [], bytesPerPacket: 34 * channels, framesPerPacket: 64,
+                bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
+        case .uLaw, .aLaw:
+            return AudioStreamBasicDescription(
+                sampleRate: r, formatID: kind == .uLaw ? .uLaw : .aLaw, formatFlags: [], bytesPerPacket: channels,
+                framesPerPacket: 1, bytesPerFrame: channels, channelsPerFrame: channels, bitsPerChannel: 8)
+        }
+    }
+}
