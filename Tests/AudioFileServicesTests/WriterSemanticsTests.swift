@@ -114,6 +114,25 @@ struct WriterSemanticsTests {
         #expect(try ffprobe(path).durationTS == 27)
     }
 
+    /// Past 4 GiB a WAVE file becomes RF64: the sizes move to the ds64 chunk. The bytes before
+    /// the last few are skipped over, so the file is sparse where the file system allows.
+    @Test func waveBecomesRF64() throws {
+        let path = temporaryAudioPath("big.wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try AudioFileWriter(path: path, type: .wave, format: s16)
+        let start: Int64 = 0x1_0000_0000
+        try writer.writeBytes(startingByte: start, patternBytes(16))
+        try writer.close()
+        let file = try AudioFile(path: path)
+        #expect(file.fileType == .rf64)
+        #expect(file.dataByteCount == start + 16)
+        #expect(file.packetCount == (start + 16) / 2)
+        #expect(try file.readBytes(at: start - 2, count: 18) == [0, 0] + patternBytes(16))
+        let probe = try ffprobe(path, countPackets: false)
+        #expect(probe.codec == "pcm_s16le")
+        #expect(probe.durationTS == (start + 16) / 2)
+    }
+
     /// Variable-size packets: descriptions are required, must lie inside the bytes given, and
     /// packets are appended. A refused call writes nothing.
     @Test func variableSizeArguments() throws {

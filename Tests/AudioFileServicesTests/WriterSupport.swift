@@ -16,10 +16,12 @@ func toolPath(_ name: String) -> String? {
     return dirs.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-/// What ffprobe reports for a file written by a test (`-count_packets -show_streams -show_format`).
-func ffprobe(_ path: String) throws -> FFprobe {
+/// What ffprobe reports for a file written by a test (`-show_streams -show_format`, and
+/// `-count_packets`, which reads every packet, unless `countPackets` is false).
+func ffprobe(_ path: String, countPackets: Bool = true) throws -> FFprobe {
     let tool = try #require(toolPath("ffprobe"), "ffprobe is not installed (Scripts/test installs ffmpeg)")
-    let result = try runProcess(tool, ["-v", "error", "-count_packets", "-show_streams", "-show_format", "-of", "json", path])
+    let count = countPackets ? ["-count_packets"] : []
+    let result = try runProcess(tool, ["-v", "error"] + count + ["-show_streams", "-show_format", "-of", "json", path])
     try #require(result.status == 0, "ffprobe failed on \(path): \(result.err)")
     let json = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
     return FFprobe(json)
