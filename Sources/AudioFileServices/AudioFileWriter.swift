@@ -12,7 +12,7 @@ public struct AudioFileFlags: OptionSet, Hashable, Sendable {
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Replace a file that exists at the path (`kAudioFileFlags_EraseFile`); without it,
-    /// creating over an existing file fails with ``AudioFileError/Code/duplicateFileName``.
+    /// creating over an existing file fails with `duplicateFileName` (`dupFNErr`, -48).
     public static let eraseFile = AudioFileFlags(rawValue: 1)
     /// Start the audio data right after the header (`kAudioFileFlags_DontPageAlignAudioData`)
     /// rather than on a 4096-byte boundary.
@@ -109,7 +109,7 @@ public final class AudioFileWriter: Sendable {
         }
     }
 
-    /// ``writePackets(startingPacket:bytes:descriptions:packetCount:)`` for arrays.
+    /// ``writePackets(startingPacket:bytes:descriptions:packetCount:)-(_,UnsafeRawBufferPointer,_,_)`` for arrays.
     @discardableResult
     public func writePackets(
         startingPacket: Int64, bytes: [UInt8], descriptions: [AudioStreamPacketDescription]? = nil, packetCount: Int
@@ -151,7 +151,7 @@ public final class AudioFileWriter: Sendable {
         try state.withLock { s throws(AudioFileError) in try s.writeBytes(startingByte: startingByte, bytes) }
     }
 
-    /// ``writeBytes(startingByte:_:)`` for an array.
+    /// ``writeBytes(startingByte:_:)-(_,UnsafeRawBufferPointer)`` for an array.
     @discardableResult
     public func writeBytes(startingByte: Int64, _ bytes: [UInt8]) throws(AudioFileError) -> Int {
         try bytes.withBytes { raw throws(AudioFileError) in try writeBytes(startingByte: startingByte, raw) }
