@@ -25,8 +25,8 @@ extension ContainerHeader {
                   f.bytesPerPacket % ch == 0
             else { throw unsupported("linear PCM needs one frame per packet and whole bytes per channel") }
             let word = f.bytesPerPacket / ch
-            guard f.bitsPerChannel > 0, word == (f.bitsPerChannel + 7) / 8 else {
-                throw unsupported("AIFF holds \(f.bitsPerChannel)-bit samples in \((f.bitsPerChannel + 7) / 8)-byte words only")
+            guard f.bitsPerChannel > 0, f.bitsPerChannel <= 64, word == (f.bitsPerChannel + 7) / 8 else {
+                throw unsupported("AIFF holds samples of up to 64 bits in the fewest whole bytes")
             }
             let packed = f.bitsPerChannel == word * 8
             guard packed || f.formatFlags.contains(.isAlignedHigh) || f.formatFlags.contains(.isPacked) else {
@@ -36,7 +36,7 @@ extension ContainerHeader {
             var little = false
             var flags: AudioFormatFlags = packed ? [.isPacked] : [.isAlignedHigh]
             if f.isFloat {
-                guard f.isBigEndian || word == 1 else { throw unsupported("AIFF-C holds big-endian float samples only") }
+                guard f.isBigEndian else { throw unsupported("AIFF-C holds big-endian float samples only") }
                 guard packed, word == 4 || word == 8 else { throw unsupported("float samples are 32 or 64 bits") }
                 compression = word == 8 ? AIFCCompression(code: "fl64", name: "64-bit floating point") : AIFCCompression(code: "fl32", name: "32-bit floating point")
                 flags.insert(.isFloat)

@@ -230,9 +230,8 @@ struct WriterState {
         guard header.kind == .caf else {
             throw AudioFileError(.unsupportedProperty, "\(header.fileType) files have no packet table; CAF records priming and remainder frames")
         }
-        guard info.numberValidFrames >= 0, info.primingFrames >= 0, info.remainderFrames >= 0,
-              info.totalFrames == frames
-        else {
+        let (sum, overflow) = info.numberValidFrames.addingReportingOverflow(Int64(info.primingFrames) + Int64(info.remainderFrames))
+        guard info.numberValidFrames >= 0, info.primingFrames >= 0, info.remainderFrames >= 0, !overflow, sum == frames else {
             throw AudioFileError(
                 .parameter,
                 "\(info.numberValidFrames) valid + \(info.primingFrames) priming + \(info.remainderFrames) remainder frames "

@@ -173,6 +173,9 @@ struct WriterMetadataTests {
         expectError(.parameter) {
             try writer.setPacketTableInfo(AudioFilePacketTableInfo(numberValidFrames: Int64(packets * 64) + 37, primingFrames: -37, remainderFrames: 0))
         }
+        expectError(.parameter) {
+            try writer.setPacketTableInfo(AudioFilePacketTableInfo(numberValidFrames: .max, primingFrames: .max, remainderFrames: 1))
+        }
         let info = AudioFilePacketTableInfo(numberValidFrames: Int64(packets * 64 - 37), primingFrames: 0, remainderFrames: 37)
         try writer.setPacketTableInfo(info)
         #expect(writer.packetTableInfo == info)

@@ -214,6 +214,38 @@ struct WriterSemanticsTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    /// Formats with fields at their extremes are refused or written, never a trap.
+    @Test func extremeFormats() throws {
+        let path = temporaryAudioPath("extreme")
+        let values: [UInt32] = [0, 1, 2, 3, 8, 34, 64, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, .max]
+        let ids: [AudioFormatID] = [.linearPCM, .uLaw, .appleIMA4, .mpeg4AAC]
+        let flags: [AudioFormatFlags] = [[], [.isFloat, .isBigEndian], [.isSignedInteger, .isAlignedHigh], AudioFormatFlags(rawValue: .max)]
+        var created = 0
+        for type in [AudioFileType.caf, .wave, .aiff, .aifc] {
+            for id in ids {
+                for flag in flags {
+                    for bytes in values {
+                        for bits in [0, 8, 24, 64, 65, UInt32.max] {
+                            for channels in [UInt32(0), 1, 6, 0x8000, .max] {
+                                let format = AudioStreamBasicDescription(
+                                    sampleRate: 44100, formatID: id, formatFlags: flag, bytesPerPacket: bytes,
+                                    framesPerPacket: id == .linearPCM ? 1 : 64, bytesPerFrame: bytes,
+                                    channelsPerFrame: channels, bitsPerChannel: bits)
+                                guard let writer = try? AudioFileWriter(path: path, type: type, format: format, flags: .eraseFile) else { continue }
+                                created += 1
+                                _ = try? writer.writePackets(startingPacket: 0, bytes: patternBytes(64), packetCount: 4)
+                                try writer.close()
+                                #expect(try AudioFile(path: path).dataFormat == writer.dataFormat, "\(type) \(format)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        try? FileManager.default.removeItem(atPath: path)
+        #expect(created > 0)
+    }
+
     /// A recording callback writes while another thread reads the writer's properties.
     @Test func propertiesWhileWriting() async throws {
         let path = temporaryAudioPath("threads.wav")
