@@ -128,8 +128,8 @@ var reorder: [Int]?
 if fileType == .wave, let wave = waveOrder(layout, channels: Int(output.channelsPerFrame)) {
     layout = AudioChannelLayout(bitmap: AudioChannelBitmap(rawValue: wave.mask))
     if wave.order != Array(0..<wave.order.count) { reorder = wave.order }
-} else if fileType == .wave, layout?.tag != .useChannelBitmap {
-    layout = nil  // WAVE records only speaker masks
+} else if fileType == .wave {
+    layout = nil  // WAVE records only speaker masks, one speaker per channel
 }
 /// The file's device and inode, to refuse converting a file onto itself.
 func identity(_ path: String) -> (UInt64, UInt64)? {
@@ -146,7 +146,7 @@ if let a = identity(inputPath), let b = identity(outputPath), a == b {
 let temporaryPath = outputPath + ".afconvert-\(getpid()).tmp"
 let writer: AudioFileWriter
 do {
-    writer = try AudioFileWriter(path: temporaryPath, type: fileType!, format: output, channelLayout: layout)
+    writer = try AudioFileWriter(path: temporaryPath, type: fileType!, format: output, flags: .eraseFile, channelLayout: layout)
 } catch {
     fail("\(outputPath): \(error)")
 }

@@ -157,7 +157,7 @@ private func renderOffline(
     let temporaryPath = outputPath + ".aqplay-\(getpid()).tmp"
     let writer: AudioFileWriter
     do {
-        writer = try AudioFileWriter(path: temporaryPath, type: .wave, format: format)
+        writer = try AudioFileWriter(path: temporaryPath, type: .wave, format: format, flags: .eraseFile)
     } catch {
         throw CommandError(message: "\(outputPath): \(error)")
     }

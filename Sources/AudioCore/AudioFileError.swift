@@ -40,6 +40,12 @@ public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible
         case position = -40
         /// `kAudioFileFileNotFoundError` (-43).
         case fileNotFound = -43
+        /// `dupFNErr` (-48): `AudioFileCreateWithURL` without `kAudioFileFlags_EraseFile` found a
+        /// file at the path.
+        case duplicateFileName = -48
+        /// `kAudio_ParamError` (-50): an argument out of range, such as packet table frames that
+        /// do not add up to the frames in the file.
+        case parameter = -50
     }
 
     /// Apple's result code for this failure.

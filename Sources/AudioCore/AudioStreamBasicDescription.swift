@@ -76,7 +76,7 @@ public struct AudioStreamBasicDescription: Hashable, Sendable, CustomStringConve
     }
 
     /// True when the sample word has bits the sample does not use, so packing matters.
-    public var packednessIsSignificant: Bool { sampleWordSize * 8 != bitsPerChannel }
+    public var packednessIsSignificant: Bool { UInt64(sampleWordSize) * 8 != UInt64(bitsPerChannel) }
     /// True when the sample is narrower than its word or not a whole number of bytes.
     public var alignmentIsSignificant: Bool { packednessIsSignificant || bitsPerChannel & 7 != 0 }
 

@@ -31,7 +31,7 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
         }
         let format = AudioStreamBasicDescription.deviceFloat(sampleRate: sampleRate, channels: channels)
         do {
-            writer = try AudioFileWriter(path: path, type: .wave, format: format)
+            writer = try AudioFileWriter(path: path, type: .wave, format: format, flags: .eraseFile)
         } catch {
             throw AudioDeviceError(.openFailed, "cannot create \(path): \(error)")
         }

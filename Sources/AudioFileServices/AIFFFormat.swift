@@ -4,7 +4,8 @@ public import AudioCore
 ///
 /// Reads COMM (80-bit extended sample rate; AIFC compression type and Pascal-string name),
 /// SSND (offset and block size), chunks in any order with odd-length padding, and the text
-/// chunks NAME, AUTH, ANNO and `(c) `. Compression types: NONE, twos, sowt, in24, in32, 23ni,
+/// chunks NAME, AUTH, ANNO and `(c) `, and Apple's CHAN chunk (a channel layout with the body of
+/// CAF's `chan`). Compression types: NONE, twos, sowt, in24, in32, 23ni,
 /// 42ni, raw , fl32/FL32, fl64/FL64, alaw/ALAW, ulaw/ULAW and ima4; any other type is reported
 /// by its code.
 public struct AIFFFormat: AudioFileFormat {
@@ -24,6 +25,7 @@ public struct AIFFFormat: AudioFileFormat {
     public let dataByteCount: Int64
     public let packets: AudioFilePacketIndex
     public let info: [(key: String, value: String)]
+    public let channelLayout: AudioChannelLayout?
     /// The AIFC compression type (`NONE` for plain AIFF).
     public let compressionType: FourCharCode
     /// The AIFC compression name, if any.
@@ -45,8 +47,12 @@ public struct AIFFFormat: AudioFileFormat {
         var comm: (reader: ByteReader, header: ChunkHeader)?
         var ssnd: (header: ChunkHeader, size: Int64, offset: Int64)?
         var metadata: [(key: String, value: String)] = []
+        var layout: AudioChannelLayout?
         while let chunk = try walker.next() {
             switch chunk.id {
+            case "CHAN":
+                var r = try chunk.body(source, minimum: 12)
+                layout = try CAFFormat.channelLayout(&r)
             case "COMM":
                 comm = (try chunk.body(source, minimum: 18), chunk)
             case "SSND":
@@ -94,6 +100,7 @@ public struct AIFFFormat: AudioFileFormat {
         dataOffset = ssnd.offset
         dataByteCount = ssnd.size
         info = metadata
+        channelLayout = layout
         if format.bytesPerPacket > 0 {
             let available = ssnd.size / Int64(format.bytesPerPacket)
             // COMM counts sample frames (packets for ima4); where it claims more than SSND

@@ -133,6 +133,22 @@ extension Array {
         return try result.get()
     }
 
+    /// `withUnsafeBytes` whose body throws ``AudioFileError`` only.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws(AudioFileError) -> R) throws(AudioFileError) -> R {
+        let result: Result<R, AudioFileError> = withUnsafeBytes { buffer in
+            Result { () throws(AudioFileError) in try body(buffer) }
+        }
+        return try result.get()
+    }
+
+    /// `withUnsafeBufferPointer` whose body throws ``AudioFileError`` only.
+    func withBuffer<R>(_ body: (UnsafeBufferPointer<Element>) throws(AudioFileError) -> R) throws(AudioFileError) -> R {
+        let result: Result<R, AudioFileError> = withUnsafeBufferPointer { buffer in
+            Result { () throws(AudioFileError) in try body(buffer) }
+        }
+        return try result.get()
+    }
+
     /// `withUnsafeMutableBufferPointer` whose body throws ``AudioFileError`` only.
     mutating func withMutableBuffer<R>(
         _ body: (UnsafeMutableBufferPointer<Element>) throws(AudioFileError) -> R

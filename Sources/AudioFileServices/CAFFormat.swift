@@ -185,7 +185,8 @@ public struct CAFFormat: AudioFileFormat {
         return table
     }
 
-    private static func channelLayout(_ r: inout ByteReader) throws(AudioFileError) -> AudioChannelLayout {
+    /// The body of a `chan` chunk (also Apple's AIFF `CHAN` chunk).
+    static func channelLayout(_ r: inout ByteReader) throws(AudioFileError) -> AudioChannelLayout {
         let tag = AudioChannelLayoutTag(rawValue: try r.u32be())
         let bitmap = AudioChannelBitmap(rawValue: try r.u32be())
         let count = Int(try r.u32be())

@@ -117,6 +117,14 @@ struct ChunkWalker {
 
     var headerSize: Int64 { layout == .caf ? 12 : 8 }
 
+    /// Continues the walk after `header`'s body of `bodySize` bytes (plus pad byte) rather than
+    /// after the size its header declares: for RF64, whose data chunk size is in `ds64`. The walk
+    /// still only moves forward: the next chunk starts after this one's header.
+    mutating func resume(after header: ChunkHeader, bodySize: Int64) {
+        let next = header.bodyOffset + bodySize + (layout != .caf && bodySize & 1 == 1 ? 1 : 0)
+        position = bodySize < 0 || next > end ? end : next
+    }
+
     /// The next chunk header, or nil when fewer bytes than a header remain. The walk moves past
     /// the declared body (plus pad byte); a size that cannot be skipped ends the walk after this
     /// chunk. The walk always moves forward, so a size of 0 cannot make it loop.

@@ -92,6 +92,8 @@ public struct WAVEFormat: AudioFileFormat {
                     guard size <= source.size - chunk.bodyOffset else {
                         throw AudioFileError(.invalidChunk, "ds64 gives the data chunk \(size) bytes, more than the file holds", chunk: "data", offset: chunk.offset)
                     }
+                    // The walk goes on after the size ds64 gives, not the header's 0xFFFFFFFF.
+                    walker.resume(after: chunk, bodySize: size)
                 } else if chunk.declaredSize == 0xFFFF_FFFF || (chunk.declaredSize == 0 && riffSize.map { 8 + $0 <= chunk.bodyOffset } ?? true) {
                     // Streamed: the data runs to the end of the file, so nothing follows it. A data
                     // size of 0 inside a RIFF size that covers more chunks is an empty data chunk.

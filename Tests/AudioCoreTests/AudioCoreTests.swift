@@ -30,6 +30,8 @@ struct CodeTests {
         (.endOfFile, -39),
         (.position, -40),
         (.fileNotFound, -43),
+        (.duplicateFileName, -48),  // dupFNErr (MacErrors.h)
+        (.parameter, -50),  // kAudio_ParamError (CoreAudioBaseTypes.h)
     ]
 
     @Test(arguments: appleValues)
@@ -49,6 +51,14 @@ struct CodeTests {
 
 @Suite("AudioStreamBasicDescription")
 struct StreamDescriptionTests {
+    @Test func extremeFieldsAreDescribedWithoutTrapping() {
+        let format = AudioStreamBasicDescription(
+            sampleRate: 44100, formatID: .linearPCM, formatFlags: AudioFormatFlags(rawValue: .max), bytesPerPacket: .max,
+            framesPerPacket: 1, bytesPerFrame: .max, channelsPerFrame: 1, bitsPerChannel: .max)
+        #expect(format.packednessIsSignificant)
+        #expect(format.description.hasPrefix("1 ch, 44100 Hz, 'lpcm'"))
+    }
+
     @Test func canonicalPCMDescriptionMatchesAfinfo() {
         let format = AudioStreamBasicDescription.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16)
         #expect(format.formatFlags.rawValue == 0xC)  // kAudioFormatFlagsCanonical-style: signed | packed

@@ -44,7 +44,8 @@ struct WriterTests {
             try AudioFileWriter(path: path, type: .wave, format: .linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16, isBigEndian: true))
         }
         let aac = AudioStreamBasicDescription(sampleRate: 44100, formatID: .mpeg4AAC, bytesPerPacket: 0, framesPerPacket: 1024, bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)
-        expectError(.unsupportedDataFormat) { try AudioFileWriter(path: path, type: .caf, format: aac) }
+        expectError(.unsupportedDataFormat) { try AudioFileWriter(path: path, type: .wave, format: aac) }
+        expectError(.unsupportedDataFormat) { try AudioFileWriter(path: path, type: .aiff, format: aac) }
         expectError(.unsupportedFileType) {
             try AudioFileWriter(path: path, type: .adts, format: .linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16))
         }

@@ -1,0 +1,120 @@
+import AudioCore
+
+/// Writing Core Audio Format files (Apple's "Core Audio Format Specification 1.0").
+extension ContainerHeader {
+    /// The format a CAF file records for `f`, or `unsupportedDataFormat` for what CAF cannot
+    /// describe. CAF holds any format: linear PCM (signed integer or float, either byte order,
+    /// samples high-aligned in words of up to 8 bytes), constant-size formats such as G.711 and
+    /// IMA4, and variable-size or variable-duration formats whose packets the `pakt` chunk lists.
+    static func cafFormat(_ f: AudioStreamBasicDescription) throws(AudioFileError) -> AudioStreamBasicDescription {
+        func unsupported(_ reason: String) -> AudioFileError {
+            AudioFileError(.unsupportedDataFormat, "CAF: \(reason): \(f)")
+        }
+        let ch = f.channelsPerFrame
+        switch f.formatID {
+        case .linearPCM:
+            guard f.framesPerPacket == 1, f.bytesPerPacket > 0, f.bytesPerFrame == f.bytesPerPacket,
+                  f.bytesPerPacket % ch == 0
+            else { throw unsupported("linear PCM needs one frame per packet and whole bytes per channel") }
+            let word = f.bytesPerPacket / ch
+            guard word <= 8, f.bitsPerChannel > 0, f.bitsPerChannel <= word * 8 else {
+                throw unsupported("\(f.bitsPerChannel)-bit samples in \(word)-byte words")
+            }
+            if f.isFloat {
+                guard f.bitsPerChannel == word * 8, word == 4 || word == 8 else { throw unsupported("float samples are 32 or 64 bits") }
+            } else {
+                guard f.isSignedInteger else { throw unsupported("CAF holds signed integer or float samples") }
+            }
+            let packed = f.bitsPerChannel == word * 8
+            guard packed || f.formatFlags.contains(.isAlignedHigh) else {
+                throw unsupported("CAF holds samples high-aligned in their words")
+            }
+            var flags: AudioFormatFlags = packed ? [.isPacked] : [.isAlignedHigh]
+            flags.insert(f.isFloat ? .isFloat : .isSignedInteger)
+            if f.isBigEndian { flags.insert(.isBigEndian) }
+            return AudioStreamBasicDescription(
+                sampleRate: f.sampleRate, formatID: .linearPCM, formatFlags: flags, bytesPerPacket: f.bytesPerPacket,
+                framesPerPacket: 1, bytesPerFrame: f.bytesPerPacket, channelsPerFrame: ch, bitsPerChannel: f.bitsPerChannel)
+        case .aLaw, .uLaw:
+            guard f.bytesPerPacket == ch, f.framesPerPacket == 1 else {
+                throw unsupported("G.711 has one byte per channel and one frame per packet")
+            }
+            return AudioStreamBasicDescription(
+                sampleRate: f.sampleRate, formatID: f.formatID, formatFlags: f.formatFlags, bytesPerPacket: ch,
+                framesPerPacket: 1, bytesPerFrame: ch, channelsPerFrame: ch, bitsPerChannel: f.bitsPerChannel == 0 ? 8 : f.bitsPerChannel)
+        case .appleIMA4:
+            guard f.bytesPerPacket == 34 * ch, f.framesPerPacket == 64 else {
+                throw unsupported("ima4 packets are 34 bytes per channel and 64 frames")
+            }
+            fallthrough
+        default:
+            return AudioStreamBasicDescription(
+                sampleRate: f.sampleRate, formatID: f.formatID, formatFlags: f.formatFlags, bytesPerPacket: f.bytesPerPacket,
+                framesPerPacket: f.framesPerPacket, bytesPerFrame: 0, channelsPerFrame: ch, bitsPerChannel: f.bitsPerChannel)
+        }
+    }
+
+    /// `caff`, `desc`, then `chan` and `kuki` where given, a `free` chunk that puts the audio on
+    /// a page boundary, and a `data` chunk of size -1 (it runs to the end of the file until
+    /// close gives its size).
+    static func caf(_ f: AudioStreamBasicDescription, _ metadata: WriterMetadata, align: Bool) -> ContainerHeader {
+        var h = BigEndianBytes()
+        h.ascii("caff"); h.u16(1); h.u16(0)
+        h.ascii("desc"); h.u64(32)
+        h.u64(f.sampleRate.bitPattern)
+        h.u32(f.formatID.rawValue)
+        var flags = f.formatFlags.rawValue
+        if f.isPCM {
+            // CAF's own flags: bit 0 float, bit 1 little-endian.
+            flags = (f.isFloat ? 1 : 0) | (f.isBigEndian ? 0 : 2)
+        }
+        h.u32(flags)
+        h.u32(f.bytesPerPacket); h.u32(f.framesPerPacket); h.u32(f.channelsPerFrame); h.u32(f.bitsPerChannel)
+        var chunks: [MetadataChunk: ChunkSpan] = [:]
+        if let layout = metadata.channelLayout {
+            var body = BigEndianBytes()
+            body.channelLayout(layout)
+            chunks[.channelLayout] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: body.bytes.count)
+            h.ascii("chan"); h.u64(UInt64(body.bytes.count)); h.bytes += body.bytes
+        }
+        if let cookie = metadata.magicCookie {
+            chunks[.magicCookie] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: cookie.count)
+            h.ascii("kuki"); h.u64(UInt64(cookie.count)); h.bytes += cookie
+        }
+        if align {
+            // The data chunk's header and edit count (16 bytes) follow the free chunk.
+            let fill = alignment(after: h.bytes.count, extra: 16, minimum: 12)
+            if fill > 0 {
+                h.ascii("free"); h.u64(UInt64(fill - 12))
+                h.bytes += [UInt8](repeating: 0, count: fill - 12)
+            }
+        }
+        let sizeOffset = Int64(h.bytes.count + 4)
+        h.ascii("data"); h.u64(UInt64.max)  // -1 until closed: runs to the end of the file
+        h.u32(0)  // edit count
+        var header = ContainerHeader(kind: .caf, fileType: .caf, bytes: h.bytes, dataOffset: Int64(h.bytes.count))
+        header.chunks = chunks
+        header.sizeOffset = sizeOffset
+        return header
+    }
+
+    /// The body of a `pakt` chunk: packets, valid, priming and remainder frames, then one entry
+    /// per packet (its size where sizes vary, its frames where durations vary).
+    static func packetTableBody(
+        packets: Int64, validFrames: Int64, priming: Int32, remainder: Int32,
+        sizes: [UInt32], frames: [UInt32]
+    ) -> [UInt8] {
+        var body = BigEndianBytes()
+        body.bytes.reserveCapacity(24 + sizes.count * 2 + frames.count * 2)
+        body.u64(UInt64(packets))
+        body.u64(UInt64(validFrames))
+        body.u32(UInt32(bitPattern: priming))
+        body.u32(UInt32(bitPattern: remainder))
+        let count = max(sizes.count, frames.count)
+        for i in 0..<count {
+            if i < sizes.count { body.varint(UInt64(sizes[i])) }
+            if i < frames.count { body.varint(UInt64(frames[i])) }
+        }
+        return body.bytes
+    }
+}

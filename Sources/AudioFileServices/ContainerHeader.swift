@@ -1,0 +1,178 @@
+import AudioCore
+
+/// A metadata item a header can hold as a chunk of its own (CAF `kuki` and `chan`, AIFF `CHAN`).
+enum MetadataChunk: Hashable, Sendable, CaseIterable {
+    case channelLayout
+    case magicCookie
+}
+
+/// Metadata a writer records besides the data format.
+struct WriterMetadata: Sendable {
+    var magicCookie: [UInt8]?
+    var channelLayout: AudioChannelLayout?
+}
+
+/// Bytes to put at a file offset.
+struct HeaderPatch: Sendable {
+    let offset: Int64
+    let bytes: [UInt8]
+}
+
+/// Where a chunk lies in a header: its header's offset and its body's size.
+struct ChunkSpan: Sendable {
+    let offset: Int64
+    let bodySize: Int
+}
+
+/// The header of a file being written: its bytes, where the audio data starts, and where the
+/// fields lie that change while writing and at close.
+struct ContainerHeader: Sendable {
+    enum Kind: Sendable {
+        case caf, wave, aiff
+    }
+
+    let kind: Kind
+    let fileType: AudioFileType
+    /// The header as first written.
+    let bytes: [UInt8]
+    /// File offset of the first byte of audio data.
+    let dataOffset: Int64
+    /// Metadata chunks in the header.
+    var chunks: [MetadataChunk: ChunkSpan] = [:]
+    /// CAF: the data chunk's size. WAVE: RIFF size. AIFF: FORM size.
+    var sizeOffset: Int64 = 0
+    /// WAVE: the data chunk's size. AIFF: the SSND chunk's size.
+    var dataSizeOffset: Int64 = 0
+    /// WAVE: the `fact` sample count. AIFF: COMM's frame count (packets for ima4).
+    var countOffset: Int64?
+    /// WAVE: the speaker mask of `WAVE_FORMAT_EXTENSIBLE`, nil when `fmt ` is not extensible.
+    var maskOffset: Int64?
+    /// WAVE: the speaker mask the header holds.
+    var waveMask: UInt32?
+    /// AIFF: zero bytes between SSND's offset field and the data (its `offset`).
+    var ssndPad: Int64 = 0
+
+    /// Bytes of page alignment: audio data starts on a 4096-byte boundary unless asked not to.
+    static let pageSize: Int64 = 4096
+
+    /// The filler bytes that put `offset + extra` on a page boundary, at least `minimum` bytes
+    /// when there are any at all.
+    static func alignment(after offset: Int, extra: Int, minimum: Int) -> Int {
+        let page = Int(pageSize)
+        var fill = (page - (offset + extra) % page) % page
+        if fill > 0 && fill < minimum { fill += page }
+        return fill
+    }
+
+    /// The header for `format` in a container of `type` (`'AIFF'` becomes `'AIFC'` where plain
+    /// AIFF cannot hold the format) and the format as the file records it, which is what a reader
+    /// of the file reports.
+    static func make(
+        type: AudioFileType, format: AudioStreamBasicDescription, metadata: WriterMetadata, align: Bool
+    ) throws(AudioFileError) -> (header: ContainerHeader, recorded: AudioStreamBasicDescription) {
+        guard format.channelsPerFrame > 0, format.channelsPerFrame <= 0xFFFF else {
+            throw AudioFileError(.unsupportedDataFormat, "\(format.channelsPerFrame) channels")
+        }
+        guard format.sampleRate.isFinite, format.sampleRate >= 1, format.sampleRate < 1e9 else {
+            throw AudioFileError(.unsupportedDataFormat, "a sample rate of \(format.sampleRate) Hz")
+        }
+        guard format.isInterleaved else {
+            throw AudioFileError(.unsupportedDataFormat, "audio files hold interleaved data only: \(format)")
+        }
+        switch type {
+        case .caf:
+            let recorded = try cafFormat(format)
+            return (caf(recorded, metadata, align: align), recorded)
+        case .wave:
+            let recorded = try waveFormat(format)
+            return (try wave(recorded, metadata, align: align), recorded)
+        case .aiff, .aifc:
+            let (recorded, compression) = try aiffFormat(format, aifc: type == .aifc)
+            return (aiff(recorded, compression, metadata, align: align), recorded)
+        default:
+            throw AudioFileError(.unsupportedFileType, "cannot write files of type '\(type)'")
+        }
+    }
+
+    /// The same container rebuilt for new metadata (before any audio data is written).
+    func rebuilt(format: AudioStreamBasicDescription, metadata: WriterMetadata, align: Bool) throws(AudioFileError) -> ContainerHeader {
+        switch kind {
+        case .caf: return Self.caf(format, metadata, align: align)
+        case .wave: return try Self.wave(format, metadata, align: align)
+        case .aiff:
+            let (_, compression) = try Self.aiffFormat(format, aifc: fileType == .aifc)
+            return Self.aiff(format, compression, metadata, align: align)
+        }
+    }
+
+    /// The largest file (header, data and what follows it) the container can describe.
+    var maximumFileSize: Int64 {
+        kind == .aiff ? 0xFFFF_FFFF + 8 : .max
+    }
+
+    /// The ID a chunk that no longer holds anything is renamed to, so readers skip it.
+    var fillerID: String { kind == .caf ? "free" : "FLLR" }
+
+    /// A complete chunk of this container holding `body`.
+    func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
+        var out = BigEndianBytes()
+        out.ascii(id)
+        if kind == .caf {
+            out.u64(UInt64(body.count))
+            return out.bytes + body
+        }
+        out.u32(UInt32(truncatingIfNeeded: body.count))
+        return out.bytes + body + (body.count & 1 == 1 ? [0] : [])
+    }
+
+    /// The chunk ID of a metadata item in this container.
+    func chunkID(_ item: MetadataChunk) -> String {
+        switch item {
+        case .channelLayout: kind == .caf ? "chan" : "CHAN"
+        case .magicCookie: "kuki"
+        }
+    }
+
+    /// The header's size fields for `dataBytes` bytes of data in `packets` packets of `frames`
+    /// frames, in a file that ends at `fileEnd`. While writing (`final == false`) a CAF data
+    /// chunk keeps its size of -1 (it runs to the end of the file).
+    func sizePatches(dataBytes: Int64, packets: Int64, frames: Int64, fileEnd: Int64, final: Bool) throws(AudioFileError) -> [HeaderPatch] {
+        switch kind {
+        case .caf:
+            return final ? [HeaderPatch(offset: sizeOffset, bytes: BigEndianBytes.u64(UInt64(dataBytes + 4)))] : []
+        case .wave:
+            let riffSize = fileEnd - 8
+            var patches: [HeaderPatch] = []
+            if riffSize <= 0xFFFF_FFFF {
+                patches.append(HeaderPatch(offset: sizeOffset, bytes: LittleEndianBytes.u32(UInt32(riffSize))))
+                patches.append(HeaderPatch(offset: dataSizeOffset, bytes: LittleEndianBytes.u32(UInt32(dataBytes))))
+            } else {
+                // RF64 (EBU Tech 3306): the sizes move to a ds64 chunk in place of the JUNK chunk
+                // reserved for it, and the 32-bit fields say -1.
+                var ds64 = LittleEndianBytes()
+                ds64.ascii("ds64"); ds64.u32(28)
+                ds64.u64(UInt64(riffSize)); ds64.u64(UInt64(dataBytes)); ds64.u64(UInt64(frames)); ds64.u32(0)
+                patches.append(HeaderPatch(offset: 0, bytes: Array("RF64".utf8) + LittleEndianBytes.u32(0xFFFF_FFFF)))
+                patches.append(HeaderPatch(offset: 12, bytes: ds64.bytes))
+                patches.append(HeaderPatch(offset: dataSizeOffset, bytes: LittleEndianBytes.u32(0xFFFF_FFFF)))
+            }
+            if let countOffset {
+                patches.append(HeaderPatch(offset: countOffset, bytes: LittleEndianBytes.u32(UInt32(clamping: frames))))
+            }
+            return patches
+        case .aiff:
+            let formSize = fileEnd - 8
+            guard formSize <= 0xFFFF_FFFF else {
+                throw AudioFileError(.doesNotAllow64BitDataSize, "AIFF cannot hold \(dataBytes) bytes of audio")
+            }
+            var patches = [
+                HeaderPatch(offset: sizeOffset, bytes: BigEndianBytes.u32(UInt32(formSize))),
+                HeaderPatch(offset: dataSizeOffset, bytes: BigEndianBytes.u32(UInt32(8 + ssndPad + dataBytes))),
+            ]
+            if let countOffset {
+                patches.append(HeaderPatch(offset: countOffset, bytes: BigEndianBytes.u32(UInt32(clamping: packets))))
+            }
+            return patches
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import AudioCore
+
+/// Writing WAVE files (RIFF; RF64 once the data passes 4 GiB).
+extension ContainerHeader {
+    /// The format a WAVE file records for `f`: linear PCM (8-bit unsigned, wider signed integer,
+    /// 32- and 64-bit float, little-endian), A-law and µ-law.
+    static func waveFormat(_ f: AudioStreamBasicDescription) throws(AudioFileError) -> AudioStreamBasicDescription {
+        func unsupported(_ reason: String) -> AudioFileError {
+            AudioFileError(.unsupportedDataFormat, "WAVE: \(reason): \(f)")
+        }
+        let ch = f.channelsPerFrame
+        switch f.formatID {
+        case .linearPCM:
+            guard f.framesPerPacket == 1, f.bytesPerPacket > 0, f.bytesPerFrame == f.bytesPerPacket,
+                  f.bytesPerPacket % ch == 0, f.bytesPerPacket <= 0xFFFF
+            else { throw unsupported("linear PCM needs one frame per packet and whole bytes per channel") }
+            let word = f.bytesPerPacket / ch
+            guard f.bitsPerChannel > 0, f.bitsPerChannel <= word * 8 else {
+                throw unsupported("\(f.bitsPerChannel)-bit samples in \(word)-byte words")
+            }
+            guard !f.isBigEndian || word == 1 else { throw unsupported("WAVE holds little-endian samples only") }
+            if f.isFloat {
+                guard f.bitsPerChannel == word * 8, word == 4 || word == 8 else { throw unsupported("float samples are 32 or 64 bits") }
+            } else {
+                guard word <= 4 else { throw unsupported("integer samples are at most 32 bits") }
+                guard (word == 1 && !f.isSignedInteger) || (word > 1 && f.isSignedInteger) else {
+                    throw unsupported("WAVE holds 8-bit unsigned or wider signed samples")
+                }
+            }
+            let packed = f.bitsPerChannel == word * 8
+            guard packed || f.formatFlags.contains(.isAlignedHigh) || f.formatFlags.contains(.isPacked) else {
+                throw unsupported("WAVE holds samples high-aligned in their words")
+            }
+            var flags: AudioFormatFlags = packed ? [.isPacked] : [.isAlignedHigh]
+            if f.isFloat { flags.insert(.isFloat) } else if word > 1 { flags.insert(.isSignedInteger) }
+            return AudioStreamBasicDescription(
+                sampleRate: f.sampleRate.rounded(), formatID: .linearPCM, formatFlags: flags, bytesPerPacket: f.bytesPerPacket,
+                framesPerPacket: 1, bytesPerFrame: f.bytesPerPacket, channelsPerFrame: ch, bitsPerChannel: f.bitsPerChannel)
+        case .aLaw, .uLaw:
+            guard f.bytesPerPacket == ch, f.framesPerPacket == 1 else {
+                throw unsupported("G.711 has one byte per channel and one frame per packet")
+            }
+            return AudioStreamBasicDescription(
+                sampleRate: f.sampleRate.rounded(), formatID: f.formatID, bytesPerPacket: ch, framesPerPacket: 1,
+                bytesPerFrame: ch, channelsPerFrame: ch, bitsPerChannel: 8)
+        case .appleIMA4:
+            throw AudioFileError(
+                .unsupportedDataFormat,
+                "WAVE cannot hold Apple IMA4 ('ima4'): WAVE's IMA ADPCM (format tag 0x11) is the Microsoft/DVI codec, "
+                    + "a different bitstream; write ima4 to CAF or AIFC")
+        default:
+            throw unsupported("WAVE holds linear PCM, A-law and µ-law")
+        }
+    }
+
+    /// RIFF, a JUNK chunk reserved for RF64's ds64, `fmt ` (`WAVE_FORMAT_EXTENSIBLE` for more
+    /// than two channels, more than 16 bits, samples narrower than their words or a channel
+    /// layout), `fact` for G.711, a JUNK chunk that puts the audio on a page boundary, and `data`.
+    /// The RIFF and data sizes say 0xFFFFFFFF (streamed: to the end of the file) until the first
+    /// header update.
+    static func wave(_ f: AudioStreamBasicDescription, _ metadata: WriterMetadata, align: Bool) throws(AudioFileError) -> ContainerHeader {
+        let word = Int(f.bytesPerFrame / f.channelsPerFrame)
+        let tag: UInt16
+        if f.formatID == .aLaw { tag = 6 } else if f.formatID == .uLaw { tag = 7 } else { tag = f.isFloat ? 3 : 1 }
+        var mask: UInt32?
+        if let layout = metadata.channelLayout {
+            guard let m = layout.waveChannelMask, m.nonzeroBitCount == Int(f.channelsPerFrame) else {
+                throw AudioFileError(.parameter, "WAVE records a channel layout as a speaker mask with channels in WAVE's order; \(layout) is not one")
+            }
+            mask = m
+        }
+        let extensible = f.isPCM && (f.channelsPerFrame > 2 || word * 8 > 16 || Int(f.bitsPerChannel) != word * 8 || mask != nil)
+        var fmt = LittleEndianBytes()
+        fmt.u16(extensible ? 0xFFFE : tag)
+        fmt.u16(UInt16(f.channelsPerFrame))
+        fmt.u32(UInt32(f.sampleRate))
+        fmt.u32(UInt32(f.sampleRate) &* f.bytesPerFrame)
+        fmt.u16(UInt16(f.bytesPerFrame))
+        fmt.u16(UInt16(word * 8))
+        var maskAt: Int?
+        if extensible {
+            fmt.u16(22)
+            fmt.u16(UInt16(f.bitsPerChannel))
+            maskAt = fmt.bytes.count
+            mask = mask ?? defaultChannelMask(Int(f.channelsPerFrame))
+            fmt.u32(mask ?? 0)
+            fmt.u16(tag)
+            fmt.bytes += [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+        } else if !f.isPCM {
+            fmt.u16(0)
+        }
+        var h = LittleEndianBytes()
+        h.ascii("RIFF"); h.u32(0xFFFF_FFFF); h.ascii("WAVE")
+        // Room for an RF64 ds64 chunk should the data pass 4 GiB (EBU Tech 3306).
+        h.ascii("JUNK"); h.u32(28); h.bytes += [UInt8](repeating: 0, count: 28)
+        let fmtBody = Int64(h.bytes.count + 8)
+        h.ascii("fmt "); h.u32(UInt32(fmt.bytes.count)); h.bytes += fmt.bytes
+        var countOffset: Int64?
+        if !f.isPCM {
+            countOffset = Int64(h.bytes.count + 8)
+            h.ascii("fact"); h.u32(4); h.u32(0)
+        }
+        if align {
+            let fill = alignment(after: h.bytes.count, extra: 8, minimum: 8)
+            if fill > 0 {
+                h.ascii("JUNK"); h.u32(UInt32(fill - 8))
+                h.bytes += [UInt8](repeating: 0, count: fill - 8)
+            }
+        }
+        let dataSizeOffset = Int64(h.bytes.count + 4)
+        h.ascii("data"); h.u32(0xFFFF_FFFF)
+        var header = ContainerHeader(kind: .wave, fileType: .wave, bytes: h.bytes, dataOffset: Int64(h.bytes.count))
+        header.sizeOffset = 4
+        header.dataSizeOffset = dataSizeOffset
+        header.countOffset = countOffset
+        header.maskOffset = maskAt.map { fmtBody + Int64($0) }
+        header.waveMask = extensible ? mask : nil
+        return header
+    }
+
+    /// WAVE's default speaker mask for a channel count (front left/right, centre, LFE, back, side).
+    static func defaultChannelMask(_ channels: Int) -> UInt32? {
+        switch channels {
+        case 1: 0x4
+        case 2: 0x3
+        case 3: 0x7
+        case 4: 0x33
+        case 5: 0x37
+        case 6: 0x3F
+        case 7: 0x13F
+        case 8: 0x63F
+        default: nil
+        }
+    }
+}
