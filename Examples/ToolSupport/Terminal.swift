@@ -1,6 +1,6 @@
 // What the command-line tools share: the status line, level bars, clock text, standard error.
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 public import AudioQueueServices
 

@@ -11,16 +11,25 @@ extension SharedServer {
     struct Aqrecord {
         /// paplay playing noise into the sink until stopped, so that its monitor records sound
         /// from the start (an idle null sink's monitor may begin only once something plays).
+        /// At a low latency: the null sink renders, and its monitor delivers, in blocks of the
+        /// latency its streams ask for (paplay's default is two seconds).
         final class Noise {
             let process = Process()
             init() throws {
                 let path = try noiseFile(seconds: 12, name: "aqrecord")
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
-                process.arguments = ["-d", Server.sink, path]
+                process.arguments = ["--latency-msec=20", "-d", Server.sink, path]
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
                 try process.run()
-                Thread.sleep(forTimeInterval: 0.5)
+                // The first recording of the monitor after a new stream begins to play into
+                // the sink gets almost nothing (measured with parecord too: 0.03 s of a
+                // 1-second recording); the ones after it get everything. One short one here.
+                Thread.sleep(forTimeInterval: 0.3)
+                _ = try runProcess("/usr/bin/timeout", [
+                    "-s", "INT", "0.6", "/usr/bin/parecord", "--device=\(Server.sink).monitor", "--file-format=wav",
+                    FileManager.default.temporaryDirectory.appendingPathComponent("aq-warm-up-\(getpid()).wav").path,
+                ])
             }
             deinit {
                 if process.isRunning { process.terminate() }
