@@ -78,11 +78,7 @@ public final class IMA4Encoder: AudioEncoder {
             IMA4.indexTable.withUnsafeBufferPointer { indices in
                 let tables = IMA4.Tables(steps: steps, indices: indices)
                 for packet in 0..<whole {
-                    let frames = samples + packet * perPacket * channels
-                    let out = destination + packet * packetBytes
-                    for channel in 0..<channels {
-                        encodeBlock(frames + channel, stride: channels, channel: channel, into: out + channel * IMA4.bytesPerBlock, tables)
-                    }
+                    encodePacket(samples + packet * perPacket * channels, stride: channels, into: destination + packet * packetBytes, tables)
                 }
                 guard rest > 0 else { return }
                 // The last, partial packet: each channel's frames and then silence.
@@ -92,7 +88,7 @@ public final class IMA4Encoder: AudioEncoder {
                     let out = destination + whole * packetBytes
                     for channel in 0..<channels {
                         for i in 0..<perPacket { padded[i] = i < rest ? frames[i * channels + channel] : 0 }
-                        encodeBlock(padded, stride: 1, channel: channel, into: out + channel * IMA4.bytesPerBlock, tables)
+                        encodeBlocks(padded, padded, stride: 1, channels: channel, channel, into: out + channel * IMA4.bytesPerBlock, tables)
                     }
                 }
             }
@@ -101,25 +97,53 @@ public final class IMA4Encoder: AudioEncoder {
         return AudioEncodeResult(packetCount: packets, byteCount: packets * packetBytes, paddingFrames: rest > 0 ? perPacket - rest : 0)
     }
 
-    /// Encodes one channel's 64 samples (`stride` floats apart from `samples`) into a 34-byte block.
+    /// Encodes one packet of every channel from interleaved `frames` (`stride` floats a frame),
+    /// two channels at a time: their codes do not depend on each other, so the processor works
+    /// on both at once.
     @inline(__always)
-    private func encodeBlock(
-        _ samples: UnsafePointer<Float>, stride: Int, channel: Int, into block: UnsafeMutableRawPointer, _ tables: IMA4.Tables
+    private func encodePacket(_ frames: UnsafePointer<Float>, stride: Int, into packet: UnsafeMutableRawPointer, _ tables: IMA4.Tables) {
+        var channel = 0
+        while channel + 1 < channels {
+            encodeBlocks(frames + channel, frames + channel + 1, stride: stride, channels: channel, channel + 1,
+                         into: packet + channel * IMA4.bytesPerBlock, tables)
+            channel += 2
+        }
+        if channel < channels {
+            encodeBlocks(frames + channel, frames + channel, stride: stride, channels: channel, channel,
+                         into: packet + channel * IMA4.bytesPerBlock, tables)
+        }
+    }
+
+    /// Encodes 64 samples (`stride` floats apart) of channels `a` and `b` into their 34-byte
+    /// blocks, the one of `b` right after the one of `a` at `blocks`. When `a` and `b` are the
+    /// same channel, only its block is written.
+    @inline(__always)
+    private func encodeBlocks(
+        _ samplesA: UnsafePointer<Float>, _ samplesB: UnsafePointer<Float>, stride: Int, channels a: Int, _ b: Int,
+        into blocks: UnsafeMutableRawPointer, _ tables: IMA4.Tables
     ) {
-        var predictor = state[2 * channel]
-        var stepIndex = state[2 * channel + 1]
-        let header = UInt16(truncatingIfNeeded: predictor) & 0xFF80 | UInt16(truncatingIfNeeded: stepIndex)
-        block.storeBytes(of: UInt8(truncatingIfNeeded: header >> 8), as: UInt8.self)
-        block.storeBytes(of: UInt8(truncatingIfNeeded: header), toByteOffset: 1, as: UInt8.self)
+        let pair = a != b
+        var predictorA = state[2 * a], stepIndexA = state[2 * a + 1]
+        var predictorB = state[2 * b], stepIndexB = state[2 * b + 1]
+        IMA4.storeHeader(predictor: predictorA, stepIndex: stepIndexA, at: blocks)
+        let blockB = blocks + IMA4.bytesPerBlock
+        if pair { IMA4.storeHeader(predictor: predictorB, stepIndex: stepIndexB, at: blockB) }
         var s = 0
         for byteIndex in 2..<IMA4.bytesPerBlock {
-            let low = IMA4.compress(Int32(roundClip16(samples[s] * 32768)), predictor: &predictor, stepIndex: &stepIndex, tables)
-            let high = IMA4.compress(Int32(roundClip16(samples[s + stride] * 32768)), predictor: &predictor, stepIndex: &stepIndex, tables)
-            block.storeBytes(of: UInt8(truncatingIfNeeded: low | high << 4), toByteOffset: byteIndex, as: UInt8.self)
+            let lowA = IMA4.compress(IMA4.sample(samplesA[s]), predictor: &predictorA, stepIndex: &stepIndexA, tables)
+            let lowB = IMA4.compress(IMA4.sample(samplesB[s]), predictor: &predictorB, stepIndex: &stepIndexB, tables)
+            let highA = IMA4.compress(IMA4.sample(samplesA[s + stride]), predictor: &predictorA, stepIndex: &stepIndexA, tables)
+            let highB = IMA4.compress(IMA4.sample(samplesB[s + stride]), predictor: &predictorB, stepIndex: &stepIndexB, tables)
+            blocks.storeBytes(of: UInt8(truncatingIfNeeded: lowA | highA << 4), toByteOffset: byteIndex, as: UInt8.self)
+            if pair { blockB.storeBytes(of: UInt8(truncatingIfNeeded: lowB | highB << 4), toByteOffset: byteIndex, as: UInt8.self) }
             s += 2 * stride
         }
-        state[2 * channel] = predictor
-        state[2 * channel + 1] = stepIndex
+        state[2 * a] = predictorA
+        state[2 * a + 1] = stepIndexA
+        if pair {
+            state[2 * b] = predictorB
+            state[2 * b + 1] = stepIndexB
+        }
     }
 
     /// Starts again from predictor 0 and step index 0 in every channel, as a new stream.
@@ -129,6 +153,17 @@ public final class IMA4Encoder: AudioEncoder {
 }
 
 extension IMA4 {
+    /// A Float32 sample as the 16-bit value the quantizer codes (PCMConverter's rounding).
+    @inline(__always)
+    static func sample(_ value: Float) -> Int32 { Int32(roundClip16(value * 32768)) }
+
+    /// Writes a block's big-endian header: the predictor's top 9 bits and the step index.
+    @inline(__always)
+    static func storeHeader(predictor: Int32, stepIndex: Int32, at block: UnsafeMutableRawPointer) {
+        let header = UInt16(truncatingIfNeeded: predictor) & 0xFF80 | UInt16(truncatingIfNeeded: stepIndex)
+        block.storeBytes(of: header.bigEndian, as: UInt16.self)
+    }
+
     /// The quantizer's tables, fetched once per call.
     struct Tables {
         let steps: UnsafeBufferPointer<Int32>
@@ -137,22 +172,32 @@ extension IMA4 {
 
     /// The IMA reference quantizer: the 4-bit code for `sample`, updating the predictor and step
     /// index exactly as ``expand(_:predictor:stepIndex:)`` will when it decodes the code.
+    ///
+    /// The magnitude of the difference from the predictor is compared with the step, then what
+    /// is left with half the step, then with a quarter of it (each halving truncated, as the
+    /// decoder truncates them); every step passed adds its part to the predictor's move, which
+    /// starts at an eighth of the step. Written with masks instead of branches: the comparisons
+    /// go either way on real signals, and mispredicted branches would cost more than the rest.
     @inline(__always)
     static func compress(_ sample: Int32, predictor: inout Int32, stepIndex: inout Int32, _ tables: Tables) -> Int32 {
-        var step = tables.steps[Int(stepIndex)]
-        var delta = sample &- predictor
-        let sign: Int32 = delta < 0 ? 8 : 0
-        delta = delta < 0 ? 0 &- delta : delta
-        var difference = step >> 3
-        var code: Int32 = 0
-        if delta >= step { code = 4; delta &-= step; difference &+= step }
-        step >>= 1
-        if delta >= step { code |= 2; delta &-= step; difference &+= step }
-        step >>= 1
-        if delta >= step { code |= 1; difference &+= step }
-        let next = sign != 0 ? predictor &- difference : predictor &+ difference
-        predictor = min(max(next, -32768), 32767)
+        let step = tables.steps[Int(stepIndex)]
+        let delta = sample &- predictor
+        let negative = delta >> 31  // all ones when the difference is negative
+        var rest = (delta ^ negative) &- negative
+        // Each `pass` is all ones when what is left reaches the part it is compared with.
+        let pass4 = (step &- 1 &- rest) >> 31
+        rest &-= step & pass4
+        var move = (step >> 3) &+ (step & pass4)
+        let half = step >> 1
+        let pass2 = (half &- 1 &- rest) >> 31
+        rest &-= half & pass2
+        move &+= half & pass2
+        let quarter = step >> 2
+        let pass1 = (quarter &- 1 &- rest) >> 31
+        move &+= quarter & pass1
+        let code = (pass4 & 4) | (pass2 & 2) | (pass1 & 1)
+        predictor = min(max(predictor &+ ((move ^ negative) &- negative), -32768), 32767)
         stepIndex = min(max(stepIndex &+ tables.indices[Int(code)], 0), 88)
-        return code | sign
+        return code | (negative & 8)
     }
 }
