@@ -57,12 +57,13 @@ public final class G711Encoder: AudioEncoder {
         guard count > 0, let source = input.baseAddress, let destination = output.baseAddress else {
             return AudioEncodeResult(packetCount: 0, byteCount: 0)
         }
-        let samples = source.assumingMemoryBound(to: Float.self)
+        // Unaligned loads: the caller's memory need not be aligned.
+        @inline(__always) func sample(_ i: Int) -> Int16 { roundClip16(source.loadUnaligned(fromByteOffset: 4 * i, as: Float.self) * 32768) }
         let bytes = destination.assumingMemoryBound(to: UInt8.self)
         if isALaw {
-            for i in 0..<count { bytes[i] = G711.aLawCode(roundClip16(samples[i] * 32768)) }
+            for i in 0..<count { bytes[i] = G711.aLawCode(sample(i)) }
         } else {
-            for i in 0..<count { bytes[i] = G711.muLawCode(roundClip16(samples[i] * 32768)) }
+            for i in 0..<count { bytes[i] = G711.muLawCode(sample(i)) }
         }
         return AudioEncodeResult(packetCount: frameCount, byteCount: count)
     }

@@ -71,24 +71,29 @@ public final class IMA4Encoder: AudioEncoder {
         guard frameCount > 0, let source = input.baseAddress, let destination = output.baseAddress else {
             return AudioEncodeResult(packetCount: 0, byteCount: 0)
         }
-        let samples = source.assumingMemoryBound(to: Float.self)
+        // Samples are read with unaligned loads: the caller's memory need not be aligned.
         let channels = self.channels
+        let frameBytes = 4 * channels
         let packetBytes = IMA4.bytesPerBlock * channels
         IMA4.stepTable.withUnsafeBufferPointer { steps in
             IMA4.indexTable.withUnsafeBufferPointer { indices in
                 let tables = IMA4.Tables(steps: steps, indices: indices)
                 for packet in 0..<whole {
-                    encodePacket(samples + packet * perPacket * channels, stride: channels, into: destination + packet * packetBytes, tables)
+                    encodePacket(source + packet * perPacket * frameBytes, stride: frameBytes, into: destination + packet * packetBytes, tables)
                 }
                 guard rest > 0 else { return }
                 // The last, partial packet: each channel's frames and then silence.
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: perPacket) { scratch in
                     guard let padded = scratch.baseAddress else { return }
-                    let frames = samples + whole * perPacket * channels
+                    let frames = source + whole * perPacket * frameBytes
                     let out = destination + whole * packetBytes
                     for channel in 0..<channels {
-                        for i in 0..<perPacket { padded[i] = i < rest ? frames[i * channels + channel] : 0 }
-                        encodeBlocks(padded, padded, stride: 1, channels: channel, channel, into: out + channel * IMA4.bytesPerBlock, tables)
+                        for i in 0..<perPacket {
+                            padded[i] = i < rest ? frames.loadUnaligned(fromByteOffset: i * frameBytes + 4 * channel, as: Float.self) : 0
+                        }
+                        encodeBlocks(
+                            UnsafeRawPointer(padded), UnsafeRawPointer(padded), stride: 4, channels: channel, channel,
+                            into: out + channel * IMA4.bytesPerBlock, tables)
                     }
                 }
             }
@@ -97,29 +102,29 @@ public final class IMA4Encoder: AudioEncoder {
         return AudioEncodeResult(packetCount: packets, byteCount: packets * packetBytes, paddingFrames: rest > 0 ? perPacket - rest : 0)
     }
 
-    /// Encodes one packet of every channel from interleaved `frames` (`stride` floats a frame),
+    /// Encodes one packet of every channel from interleaved Float32 `frames` (`stride` bytes a frame),
     /// two channels at a time: their codes do not depend on each other, so the processor works
     /// on both at once.
     @inline(__always)
-    private func encodePacket(_ frames: UnsafePointer<Float>, stride: Int, into packet: UnsafeMutableRawPointer, _ tables: IMA4.Tables) {
+    private func encodePacket(_ frames: UnsafeRawPointer, stride: Int, into packet: UnsafeMutableRawPointer, _ tables: IMA4.Tables) {
         var channel = 0
         while channel + 1 < channels {
-            encodeBlocks(frames + channel, frames + channel + 1, stride: stride, channels: channel, channel + 1,
+            encodeBlocks(frames + 4 * channel, frames + 4 * (channel + 1), stride: stride, channels: channel, channel + 1,
                          into: packet + channel * IMA4.bytesPerBlock, tables)
             channel += 2
         }
         if channel < channels {
-            encodeBlocks(frames + channel, frames + channel, stride: stride, channels: channel, channel,
+            encodeBlocks(frames + 4 * channel, frames + 4 * channel, stride: stride, channels: channel, channel,
                          into: packet + channel * IMA4.bytesPerBlock, tables)
         }
     }
 
-    /// Encodes 64 samples (`stride` floats apart) of channels `a` and `b` into their 34-byte
+    /// Encodes 64 Float32 samples (`stride` bytes apart) of channels `a` and `b` into their 34-byte
     /// blocks, the one of `b` right after the one of `a` at `blocks`. When `a` and `b` are the
     /// same channel, only its block is written.
     @inline(__always)
     private func encodeBlocks(
-        _ samplesA: UnsafePointer<Float>, _ samplesB: UnsafePointer<Float>, stride: Int, channels a: Int, _ b: Int,
+        _ samplesA: UnsafeRawPointer, _ samplesB: UnsafeRawPointer, stride: Int, channels a: Int, _ b: Int,
         into blocks: UnsafeMutableRawPointer, _ tables: IMA4.Tables
     ) {
         let pair = a != b
@@ -130,10 +135,10 @@ public final class IMA4Encoder: AudioEncoder {
         if pair { IMA4.storeHeader(predictor: predictorB, stepIndex: stepIndexB, at: blockB) }
         var s = 0
         for byteIndex in 2..<IMA4.bytesPerBlock {
-            let lowA = IMA4.compress(IMA4.sample(samplesA[s]), predictor: &predictorA, stepIndex: &stepIndexA, tables)
-            let lowB = IMA4.compress(IMA4.sample(samplesB[s]), predictor: &predictorB, stepIndex: &stepIndexB, tables)
-            let highA = IMA4.compress(IMA4.sample(samplesA[s + stride]), predictor: &predictorA, stepIndex: &stepIndexA, tables)
-            let highB = IMA4.compress(IMA4.sample(samplesB[s + stride]), predictor: &predictorB, stepIndex: &stepIndexB, tables)
+            let lowA = IMA4.compress(IMA4.sample(samplesA, s), predictor: &predictorA, stepIndex: &stepIndexA, tables)
+            let lowB = IMA4.compress(IMA4.sample(samplesB, s), predictor: &predictorB, stepIndex: &stepIndexB, tables)
+            let highA = IMA4.compress(IMA4.sample(samplesA, s + stride), predictor: &predictorA, stepIndex: &stepIndexA, tables)
+            let highB = IMA4.compress(IMA4.sample(samplesB, s + stride), predictor: &predictorB, stepIndex: &stepIndexB, tables)
             blocks.storeBytes(of: UInt8(truncatingIfNeeded: lowA | highA << 4), toByteOffset: byteIndex, as: UInt8.self)
             if pair { blockB.storeBytes(of: UInt8(truncatingIfNeeded: lowB | highB << 4), toByteOffset: byteIndex, as: UInt8.self) }
             s += 2 * stride
@@ -153,9 +158,12 @@ public final class IMA4Encoder: AudioEncoder {
 }
 
 extension IMA4 {
-    /// A Float32 sample as the 16-bit value the quantizer codes (PCMConverter's rounding).
+    /// The Float32 sample at `offset` bytes from `base` as the 16-bit value the quantizer codes
+    /// (PCMConverter's rounding).
     @inline(__always)
-    static func sample(_ value: Float) -> Int32 { Int32(roundClip16(value * 32768)) }
+    static func sample(_ base: UnsafeRawPointer, _ offset: Int) -> Int32 {
+        Int32(roundClip16(base.loadUnaligned(fromByteOffset: offset, as: Float.self) * 32768))
+    }
 
     /// Writes a block's big-endian header: the predictor's top 9 bits and the step index.
     @inline(__always)

@@ -123,6 +123,28 @@ struct EncoderTests {
         }
     }
 
+    /// Input and output memory need not be aligned: the same bytes come out from odd addresses.
+    @Test func unalignedMemoryGivesTheSamePackets() throws {
+        let signal = floats(musicLikeSignal(frames: 200, channels: 2, rate: 8000, seed: 17))
+        for encoder in try Self.encoders() {
+            let channels = Int(encoder.outputFormat.channelsPerFrame)
+            let samples = Array(signal.prefix(200 * channels))
+            let (aligned, _) = try encode(encoder, samples, frames: 200)
+            encoder.reset()
+            let shiftedInput = [0x55] + packFloats(samples)
+            var shiftedOutput = [UInt8](repeating: 0, count: aligned.count + 1)
+            let result = try shiftedInput.withUnsafeBytes { input in
+                try shiftedOutput.withUnsafeMutableBytes { output in
+                    try encoder.encode(
+                        UnsafeRawBufferPointer(rebasing: input.dropFirst()), frameCount: 200,
+                        into: UnsafeMutableRawBufferPointer(rebasing: output.dropFirst()), packetDescriptions: nil)
+                }
+            }
+            #expect(result.byteCount == aligned.count)
+            #expect(Array(shiftedOutput.dropFirst()) == aligned, "\(encoder.outputFormat)")
+        }
+    }
+
     // MARK: - Linear PCM
 
     /// ffmpeg's conversions of the same Float32 signal (Scripts/fixtures/make_codec_refs.sh):
