@@ -93,7 +93,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: strict),
-        .testTarget(name: "AudioCodecsTests", dependencies: ["AudioCodecs"], swiftSettings: strict),
+        .testTarget(name: "AudioCodecsTests", dependencies: ["AudioCodecs", "ProcessSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices", "AudioTestSupport"], swiftSettings: strict),
         .testTarget(

@@ -63,12 +63,33 @@ let package = Package(
             path: "Benchmarks/QueueRender",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "IMA4Encode",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkData",
+                .product(name: "AudioFileServices", package: "swift-audio-queue"),
+                .product(name: "AudioCodecs", package: "swift-audio-queue"),
+            ],
+            path: "Benchmarks/IMA4Encode",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Whole-process reader: every packet of a file through AudioFile, nothing written; for
         // timing against `sox in.wav -t raw /dev/null` with hyperfine.
         .executableTarget(
             name: "pcmcat",
             dependencies: [.product(name: "AudioFileServices", package: "swift-audio-queue")],
             path: "Sources/pcmcat"
+        ),
+        // Whole-process IMA4 encoder: a PCM file through AudioFile, PCMConverter (to Float32) and
+        // IMA4Encoder; for timing against `ffmpeg -c:a adpcm_ima_qt -f null -` with hyperfine.
+        .executableTarget(
+            name: "imaenc",
+            dependencies: [
+                .product(name: "AudioFileServices", package: "swift-audio-queue"),
+                .product(name: "AudioCodecs", package: "swift-audio-queue"),
+            ],
+            path: "Sources/imaenc"
         ),
         // From an output queue's start() to the first frames handed to the default output
         // (PulseAudio when a server answers); run by `Benchmarks/playback`.

@@ -1,68 +1,179 @@
 public import AudioCore
 import Synchronization
 
-/// Turns interleaved Float32 PCM into packets of one format (temporary minimal seam).
+/// Turns interleaved Float32 PCM, as a sound device captures it, into packets of another format.
+///
+/// An encoder is made from its input and output descriptions and keeps what the format carries
+/// from one packet to the next (IMA4's predictor and step index) until ``reset()``. Its
+/// ``outputFormat`` is complete from the start: fields the caller left 0 (bytes and frames per
+/// packet, bytes per frame, bits per channel) are filled in as Apple's audio queue and converter
+/// fill them. One encoder serves one stream on one thread at a time.
+///
+/// ``encode(_:frameCount:into:packetDescriptions:)`` works on memory the caller owns and
+/// allocates nothing, so it can run on a capture thread.
 public protocol AudioEncoder: AnyObject {
-    /// Makes an encoder from `input` (interleaved native-endian Float32) to `output`.
+    /// Makes an encoder from `input` (interleaved native-endian Float32 linear PCM at the rate and
+    /// channel count of `output`; see ``AudioEncoders/inputFormat(for:)``) to `output`.
+    /// `formatNotSupported` when the encoder cannot produce `output` or `input` is not that.
     init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription) throws(AudioCodecError)
-    /// The PCM format taken.
+    /// The PCM format ``encode(_:frameCount:into:packetDescriptions:)`` reads.
     var inputFormat: AudioStreamBasicDescription { get }
-    /// The complete output format.
+    /// The complete description of the packets the encoder writes.
     var outputFormat: AudioStreamBasicDescription { get }
-    /// Frames in one packet.
+    /// Frames in one output packet (1 for linear PCM and G.711, 64 for IMA4).
     var framesPerPacket: Int { get }
-    /// The largest packet, in bytes.
+    /// The largest packet the encoder writes, in bytes (`kAudioQueueProperty_MaximumOutputPacketSize`,
+    /// `kAudioConverterPropertyMaximumOutputPacketSize`); for a constant-size format, its size.
+    /// For non-interleaved linear PCM, one channel's packet (the description's `bytesPerPacket`).
     var maximumPacketSize: Int { get }
-    /// The format's magic cookie, if it has one.
+    /// The magic cookie a file or stream of ``outputFormat`` needs, nil when the format has none.
     var magicCookie: [UInt8]? { get }
-    /// Encodes `frameCount` frames (whole packets) into `output`.
+    /// The bytes ``encode(_:frameCount:into:packetDescriptions:)`` writes for `frameCount` frames:
+    /// whole packets, the last one padded; nil when `frameCount` is negative or the size
+    /// overflows.
+    func outputByteCount(forFrames frameCount: Int) -> Int?
+    /// Encodes `frameCount` frames of ``inputFormat`` from `input` into packets at the start of
+    /// `output`.
+    ///
+    /// `frameCount` should be a whole number of packets (``framesPerPacket``). When it is not,
+    /// the last packet is completed with silence and the call is taken as the end of the stream:
+    /// ``AudioEncodeResult/paddingFrames`` says how many frames of silence were added (a file's
+    /// `AudioFilePacketTableInfo.remainderFrames`). State carried between packets goes on to the
+    /// next call either way.
+    ///
+    /// For a format whose packets vary in size (`bytesPerPacket` 0), each packet's place and size
+    /// is written to `packetDescriptions`, which must hold a description per packet (else
+    /// `requiresPacketDescriptions`); for constant-size formats, as Apple's input queue does,
+    /// none are written and `packetDescriptions` may be nil.
+    ///
+    /// Non-interleaved linear PCM output holds one region per channel, back to back, each
+    /// `frameCount` frames long.
+    ///
+    /// Errors, with nothing written and no state changed: `invalidInputSize` when `frameCount`
+    /// is negative or `input` is shorter than `frameCount` frames; `invalidOutputSize` when
+    /// `output` is shorter than ``outputByteCount(forFrames:)``.
     func encode(
         _ input: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableRawBufferPointer,
-        descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
-    ) throws(AudioCodecError) -> (packets: Int, bytes: Int)
-    /// Forgets state carried between packets.
+        packetDescriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
+    ) throws(AudioCodecError) -> AudioEncodeResult
+    /// Forgets all state carried between packets, so the next packet starts as a new stream's
+    /// first (after an audio queue stops or resets).
     func reset()
 }
 
-/// Makes encoders by format ID.
-public enum AudioEncoders {
-    /// Builds an encoder.
-    public typealias Factory = @Sendable (AudioStreamBasicDescription, AudioStreamBasicDescription) throws(AudioCodecError) -> any AudioEncoder
-    private static let table = Mutex<[AudioFormatID: Factory]>([
-        .linearPCM: { i, o throws(AudioCodecError) in try PCMEncoder(input: i, output: o) },
-    ])
+extension AudioEncoder {
+    /// Whole packets of ``maximumPacketSize`` bytes.
+    public func outputByteCount(forFrames frameCount: Int) -> Int? {
+        guard frameCount >= 0 else { return nil }
+        let packets = frameCount / framesPerPacket + (frameCount % framesPerPacket == 0 ? 0 : 1)
+        let (bytes, overflow) = packets.multipliedReportingOverflow(by: maximumPacketSize)
+        return overflow ? nil : bytes
+    }
 
-    /// An encoder from `input` to `output`.
-    public static func make(from input: AudioStreamBasicDescription, to output: AudioStreamBasicDescription) throws(AudioCodecError) -> any AudioEncoder {
-        guard let f = table.withLock({ $0[output.formatID] }) else {
-            throw AudioCodecError(.formatNotSupported, "no encoder for '\(output.formatID)'")
-        }
-        return try f(input, output)
+    /// The magic cookie: none.
+    public var magicCookie: [UInt8]? { nil }
+}
+
+/// What one call of ``AudioEncoder/encode(_:frameCount:into:packetDescriptions:)`` wrote.
+public struct AudioEncodeResult: Hashable, Sendable {
+    /// Packets written.
+    public var packetCount: Int
+    /// Bytes written, from the start of the output.
+    public var byteCount: Int
+    /// Frames of silence added to complete the last packet: 0 unless the frame count was not a
+    /// whole number of packets.
+    public var paddingFrames: Int
+
+    /// A result of `packetCount` packets in `byteCount` bytes, `paddingFrames` of them silence.
+    public init(packetCount: Int, byteCount: Int, paddingFrames: Int = 0) {
+        self.packetCount = packetCount
+        self.byteCount = byteCount
+        self.paddingFrames = paddingFrames
     }
 }
 
-/// Linear PCM out.
-public final class PCMEncoder: AudioEncoder {
-    public let inputFormat: AudioStreamBasicDescription
-    public let outputFormat: AudioStreamBasicDescription
-    private let converter: PCMConverter
-    public var framesPerPacket: Int { 1 }
-    public var maximumPacketSize: Int { Int(outputFormat.bytesPerPacket) }
-    public var magicCookie: [UInt8]? { nil }
+/// Makes encoders by format ID. Linear PCM, G.711 A-law and µ-law, and Apple IMA4 are built in;
+/// a codec target can register more. The registry is safe to use from any thread.
+public enum AudioEncoders {
+    /// Builds an encoder from an input and an output description.
+    public typealias Factory =
+        @Sendable (AudioStreamBasicDescription, AudioStreamBasicDescription) throws(AudioCodecError) -> any AudioEncoder
 
-    public init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription) throws(AudioCodecError) {
-        inputFormat = input
-        outputFormat = output
-        converter = try PCMConverter(from: input, to: output)
+    private static let table = Mutex<[AudioFormatID: Factory]>(builtIn)
+
+    private static var builtIn: [AudioFormatID: Factory] {
+        [
+            .linearPCM: { input, output throws(AudioCodecError) in try PCMEncoder(input: input, output: output) },
+            .aLaw: { input, output throws(AudioCodecError) in try G711Encoder(input: input, output: output) },
+            .uLaw: { input, output throws(AudioCodecError) in try G711Encoder(input: input, output: output) },
+            .appleIMA4: { input, output throws(AudioCodecError) in try IMA4Encoder(input: input, output: output) },
+        ]
     }
 
-    public func encode(
-        _ input: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableRawBufferPointer,
-        descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
-    ) throws(AudioCodecError) -> (packets: Int, bytes: Int) {
-        try converter.convert(input, frameCount: frameCount, into: output)
-        return (frameCount, frameCount * Int(outputFormat.bytesPerFrame) * (outputFormat.isInterleaved ? 1 : Int(outputFormat.channelsPerFrame)))
+    /// Registers `factory` for `formatID`, replacing any earlier one.
+    public static func register(_ formatID: AudioFormatID, _ factory: @escaping Factory) {
+        table.withLock { $0[formatID] = factory }
     }
 
-    public func reset() {}
+    /// Registers an encoder type for the format IDs it writes.
+    public static func register<E: AudioEncoder & SendableMetatype>(_ type: E.Type, for formatIDs: [AudioFormatID]) {
+        for id in formatIDs {
+            register(id) { input, output throws(AudioCodecError) in try E(input: input, output: output) }
+        }
+    }
+
+    /// True when an encoder is registered for `formatID`.
+    public static func canEncode(_ formatID: AudioFormatID) -> Bool { table.withLock { $0[formatID] != nil } }
+
+    /// An encoder from `input` to `output`: `formatNotSupported` (`'fmt?'`) naming the format
+    /// when none is registered for `output.formatID`, or the encoder's own error.
+    public static func make(from input: AudioStreamBasicDescription, to output: AudioStreamBasicDescription)
+        throws(AudioCodecError) -> any AudioEncoder
+    {
+        guard let factory = table.withLock({ $0[output.formatID] }) else {
+            throw AudioCodecError(.formatNotSupported, "no encoder for '\(output.formatID)'")
+        }
+        return try factory(input, output)
+    }
+
+    /// The input every encoder takes for `output`: interleaved, packed, native-endian 32-bit
+    /// float linear PCM at its sample rate and channel count (what sound devices capture).
+    public static func inputFormat(for output: AudioStreamBasicDescription) -> AudioStreamBasicDescription {
+        .linearPCM(sampleRate: output.sampleRate, channels: output.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
+    }
+}
+
+extension AudioStreamBasicDescription {
+    /// Checks that `self` (an encoder's input) is interleaved native-endian Float32 linear PCM at
+    /// the sample rate and channel count of `output`; returns the channel count.
+    func checkEncoderInput(for output: AudioStreamBasicDescription) throws(AudioCodecError) -> Int {
+        let layout = try PCMSampleLayout(self)
+        guard layout.kind == .float, layout.wordSize == 4, !layout.bigEndian, layout.interleaved else {
+            throw AudioCodecError(.formatNotSupported, "an encoder's input is interleaved native-endian 32-bit float; got \(self)")
+        }
+        guard output.sampleRate.isFinite, output.sampleRate > 0, sampleRate == output.sampleRate else {
+            throw AudioCodecError(
+                .formatNotSupported, "input rate \(sampleRate) Hz and output rate \(output.sampleRate) Hz must be equal and positive")
+        }
+        guard channelsPerFrame == output.channelsPerFrame else {
+            throw AudioCodecError(
+                .formatNotSupported, "input has \(channelsPerFrame) channels and output \(output.channelsPerFrame)")
+        }
+        return layout.channels
+    }
+}
+
+/// Checks the sizes an encode call is given: `frameCount` frames of `channels` Float32 samples
+/// in `input`, `needed` bytes of room in `output` (nil when that overflowed).
+func checkEncodeSizes(
+    _ input: UnsafeRawBufferPointer, frameCount: Int, channels: Int, output: UnsafeMutableRawBufferPointer, needed: Int?
+) throws(AudioCodecError) {
+    let (samples, o1) = frameCount.multipliedReportingOverflow(by: channels)
+    let (inBytes, o2) = samples.multipliedReportingOverflow(by: 4)
+    guard frameCount >= 0, !o1, !o2, inBytes <= input.count else {
+        throw AudioCodecError(.invalidInputSize, "\(input.count) bytes do not hold \(frameCount) frames of \(channels)-channel Float32")
+    }
+    guard let needed, needed <= output.count else {
+        throw AudioCodecError(.invalidOutputSize, "\(frameCount) frames need \(needed.map(String.init) ?? "too many") bytes; the output has \(output.count)")
+    }
 }

@@ -116,26 +116,35 @@ public struct PCMConverter: Sendable {
         }
     }
 
-    /// Converts `frameCount` frames of interleaved input straight into `destination`, memory
-    /// the caller owns that holds interleaved frames of ``output`` (no `PCMBuffer` in between).
+    /// Converts `frameCount` frames of ``input`` straight into `destination`, memory the caller
+    /// owns that receives frames of ``output`` (no `PCMBuffer` in between).
     ///
-    /// `formatNotSupported` unless both formats are interleaved; `invalidInputSize` or
-    /// `invalidOutputSize` when either side is shorter than `frameCount` frames.
+    /// A non-interleaved side (source or destination) holds one region per channel, back to
+    /// back, each `frameCount` frames long. `invalidInputSize` or `invalidOutputSize` when either
+    /// side is shorter than `frameCount` frames (or `frameCount` is negative); nothing is written
+    /// then.
     public func convert(_ source: UnsafeRawBufferPointer, frameCount: Int, into destination: UnsafeMutableRawBufferPointer) throws(AudioCodecError) {
         let src = self.source, dst = self.destination
-        guard src.interleaved && dst.interleaved else {
-            throw AudioCodecError(.formatNotSupported, "converting into raw memory needs interleaved formats on both sides")
-        }
-        let (inBytes, o1) = frameCount.multipliedReportingOverflow(by: src.frameStride)
-        let (outBytes, o2) = frameCount.multipliedReportingOverflow(by: dst.frameStride)
-        guard frameCount >= 0, !o1, inBytes <= source.count else {
+        let (inRegion, o1) = frameCount.multipliedReportingOverflow(by: src.frameStride)
+        let (inBytes, o2) = inRegion.multipliedReportingOverflow(by: src.regionCount)
+        let (outRegion, o3) = frameCount.multipliedReportingOverflow(by: dst.frameStride)
+        let (outBytes, o4) = outRegion.multipliedReportingOverflow(by: dst.regionCount)
+        guard frameCount >= 0, !o1, !o2, inBytes <= source.count else {
             throw AudioCodecError(.invalidInputSize, "\(source.count) bytes do not hold \(frameCount) frames of the input format")
         }
-        guard !o2, outBytes <= destination.count else {
+        guard !o3, !o4, outBytes <= destination.count else {
             throw AudioCodecError(.invalidOutputSize, "\(frameCount) frames do not fit in \(destination.count) bytes")
         }
         guard frameCount > 0, let input = source.baseAddress, let out = destination.baseAddress else { return }
-        stream(input, src.wordSize, out, dst.wordSize, frameCount * src.channels)
+        if src.interleaved && dst.interleaved {
+            stream(input, src.wordSize, out, dst.wordSize, frameCount * src.channels)
+            return
+        }
+        for channel in 0..<src.channels {
+            let from = src.interleaved ? input + channel * src.wordSize : input + channel * inRegion
+            let to = dst.interleaved ? out + channel * dst.wordSize : out + channel * outRegion
+            stream(from, src.frameStride, to, dst.frameStride, frameCount)
+        }
     }
 
     private func checkDestination(_ destination: PCMBuffer, frameCount: Int) throws(AudioCodecError) {

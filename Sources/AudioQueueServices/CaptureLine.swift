@@ -78,6 +78,8 @@ final class CaptureLine {
     var position: Int64 = 0
     /// Frames dropped because no buffer was enqueued, since the queue was created.
     private(set) var lostFrames: Int64 = 0
+    /// Frames of silence that completed a last partial packet (IMA4 at a stop or flush).
+    private(set) var paddingFrames: Int64 = 0
     /// Dropping now (an underrun in progress): reported once, when it begins.
     private(set) var dropping = false
     var meter: LevelMeter
@@ -199,12 +201,13 @@ final class CaptureLine {
         var packets = 0
         var bytes = 0
         if staged > 0 {
-            let padded = (staged + framesPerPacket - 1) / framesPerPacket * framesPerPacket
-            if padded > staged { (staging + staged * channels).update(repeating: 0, count: (padded - staged) * channels) }
-            let input = UnsafeRawBufferPointer(start: staging, count: padded * channels * MemoryLayout<Float>.size)
+            // A last partial packet is completed with silence by the encoder.
+            let input = UnsafeRawBufferPointer(start: staging, count: staged * channels * MemoryLayout<Float>.size)
             let descriptions = packetBytes == 0 ? buffer.packetDescriptionBuffer : nil
             do throws(AudioCodecError) {
-                (packets, bytes) = try encoder.encode(input, frameCount: padded, into: buffer.data, descriptions: descriptions)
+                let result = try encoder.encode(input, frameCount: staged, into: buffer.data, packetDescriptions: descriptions)
+                (packets, bytes) = (result.packetCount, result.byteCount)
+                paddingFrames += Int64(result.paddingFrames)
             } catch {
                 (packets, bytes) = (0, 0)
             }
