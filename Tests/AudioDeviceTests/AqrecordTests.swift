@@ -27,7 +27,7 @@ extension SharedServer {
                 // 1-second recording); the ones after it get everything. One short one here.
                 Thread.sleep(forTimeInterval: 0.3)
                 _ = try runProcess("/usr/bin/timeout", [
-                    "-s", "INT", "0.6", "/usr/bin/parecord", "--device=\(Server.sink).monitor", "--file-format=wav",
+                    "-s", "KILL", "0.6", "/usr/bin/parecord", "--device=\(Server.sink).monitor", "--file-format=wav",
                     FileManager.default.temporaryDirectory.appendingPathComponent("aq-warm-up-\(getpid()).wav").path,
                 ])
             }
