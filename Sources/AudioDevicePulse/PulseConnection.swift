@@ -214,6 +214,14 @@ final class PulseConnection: @unchecked Sendable {
         var defaultSource: String?
         var failed = false
         init(mainloop: OpaquePointer) { self.mainloop = mainloop }
+
+        /// One entry of a sink or source list (`eol` 0), its end (1) or its failure (negative).
+        static func add(_ userdata: UnsafeMutableRawPointer?, _ endpoint: PulseEndpoint?, _ eol: Int32) {
+            let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
+            if let endpoint { collector.endpoints.append(endpoint) }
+            if eol < 0 { collector.failed = true }
+            if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+        }
     }
 
     /// The server's default sink and source names.
@@ -241,17 +249,11 @@ final class PulseConnection: @unchecked Sendable {
             switch direction {
             case .output:
                 pa_context_get_sink_info_list(context, { _, info, eol, userdata in
-                    let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
-                    if let info { collector.endpoints.append(PulseEndpoint(info.pointee.name, info.pointee.description)) }
-                    if eol < 0 { collector.failed = true }
-                    if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description) }, eol)
                 }, userdata)
             case .input:
                 pa_context_get_source_info_list(context, { _, info, eol, userdata in
-                    let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
-                    if let info { collector.endpoints.append(PulseEndpoint(info.pointee.name, info.pointee.description)) }
-                    if eol < 0 { collector.failed = true }
-                    if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description) }, eol)
                 }, userdata)
             }
         }
@@ -267,17 +269,11 @@ final class PulseConnection: @unchecked Sendable {
             switch direction {
             case .output:
                 pa_context_get_sink_info_by_name(context, key, { _, info, eol, userdata in
-                    let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
-                    if let info { collector.endpoints.append(PulseEndpoint(info.pointee.name, info.pointee.description)) }
-                    if eol < 0 { collector.failed = true }
-                    if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description) }, eol)
                 }, userdata)
             case .input:
                 pa_context_get_source_info_by_name(context, key, { _, info, eol, userdata in
-                    let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
-                    if let info { collector.endpoints.append(PulseEndpoint(info.pointee.name, info.pointee.description)) }
-                    if eol < 0 { collector.failed = true }
-                    if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description) }, eol)
                 }, userdata)
             }
         }
