@@ -46,6 +46,16 @@ public class ALSADevice: @unchecked Sendable {
     /// A period in the PCM's format, when that is not float (nil for float).
     let converted: UnsafeMutableRawPointer?
 
+    // Used by one thread at a time: the I/O thread while it runs, else a start, stop or pause
+    // (under the loop's lock, after the I/O thread has been joined).
+    /// The PCM has no clock of its own (alsa-lib's `null`, a `file` PCM over it): it takes
+    /// whatever is written, or gives whatever is asked for, at once. The I/O thread then paces
+    /// itself by the monotonic clock, as a sound card would. Found out on the first transfer.
+    nonisolated(unsafe) var clockless: Bool?
+    /// For a clockless PCM: when pacing began, and frames transferred since.
+    nonisolated(unsafe) var paceOrigin: UInt64 = 0
+    nonisolated(unsafe) var pacedFrames: Int64 = 0
+
     /// Opens and sets up PCM `name` (see ``PCMSetup/open(name:stream:sampleRate:channels:periodTarget:)``)
     /// with a loop whose thread is called `threadName`.
     init(
@@ -105,6 +115,37 @@ public class ALSADevice: @unchecked Sendable {
     var waitTimeout: Int32 {
         let milliseconds = Double(periodFrames) / format.sampleRate * 1000
         return Int32(min(max(milliseconds.rounded(.up), 5), 500))
+    }
+
+    /// True when the PCM took what was just written without queueing any of it, or has a whole
+    /// buffer to read right after a read: it has no clock (a real device holds written frames
+    /// until it plays them, and records frames no faster than the sample rate).
+    func hasNoClock() -> Bool {
+        var delay: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &delay) >= 0, delay <= 0 else { return false }
+        return snd_pcm_avail(pcm) >= pcmBufferFrames
+    }
+
+    /// For a clockless PCM: counts `frames` more transferred, starting the clock with the first.
+    func countPaced(_ frames: Int) {
+        if pacedFrames == 0 { paceOrigin = HostTime.now() }
+        pacedFrames += Int64(frames)
+    }
+
+    /// For a clockless PCM: the host time at which frame `frames` since pacing began is due.
+    func pacedHostTime(of frames: Int64) -> UInt64 {
+        paceOrigin &+ UInt64(max(0, Double(frames) / format.sampleRate * 1e9))
+    }
+
+    /// For a clockless PCM: waits until `frames` frames since pacing began are due at the
+    /// sample rate, waking for a stop every 20 ms.
+    func pace(until frames: Int64) {
+        let due = pacedHostTime(of: frames)
+        while !loop.shouldStop {
+            let now = HostTime.now()
+            guard now < due else { return }
+            HostTime.sleep(until: min(due, now + 20_000_000))
+        }
     }
 
     /// What the I/O thread does after a transfer (`snd_pcm_readi` / `snd_pcm_writei`) failed.

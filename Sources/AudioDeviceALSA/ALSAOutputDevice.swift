@@ -33,13 +33,6 @@ public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked S
     private nonisolated(unsafe) var pendingTo = 0
     /// Paused holding the PCM's buffer: the next start resumes instead of starting afresh.
     private nonisolated(unsafe) var paused = false
-    /// The PCM has no clock of its own (alsa-lib's `null`, a `file` PCM over it): it takes
-    /// whatever is written at once. The I/O thread then paces itself by the monotonic clock,
-    /// as a sound card would, one buffer ahead. Found out on the first write.
-    private nonisolated(unsafe) var clockless: Bool?
-    /// For a clockless PCM: when pacing began, and frames written since.
-    private nonisolated(unsafe) var paceOrigin: UInt64 = 0
-    private nonisolated(unsafe) var pacedFrames: Int64 = 0
 
     /// Opens ALSA PCM `name` for playback of interleaved Float32 at `sampleRate` with `channels`.
     ///
@@ -229,17 +222,6 @@ public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked S
         clock.publish(played: total - queued, queued: queued, running: snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING)
     }
 
-    /// For a clockless PCM: waits until `frames` frames since pacing began are due at the
-    /// sample rate, waking for a stop every 20 ms.
-    private func pace(until frames: Int64) {
-        let due = paceOrigin &+ UInt64(max(0, Double(frames) / format.sampleRate * 1e9))
-        while !loop.shouldStop {
-            let now = HostTime.now()
-            guard now < due else { return }
-            HostTime.sleep(until: min(due, now + 20_000_000))
-        }
-    }
-
     /// Nothing is waiting to play: everything rendered counts as played (or dropped). Called
     /// where only one thread uses the device: on the I/O thread, or by a start or stop (with
     /// the PCM, under the loop's lock) while the I/O thread is not running.
@@ -262,10 +244,9 @@ public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked S
             if result >= 0 {
                 done += result
                 written.add(Int64(result), ordering: .relaxed)
-                if result > 0 && clockless == nil { clockless = Self.takesEverythingAtOnce(pcm, buffer: pcmBufferFrames) }
+                if result > 0 && clockless == nil { clockless = hasNoClock() }
                 if clockless == true && result > 0 {
-                    if pacedFrames == 0 { paceOrigin = HostTime.now() }
-                    pacedFrames += Int64(result)
+                    countPaced(result)
                     // One buffer ahead of the clock, as a sound card's buffer would be.
                     pace(until: pacedFrames - Int64(pcmBufferFrames))
                 } else if result == 0 {
@@ -287,14 +268,6 @@ public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked S
         }
         pendingFrom = to
         return .written
-    }
-
-    /// True when the PCM took what was just written without queueing any of it: it has no
-    /// clock (a real device holds written frames until it plays them).
-    private static func takesEverythingAtOnce(_ pcm: OpaquePointer, buffer: Int) -> Bool {
-        var delay: snd_pcm_sframes_t = 0
-        guard snd_pcm_delay(pcm, &delay) >= 0, delay <= 0 else { return false }
-        return snd_pcm_avail(pcm) >= buffer
     }
 
     /// Plays out what the PCM holds and stops it (blocking; bounded by the buffer's length).

@@ -11,12 +11,15 @@ protocol PulseStreamOwner: AnyObject {
     func pulseStreamRequest()
     /// Playback: the server ran dry (an underflow). Record: the server says data was lost.
     func pulseStreamXrun()
+    /// New timing information has arrived from the server (``PulseStream/timing``).
+    func pulseStreamTimingUpdated()
     /// The stream failed, or the server went away (``PulseStream/lost`` is then set).
     func pulseStreamFailed(_ error: AudioDeviceError)
 }
 
 extension PulseStreamOwner {
     func pulseStreamReady() {}
+    func pulseStreamTimingUpdated() {}
 }
 
 /// A connection to the server and the one stream a device plays or records on it: finding the
@@ -29,7 +32,8 @@ extension PulseStreamOwner {
 final class PulseStream: @unchecked Sendable {
     let connection: PulseConnection
     let direction: AudioDeviceDirection
-    /// The device: its sink or source as found on opening.
+    /// The device: its sink or source as found on opening. For a source whose own rate or
+    /// channel count differs from the stream's, `note` says that PulseAudio converts.
     let info: AudioDeviceInfo
     let format: AudioStreamBasicDescription
     let frameBytes: Int
@@ -53,15 +57,15 @@ final class PulseStream: @unchecked Sendable {
     private(set) var lost: AudioDeviceError?
     private var closed = false
 
-    /// Connects to the server (without starting one) and finds sink or source `name` (nil: the
-    /// server's default). Throws `.formatNotSupported` for a format PulseAudio cannot carry,
+    /// Connects to `server` (nil: the server libpulse finds by default), without starting one,
+    /// and finds sink or source `name` (nil: the server's default). Throws `.formatNotSupported` for a format PulseAudio cannot carry,
     /// `.openFailed` when no server answers and `.notFound` when there is no such device.
     init(
         _ direction: AudioDeviceDirection, name: String?, sampleRate: Double, channels: Int, bufferFrames: Int,
-        applicationName: String
+        applicationName: String, server: String? = nil
     ) throws(AudioDeviceError) {
         let (spec, map) = try pulseFormat(sampleRate: sampleRate, channels: channels, for: direction == .output ? "play" : "record")
-        let connection = try PulseConnection(applicationName: applicationName, timeout: PulseTimeout.open)
+        let connection = try PulseConnection(applicationName: applicationName, server: server, timeout: PulseTimeout.open)
         let endpoint: PulseEndpoint
         let defaults: (sink: String?, source: String?)
         do throws(AudioDeviceError) {
@@ -88,7 +92,7 @@ final class PulseStream: @unchecked Sendable {
         let isDefault = name == nil || endpoint.name == (direction == .output ? defaults.sink : defaults.source)
         self.info = AudioDeviceInfo(
             backend: "pulse", name: endpoint.name, description: endpoint.description, direction: direction,
-            isDefault: isDefault
+            isDefault: isDefault, note: direction == .input ? endpoint.conversionNote(to: spec) : nil
         )
     }
 
@@ -112,6 +116,23 @@ final class PulseStream: @unchecked Sendable {
     var readyStream: OpaquePointer? {
         guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return nil }
         return stream
+    }
+
+    /// The server's latest timing information for `stream` when its read and write indexes are
+    /// valid (libpulse advances the read index locally as a record stream's data is dropped).
+    func timing(_ stream: OpaquePointer) -> pa_timing_info? {
+        guard let info = pa_stream_get_timing_info(stream)?.pointee,
+              info.read_index_corrupt == 0, info.write_index_corrupt == 0 else { return nil }
+        return info
+    }
+
+    /// Asks the server for new timing information and waits (off the loop's thread, up to
+    /// `timeout` microseconds) for it; true when it arrived.
+    func updateTiming(_ stream: OpaquePointer, timeout: UInt64) -> Bool {
+        let operation = pa_stream_update_timing_info(stream, { _, _, userdata in
+            pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
+        }, UnsafeMutableRawPointer(connection.mainloop))
+        return connection.finish(operation, timeout: timeout)
     }
 
     /// Microseconds of audio as frames at the stream's rate.
@@ -172,6 +193,7 @@ final class PulseStream: @unchecked Sendable {
         pa_stream_set_underflow_callback(stream, nil, nil)
         pa_stream_set_read_callback(stream, nil, nil)
         pa_stream_set_overflow_callback(stream, nil, nil)
+        pa_stream_set_latency_update_callback(stream, nil, nil)
         let state = pa_stream_get_state(stream)
         if state == PA_STREAM_READY || state == PA_STREAM_CREATING { pa_stream_disconnect(stream) }
         connection.release(stream)
@@ -215,6 +237,10 @@ final class PulseStream: @unchecked Sendable {
             let me = Unmanaged<PulseStream>.fromOpaque(userdata!).takeUnretainedValue()
             if me.isCurrent(stream) { me.owner?.pulseStreamXrun() }
         }
+        pa_stream_set_latency_update_callback(stream, { stream, userdata in
+            let me = Unmanaged<PulseStream>.fromOpaque(userdata!).takeUnretainedValue()
+            if me.isCurrent(stream) { me.owner?.pulseStreamTimingUpdated() }
+        }, me)
         switch direction {
         case .output:
             pa_stream_set_write_callback(stream, request, me)

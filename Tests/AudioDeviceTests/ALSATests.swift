@@ -83,7 +83,7 @@ private final class RecordingSink: AudioCaptureSink, @unchecked Sendable {
 
     init(channels: Int) { self.channels = channels }
 
-    func capture(_ samples: UnsafePointer<Float>, frameCount: Int) {
+    func capture(_ samples: UnsafePointer<Float>, frameCount: Int, hostTime: UInt64) {
         state.withLock { s in
             s.frames += frameCount
             for i in 0..<(frameCount * channels) where samples[i] != 0 { s.nonZero += 1 }

@@ -226,7 +226,7 @@ private final class Recorder: AudioCaptureSink, @unchecked Sendable {
     /// The frames kept, interleaved.
     var samples: [Float] { Array(UnsafeBufferPointer(start: storage, count: frames * channels)) }
 
-    func capture(_ samples: UnsafePointer<Float>, frameCount: Int) {
+    func capture(_ samples: UnsafePointer<Float>, frameCount: Int, hostTime: UInt64) {
         let at = count.load(ordering: .relaxed)
         let n = min(frameCount, capacity - at)
         guard n > 0 else { return }
