@@ -1,4 +1,4 @@
-public import AudioCore
+import AudioCore
 public import AudioDevices
 import CALSA
 import Synchronization
@@ -11,47 +11,19 @@ import Musl
 /// An ALSA playback PCM: a sound card (`hw:0,0`, `plughw:0`), the `default` device, or any
 /// PCM alsa-lib's configuration defines (`pulse`, `null`, `file:FILE=/path,FORMAT=raw`, ...).
 ///
-/// The PCM is set up for interleaved samples at the rate and channel count asked for, in
-/// 32-bit float if it takes that, else 32-bit and then 16-bit integers, which the device converts
-/// to with rounding and clipping. A `hw:` PCM that refuses the rate, channel count or every
-/// format is reopened as its `plughw:` twin so that alsa-lib converts; ``note`` says so.
+/// The PCM is set up as ``ALSADevice`` says; the device converts what the source renders to
+/// an integer format with rounding and clipping.
 ///
 /// Between ``start(source:)`` and ``stop(drain:)`` a dedicated thread renders a period at a
 /// time from the source and writes it to the PCM. Playback begins as soon as the first period
 /// is written. The thread allocates nothing and takes no lock the program can hold; an xrun is
 /// recovered from and reported as `AudioDeviceEvent.underrun`.
-public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
-    public let info: AudioDeviceInfo
-    /// Interleaved Float32 at the rate and channel count the device was opened with: what the
-    /// source renders, whatever the PCM's own format.
-    public let format: AudioStreamBasicDescription
-    /// The ALSA name that was opened: the name asked for, or its `plughw:` twin.
-    public let pcmName: String
-    /// The sample format the PCM was set up with.
-    public let sampleFormat: ALSASampleFormat
-    /// Frames rendered and written at a time (the PCM's period).
-    public let periodFrames: Int
-    /// Frames the PCM buffers (about four periods).
-    public let pcmBufferFrames: Int
-    /// How the device had to deviate from the name it was given, for people (for example
-    /// "hw:0,0 cannot play 44100 Hz; using plughw:0,0 (alsa-lib converts)"); nil when it did not.
-    public var note: String? { info.note }
-
-    private let pcm: OpaquePointer
-    private let loop: PCMLoop
-    private let channels: Int
-    /// What the source renders into.
-    private let scratch: UnsafeMutablePointer<Float>
-    /// The period converted to the PCM's format (nil for float).
-    private let converted: UnsafeMutableRawPointer?
-    private let bytesPerFrame: Int
+public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked Sendable {
     /// Frames taken from the source.
     private let rendered = Atomic<Int64>(0)
     /// Frames handed to the PCM (or given up on by a stop), for the clock.
     private let written = Atomic<Int64>(0)
     private let clock: PlaybackClock
-    /// The PCM can hold its buffer across a pause (`snd_pcm_pause`).
-    private let canPause: Bool
 
     // Used by one thread at a time: the I/O thread while it runs, else a start, stop or pause
     // (under the loop's lock, after the I/O thread has been joined).
@@ -61,13 +33,6 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     private nonisolated(unsafe) var pendingTo = 0
     /// Paused holding the PCM's buffer: the next start resumes instead of starting afresh.
     private nonisolated(unsafe) var paused = false
-    /// The PCM has no clock of its own (alsa-lib's `null`, a `file` PCM over it): it takes
-    /// whatever is written at once. The I/O thread then paces itself by the monotonic clock,
-    /// as a sound card would, one buffer ahead. Found out on the first write.
-    private nonisolated(unsafe) var clockless: Bool?
-    /// For a clockless PCM: when pacing began, and frames written since.
-    private nonisolated(unsafe) var paceOrigin: UInt64 = 0
-    private nonisolated(unsafe) var pacedFrames: Int64 = 0
 
     /// Opens ALSA PCM `name` for playback of interleaved Float32 at `sampleRate` with `channels`.
     ///
@@ -78,44 +43,10 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     ///   it exists but cannot be opened (busy, no permission, no server), `.formatNotSupported`
     ///   when it cannot play the format even through `plughw:`.
     public init(name: String = "default", sampleRate: Double, channels: Int, bufferFrames: Int = 4096) throws(AudioDeviceError) {
-        let target = bufferFrames > 0 ? bufferFrames / 4 : 1024
-        let setup = try PCMSetup.open(name: name, stream: .playback, sampleRate: sampleRate, channels: channels, periodTarget: target)
-        do {
-            loop = try PCMLoop(pcm: setup.pcm, threadName: "aq.alsa.out")
-        } catch {
-            snd_pcm_close(setup.pcm)
-            throw error
-        }
-        pcm = setup.pcm
-        pcmName = setup.openedName
-        sampleFormat = setup.sampleFormat
-        periodFrames = setup.periodFrames
-        pcmBufferFrames = setup.bufferFrames
-        self.channels = channels
-        format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         clock = PlaybackClock(sampleRate: sampleRate)
-        canPause = setup.canPause
-        info = AudioDeviceInfo(
-            backend: "alsa", name: name,
-            description: "ALSA PCM \(setup.openedName) (\(setup.typeName), \(setup.sampleFormat))",
-            direction: .output, isDefault: name == "default", note: setup.note)
-        let samples = setup.periodFrames * channels
-        scratch = .allocate(capacity: samples)
-        scratch.initialize(repeating: 0, count: samples)
-        bytesPerFrame = channels * setup.sampleFormat.bytesPerSample
-        if setup.sampleFormat == .float32 {
-            converted = nil
-        } else {
-            let bytes = UnsafeMutableRawPointer.allocate(byteCount: setup.periodFrames * bytesPerFrame, alignment: 16)
-            bytes.initializeMemory(as: UInt8.self, repeating: 0, count: setup.periodFrames * bytesPerFrame)
-            converted = bytes
-        }
-    }
-
-    deinit {
-        loop.tearDown()
-        scratch.deallocate()
-        converted?.deallocate()
+        try super.init(
+            name: name, stream: .playback, sampleRate: sampleRate, channels: channels,
+            periodTarget: bufferFrames > 0 ? bufferFrames / 4 : 1024, threadName: "aq.alsa.out")
     }
 
     /// Starts pulling from `source` on the I/O thread; after ``pause()``, first plays what the
@@ -132,11 +63,7 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
             } else {
                 pendingFrom = 0
                 pendingTo = 0
-                if state != SND_PCM_STATE_PREPARED {
-                    _ = snd_pcm_drop(pcm)
-                    let status = snd_pcm_prepare(pcm)
-                    guard status >= 0 else { throw runtimeError(status, "cannot prepare ALSA PCM \(pcmName)") }
-                }
+                try prepare()
                 settleClock()
             }
             paused = false
@@ -155,8 +82,7 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
                 // The rest of the period the I/O thread was writing plays too.
                 _ = snd_pcm_nonblock(pcm, 0)
                 if pendingTo > pendingFrom {
-                    let data = converted.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(scratch)
-                    let n = snd_pcm_writei(pcm, data + pendingFrom * bytesPerFrame, snd_pcm_uframes_t(pendingTo - pendingFrom))
+                    let n = snd_pcm_writei(pcm, pcmData + pendingFrom * bytesPerFrame, snd_pcm_uframes_t(pendingTo - pendingFrom))
                     if n > 0 { written.add(Int64(n), ordering: .relaxed) }
                 }
                 Self.drainBlocking(pcm)
@@ -239,7 +165,7 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
             let n = min(max(source.render(into: scratch, frameCount: period), 0), period)
             rendered.add(Int64(n), ordering: .releasing)
             if n > 0 {
-                if let converted {
+                if let converted = converted {
                     SampleConversion.encode(scratch, count: n * channels, into: converted, format: sampleFormat)
                 }
                 pendingFrom = 0
@@ -296,17 +222,6 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         clock.publish(played: total - queued, queued: queued, running: snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING)
     }
 
-    /// For a clockless PCM: waits until `frames` frames since pacing began are due at the
-    /// sample rate, waking for a stop every 20 ms.
-    private func pace(until frames: Int64) {
-        let due = paceOrigin &+ UInt64(max(0, Double(frames) / format.sampleRate * 1e9))
-        while !loop.shouldStop {
-            let now = HostTime.now()
-            guard now < due else { return }
-            HostTime.sleep(until: min(due, now + 20_000_000))
-        }
-    }
-
     /// Nothing is waiting to play: everything rendered counts as played (or dropped). Called
     /// where only one thread uses the device: on the I/O thread, or by a start or stop (with
     /// the PCM, under the loop's lock) while the I/O thread is not running.
@@ -320,9 +235,8 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// float); waits for room, recovers from xruns. Keeps `pendingFrom` at the first frame not
     /// yet written, so that a pause loses nothing.
     private func write(from: Int, to: Int, source: any AudioRenderSource) -> WriteResult {
-        let data = converted.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(scratch)
+        let data = UnsafeRawPointer(pcmData)
         var done = from
-        let timeout = waitTimeout
         while done < to {
             pendingFrom = done
             if loop.shouldStop { return .stopRequested }
@@ -330,50 +244,30 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
             if result >= 0 {
                 done += result
                 written.add(Int64(result), ordering: .relaxed)
-                if result > 0 && clockless == nil { clockless = Self.takesEverythingAtOnce(pcm, buffer: pcmBufferFrames) }
+                if result > 0 && clockless == nil { clockless = hasNoClock() }
                 if clockless == true && result > 0 {
-                    if pacedFrames == 0 { paceOrigin = HostTime.now() }
-                    pacedFrames += Int64(result)
+                    countPaced(result)
                     // One buffer ahead of the clock, as a sound card's buffer would be.
                     pace(until: pacedFrames - Int64(pcmBufferFrames))
                 } else if result == 0 {
-                    loop.waiter.wait(timeoutMilliseconds: timeout)
+                    loop.waiter.wait(timeoutMilliseconds: waitTimeout)
                 }
                 measure()
                 continue
             }
-            let code = Int32(truncatingIfNeeded: result)
-            switch -code {
-            case EAGAIN:
-                loop.waiter.wait(timeoutMilliseconds: timeout)
-                measure()
-            case EINTR:
+            switch handle(Int32(truncatingIfNeeded: result), transfer: "writing to") {
+            case .retry:
                 continue
-            case EPIPE, ESTRPIPE:
-                let recovered = snd_pcm_recover(pcm, code, 1)
-                guard recovered >= 0 else { return .failed(runtimeError(recovered, "ALSA PCM \(pcmName) did not recover from an xrun")) }
+            case .waited:
+                measure()
+            case .xrun:
                 source.device(self, didReport: .underrun)
-            default:
-                return .failed(runtimeError(code, "writing to ALSA PCM \(pcmName)"))
+            case .fatal(let error):
+                return .failed(error)
             }
         }
         pendingFrom = to
         return .written
-    }
-
-    /// True when the PCM took what was just written without queueing any of it: it has no
-    /// clock (a real device holds written frames until it plays them).
-    private static func takesEverythingAtOnce(_ pcm: OpaquePointer, buffer: Int) -> Bool {
-        var delay: snd_pcm_sframes_t = 0
-        guard snd_pcm_delay(pcm, &delay) >= 0, delay <= 0 else { return false }
-        return snd_pcm_avail(pcm) >= buffer
-    }
-
-    /// How long a wait for room may take before the write is tried again (and the delay
-    /// measured again): a period.
-    private var waitTimeout: Int32 {
-        let milliseconds = Double(periodFrames) / format.sampleRate * 1000
-        return Int32(min(max(milliseconds.rounded(.up), 5), 500))
     }
 
     /// Plays out what the PCM holds and stops it (blocking; bounded by the buffer's length).

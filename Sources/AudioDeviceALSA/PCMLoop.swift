@@ -25,6 +25,8 @@ final class PCMLoop: @unchecked Sendable {
     /// Held by starts, stops and closes from program threads, across the join.
     private let transitions = Mutex(())
     private let stopRequested = Atomic<Bool>(false)
+    /// The stop asked for wants what the PCM holds delivered first (capture).
+    private let drainRequested = Atomic<Bool>(false)
     /// True from a start until the loop's body has returned.
     private let looping = Atomic<Bool>(false)
 
@@ -36,6 +38,10 @@ final class PCMLoop: @unchecked Sendable {
 
     /// True once a stop was asked for: the loop's body checks it between calls.
     var shouldStop: Bool { stopRequested.load(ordering: .acquiring) }
+
+    /// True when the stop asked for (``shouldStop``) is to drain: the body hands on what the
+    /// PCM holds before it returns.
+    var shouldDrain: Bool { drainRequested.load(ordering: .acquiring) }
 
     private var onLoopThread: Bool { state.withLock { $0.thread?.isCurrent ?? false } }
 
@@ -62,6 +68,7 @@ final class PCMLoop: @unchecked Sendable {
             try state.withLock { s throws(AudioDeviceError) in
                 try prepare(pcm)
                 stopRequested.store(false, ordering: .releasing)
+                drainRequested.store(false, ordering: .releasing)
                 waiter.reset()
                 looping.store(true, ordering: .releasing)
                 do throws(AudioDeviceError) {
@@ -78,8 +85,10 @@ final class PCMLoop: @unchecked Sendable {
     }
 
     /// Stops the loop, waits for it (unless called from it), then runs `finish` with the PCM
-    /// if it is still open.
-    func stop(finish: (OpaquePointer) -> Void) {
+    /// if it is still open. With `drain` (not from the loop's thread), ``shouldDrain`` tells
+    /// the body to hand on what the PCM holds before it returns.
+    func stop(drain: Bool = false, finish: (OpaquePointer) -> Void) {
+        if drain && !onLoopThread { drainRequested.store(true, ordering: .releasing) }
         requestStop()
         if onLoopThread {
             state.withLock { s in if s.pcmOpen && !s.closed { finish(pcm) } }

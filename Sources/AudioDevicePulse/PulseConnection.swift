@@ -9,6 +9,9 @@ import Glibc
 struct PulseEndpoint: Sendable {
     var name: String
     var description: String
+    /// The device's own sample rate and channel count (0 when the server did not say).
+    var rate: UInt32 = 0
+    var channels: Int = 0
 }
 
 /// A threaded main loop with a context connected on it: what every device and every
@@ -32,9 +35,10 @@ final class PulseConnection: @unchecked Sendable {
     /// must not be freed inside its own callback). Guarded by the lock.
     private var retired: [OpaquePointer] = []
 
-    /// Connects to the server libpulse finds by default (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`,
-    /// the per-user socket), without spawning one; `timeout` is in microseconds.
-    init(applicationName: String, timeout: UInt64) throws(AudioDeviceError) {
+    /// Connects to `server` (a PulseAudio server address such as `unix:/path/native`), or when
+    /// nil to the server libpulse finds by default (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`, the
+    /// per-user socket), without spawning one; `timeout` is in microseconds.
+    init(applicationName: String, server: String? = nil, timeout: UInt64) throws(AudioDeviceError) {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw AudioDeviceError(.openFailed, "no PulseAudio server: cannot create a main loop")
         }
@@ -47,7 +51,7 @@ final class PulseConnection: @unchecked Sendable {
         pa_context_set_state_callback(context, { _, userdata in
             pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
         }, UnsafeMutableRawPointer(mainloop))
-        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+        if pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
             let reason = PulseConnection.errorText(pa_context_errno(context))
             pa_context_unref(context)
             pa_threaded_mainloop_free(mainloop)
@@ -214,6 +218,14 @@ final class PulseConnection: @unchecked Sendable {
         var defaultSource: String?
         var failed = false
         init(mainloop: OpaquePointer) { self.mainloop = mainloop }
+
+        /// One entry of a sink or source list (`eol` 0), its end (1) or its failure (negative).
+        static func add(_ userdata: UnsafeMutableRawPointer?, _ endpoint: PulseEndpoint?, _ eol: Int32) {
+            let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
+            if let endpoint { collector.endpoints.append(endpoint) }
+            if eol < 0 { collector.failed = true }
+            if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+        }
     }
 
     /// The server's default sink and source names.
@@ -241,17 +253,11 @@ final class PulseConnection: @unchecked Sendable {
             switch direction {
             case .output:
                 pa_context_get_sink_info_list(context, { _, info, eol, userdata in
-                    let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
-                    if let info { collector.endpoints.append(PulseEndpoint(info.pointee.name, info.pointee.description)) }
-                    if eol < 0 { collector.failed = true }
-                    if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec) }, eol)
                 }, userdata)
             case .input:
                 pa_context_get_source_info_list(context, { _, info, eol, userdata in
-                    let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
-                    if let info { collector.endpoints.append(PulseEndpoint(info.pointee.name, info.pointee.description)) }
-                    if eol < 0 { collector.failed = true }
-                    if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec) }, eol)
                 }, userdata)
             }
         }
@@ -267,17 +273,11 @@ final class PulseConnection: @unchecked Sendable {
             switch direction {
             case .output:
                 pa_context_get_sink_info_by_name(context, key, { _, info, eol, userdata in
-                    let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
-                    if let info { collector.endpoints.append(PulseEndpoint(info.pointee.name, info.pointee.description)) }
-                    if eol < 0 { collector.failed = true }
-                    if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec) }, eol)
                 }, userdata)
             case .input:
                 pa_context_get_source_info_by_name(context, key, { _, info, eol, userdata in
-                    let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
-                    if let info { collector.endpoints.append(PulseEndpoint(info.pointee.name, info.pointee.description)) }
-                    if eol < 0 { collector.failed = true }
-                    if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec) }, eol)
                 }, userdata)
             }
         }
@@ -306,9 +306,30 @@ final class PulseConnection: @unchecked Sendable {
 }
 
 extension PulseEndpoint {
-    init(_ name: UnsafePointer<CChar>?, _ description: UnsafePointer<CChar>?) {
+    init(_ name: UnsafePointer<CChar>?, _ description: UnsafePointer<CChar>?, _ spec: pa_sample_spec) {
         let name = name.map { String(cString: $0) } ?? ""
-        self.init(name: name, description: description.map { String(cString: $0) } ?? name)
+        self.init(
+            name: name, description: description.map { String(cString: $0) } ?? name, rate: spec.rate, channels: Int(spec.channels)
+        )
+    }
+
+    /// For a source whose own rate or channel count differs from `spec`'s, what the server does
+    /// about it, for people (for example "source mic runs at 48000 Hz; PulseAudio resamples to
+    /// 44100 Hz"); nil when they agree or the source's are not known.
+    func conversionNote(to spec: pa_sample_spec) -> String? {
+        let resamples = rate != 0 && rate != spec.rate
+        let remixes = channels != 0 && channels != Int(spec.channels)
+        func count(_ n: Int) -> String { n == 1 ? "1 channel" : "\(n) channels" }
+        switch (resamples, remixes) {
+        case (true, true):
+            return "source \(name) runs at \(rate) Hz with \(count(channels)); PulseAudio resamples to \(spec.rate) Hz and remixes to \(count(Int(spec.channels)))"
+        case (true, false):
+            return "source \(name) runs at \(rate) Hz; PulseAudio resamples to \(spec.rate) Hz"
+        case (false, true):
+            return "source \(name) has \(count(channels)); PulseAudio remixes to \(count(Int(spec.channels)))"
+        case (false, false):
+            return nil
+        }
     }
 }
 
@@ -320,6 +341,8 @@ enum PulseTimeout {
     static let open: UInt64 = 3_000_000
     /// How long `stop(drain: true)` waits for the server to play out.
     static let drain: UInt64 = 2_000_000
+    /// How long `stop(drain: true)` of a record stream waits for what the server holds.
+    static let recordDrain: UInt64 = 100_000
 }
 
 /// Releases an operation nobody waits for.

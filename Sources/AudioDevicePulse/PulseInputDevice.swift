@@ -9,54 +9,66 @@ import Synchronization
 ///
 /// Each device owns a threaded main loop and a context, connected before the initializer
 /// returns, and a record stream created corked. The main loop's thread is the device's I/O
-/// thread: it hands what the server sends to the sink's
-/// `capture(_:frameCount:)` in place, and reports events. That
-/// thread holds the main loop's lock while it calls the sink, so the sink must not wait for
-/// anything that waits for this device (its methods take that lock).
+/// thread: it hands what the server sends to the sink's `capture(_:frameCount:hostTime:)`, and
+/// reports events. The stream asks for fragments of `bufferFrames`, so the source and the server
+/// hand on about that much at a time; the device delivers pieces of `bufferFrames` (in place
+/// when a fragment holds whole pieces, else gathered), and a remainder of at least half a piece
+/// when nothing more has come. That thread holds the main loop's lock while it calls the sink,
+/// so the sink must not wait for anything that waits for this device (its methods take that
+/// lock).
 ///
-/// Gaps the server marks in the stream are delivered as silence of the same length. When the
-/// server goes away while recording, the device reports
-/// `.failed` with
-/// `.disconnected` and cannot be started again.
-public final class PulseInputDevice: AudioInputDevice, @unchecked Sendable {
-    public let info: AudioDeviceInfo
-    public let format: AudioStreamBasicDescription
+/// Host times come from the server's timing information (the latest, asked for every so often
+/// while recording): when it answered, it had had so many bytes from the source for the stream
+/// and the source held so much more, so the frame the device reads next was recorded that much
+/// before the answer, less what the device has read since. For a sink's monitor the server
+/// counts until the sink plays what it records, so there the host time is when the frame is
+/// played (the same clock playback runs on), which can be a little after it is delivered.
+///
+/// The server converts when the source's own rate or channel count differs from what the device
+/// was opened with; `info.note` says so. Gaps the server marks in the stream are delivered as
+/// silence of the same length. The server keeps up to a second for the stream while the I/O
+/// thread is held up; beyond that it drops what the source records, which shows as a jump in the
+/// host times, and the device reports `.overrun`. When the server goes away while recording,
+/// it reports `.failed` with `.disconnected` and cannot be started again.
+public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchecked Sendable {
+    public var info: AudioDeviceInfo { pulse.info }
+    public var format: AudioStreamBasicDescription { pulse.format }
 
-    private let connection: PulseConnection
-    /// The source asked for; nil for the server's default.
-    private let sourceName: String?
-    private let streamName: String
-    private let frameBytes: Int
+    private let pulse: PulseStream
     private let captured = Atomic<Int64>(0)
-    private var spec: pa_sample_spec
-    private var channelMap: pa_channel_map
-    private var attributes: pa_buffer_attr
-    /// Frames ``scratch`` and ``zeros`` hold.
-    private let scratchFrames = 4096
-    /// Holds a frame split across two fragments (and whole frames, should a fragment not be
-    /// float-aligned).
+    /// Bytes of a piece: `bufferFrames` frames.
+    private let pieceBytes: Int
+    /// Gathers a piece from fragments smaller than one (some sources hand the server a few
+    /// frames at a time), a frame split across fragments, fragments that are not float-aligned,
+    /// and the silence of gaps.
     private let scratch: UnsafeMutableRawPointer
-    /// Silence for the gaps.
-    private let zeros: UnsafeMutablePointer<Float>
+    /// Nanoseconds a frame lasts.
+    private let frameNanoseconds: Double
 
     private enum Phase {
         case idle
         case running
+        /// `stop(drain: true)`: delivering what the server still holds.
+        case draining
         case closed
     }
 
     // Guarded by the main loop's lock.
     private var phase = Phase.idle
-    private var stream: OpaquePointer?
     private var sink: (any AudioCaptureSink)?
     private var startReported = false
-    /// Bytes of a partial frame waiting in ``scratch``.
-    private var carry = 0
-    /// Why the device cannot run any more (the server went away).
-    private var lost: AudioDeviceError?
+    /// Bytes waiting in ``scratch``, and when the first of them was recorded.
+    private var pending = 0
+    private var pendingHostTime: UInt64 = 0
+    /// When the frame after the last one delivered was recorded, by the estimate then.
+    private var expectedHostTime: UInt64?
+    /// When the last fragment was read.
+    private var lastRead: UInt64 = 0
+    /// Delivers what is gathered from the loop's thread when a draining stop begins.
+    private var flushEvent: OpaquePointer?
 
     /// Opens `source` (nil: the server's default) for interleaved Float32 at `sampleRate` with
-    /// `channels`, delivering about `bufferFrames` frames at a time.
+    /// `channels`, delivering at most `bufferFrames` frames (at least 5 ms) at a time.
     ///
     /// Connects to the server libpulse finds by default (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`,
     /// the user's session), without starting one, and prepares a corked stream. Throws
@@ -64,88 +76,106 @@ public final class PulseInputDevice: AudioInputDevice, @unchecked Sendable {
     /// `.notFound` when there is no such source and
     /// `.formatNotSupported` for a format PulseAudio
     /// cannot carry.
-    public init(
+    public convenience init(
         source: String? = nil, sampleRate: Double, channels: Int, bufferFrames: Int,
         applicationName: String = "swift-audio-queue"
     ) throws(AudioDeviceError) {
-        let (spec, map) = try pulseFormat(sampleRate: sampleRate, channels: channels, for: "record")
-        let connection = try PulseConnection(applicationName: applicationName, timeout: PulseTimeout.open)
-        let endpoint: PulseEndpoint
-        let defaults: (sink: String?, source: String?)
-        do throws(AudioDeviceError) {
-            guard let found = try connection.endpoint(.input, named: source, timeout: PulseTimeout.open) else {
-                throw AudioDeviceError(.notFound, source.map { "no PulseAudio source '\($0)'" } ?? "the PulseAudio server has no default source")
+        try self.init(source: source, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
+                      applicationName: applicationName, server: nil)
+    }
+
+    /// Opens `source` on the server at address `server` (nil: the one libpulse finds by default).
+    init(
+        source: String?, sampleRate: Double, channels: Int, bufferFrames: Int, applicationName: String, server: String?
+    ) throws(AudioDeviceError) {
+        pulse = try PulseStream(
+            .input, name: source, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
+            applicationName: applicationName, server: server
+        )
+        pulse.attributes.fragsize = UInt32(pulse.bufferFrames * pulse.frameBytes)
+        // What the server keeps for the stream while the I/O thread falls behind: a second.
+        pulse.attributes.maxlength = UInt32(max(Int(sampleRate), 4 * pulse.bufferFrames) * pulse.frameBytes)
+        frameNanoseconds = 1e9 / sampleRate
+        pieceBytes = pulse.bufferFrames * pulse.frameBytes
+        scratch = .allocate(byteCount: pieceBytes, alignment: MemoryLayout<Float>.alignment)
+        let connection = pulse.connection
+        connection.withLock {
+            if let event = connection.api.pointee.defer_new?(connection.api, { api, event, userdata in
+                api?.pointee.defer_enable?(event, 0)
+                let me = Unmanaged<PulseInputDevice>.fromOpaque(userdata!).takeUnretainedValue()
+                if me.phase == .draining, let sink = me.sink { me.flush(to: sink) }
+                me.pulse.connection.signal()
+            }, Unmanaged.passUnretained(self).toOpaque()) {
+                connection.api.pointee.defer_enable?(event, 0)
+                flushEvent = event
             }
-            endpoint = found
-            defaults = try connection.defaults(timeout: PulseTimeout.open)
-        } catch {
-            connection.shutdown()
-            throw error
         }
-        let frameBytes = channels * MemoryLayout<Float>.size
-        let frames = min(max(bufferFrames, Int(spec.rate) / 200), Int(spec.rate) * 2)
-        self.connection = connection
-        self.sourceName = source
-        self.spec = spec
-        self.channelMap = map
-        self.frameBytes = frameBytes
-        self.attributes = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
-            fragsize: UInt32(frames * frameBytes)
-        )
-        self.streamName = "\(applicationName) recording"
-        self.format = .deviceFloat(sampleRate: sampleRate, channels: channels)
-        self.info = AudioDeviceInfo(
-            backend: "pulse", name: endpoint.name, description: endpoint.description, direction: .input,
-            isDefault: source == nil || endpoint.name == defaults.source
-        )
-        scratch = .allocate(byteCount: scratchFrames * frameBytes, alignment: MemoryLayout<Float>.alignment)
-        zeros = .allocate(capacity: scratchFrames * channels)
-        zeros.initialize(repeating: 0, count: scratchFrames * channels)
-        try connection.withLock { () throws(AudioDeviceError) in
-            pa_context_set_state_callback(connection.context, { _, userdata in
-                Unmanaged<PulseInputDevice>.fromOpaque(userdata!).takeUnretainedValue().contextChanged()
-            }, Unmanaged.passUnretained(self).toOpaque())
-            try openStream()
-        }
+        try pulse.attach(self)
     }
 
     deinit {
         close()
         scratch.deallocate()
-        zeros.deallocate()
     }
 
     /// Starts recording into `sink` on the main loop's thread. Throws
     /// `.disconnected` once the server has gone away.
     public func start(sink: any AudioCaptureSink) throws(AudioDeviceError) {
-        try connection.withLock { () throws(AudioDeviceError) in
+        try pulse.withLock { () throws(AudioDeviceError) in
             switch phase {
             case .closed: throw AudioDeviceError(.invalidState, "\(info.uid) is closed")
-            case .running: throw AudioDeviceError(.invalidState, "\(info.uid) is already recording")
+            case .running, .draining: throw AudioDeviceError(.invalidState, "\(info.uid) is already recording")
             case .idle: break
             }
-            if let lost { throw lost }
-            if stream.map({ pa_stream_get_state($0) != PA_STREAM_READY }) ?? true { try openStream() }
-            guard let stream else { throw AudioDeviceError(.invalidState, "\(info.uid) has no stream") }
+            if let lost = pulse.lost { throw lost }
+            if pulse.readyStream == nil { try pulse.open() }
+            guard let stream = pulse.stream else { throw AudioDeviceError(.invalidState, "\(info.uid) has no stream") }
             self.sink = sink
             phase = .running
             startReported = false
-            carry = 0
-            pulseDiscard(pa_stream_cork(stream, 0, nil, nil))
+            expectedHostTime = nil
+            lastRead = HostTime.now()
+            pending = 0
+            pulse.cork(stream, false)
         }
     }
 
     /// Stops recording: corks the stream and drops what it holds. Once this returns the sink is
     /// not called again.
+    ///
+    /// With `drain`, it first asks the server how much it has recorded for the stream (a timing
+    /// update: its write index, and what the source holds still) and waits, up to 100 ms, until
+    /// the I/O thread has delivered that much, and what it had gathered. Called on the main loop's thread (from the sink)
+    /// it does neither.
     public func stop(drain: Bool) {
-        connection.withLock {
-            guard phase == .running else { return }
-            phase = .idle
-            sink = nil
-            guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
-            pulseDiscard(pa_stream_cork(stream, 1, nil, nil))
-            pulseDiscard(pa_stream_flush(stream, nil, nil))
+        pulse.withLock {
+            switch phase {
+            case .running: break
+            case .draining: return halt()   // another stop is draining: it ends now
+            case .idle, .closed: return
+            }
+            guard drain, !pulse.connection.isLoopThread, let stream = pulse.readyStream else { return halt() }
+            phase = .draining
+            // What is gathered goes first (from the loop's thread, as all deliveries do).
+            if let flushEvent { pulse.connection.api.pointee.defer_enable?(flushEvent, 1) }
+            let deadline = HostTime.now() + PulseTimeout.recordDrain * 1000
+            func remaining() -> UInt64 {
+                let now = HostTime.now()
+                return now < deadline ? (deadline - now) / 1000 : 0
+            }
+            if pulse.updateTiming(stream, timeout: remaining()), phase == .draining, pulse.stream == stream,
+               let timing = pulse.timing(stream) {
+                // Everything the server had from the source, and what the source held then.
+                let held = Int64(pulse.frames(microseconds: min(timing.source_usec, PulseTimeout.recordDrain)) * pulse.frameBytes)
+                let target = timing.write_index + held
+                _ = pulse.connection.wait(timeout: remaining()) {
+                    phase != .draining || pulse.stream != stream
+                        || ((pulse.timing(stream)?.read_index ?? .max) >= target && pending < pulse.frameBytes)
+                }
+            } else {
+                _ = pulse.connection.wait(timeout: remaining()) { phase != .draining || pending < pulse.frameBytes }
+            }
+            if phase == .draining { halt() }
         }
     }
 
@@ -153,174 +183,178 @@ public final class PulseInputDevice: AudioInputDevice, @unchecked Sendable {
 
     /// Disconnects the stream and the context and stops the main loop. Idempotent.
     public func close() {
-        connection.withLock {
+        pulse.withLock {
             guard phase != .closed else { return }
             phase = .closed
             sink = nil
-            closeStream()
-            pa_context_set_state_callback(connection.context, nil, nil)
+            if let flushEvent { pulse.connection.api.pointee.defer_free?(flushEvent) }
+            flushEvent = nil
         }
-        connection.shutdown()
+        pulse.close()
     }
 
-    // MARK: The stream (lock held)
-
-    private func openStream() throws(AudioDeviceError) {
-        closeStream()
-        guard connection.isReady else {
-            throw lost ?? AudioDeviceError(.disconnected, "the PulseAudio server went away: \(connection.lastError)")
-        }
-        guard let stream = pa_stream_new(connection.context, streamName, &spec, &channelMap) else {
-            throw AudioDeviceError(.openFailed, "cannot create a PulseAudio stream: \(connection.lastError)")
-        }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_stream_set_state_callback(stream, { stream, userdata in
-            Unmanaged<PulseInputDevice>.fromOpaque(userdata!).takeUnretainedValue().streamChanged(stream)
-        }, me)
-        pa_stream_set_read_callback(stream, { stream, _, userdata in
-            Unmanaged<PulseInputDevice>.fromOpaque(userdata!).takeUnretainedValue().read(stream)
-        }, me)
-        pa_stream_set_overflow_callback(stream, { stream, userdata in
-            Unmanaged<PulseInputDevice>.fromOpaque(userdata!).takeUnretainedValue().overflow(stream)
-        }, me)
-        let flags = pa_stream_flags_t(
-            PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
-                | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_START_CORKED.rawValue
-        )
-        self.stream = stream
-        if pa_stream_connect_record(stream, sourceName, &attributes, flags) < 0 {
-            let error = AudioDeviceError(.openFailed, "cannot connect a PulseAudio stream to \(info.name): \(connection.lastError)")
-            closeStream()
-            throw error
-        }
-        if connection.isLoopThread { return }
-        _ = connection.wait(timeout: PulseTimeout.open) { pa_stream_get_state(stream) != PA_STREAM_CREATING }
-        let state = pa_stream_get_state(stream)
-        guard state != PA_STREAM_READY else { return }
-        let error: AudioDeviceError
-        if state == PA_STREAM_CREATING {
-            error = AudioDeviceError(.openFailed, "PulseAudio did not set up a stream from \(info.name) in time")
-        } else if connection.lastErrorCode == PA_ERR_NOENTITY.rawValue {
-            error = AudioDeviceError(.notFound, "no PulseAudio source '\(info.name)'")
-        } else if !connection.isReady {
-            error = lost ?? AudioDeviceError(.disconnected, "the PulseAudio server went away: \(connection.lastError)")
-        } else {
-            error = AudioDeviceError(.openFailed, "PulseAudio refused a stream from \(info.name): \(connection.lastError)")
-        }
-        closeStream()
-        throw error
+    /// Stops at once (lock held): corks the stream and drops what the server holds.
+    private func halt() {
+        phase = .idle
+        sink = nil
+        pulse.connection.signal()
+        guard let stream = pulse.readyStream else { return }
+        pulse.cork(stream, true)
+        pulse.flush(stream)
     }
 
-    private func closeStream() {
-        guard let stream else { return }
-        self.stream = nil
-        pa_stream_set_state_callback(stream, nil, nil)
-        pa_stream_set_read_callback(stream, nil, nil)
-        pa_stream_set_overflow_callback(stream, nil, nil)
-        let state = pa_stream_get_state(stream)
-        if state == PA_STREAM_READY || state == PA_STREAM_CREATING { pa_stream_disconnect(stream) }
-        connection.release(stream)
-    }
+    private var isDelivering: Bool { phase == .running || phase == .draining }
+
+    /// How far the host time of the next frame may run ahead of where the frames delivered
+    /// before it ends before that counts as frames lost: two fragments, and at least 20 ms (the
+    /// estimate's jitter is a fraction of a millisecond).
+    private var lossThreshold: UInt64 { UInt64(max(2 * Double(pulse.bufferFrames) * frameNanoseconds, 20_000_000)) }
 
     // MARK: Callbacks (on the main loop's thread, lock held)
 
-    /// Hands every fragment the stream holds to the sink (or drops it when not recording).
-    private func read(_ changed: OpaquePointer?) {
-        guard let stream, changed == stream else { return }
+    func pulseStreamRequest() { read() }
+
+    /// Hands every fragment the stream holds to the sink (or drops it when not recording), in
+    /// pieces of `bufferFrames`: fragments of that size or more go straight from libpulse's
+    /// memory, smaller ones are gathered until a piece is full; what is left when the stream
+    /// holds no more goes too once it is half a piece (and always while draining).
+    ///
+    /// Frames the server had to drop (its queue for the stream holds a second) show as a jump
+    /// forward in the host time of the next frame, by more than `lossThreshold`: that is
+    /// reported as `.overrun`, before the frames after the gap. After a gap between fragments of
+    /// more than a quarter of a second, new timing information is asked for at once, so that the
+    /// jump shows where the frames were lost.
+    private func read() {
+        guard let stream = pulse.stream else { return }
+        let now = HostTime.now()
+        if isDelivering, now > lastRead &+ 250_000_000 { pulseDiscard(pa_stream_update_timing_info(stream, nil, nil)) }
+        lastRead = now
         while true {
             var data: UnsafeRawPointer?
             var size = 0
-            guard pa_stream_peek(stream, &data, &size) == 0, size > 0 else { return }
-            if phase == .running, let sink {
-                deliver(data, size, to: sink)
+            guard pa_stream_peek(stream, &data, &size) == 0, size > 0 else { break }
+            if isDelivering, let sink {
+                let hostTime = nextFrameHostTime(stream)
+                if let expected = expectedHostTime, hostTime > expected &+ lossThreshold {
+                    // The server's clock ran on past frames it never sent: they were lost.
+                    sink.device(self, didReport: .overrun)
+                    guard isDelivering, pulse.stream == stream else { return }
+                }
+                expectedHostTime = hostTime &+ UInt64(Double(size / pulse.frameBytes) * frameNanoseconds)
+                gather(data, size, recordedAt: hostTime, to: sink)
                 // The sink may have closed the device, freeing the stream, from inside capture.
-                guard self.stream == stream else { return }
+                guard pulse.stream == stream else { return }
             }
             pa_stream_drop(stream)
+            if phase == .draining { pulse.connection.signal() }
         }
+        // A remainder of less than half a piece waits for the next fragment, unless draining.
+        if isDelivering, let sink, phase == .draining || pending >= pieceBytes / 2 { flush(to: sink) }
     }
 
-    /// Delivers `count` bytes at `data` (nil: that much silence) in whole frames.
-    private func deliver(_ data: UnsafeRawPointer?, _ count: Int, to sink: any AudioCaptureSink) {
-        var offset = 0
-        if carry > 0 {
-            let take = min(frameBytes - carry, count)
-            copy(data, offset, take, to: scratch + carry)
-            carry += take
-            offset += take
-            guard carry == frameBytes else { return }
-            carry = 0
-            emit(scratch, 1, to: sink)
+    /// When the next frame to be read was recorded, from the server's latest timing information:
+    /// at the time the server answered, it had written `write_index` bytes for the stream and the
+    /// source held `source_usec` more (for a monitor, the sink plays them `sink_usec` later); the
+    /// frame at `read_index` lies that many bytes before. Without timing information, now less
+    /// what libpulse holds for the stream.
+    private func nextFrameHostTime(_ stream: OpaquePointer) -> UInt64 {
+        let now = HostTime.now()
+        guard var timing = pulse.timing(stream) else {
+            let held = max(0, pa_stream_readable_size(stream)) / pulse.frameBytes
+            let nanoseconds = UInt64(Double(held) * frameNanoseconds)
+            return now > nanoseconds ? now - nanoseconds : 0
         }
-        while phase == .running, count - offset >= frameBytes {
-            let whole = (count - offset) / frameBytes
-            if let data, Int(bitPattern: data + offset) % MemoryLayout<Float>.alignment == 0 {
-                emit(data + offset, whole, to: sink)
-                offset += whole * frameBytes
+        var wall = timeval()
+        pa_gettimeofday(&wall)
+        // The timestamp is wall-clock time: its age is measured on that clock, and taken off now.
+        let age = Double(pa_timeval_diff(&wall, &timing.timestamp)) * (pa_timeval_cmp(&wall, &timing.timestamp) >= 0 ? 1 : -1)
+        let ahead = Double(timing.sink_usec) - Double(timing.source_usec)
+        let behind = Double(timing.read_index - timing.write_index) / Double(pulse.frameBytes) * frameNanoseconds
+        let time = Double(now) + (ahead - age) * 1000 + behind
+        return time > 0 ? UInt64(time) : 0
+    }
+
+    /// Delivers `count` bytes at `data` (nil: that much silence), whose first byte was recorded
+    /// at `hostTime`: whole pieces straight from `data` while nothing is gathered, the rest
+    /// gathered in ``scratch``.
+    private func gather(_ data: UnsafeRawPointer?, _ count: Int, recordedAt hostTime: UInt64, to sink: any AudioCaptureSink) {
+        let frameBytes = pulse.frameBytes
+        var offset = 0
+        func time(at offset: Int) -> UInt64 { hostTime &+ UInt64(Double(offset / frameBytes) * frameNanoseconds) }
+        while offset < count, isDelivering {
+            let whole = (count - offset) / pieceBytes * pieceBytes
+            if pending == 0, whole > 0, let data, Int(bitPattern: data + offset) % MemoryLayout<Float>.alignment == 0 {
+                guard emit(data + offset, whole / frameBytes, at: time(at: offset), to: sink) else { return }
+                offset += whole
+                continue
+            }
+            if pending == 0 { pendingHostTime = time(at: offset) }
+            let take = min(pieceBytes - pending, count - offset)
+            if let data {
+                (scratch + pending).copyMemory(from: data + offset, byteCount: take)
             } else {
-                let n = min(whole, scratchFrames)
-                if let data {
-                    scratch.copyMemory(from: data + offset, byteCount: n * frameBytes)
-                    emit(scratch, n, to: sink)
-                } else {
-                    emit(zeros, n, to: sink)
-                }
-                offset += n * frameBytes
+                (scratch + pending).initializeMemory(as: UInt8.self, repeating: 0, count: take)
+            }
+            pending += take
+            offset += take
+            if pending == pieceBytes {
+                pending = 0
+                guard emit(scratch, pulse.bufferFrames, at: pendingHostTime, to: sink) else { return }
             }
         }
-        if phase == .running, offset < count {
-            copy(data, offset, count - offset, to: scratch)
-            carry = count - offset
+    }
+
+    /// Delivers the whole frames gathered so far; keeps a partial frame for the next fragment.
+    private func flush(to sink: any AudioCaptureSink) {
+        let frameBytes = pulse.frameBytes
+        let frames = pending / frameBytes
+        guard frames > 0 else { return }
+        let rest = pending - frames * frameBytes
+        let time = pendingHostTime
+        pending = 0
+        guard emit(scratch, frames, at: time, to: sink) else { return }
+        if rest > 0 {
+            scratch.copyMemory(from: scratch + frames * frameBytes, byteCount: rest)
+            pending = rest
+            pendingHostTime = time &+ UInt64(Double(frames) * frameNanoseconds)
         }
     }
 
-    private func copy(_ data: UnsafeRawPointer?, _ offset: Int, _ count: Int, to target: UnsafeMutableRawPointer) {
-        if let data {
-            target.copyMemory(from: data + offset, byteCount: count)
-        } else {
-            target.initializeMemory(as: UInt8.self, repeating: 0, count: count)
+    /// Hands `frames` frames recorded from `hostTime` on to the sink, at most `bufferFrames` at a
+    /// time, reporting `.started` before the first. False once the sink has stopped the device.
+    private func emit(_ samples: UnsafeRawPointer, _ frames: Int, at hostTime: UInt64, to sink: any AudioCaptureSink) -> Bool {
+        let piece = pulse.bufferFrames
+        var done = 0
+        while done < frames {
+            let time = hostTime &+ UInt64(Double(done) * frameNanoseconds)
+            if !startReported {
+                startReported = true
+                sink.device(self, didReport: .started(hostTime: time))
+            }
+            guard isDelivering else { return false }
+            let n = min(piece, frames - done)
+            let start = (samples + done * pulse.frameBytes).assumingMemoryBound(to: Float.self)
+            sink.capture(start, frameCount: n, hostTime: time)
+            captured.add(Int64(n), ordering: .releasing)
+            done += n
         }
+        return isDelivering
     }
 
-    private func emit(_ samples: UnsafeRawPointer, _ frames: Int, to sink: any AudioCaptureSink) {
-        sink.capture(samples.assumingMemoryBound(to: Float.self), frameCount: frames, hostTime: HostTime.now())
-        captured.add(Int64(frames), ordering: .releasing)
-        if !startReported && phase == .running {
-            startReported = true
-            sink.device(self, didReport: .started(hostTime: HostTime.now()))
-        }
-    }
-
-    private func overflow(_ changed: OpaquePointer?) {
-        guard phase == .running, changed == stream, let sink else { return }
+    /// An overflow, should the server report one for a record stream (PulseAudio itself reports
+    /// them for playback streams only; it drops what its queue for a record stream cannot hold).
+    func pulseStreamXrun() {
+        guard isDelivering, let sink else { return }
         sink.device(self, didReport: .overrun)
     }
 
-    private func streamChanged(_ changed: OpaquePointer?) {
-        connection.signal()
-        guard let stream, changed == stream else { return }
-        let state = pa_stream_get_state(stream)
-        guard PA_STREAM_IS_GOOD(state) == 0 else { return }
-        let reason = connection.isReady ? "the PulseAudio stream from \(info.name) failed: \(connection.lastError)"
-            : "the PulseAudio server went away: \(connection.lastError)"
-        fail(AudioDeviceError(.disconnected, reason))
-    }
-
-    private func contextChanged() {
-        connection.signal()
-        let state = pa_context_get_state(connection.context)
-        guard PA_CONTEXT_IS_GOOD(state) == 0, lost == nil, phase != .closed else { return }
-        let error = AudioDeviceError(.disconnected, "the PulseAudio server went away: \(connection.lastError)")
-        lost = error
-        fail(error)
-    }
-
     /// The stream or the server is gone: stop, and tell the sink if it was recording.
-    private func fail(_ error: AudioDeviceError) {
+    func pulseStreamFailed(_ error: AudioDeviceError) {
         let sink = self.sink
         let wasRunning = phase == .running
         if phase != .closed { phase = .idle }
         self.sink = nil
+        pulse.connection.signal()
         if wasRunning, let sink { sink.device(self, didReport: .failed(error)) }
     }
 }

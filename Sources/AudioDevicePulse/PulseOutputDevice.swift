@@ -17,19 +17,13 @@ import Synchronization
 /// Every ``start(source:)`` after the first plays on a fresh stream. When the server goes away
 /// while the device is running it reports `.failed` with
 /// `.disconnected`, and it cannot be started again.
-public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
-    public let info: AudioDeviceInfo
-    public let format: AudioStreamBasicDescription
+public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unchecked Sendable {
+    public var info: AudioDeviceInfo { pulse.info }
+    public var format: AudioStreamBasicDescription { pulse.format }
 
-    private let connection: PulseConnection
-    /// The sink asked for; nil for the server's default (the stream follows it).
-    private let sinkName: String?
-    private let streamName: String
-    private let frameBytes: Int
+    private let pulse: PulseStream
+    private var connection: PulseConnection { pulse.connection }
     private let rendered = Atomic<Int64>(0)
-    private var spec: pa_sample_spec
-    private var channelMap: pa_channel_map
-    private var attributes: pa_buffer_attr
 
     private enum Phase {
         /// Not playing; the stream (if any) is corked.
@@ -49,14 +43,11 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     private var phase = Phase.idle
     /// Paused while `.ending`: the resumed stream goes on draining and then reports `.stopped`.
     private var pausedWhileEnding = false
-    private var stream: OpaquePointer?
     private var source: (any AudioRenderSource)?
     /// The current stream has played (or failed): the next start makes a new one.
     private var streamUsed = false
     private var corked = true
     private var startReported = false
-    /// Why the device cannot run any more (the server went away).
-    private var lost: AudioDeviceError?
     private var drainOperation: OpaquePointer?
     /// Fills the stream from the loop's thread after `start`.
     private var kick: OpaquePointer?
@@ -74,52 +65,27 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
         sink: String? = nil, sampleRate: Double, channels: Int, bufferFrames: Int,
         applicationName: String = "swift-audio-queue"
     ) throws(AudioDeviceError) {
-        let (spec, map) = try pulseFormat(sampleRate: sampleRate, channels: channels, for: "play")
-        let connection = try PulseConnection(applicationName: applicationName, timeout: PulseTimeout.open)
-        let endpoint: PulseEndpoint
-        let defaults: (sink: String?, source: String?)
-        do throws(AudioDeviceError) {
-            guard let found = try connection.endpoint(.output, named: sink, timeout: PulseTimeout.open) else {
-                throw AudioDeviceError(.notFound, sink.map { "no PulseAudio sink '\($0)'" } ?? "the PulseAudio server has no default sink")
-            }
-            endpoint = found
-            defaults = try connection.defaults(timeout: PulseTimeout.open)
-        } catch {
-            connection.shutdown()
-            throw error
-        }
-        let frameBytes = channels * MemoryLayout<Float>.size
-        let frames = min(max(bufferFrames, Int(spec.rate) / 200), Int(spec.rate) * 2)
-        let target = UInt32(frames * frameBytes)
-        self.connection = connection
-        self.sinkName = sink
-        self.spec = spec
-        self.channelMap = map
-        self.frameBytes = frameBytes
-        self.attributes = pa_buffer_attr(
+        pulse = try PulseStream(
+            .output, name: sink, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
+            applicationName: applicationName
+        )
+        let frameBytes = UInt32(pulse.frameBytes)
+        let target = UInt32(pulse.bufferFrames) * frameBytes
+        pulse.attributes = pa_buffer_attr(
             maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
-            minreq: max(UInt32(frameBytes), target / 4 / UInt32(frameBytes) * UInt32(frameBytes)), fragsize: UInt32.max
+            minreq: max(frameBytes, target / 4 / frameBytes * frameBytes), fragsize: UInt32.max
         )
-        self.streamName = "\(applicationName) playback"
-        self.format = .deviceFloat(sampleRate: sampleRate, channels: channels)
-        self.info = AudioDeviceInfo(
-            backend: "pulse", name: endpoint.name, description: endpoint.description, direction: .output,
-            isDefault: sink == nil || endpoint.name == defaults.sink
-        )
-        try connection.withLock { () throws(AudioDeviceError) in
-            let me = Unmanaged.passUnretained(self).toOpaque()
-            pa_context_set_state_callback(connection.context, { _, userdata in
-                Unmanaged<PulseOutputDevice>.fromOpaque(userdata!).takeUnretainedValue().contextChanged()
-            }, me)
+        let connection = pulse.connection
+        connection.withLock {
             if let event = connection.api.pointee.defer_new?(connection.api, { api, event, userdata in
                 api?.pointee.defer_enable?(event, 0)
                 Unmanaged<PulseOutputDevice>.fromOpaque(userdata!).takeUnretainedValue().fill()
-            }, me) {
+            }, Unmanaged.passUnretained(self).toOpaque()) {
                 connection.api.pointee.defer_enable?(event, 0)
                 kick = event
             }
-            try openStream()
         }
+        try pulse.attach(self)
     }
 
     deinit { close() }
@@ -127,7 +93,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// Starts pulling from `source` on the main loop's thread. Throws
     /// `.disconnected` once the server has gone away.
     public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
-        try connection.withLock { () throws(AudioDeviceError) in
+        try pulse.withLock { () throws(AudioDeviceError) in
             var resuming = false
             switch phase {
             case .closed: throw AudioDeviceError(.invalidState, "\(info.uid) is closed")
@@ -135,11 +101,11 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
             case .stopping: halt()
             case .paused:
                 // The corked stream still holds what was written before the pause.
-                if let stream, pa_stream_get_state(stream) == PA_STREAM_READY { resuming = true } else { halt() }
+                if pulse.readyStream != nil { resuming = true } else { halt() }
             case .idle: break
             }
-            if let lost { throw lost }
-            if resuming, let stream {
+            if let lost = pulse.lost { throw lost }
+            if resuming, let stream = pulse.stream {
                 self.source = source
                 phase = pausedWhileEnding ? .ending : .running
                 pausedWhileEnding = false
@@ -149,7 +115,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
                 if phase == .ending && drainOperation == nil { startDrain(stream) }
                 return
             }
-            if streamUsed || stream == nil { try openStream() }
+            if streamUsed || pulse.stream == nil { try openStream() }
             self.source = source
             phase = .running
             startReported = false
@@ -162,11 +128,11 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// has; without, drops it. Either way the source is not called once this returns. Called on
     /// the main loop's thread (from an event), it does not wait: the play-out finishes on its own.
     public func stop(drain: Bool) {
-        connection.withLock {
+        pulse.withLock {
             switch phase {
             case .running:
                 source = nil
-                guard drain, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return halt() }
+                guard drain, let stream = pulse.readyStream else { return halt() }
                 phase = .stopping
                 startDrain(stream)
             case .ending, .stopping:
@@ -187,7 +153,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// Stops pulling from the source and corks the stream, which keeps what the server holds:
     /// the next ``start(source:)`` uncorks it and plays on from there.
     public func pause() {
-        connection.withLock {
+        pulse.withLock {
             switch phase {
             case .running, .ending:
                 // Ending: the source has ended and the server drains; the drain waits for the
@@ -195,9 +161,9 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
                 pausedWhileEnding = phase == .ending
                 source = nil
                 phase = .paused
-                guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return halt() }
+                guard let stream = pulse.readyStream else { return halt() }
                 if !corked {
-                    pulseDiscard(pa_stream_cork(stream, 1, nil, nil))
+                    pulse.cork(stream, true)
                     corked = true
                 }
             case .stopping:
@@ -210,12 +176,12 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
 
     /// Frames between what the source rendered and what the sink plays now (the stream's latency).
     public var presentationDelay: Int {
-        connection.withLock {
-            guard phase != .closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return 0 }
+        pulse.withLock {
+            guard phase != .closed, let stream = pulse.readyStream else { return 0 }
             var usec: pa_usec_t = 0
             var negative: Int32 = 0
             guard pa_stream_get_latency(stream, &usec, &negative) == 0, negative == 0 else { return 0 }
-            return Int((Double(usec) * format.sampleRate / 1_000_000).rounded())
+            return pulse.frames(microseconds: usec)
         }
     }
 
@@ -224,8 +190,8 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// The stream's playback position in microseconds (the server's clock, interpolated), or
     /// nil before the server has reported timing for the current stream.
     public var streamTime: UInt64? {
-        connection.withLock {
-            guard phase != .closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return nil }
+        pulse.withLock {
+            guard phase != .closed, let stream = pulse.readyStream else { return nil }
             var usec: pa_usec_t = 0
             return pa_stream_get_time(stream, &usec) == 0 ? usec : nil
         }
@@ -235,84 +201,30 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// (``streamTime``): smooth even when the sink takes audio in bursts.
     public var framesPlayed: Int64 {
         guard let time = streamTime else { return 0 }
-        return Int64((Double(time) * format.sampleRate / 1_000_000).rounded())
+        return Int64(pulse.frames(microseconds: time))
     }
 
     /// Disconnects the stream and the context and stops the main loop. Idempotent.
     public func close() {
-        connection.withLock {
+        pulse.withLock {
             guard phase != .closed else { return }
             phase = .closed
             source = nil
-            closeStream()
+            cancelDrain()
             if let kick { connection.api.pointee.defer_free?(kick) }
             kick = nil
-            pa_context_set_state_callback(connection.context, nil, nil)
         }
-        connection.shutdown()
+        pulse.close()
     }
 
     // MARK: The stream (lock held)
 
+    /// A new stream for the next start.
     private func openStream() throws(AudioDeviceError) {
-        closeStream()
+        cancelDrain()
         streamUsed = false
         corked = true
-        guard connection.isReady else {
-            throw lost ?? AudioDeviceError(.disconnected, "the PulseAudio server went away: \(connection.lastError)")
-        }
-        guard let stream = pa_stream_new(connection.context, streamName, &spec, &channelMap) else {
-            throw AudioDeviceError(.openFailed, "cannot create a PulseAudio stream: \(connection.lastError)")
-        }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_stream_set_state_callback(stream, { stream, userdata in
-            Unmanaged<PulseOutputDevice>.fromOpaque(userdata!).takeUnretainedValue().streamChanged(stream)
-        }, me)
-        pa_stream_set_write_callback(stream, { _, _, userdata in
-            Unmanaged<PulseOutputDevice>.fromOpaque(userdata!).takeUnretainedValue().fill()
-        }, me)
-        pa_stream_set_underflow_callback(stream, { stream, userdata in
-            Unmanaged<PulseOutputDevice>.fromOpaque(userdata!).takeUnretainedValue().underflow(stream)
-        }, me)
-        let flags = pa_stream_flags_t(
-            PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
-                | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_START_CORKED.rawValue
-        )
-        self.stream = stream
-        if pa_stream_connect_playback(stream, sinkName, &attributes, flags, nil, nil) < 0 {
-            let error = AudioDeviceError(.openFailed, "cannot connect a PulseAudio stream to \(info.name): \(connection.lastError)")
-            closeStream()
-            throw error
-        }
-        // On the loop's thread the stream becomes ready later; `streamChanged` takes it from there.
-        if connection.isLoopThread { return }
-        _ = connection.wait(timeout: PulseTimeout.open) { pa_stream_get_state(stream) != PA_STREAM_CREATING }
-        let state = pa_stream_get_state(stream)
-        guard state != PA_STREAM_READY else { return }
-        let error: AudioDeviceError
-        if state == PA_STREAM_CREATING {
-            error = AudioDeviceError(.openFailed, "PulseAudio did not set up a stream to \(info.name) in time")
-        } else if connection.lastErrorCode == PA_ERR_NOENTITY.rawValue {
-            error = AudioDeviceError(.notFound, "no PulseAudio sink '\(info.name)'")
-        } else if !connection.isReady {
-            error = lost ?? AudioDeviceError(.disconnected, "the PulseAudio server went away: \(connection.lastError)")
-        } else {
-            error = AudioDeviceError(.openFailed, "PulseAudio refused a stream to \(info.name): \(connection.lastError)")
-        }
-        closeStream()
-        throw error
-    }
-
-    private func closeStream() {
-        cancelDrain()
-        guard let stream else { return }
-        self.stream = nil
-        pa_stream_set_state_callback(stream, nil, nil)
-        pa_stream_set_write_callback(stream, nil, nil)
-        pa_stream_set_underflow_callback(stream, nil, nil)
-        let state = pa_stream_get_state(stream)
-        if state == PA_STREAM_READY || state == PA_STREAM_CREATING { pa_stream_disconnect(stream) }
-        connection.release(stream)
+        try pulse.open()
     }
 
     /// Stops at once: drops what the server holds and corks.
@@ -322,18 +234,15 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
         pausedWhileEnding = false
         source = nil
         streamUsed = true
-        guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
-        pulseDiscard(pa_stream_cork(stream, 1, nil, nil))
-        pulseDiscard(pa_stream_flush(stream, nil, nil))
+        guard let stream = pulse.readyStream else { return }
+        pulse.cork(stream, true)
+        pulse.flush(stream)
         corked = true
     }
 
     private func startDrain(_ stream: OpaquePointer) {
         cancelDrain()
-        if corked {
-            pulseDiscard(pa_stream_cork(stream, 0, nil, nil))
-            corked = false
-        }
+        uncork(stream)
         drainOperation = pa_stream_drain(stream, { _, _, userdata in
             Unmanaged<PulseOutputDevice>.fromOpaque(userdata!).takeUnretainedValue().drained()
         }, Unmanaged.passUnretained(self).toOpaque())
@@ -349,9 +258,14 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
 
     // MARK: Callbacks (on the main loop's thread, lock held)
 
+    func pulseStreamReady() { fill() }
+
+    func pulseStreamRequest() { fill() }
+
     /// Writes as much as the server asks for, rendered straight into its buffers.
     private func fill() {
-        guard phase == .running, let source, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        guard phase == .running, let source, let stream = pulse.readyStream else { return }
+        let frameBytes = pulse.frameBytes
         var wanted = pa_stream_writable_size(stream)
         while wanted >= frameBytes {
             var data: UnsafeMutableRawPointer?
@@ -365,7 +279,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
             }
             let n = min(max(source.render(into: data.assumingMemoryBound(to: Float.self), frameCount: frames), 0), frames)
             // The source may have stopped or closed the device from inside render.
-            guard phase == .running, self.stream == stream else { return }
+            guard phase == .running, pulse.stream == stream else { return }
             if n > 0 {
                 pa_stream_write(stream, data, n * frameBytes, nil, 0, PA_SEEK_RELATIVE)
                 rendered.add(Int64(n), ordering: .releasing)
@@ -377,7 +291,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
                 uncork(stream)
                 startReported = true
                 source.device(self, didReport: .started(hostTime: HostTime.now()))
-                guard phase == .running, self.stream == stream else { return }
+                guard phase == .running, pulse.stream == stream else { return }
             }
             wanted -= frames * frameBytes
         }
@@ -385,7 +299,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
 
     private func uncork(_ stream: OpaquePointer) {
         guard corked else { return }
-        pulseDiscard(pa_stream_cork(stream, 0, nil, nil))
+        pulse.cork(stream, false)
         corked = false
     }
 
@@ -396,7 +310,7 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
         if !startReported {
             startReported = true
             source?.device(self, didReport: .started(hostTime: HostTime.now()))
-            guard phase == .ending, self.stream == stream else { return }
+            guard phase == .ending, pulse.stream == stream else { return }
         }
         startDrain(stream)
     }
@@ -419,35 +333,13 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
         }
     }
 
-    private func underflow(_ stream: OpaquePointer?) {
-        guard phase == .running, startReported, stream == self.stream, let source else { return }
+    func pulseStreamXrun() {
+        guard phase == .running, startReported, let source else { return }
         source.device(self, didReport: .underrun)
     }
 
-    private func streamChanged(_ changed: OpaquePointer?) {
-        connection.signal()
-        guard let stream, changed == stream else { return }
-        let state = pa_stream_get_state(stream)
-        if state == PA_STREAM_READY {
-            fill()
-        } else if PA_STREAM_IS_GOOD(state) == 0 {
-            let reason = connection.isReady ? "the PulseAudio stream to \(info.name) failed: \(connection.lastError)"
-                : "the PulseAudio server went away: \(connection.lastError)"
-            fail(AudioDeviceError(.disconnected, reason))
-        }
-    }
-
-    private func contextChanged() {
-        connection.signal()
-        let state = pa_context_get_state(connection.context)
-        guard PA_CONTEXT_IS_GOOD(state) == 0, lost == nil, phase != .closed else { return }
-        let error = AudioDeviceError(.disconnected, "the PulseAudio server went away: \(connection.lastError)")
-        lost = error
-        fail(error)
-    }
-
     /// The stream or the server is gone: stop, and tell the source if it was playing.
-    private func fail(_ error: AudioDeviceError) {
+    func pulseStreamFailed(_ error: AudioDeviceError) {
         let source = self.source
         let wasActive = phase == .running || phase == .ending
         cancelDrain()
@@ -456,19 +348,4 @@ public final class PulseOutputDevice: AudioOutputDevice, @unchecked Sendable {
         streamUsed = true
         if wasActive, let source { source.device(self, didReport: .failed(error)) }
     }
-}
-
-/// The sample spec and channel map for interleaved Float32 at `sampleRate` with `channels`
-/// (WAVE channel order), or `.formatNotSupported`.
-func pulseFormat(sampleRate: Double, channels: Int, for verb: String) throws(AudioDeviceError) -> (pa_sample_spec, pa_channel_map) {
-    guard sampleRate.isFinite, sampleRate >= 1, sampleRate <= Double(PA_RATE_MAX), sampleRate.rounded() == sampleRate,
-          channels > 0, channels <= Int(PA_CHANNELS_MAX) else {
-        throw AudioDeviceError(.formatNotSupported, "PulseAudio cannot \(verb) \(channels) channels at \(sampleRate) Hz")
-    }
-    var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels))
-    var map = pa_channel_map()
-    guard pa_sample_spec_valid(&spec) != 0, pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_WAVEEX) != nil else {
-        throw AudioDeviceError(.formatNotSupported, "PulseAudio cannot \(verb) \(channels) channels at \(sampleRate) Hz")
-    }
-    return (spec, map)
 }

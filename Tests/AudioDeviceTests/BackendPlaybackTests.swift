@@ -326,28 +326,14 @@ extension SharedServer {
 extension SharedServer {
     @Suite("Losing the sound server")
     struct ServerLossTests {
-        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") || Server.required,
-                       "pulseaudio is not installed (Scripts/test installs it)"))
+        @Test(.enabled(if: LossyServer.runnable, "pulseaudio is not installed (Scripts/test installs it)"))
         func killingTheServerEndsPlaybackWithinASecond() throws {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("aq-kill-\(getpid())").path
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: dir) }
-            let env = ["PULSE_RUNTIME_PATH": dir, "PULSE_SERVER": "", "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]
-            func startServer() throws {
-                let r = try runProcess("/usr/bin/pulseaudio", [
-                    "-n", "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=yes",
-                    "--load=module-null-sink sink_name=lossy format=float32le rate=48000 channels=2",
-                    "--load=module-native-protocol-unix",
-                ], environment: env)
-                try #require(r.status == 0, "pulseaudio did not start: \(r.err)")
-                for _ in 0..<50 where (try? runProcess("/usr/bin/pactl", ["info"], environment: env))?.status != 0 {
-                    Thread.sleep(forTimeInterval: 0.1)
-                }
-            }
-            let noise = try noiseFile(seconds: 20, name: "long")
-            try startServer()
+            let server = try LossyServer(label: "kill")
             // Whatever happens below, no server is left behind (a second kill does nothing).
-            defer { _ = try? runProcess("/usr/bin/pulseaudio", ["--kill"], environment: env) }
+            defer { server.remove() }
+            let env = server.environment.merging(["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]) { $1 }
+            let noise = try noiseFile(seconds: 20, name: "long")
+            try server.start()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: aqplay)
             process.arguments = ["--backend", "pulse", noise]
@@ -369,7 +355,7 @@ extension SharedServer {
             try #require(playing, "aqplay's stream never appeared on the server")
             Thread.sleep(forTimeInterval: 0.5)
             #expect(process.isRunning, "aqplay ended before the server was killed")
-            try runProcess("/usr/bin/pulseaudio", ["--kill"], environment: env)
+            server.kill()
             let killed = Date()
             let inTime = exited.wait(timeout: .now() + 5) == .success
             let elapsed = Date().timeIntervalSince(killed)
@@ -381,7 +367,7 @@ extension SharedServer {
             _ = out.fileHandleForReading.readDataToEndOfFile()
 
             // A new server: playing works again.
-            try startServer()
+            try server.start()
             let again = try runProcess(aqplay, ["--backend", "pulse", Fixtures.path("wav-pcm_s16le-2ch-44100.wav")], environment: env)
             #expect(again.status == 0, "\(again.err)")
             #expect(again.out.contains("pulse"), "\(again.out)")

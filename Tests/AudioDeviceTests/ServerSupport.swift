@@ -6,6 +6,7 @@ import AudioDevices
 import AudioDevicePulse
 import AudioDeviceALSA
 import AudioTestSupport
+import ProcessSupport
 
 /// The PulseAudio server Scripts/test starts (private runtime directory, null sink `aqtest`).
 enum Server {
@@ -28,37 +29,79 @@ enum Server {
 struct SharedServer {}
 
 /// Collects what a capture device records, in preallocated memory (the capture thread must not
-/// allocate).
+/// allocate): the samples, and for each call its frame count, the host time the device gave and
+/// when the call came. It can hold the capture thread up once, to make the device overrun.
 final class MonitorRecorder: AudioCaptureSink, @unchecked Sendable {
+    struct Piece {
+        var frames: Int
+        var hostTime: UInt64
+        var calledAt: UInt64
+    }
+
     private let storage: UnsafeMutablePointer<Float>
     let capacity: Int
     let channels: Int
     private let count = Atomic<Int>(0)
+    private let pieceStorage: UnsafeMutablePointer<Piece>
+    private let pieceCapacity: Int
+    private let pieceCount = Atomic<Int>(0)
+    /// Capture calls so far (also those past the capacity).
+    let calls = Atomic<Int>(0)
     let events = Mutex<[String]>([])
+    /// The errors of `.failed` events.
+    let failures = Mutex<[AudioDeviceError]>([])
+    /// Holds the capture thread up for `stall.seconds` in call number `stall.call` (from 1).
+    private let stall: (call: Int, seconds: Double)?
+    /// Set when that call begins to hold the thread up.
+    let stalling = Atomic<Bool>(false)
 
-    init(seconds: Double, rate: Double, channels: Int) {
+    init(seconds: Double, rate: Double, channels: Int, stall: (call: Int, seconds: Double)? = nil) {
         capacity = Int(seconds * rate) * channels
         self.channels = channels
+        self.stall = stall
         storage = .allocate(capacity: capacity)
         storage.initialize(repeating: 0, count: capacity)
+        pieceCapacity = max(1024, Int(seconds * rate) / 64)
+        pieceStorage = .allocate(capacity: pieceCapacity)
+        pieceStorage.initialize(repeating: Piece(frames: 0, hostTime: 0, calledAt: 0), count: pieceCapacity)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        pieceStorage.deallocate()
+    }
 
     func capture(_ samples: UnsafePointer<Float>, frameCount: Int, hostTime: UInt64) {
+        let calledAt = HostTime.now()
+        let call = calls.add(1, ordering: .relaxed).newValue
         let n = frameCount * channels
         let at = count.load(ordering: .relaxed)
         let take = min(n, capacity - at)
-        guard take > 0 else { return }
-        (storage + at).update(from: samples, count: take)
-        count.store(at + take, ordering: .releasing)
+        let p = pieceCount.load(ordering: .relaxed)
+        if p < pieceCapacity {
+            pieceStorage[p] = Piece(frames: frameCount, hostTime: hostTime, calledAt: calledAt)
+            pieceCount.store(p + 1, ordering: .releasing)
+        }
+        if take > 0 {
+            (storage + at).update(from: samples, count: take)
+            count.store(at + take, ordering: .releasing)
+        }
+        if let stall, stall.call == call {
+            stalling.store(true, ordering: .releasing)
+            Thread.sleep(forTimeInterval: stall.seconds)
+        }
     }
 
     func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent) {
         events.withLock { $0.append("\(event)") }
+        if case .failed(let error) = event { failures.withLock { $0.append(error) } }
     }
 
     var samples: [Float] { Array(UnsafeBufferPointer(start: storage, count: count.load(ordering: .acquiring))) }
+    /// Frames kept so far.
+    var frames: Int { count.load(ordering: .acquiring) / channels }
+    /// One entry per capture call (up to a capacity of a call per 64 frames recorded).
+    var pieces: [Piece] { Array(UnsafeBufferPointer(start: pieceStorage, count: pieceCount.load(ordering: .acquiring))) }
 
     /// Seconds recorded since the first sample that is not silence (0 before it).
     func secondsSinceFirstSound(rate: Double) -> Double {
@@ -104,4 +147,44 @@ func noiseFile(seconds: Int, name: String) throws -> String {
     ])
     try #require(result.status == 0, "ffmpeg failed: \(result.err)")
     return path
+}
+
+/// A PulseAudio server of a test's own (its own runtime directory, a null sink `lossy`), for the
+/// tests that take a server away; so they never disturb the shared server.
+struct LossyServer {
+    let directory: String
+    /// What a client needs to find it: `PULSE_RUNTIME_PATH` (and no `PULSE_SERVER`).
+    var environment: [String: String] { ["PULSE_RUNTIME_PATH": directory, "PULSE_SERVER": ""] }
+    /// Its address, for libpulse.
+    var address: String { "unix:\(directory)/native" }
+
+    init(label: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("aq-\(label)-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// Starts it and waits (up to five seconds) until pactl reaches it.
+    func start() throws {
+        let r = try runProcess("/usr/bin/pulseaudio", [
+            "-n", "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=yes",
+            "--load=module-null-sink sink_name=lossy format=float32le rate=48000 channels=2",
+            "--load=module-native-protocol-unix",
+        ], environment: environment)
+        try #require(r.status == 0, "pulseaudio did not start: \(r.err)")
+        for _ in 0..<50 where (try? runProcess("/usr/bin/pactl", ["info"], environment: environment))?.status != 0 {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    /// Kills it (nothing happens when it is not running).
+    func kill() { _ = try? runProcess("/usr/bin/pulseaudio", ["--kill"], environment: environment) }
+
+    /// Kills it and removes its directory.
+    func remove() {
+        kill()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// True when pulseaudio is installed, or when a server is required (the test then fails).
+    static let runnable = FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") || Server.required
 }
