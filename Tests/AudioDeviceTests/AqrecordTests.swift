@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import AudioCore
 import AudioFileServices
+import AudioDevicePulse
 import AudioTestSupport
 
 /// aqrecord against the private server: it records the null sink's monitor while noise plays
@@ -23,16 +24,18 @@ extension SharedServer {
                 process.standardError = FileHandle.nullDevice
                 try process.run()
                 // The first recording of the monitor after a new stream begins to play into
-                // the sink gets almost nothing (measured with parecord too: 0.03 s of a
-                // 1-second recording); the ones after it get everything. One short one here.
-                Thread.sleep(forTimeInterval: 0.3)
-                _ = try runProcess("/usr/bin/timeout", [
-                    "-s", "KILL", "0.6", "/usr/bin/parecord", "--device=\(Server.sink).monitor", "--file-format=wav",
-                    FileManager.default.temporaryDirectory.appendingPathComponent("aq-warm-up-\(getpid()).wav").path,
-                ])
+                // the sink gets almost nothing (parecord too: 0.03 s of a 1-second recording);
+                // the ones after it get everything. One here, until it has heard the noise.
+                let input = try PulseBackend().makeInput(name: "\(Server.sink).monitor", sampleRate: 48000, channels: 2, bufferFrames: 480)
+                let recorder = MonitorRecorder(seconds: 10, rate: 48000, channels: 2)
+                try input.start(sink: recorder)
+                _ = eventually(within: 10) { recorder.secondsSinceFirstSound(rate: 48000) >= 0.2 }
+                input.stop()
+                input.close()
             }
             deinit {
-                if process.isRunning { process.terminate() }
+                // SIGKILL: a child of the test process may have inherited other signals ignored.
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 process.waitUntilExit()
             }
         }
