@@ -15,8 +15,30 @@ public final class TestInputDevice: AudioInputDevice, @unchecked Sendable {
     /// The host time of frame 0.
     public let origin: UInt64 = 1_000_000_000_000
 
-    public init(sampleRate: Double, channels: Int) {
+    /// What the device records for each frame and channel: the ramp unless given.
+    private let signal: @Sendable (Int64, Int) -> Float
+
+    public init(sampleRate: Double, channels: Int, signal: (@Sendable (_ frame: Int64, _ channel: Int) -> Float)? = nil) {
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
+        self.signal = signal ?? { Self.value(frame: $0, channel: $1) }
+    }
+
+    /// Something like music: three tones and their overtones in each channel, a tremolo, and
+    /// a little noise (deterministic), peaking below 0.8.
+    public static func musicLike(sampleRate: Double) -> @Sendable (Int64, Int) -> Float {
+        { frame, channel in
+            let t = Double(frame) / sampleRate
+            let base = [220.0, 277.18, 329.63].map { $0 * (channel == 0 ? 1 : 1.5) }
+            var x = 0.0
+            for (i, f) in base.enumerated() {
+                let envelope = 0.6 + 0.4 * sin(2 * Double.pi * (0.5 + Double(i) * 0.3) * t)
+                x += envelope * (0.18 * sin(2 * Double.pi * f * t) + 0.06 * sin(2 * Double.pi * 2 * f * t + 0.3))
+            }
+            var seed = UInt64(bitPattern: frame &* 2_862_933_555_777_941_757 &+ Int64(channel) &* 3_037_000_493)
+            seed ^= seed >> 29
+            let noise = Double(Int64(bitPattern: seed) % 1000) / 1000 * 0.01
+            return Float(x + noise)
+        }
     }
 
     /// The sample the device records for `frame` on `channel`: distinct for every frame below
@@ -69,7 +91,7 @@ public final class TestInputDevice: AudioInputDevice, @unchecked Sendable {
                 return (sink, s.next)
             }) else { return false }
             for f in 0..<n {
-                for c in 0..<channels { samples[f * channels + c] = Self.value(frame: first + Int64(f), channel: c) }
+                for c in 0..<channels { samples[f * channels + c] = signal(first + Int64(f), c) }
             }
             samples.withUnsafeBufferPointer { sink.capture($0.baseAddress!, frameCount: n, hostTime: hostTime(ofFrame: first)) }
             done += n
