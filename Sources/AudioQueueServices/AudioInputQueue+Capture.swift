@@ -7,51 +7,24 @@ extension AudioInputQueue {
 
     /// Opens the device asked for, or the default input. No lock held.
     func openDevice() throws(AudioQueueError) -> any AudioInputDevice {
-        let (uid, deviceChannels) = (core.state.withLock { $0.side.session.requestedUID }, capture.withLock { $0.deviceChannels })
-        do {
-            let d: any AudioInputDevice
-            if let uid {
-                d = try AudioBackends.makeInput(uid: uid, sampleRate: sampleRate, channels: deviceChannels, bufferFrames: deviceFragmentFrames)
-            } else {
-                d = try AudioBackends.makeDefaultInput(sampleRate: sampleRate, channels: deviceChannels, bufferFrames: deviceFragmentFrames)
-            }
-            guard d.format.sampleRate == sampleRate, Int(d.format.channelsPerFrame) == deviceChannels else {
-                d.close()
-                throw AudioQueueError(.invalidDevice, "\(d.info.uid) records \(d.format), not \(deviceChannels) channels at \(sampleRate) Hz")
-            }
-            return d
-        } catch let error as AudioDeviceError {
-            throw AudioQueueError(error.code == .notFound ? .invalidDevice : .cannotStart, "no input device: \(error)")
-        } catch let error as AudioQueueError {
-            throw error
-        } catch {
-            throw AudioQueueError(.cannotStart, "\(error)")
+        let deviceChannels = capture.withLock { $0.deviceChannels }
+        let (rate, fragment) = (sampleRate, deviceFragmentFrames)
+        return try core.openDevice(Self.driver) { uid throws(AudioDeviceError) in
+            if let uid { return try AudioBackends.makeInput(uid: uid, sampleRate: rate, channels: deviceChannels, bufferFrames: fragment) }
+            return try AudioBackends.makeDefaultInput(sampleRate: rate, channels: deviceChannels, bufferFrames: fragment)
+        } mismatch: { d in
+            d.format.sampleRate == rate && Int(d.format.channelsPerFrame) == deviceChannels
+                ? nil : "\(d.info.uid) records \(d.format), not \(deviceChannels) channels at \(rate) Hz"
         }
     }
 
     /// Starts the device if the start of `generation` is still wanted; when it will not start,
     /// the queue goes back to `previous` (when given) and the error is thrown.
     func startDevice(generation: Int, restoring previous: QueuePhase?) throws(AudioQueueError) {
-        try transitions.run { () throws(AudioQueueError) in
-            let device = core.state.withLock { s -> (any AudioInputDevice)? in
-                guard s.side.session.generation == generation, s.phase.isActive, s.side.session.status != .running else { return nil }
-                return s.side.session.device
-            }
-            guard let device else { return }
-            do {
-                try device.start(sink: feed)
-            } catch {
-                let released = core.state.withLock { s -> AudioInputQueue? in
-                    guard let previous, s.side.session.generation == generation else { return nil }
-                    s.phase = previous
-                    defer { s.keepAlive = nil }
-                    return s.keepAlive
-                }
-                withExtendedLifetime(released) {}
-                throw AudioQueueError(.cannotStart, "\(device.info.uid) did not start: \(error)")
-            }
-            core.state.withLock { $0.side.session.status = .running }
-        }
+        let feed = self.feed
+        try core.startDevice(
+            Self.driver, generation: generation, restoring: previous, transitions: transitions,
+            start: { device throws(AudioDeviceError) in try device.start(sink: feed) }, started: { _, _ in })
     }
 
     /// Marks the device stopped and returns it for the caller to stop, if it was running

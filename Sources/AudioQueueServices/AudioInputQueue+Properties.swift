@@ -80,22 +80,7 @@ extension AudioInputQueue {
     /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice` when
     /// no registered backend has that name.
     public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) {
-        try transitions.run { () throws(AudioQueueError) in
-            let old = try core.state.withLock { s throws(AudioQueueError) -> (any AudioInputDevice)? in
-                try s.checkUsable()
-                guard s.phase.isStopped else {
-                    throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped")
-                }
-                if let uid {
-                    let backend = String(uid.split(separator: ":", maxSplits: 1).first ?? "")
-                    guard AudioBackends.backend(named: backend) != nil else {
-                        throw AudioQueueError(.invalidDevice, "no audio backend '\(backend)'")
-                    }
-                }
-                return s.side.session.replace(with: nil, owned: false, uid: uid)
-            }
-            old?.close()
-        }
+        try core.chooseDevice(Self.driver, uid: uid, transitions: transitions)
     }
 
     /// Records from `device` from the next start. Only while stopped (`invalidRunState`);
@@ -103,20 +88,11 @@ extension AudioInputQueue {
     /// was made for.
     public func setDevice(_ newDevice: any AudioInputDevice) throws(AudioQueueError) {
         let deviceChannels = capture.withLock { $0.deviceChannels }
-        try transitions.run { () throws(AudioQueueError) in
-            let old = try core.state.withLock { s throws(AudioQueueError) -> (any AudioInputDevice)? in
-                try s.checkUsable()
-                guard s.phase.isStopped else {
-                    throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped")
-                }
-                guard newDevice.format.sampleRate == sampleRate, Int(newDevice.format.channelsPerFrame) == deviceChannels else {
-                    throw AudioQueueError(.invalidDevice, "\(newDevice.info.uid) records \(newDevice.format), not \(deviceChannels) channels at \(sampleRate) Hz")
-                }
-                let old = s.side.session.replace(with: newDevice, owned: false, uid: newDevice.info.uid)
-                return old === newDevice ? nil : old
-            }
-            old?.close()
-        }
+        let fits = newDevice.format.sampleRate == sampleRate && Int(newDevice.format.channelsPerFrame) == deviceChannels
+        try core.useDevice(
+            Self.driver, newDevice,
+            mismatch: fits ? nil : "\(newDevice.info.uid) records \(newDevice.format), not \(deviceChannels) channels at \(sampleRate) Hz",
+            transitions: transitions)
     }
 
     /// The input device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).
@@ -168,68 +144,5 @@ extension AudioInputQueue {
             }
             return AudioTimeStamp(sampleTime: Double(device.framesCaptured), hostTime: HostTime.now(), flags: .sampleHostTimeValid)
         }
-    }
-
-    // MARK: Untyped properties
-
-    /// The size in bytes of a property's value (`AudioQueueGetPropertySize`); `invalidProperty`
-    /// for an ID an input queue does not have (decode buffer size is for output).
-    public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
-        try propertyBytes(id).count
-    }
-
-    /// Copies a property's value into `data` and returns the bytes written
-    /// (`AudioQueueGetProperty`), with the byte layouts of `AudioQueue.h`.
-    public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
-        try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
-    }
-
-    /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: channel layout,
-    /// level metering, current device.
-    public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
-        guard let property = AudioQueuePropertyID(rawValue: id) else {
-            throw AudioQueueError(.invalidProperty, "no property '\(FourCharCode(rawValue: id))'")
-        }
-        switch property {
-        case .enableLevelMetering:
-            try setLevelMeteringEnabled(try PropertyCoding.u32(data, id: id) != 0)
-        case .currentDevice:
-            guard let uid = String(validating: data, as: UTF8.self) else {
-                throw AudioQueueError(.invalidPropertyValue, "the device UID is not UTF-8")
-            }
-            try setCurrentDevice(uid.isEmpty ? nil : uid)
-        case .channelLayout:
-            try setChannelLayout(try PropertyCoding.layout(from: data))
-        case .decodeBufferSizeFrames:
-            throw AudioQueueError(.invalidProperty, "an input queue has no decode buffer")
-        case .magicCookie, .isRunning, .deviceSampleRate, .deviceNumberChannels, .maximumOutputPacketSize, .streamDescription,
-             .currentLevelMeter, .currentLevelMeterDB, .converterError:
-            throw AudioQueueError(.invalidProperty, "'\(FourCharCode(rawValue: id))' is read-only on an input queue")
-        }
-    }
-
-    private func propertyBytes(_ id: UInt32) throws(AudioQueueError) -> [UInt8] {
-        guard let property = AudioQueuePropertyID(rawValue: id) else {
-            throw AudioQueueError(.invalidProperty, "no property '\(FourCharCode(rawValue: id))'")
-        }
-        var out: [UInt8] = []
-        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
-        switch property {
-        case .isRunning: put(UInt32(isRunning ? 1 : 0))
-        case .deviceSampleRate: put(deviceSampleRate)
-        case .deviceNumberChannels: put(UInt32(deviceNumberOfChannels))
-        case .currentDevice: out = Array((currentDevice ?? "").utf8)
-        case .magicCookie: out = magicCookie ?? []
-        case .maximumOutputPacketSize: put(UInt32(maximumOutputPacketSize))
-        case .streamDescription: out = PropertyCoding.bytes(of: streamDescription)
-        case .channelLayout: out = channelLayout.map(PropertyCoding.bytes(of:)) ?? []
-        case .enableLevelMetering: put(UInt32(isLevelMeteringEnabled ? 1 : 0))
-        case .currentLevelMeter, .currentLevelMeterDB:
-            let meters = property == .currentLevelMeter ? try currentLevelMeter() : try currentLevelMeterDB()
-            for m in meters { put(m.averagePower); put(m.peakPower) }
-        case .decodeBufferSizeFrames: throw AudioQueueError(.invalidProperty, "an input queue has no decode buffer")
-        case .converterError: put(UInt32(bitPattern: converterError))
-        }
-        return out
     }
 }

@@ -35,7 +35,10 @@ public final class AudioInputQueue: @unchecked Sendable {
     /// The format the queue records in, complete (`kAudioQueueProperty_StreamDescription`):
     /// what was asked for, with the packet and frame sizes the encoder fills in.
     public let streamDescription: AudioStreamBasicDescription
-    let core: QueueCore<AudioInputQueue, InputSide>
+    typealias Core = QueueCore<AudioInputQueue, InputSide>
+    /// How the shared device code drives an input device.
+    static let driver = DeviceDriver<any AudioInputDevice>(direction: "input", uid: { $0.info.uid }, close: { $0.close() })
+    let core: Core
     /// The capture lock: encoder, buffer being filled, timeline, meter. Taken before the state
     /// lock; neither is held while program code runs.
     let capture: Guarded<CaptureLine>
@@ -172,22 +175,8 @@ public final class AudioInputQueue: @unchecked Sendable {
     ///
     /// A started queue keeps itself alive until it stops, as Apple's does.
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
-        if let time, time.flags.contains(.sampleTimeValid), !time.flags.contains(.hostTimeValid), !time.sampleTime.isFinite {
-            throw AudioQueueError(.invalidParameter, "the start time \(time.sampleTime) is not a finite sample time")
-        }
-        let needsDevice = try core.state.withLock { s throws(AudioQueueError) -> Bool in
-            try s.checkUsable()
-            return s.side.session.device == nil && (s.phase.isStopped || s.phase.isPaused)
-        }
-        if needsDevice {
-            let opened = try openDevice()
-            let spare = core.state.withLock { s -> (any AudioInputDevice)? in
-                guard s.side.session.device == nil else { return opened }
-                _ = s.side.session.replace(with: opened, owned: true, uid: s.side.session.requestedUID)
-                return nil
-            }
-            spare?.close()
-        }
+        try Core.checkStartTime(time)
+        try core.openDeviceIfNeeded(Self.driver, needed: { _ in true }, open: openDevice)
         let started = try capture.withLock { c throws(AudioQueueError) -> (generation: Int, previous: QueuePhase, stopping: Bool)? in
             try core.state.withLock { s throws(AudioQueueError) -> (Int, QueuePhase, Bool)? in
                 try s.checkUsable()
@@ -212,33 +201,22 @@ public final class AudioInputQueue: @unchecked Sendable {
             }
         }
         guard let started else { return }
-        let delay = startDelay(for: time)
+        let delay = Core.delay(until: time, sampleRate: sampleRate) {
+            core.state.withLock { $0.side.session.device?.framesCaptured ?? 0 }
+        }
         if delay > 0 {
-            core.controlQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(delay, 3_600_000_000_000)))) { [weak self] in
-                guard let self else { return }
+            core.startLater(after: delay, self) { queue in
                 do throws(AudioQueueError) {
-                    try self.startDevice(generation: started.generation, restoring: nil)
-                    if started.stopping { self.finishAsyncStop() }
+                    try queue.startDevice(generation: started.generation, restoring: nil)
+                    if started.stopping { queue.finishAsyncStop() }
                 } catch {
-                    self.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
+                    queue.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
                 }
             }
         } else {
             try startDevice(generation: started.generation, restoring: started.previous)
             if started.stopping { core.controlQueue.async { [self] in finishAsyncStop() } }
         }
-    }
-
-    private func startDelay(for time: AudioTimeStamp?) -> UInt64 {
-        guard let time else { return 0 }
-        if time.flags.contains(.hostTimeValid) {
-            let now = HostTime.now()
-            return time.hostTime > now ? time.hostTime - now : 0
-        }
-        guard time.flags.contains(.sampleTimeValid) else { return 0 }
-        let captured = core.state.withLock { $0.side.session.device?.framesCaptured ?? 0 }
-        let ahead = (time.sampleTime - Double(captured)) / sampleRate
-        return ahead > 0 ? UInt64(min(ahead, 3600) * 1e9) : 0
     }
 
     /// Pauses recording, keeping the buffers and what was captured (`AudioQueuePause`);

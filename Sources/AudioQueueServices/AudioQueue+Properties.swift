@@ -157,41 +157,17 @@ extension AudioQueue {
     /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice`
     /// when no registered backend has that name.
     public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) {
-        try transitions.run { () throws(AudioQueueError) in
-            let old = try core.state.withLock { s throws(AudioQueueError) -> (any AudioOutputDevice)? in
-                try s.checkUsable()
-                guard s.phase.isStopped else {
-                    throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped")
-                }
-                if let uid {
-                    let backend = String(uid.split(separator: ":", maxSplits: 1).first ?? "")
-                    guard AudioBackends.backend(named: backend) != nil else {
-                        throw AudioQueueError(.invalidDevice, "no audio backend '\(backend)'")
-                    }
-                }
-                return s.side.session.replace(with: nil, owned: false, uid: uid)
-            }
-            old?.close()
-        }
+        try core.chooseDevice(Self.driver, uid: uid, transitions: transitions)
     }
 
     /// Uses `device` for output from the next start. Only while stopped (`invalidRunState`);
     /// `invalidDevice` when it does not play the queue's rate and channel count.
     public func setDevice(_ newDevice: any AudioOutputDevice) throws(AudioQueueError) {
-        try transitions.run { () throws(AudioQueueError) in
-            let old = try core.state.withLock { s throws(AudioQueueError) -> (any AudioOutputDevice)? in
-                try s.checkUsable()
-                guard s.phase.isStopped else {
-                    throw AudioQueueError(.invalidRunState, "the device can be changed only while the queue is stopped")
-                }
-                guard Self.fits(newDevice, channels: channels, sampleRate: sampleRate) else {
-                    throw AudioQueueError(.invalidDevice, "\(newDevice.info.uid) plays \(newDevice.format), not \(channels) channels at \(sampleRate) Hz")
-                }
-                let old = s.side.session.replace(with: newDevice, owned: false, uid: newDevice.info.uid)
-                return old === newDevice ? nil : old
-            }
-            old?.close()
-        }
+        let fits = Self.fits(newDevice, channels: channels, sampleRate: sampleRate)
+        try core.useDevice(
+            Self.driver, newDevice,
+            mismatch: fits ? nil : "\(newDevice.info.uid) plays \(newDevice.format), not \(channels) channels at \(sampleRate) Hz",
+            transitions: transitions)
     }
 
     /// The output device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).

@@ -44,25 +44,13 @@ extension AudioQueue {
 
     /// Opens the device asked for, or the default one. No lock held.
     func openDevice() throws(AudioQueueError) -> any AudioOutputDevice {
-        let (uid, frames) = core.state.withLock { ($0.side.session.requestedUID, $0.side.decodeBufferFrames) }
-        do {
-            let d: any AudioOutputDevice
-            if let uid {
-                d = try AudioBackends.makeOutput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: frames)
-            } else {
-                d = try AudioBackends.makeDefaultOutput(sampleRate: sampleRate, channels: channels, bufferFrames: frames)
-            }
-            guard Self.fits(d, channels: channels, sampleRate: sampleRate) else {
-                d.close()
-                throw AudioQueueError(.invalidDevice, "\(d.info.uid) plays \(d.format), not \(channels) channels at \(sampleRate) Hz")
-            }
-            return d
-        } catch let error as AudioDeviceError {
-            throw AudioQueueError(error.code == .notFound ? .invalidDevice : .cannotStart, "no output device: \(error)")
-        } catch let error as AudioQueueError {
-            throw error
-        } catch {
-            throw AudioQueueError(.cannotStart, "\(error)")
+        let frames = core.state.withLock { $0.side.decodeBufferFrames }
+        let (rate, channels) = (sampleRate, self.channels)
+        return try core.openDevice(Self.driver) { uid throws(AudioDeviceError) in
+            if let uid { return try AudioBackends.makeOutput(uid: uid, sampleRate: rate, channels: channels, bufferFrames: frames) }
+            return try AudioBackends.makeDefaultOutput(sampleRate: rate, channels: channels, bufferFrames: frames)
+        } mismatch: { d in
+            Self.fits(d, channels: channels, sampleRate: rate) ? nil : "\(d.info.uid) plays \(d.format), not \(channels) channels at \(rate) Hz"
         }
     }
 
@@ -70,30 +58,11 @@ extension AudioQueue {
     /// not been overtaken by a pause, stop or reset) and it is not running. When it will not
     /// start, the queue goes back to `previous` (when given) and the error is thrown.
     func startDevice(generation: Int, restoring previous: QueuePhase?) throws(AudioQueueError) {
-        try transitions.run { () throws(AudioQueueError) in
-            let device = core.state.withLock { s -> (any AudioOutputDevice)? in
-                guard s.side.session.generation == generation, s.phase.isActive, s.side.session.status != .running else { return nil }
-                return s.side.session.device
-            }
-            guard let device else { return }
-            do {
-                try device.start(source: feed)
-            } catch {
-                let released = core.state.withLock { s -> AudioQueue? in
-                    guard let previous, s.side.session.generation == generation else { return nil }
-                    s.phase = previous
-                    s.side.session.status = .idle
-                    defer { s.keepAlive = nil }
-                    return s.keepAlive
-                }
-                withExtendedLifetime(released) {}
-                throw AudioQueueError(.cannotStart, "\(device.info.uid) did not start: \(error)")
-            }
-            core.state.withLock { s in
-                s.side.session.status = .running
-                s.side.clock.playedAtStart = device.framesPlayed
-            }
-        }
+        let feed = self.feed
+        try core.startDevice(
+            Self.driver, generation: generation, restoring: previous, transitions: transitions,
+            start: { device throws(AudioDeviceError) in try device.start(source: feed) },
+            started: { side, device in side.clock.playedAtStart = device.framesPlayed })
     }
 
     /// Marks a running device paused and returns it for the caller to pause (state lock held,

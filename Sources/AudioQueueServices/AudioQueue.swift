@@ -26,12 +26,15 @@ public final class AudioQueue: @unchecked Sendable {
     public typealias PropertyListener = @Sendable (_ queue: AudioQueue, _ property: AudioQueuePropertyID) -> Void
     /// Where a queue is in its life cycle.
     public typealias RunState = AudioQueueRunState
+    typealias Core = QueueCore<AudioQueue, OutputSide>
+    /// How the shared device code drives an output device.
+    static let driver = DeviceDriver<any AudioOutputDevice>(direction: "output", uid: { $0.info.uid }, close: { $0.close() })
 
     /// The format of the data the program enqueues (`kAudioQueueProperty_StreamDescription`).
     public let streamDescription: AudioStreamBasicDescription
     /// The run state, buffers, callback line, listeners and the output side's state, behind
     /// the state lock (held only briefly, never while decoding or while a device changes state).
-    let core: QueueCore<AudioQueue, OutputSide>
+    let core: Core
     /// The render lock: engine, decode ring, primed frames, meter. Taken before the state lock;
     /// neither is held while program code runs.
     let render: Guarded<DecodeAhead>
@@ -183,24 +186,9 @@ public final class AudioQueue: @unchecked Sendable {
     ///
     /// A live queue keeps itself alive while it plays, as Apple's does until it is disposed of.
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
-        if let time, time.flags.contains(.sampleTimeValid), !time.flags.contains(.hostTimeValid), !time.sampleTime.isFinite {
-            throw AudioQueueError(.invalidParameter, "the start time \(time.sampleTime) is not a finite sample time")
-        }
+        try Core.checkStartTime(time)
         // Open the device before taking the locks: a sound server may take a while to answer.
-        let needsDevice = try core.state.withLock { s throws(AudioQueueError) -> Bool in
-            try s.checkUsable()
-            return s.side.offline == nil && s.side.session.device == nil && (s.phase.isStopped || s.phase.isPaused)
-        }
-        if needsDevice {
-            let opened = try openDevice()
-            let spare = core.state.withLock { s -> (any AudioOutputDevice)? in
-                guard s.side.session.device == nil else { return opened }
-                let uid = s.side.session.requestedUID
-                _ = s.side.session.replace(with: opened, owned: true, uid: uid)
-                return nil
-            }
-            spare?.close()
-        }
+        try core.openDeviceIfNeeded(Self.driver, needed: { $0.side.offline == nil }, open: openDevice)
         enum Action { case none, offline(fresh: Bool), live(previous: QueuePhase, generation: Int) }
         let action = try render.withLock { r throws(AudioQueueError) -> Action in
             let action = try core.state.withLock { s throws(AudioQueueError) -> Action in
@@ -235,14 +223,15 @@ public final class AudioQueue: @unchecked Sendable {
         case .offline(let fresh):
             if fresh { reportRunning() }
         case .live(let previous, let generation):
-            let delay = startDelay(for: time)
+            let delay = Core.delay(until: time, sampleRate: sampleRate) {
+                core.state.withLock { $0.side.session.device?.framesRendered ?? 0 }
+            }
             if delay > 0 {
-                core.controlQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(delay, 3_600_000_000_000)))) { [weak self] in
-                    guard let self else { return }
+                core.startLater(after: delay, self) { queue in
                     do throws(AudioQueueError) {
-                        try self.startDevice(generation: generation, restoring: nil)
+                        try queue.startDevice(generation: generation, restoring: nil)
                     } catch {
-                        self.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
+                        queue.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
                     }
                 }
             } else {
@@ -250,20 +239,6 @@ public final class AudioQueue: @unchecked Sendable {
             }
         }
         scheduleCallbacks()
-    }
-
-    /// Nanoseconds until `time` (a host time, or a sample time on the device's clock); 0 for
-    /// nil or a time that has passed.
-    private func startDelay(for time: AudioTimeStamp?) -> UInt64 {
-        guard let time else { return 0 }
-        if time.flags.contains(.hostTimeValid) {
-            let now = HostTime.now()
-            return time.hostTime > now ? time.hostTime - now : 0
-        }
-        guard time.flags.contains(.sampleTimeValid) else { return 0 }
-        let rendered = core.state.withLock { $0.side.session.device?.framesRendered ?? 0 }
-        let ahead = (time.sampleTime - Double(rendered)) / sampleRate
-        return ahead > 0 ? UInt64(min(ahead, 3600) * 1e9) : 0
     }
 
     /// Decodes enqueued buffers ahead of playback (`AudioQueuePrime`) so that starting plays at

@@ -32,6 +32,12 @@ final class CaptureProbe: Sendable {
 
 let probe = CaptureProbe()
 
+/// When the first callback came, and a semaphore signalled then.
+final class CallbackProbe: Sendable {
+    let first = Atomic<UInt64>(0)
+    let signal = DispatchSemaphore(value: 0)
+}
+
 /// Passes what the device records through, noting when the first frames came.
 final class TimedSink: AudioCaptureSink {
     let sink: any AudioCaptureSink
@@ -101,35 +107,34 @@ let format = AudioStreamBasicDescription.linearPCM(sampleRate: 44100, channels: 
 let bufferBytes = Int(44100 * bufferSeconds) * 4
 
 /// Starts `queue` and returns (first frames, first callback) in ms after just before `start()`.
-func timeStart(_ queue: AudioInputQueue, callbacks: DispatchSemaphore, firstCallback: Atomic<UInt64>) -> (Double, Double) {
+func timeStart(_ queue: AudioInputQueue, _ callback: CallbackProbe) -> (Double, Double) {
     probe.reset()
-    firstCallback.store(0, ordering: .releasing)
+    callback.first.store(0, ordering: .releasing)
     let before = HostTime.now()
     do { try queue.start() } catch { fail("recordstart: start failed: \(error)") }
-    guard callbacks.wait(timeout: .now() + .seconds(10)) == .success else { fail("recordstart: no callback within 10 seconds") }
+    guard callback.signal.wait(timeout: .now() + .seconds(10)) == .success else { fail("recordstart: no callback within 10 seconds") }
     let frames = probe.first.load(ordering: .acquiring)
-    return (ms(frames, since: before), ms(firstCallback.load(ordering: .acquiring), since: before))
+    return (ms(frames, since: before), ms(callback.first.load(ordering: .acquiring), since: before))
 }
 
 var rows: [String: [(Double, Double)]] = ["cold": [], "warm": []]
 var deviceName = ""
 for trial in 1...trials {
-    let callbacks = DispatchSemaphore(value: 0)
-    let firstCallback = Atomic<UInt64>(0)
+    let callback = CallbackProbe()
     do {
-        let queue = try AudioInputQueue(format: format) { queue, buffer, _, _, _ in
-            if firstCallback.compareExchange(expected: 0, desired: HostTime.now(), ordering: .acquiringAndReleasing).exchanged {
-                callbacks.signal()
+        let queue = try AudioInputQueue(format: format) { queue, buffer, _, packets, _ in
+            if packets > 0, callback.first.compareExchange(expected: 0, desired: HostTime.now(), ordering: .acquiringAndReleasing).exchanged {
+                callback.signal.signal()
             }
             try? queue.enqueue(buffer)
         }
         try queue.setCurrentDevice("timed")
         for _ in 0..<3 { try queue.enqueue(try queue.allocateBuffer(byteCapacity: bufferBytes)) }
-        let cold = timeStart(queue, callbacks: callbacks, firstCallback: firstCallback)
+        let cold = timeStart(queue, callback)
         deviceName = queue.currentDeviceInfo?.uid ?? "?"
         try queue.stop(immediate: true)
         for _ in 0..<3 { try queue.enqueue(try queue.allocateBuffer(byteCapacity: bufferBytes)) }
-        let warm = timeStart(queue, callbacks: callbacks, firstCallback: firstCallback)
+        let warm = timeStart(queue, callback)
         try queue.dispose(immediate: true)
         rows["cold"]!.append(cold)
         rows["warm"]!.append(warm)

@@ -1,0 +1,140 @@
+import AudioCore
+
+/// What both queue types answer through Apple's untyped property calls
+/// (`AudioQueueGetPropertySize`, `AudioQueueGetProperty`, `AudioQueueSetProperty`), with the byte
+/// layouts of `AudioQueue.h`: UInt32 flags and counts, Float64 rates, a 40-byte
+/// `AudioStreamBasicDescription`, an `AudioChannelLayout` (12-byte header plus 20 bytes per
+/// description), 8 bytes of `AudioQueueLevelMeterState` per channel, the cookie's bytes, and the
+/// device UID as UTF-8.
+protocol UntypedQueueProperties: AnyObject {
+    var isRunning: Bool { get }
+    var deviceSampleRate: Double { get }
+    var deviceNumberOfChannels: Int { get }
+    var currentDevice: String? { get }
+    var magicCookie: [UInt8]? { get }
+    var maximumOutputPacketSize: Int { get }
+    var streamDescription: AudioStreamBasicDescription { get }
+    var channelLayout: AudioChannelLayout? { get }
+    var isLevelMeteringEnabled: Bool { get }
+    var converterError: OSStatus { get }
+    func currentLevelMeter() throws(AudioQueueError) -> [AudioQueueLevelMeterState]
+    func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError)
+    func setCurrentDevice(_ uid: String?) throws(AudioQueueError)
+    func setChannelLayout(_ newLayout: AudioChannelLayout?) throws(AudioQueueError)
+    /// `kAudioQueueProperty_DecodeBufferSizeFrames` (output queues; `invalidProperty` otherwise).
+    func decodeBufferSizeProperty() throws(AudioQueueError) -> Int
+    func setDecodeBufferSizeProperty(_ frames: Int) throws(AudioQueueError)
+    /// `kAudioQueueProperty_MagicCookie` set (output queues: the decoder's; input queues have
+    /// none to set).
+    func setMagicCookieProperty(_ cookie: [UInt8]?) throws(AudioQueueError)
+}
+
+extension UntypedQueueProperties {
+    /// A property's value as bytes; `invalidProperty` for an ID the queue does not have.
+    func propertyBytes(_ id: UInt32) throws(AudioQueueError) -> [UInt8] {
+        guard let property = AudioQueuePropertyID(rawValue: id) else {
+            throw AudioQueueError(.invalidProperty, "no property '\(FourCharCode(rawValue: id))'")
+        }
+        var out: [UInt8] = []
+        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
+        switch property {
+        case .isRunning: put(UInt32(isRunning ? 1 : 0))
+        case .deviceSampleRate: put(deviceSampleRate)
+        case .deviceNumberChannels: put(UInt32(deviceNumberOfChannels))
+        case .currentDevice: out = Array((currentDevice ?? "").utf8)
+        case .magicCookie: out = magicCookie ?? []
+        case .maximumOutputPacketSize: put(UInt32(maximumOutputPacketSize))
+        case .streamDescription: out = PropertyCoding.bytes(of: streamDescription)
+        case .channelLayout: out = channelLayout.map(PropertyCoding.bytes(of:)) ?? []
+        case .enableLevelMetering: put(UInt32(isLevelMeteringEnabled ? 1 : 0))
+        case .currentLevelMeter, .currentLevelMeterDB:
+            let meters = try currentLevelMeter()
+            for m in property == .currentLevelMeter ? meters : meters.map(\.decibels) { put(m.averagePower); put(m.peakPower) }
+        case .decodeBufferSizeFrames: put(UInt32(try decodeBufferSizeProperty()))
+        case .converterError: put(UInt32(bitPattern: converterError))
+        }
+        return out
+    }
+
+    /// Sets a property from its bytes; `invalidProperty` for an unknown or read-only ID,
+    /// `invalidPropertySize` for a value of the wrong size.
+    func setPropertyBytes(_ id: UInt32, _ data: UnsafeRawBufferPointer) throws(AudioQueueError) {
+        guard let property = AudioQueuePropertyID(rawValue: id) else {
+            throw AudioQueueError(.invalidProperty, "no property '\(FourCharCode(rawValue: id))'")
+        }
+        switch property {
+        case .magicCookie:
+            try setMagicCookieProperty(data.isEmpty ? nil : Array(data))
+        case .enableLevelMetering:
+            try setLevelMeteringEnabled(try PropertyCoding.u32(data, id: id) != 0)
+        case .decodeBufferSizeFrames:
+            try setDecodeBufferSizeProperty(Int(try PropertyCoding.u32(data, id: id)))
+        case .currentDevice:
+            guard let uid = String(validating: data, as: UTF8.self) else {
+                throw AudioQueueError(.invalidPropertyValue, "the device UID is not UTF-8")
+            }
+            try setCurrentDevice(uid.isEmpty ? nil : uid)
+        case .channelLayout:
+            try setChannelLayout(try PropertyCoding.layout(from: data))
+        case .isRunning, .deviceSampleRate, .deviceNumberChannels, .maximumOutputPacketSize, .streamDescription,
+             .currentLevelMeter, .currentLevelMeterDB, .converterError:
+            throw AudioQueueError(.invalidProperty, "'\(FourCharCode(rawValue: id))' is read-only")
+        }
+    }
+}
+
+extension AudioQueue: UntypedQueueProperties {
+    func decodeBufferSizeProperty() throws(AudioQueueError) -> Int { decodeBufferSizeFrames }
+    func setDecodeBufferSizeProperty(_ frames: Int) throws(AudioQueueError) { try setDecodeBufferSizeFrames(frames) }
+    func setMagicCookieProperty(_ cookie: [UInt8]?) throws(AudioQueueError) { try setMagicCookie(cookie) }
+
+    /// The size in bytes of a property's value (`AudioQueueGetPropertySize`);
+    /// `invalidProperty` for an ID the queue does not have.
+    public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
+        try propertyBytes(id).count
+    }
+
+    /// Copies a property's value into `data` and returns the bytes written
+    /// (`AudioQueueGetProperty`). `invalidProperty` for an unknown ID, `invalidPropertySize`
+    /// when `data` is smaller than the value.
+    public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
+        try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
+    }
+
+    /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: magic cookie,
+    /// channel layout, level metering, decode buffer size, current device. `invalidProperty`
+    /// for an unknown or read-only ID, `invalidPropertySize` for a value of the wrong size.
+    public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
+        try setPropertyBytes(id, data)
+    }
+}
+
+extension AudioInputQueue: UntypedQueueProperties {
+    func decodeBufferSizeProperty() throws(AudioQueueError) -> Int {
+        throw AudioQueueError(.invalidProperty, "an input queue has no decode buffer")
+    }
+    func setDecodeBufferSizeProperty(_ frames: Int) throws(AudioQueueError) {
+        throw AudioQueueError(.invalidProperty, "an input queue has no decode buffer")
+    }
+    func setMagicCookieProperty(_ cookie: [UInt8]?) throws(AudioQueueError) {
+        throw AudioQueueError(.invalidProperty, "an input queue's magic cookie is its encoder's, and read-only")
+    }
+
+    /// The size in bytes of a property's value (`AudioQueueGetPropertySize`); `invalidProperty`
+    /// for an ID an input queue does not have (the decode buffer size is for output).
+    public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
+        try propertyBytes(id).count
+    }
+
+    /// Copies a property's value into `data` and returns the bytes written
+    /// (`AudioQueueGetProperty`).
+    public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
+        try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
+    }
+
+    /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: channel layout,
+    /// level metering, current device.
+    public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
+        try setPropertyBytes(id, data)
+    }
+}
