@@ -116,12 +116,7 @@ extension AudioInputQueue {
                 throw AudioQueueError(.invalidParameter, "the timeline belongs to another queue")
             }
             let sample = s.phase.isStopped ? 0 : feed.framesSeen.load(ordering: .acquiring)
-            var discontinuity = false
-            if let timeline {
-                let seen = feed.discontinuities.load(ordering: .acquiring)
-                discontinuity = seen != timeline.seenUnderruns
-                timeline.seenUnderruns = seen
-            }
+            let discontinuity = timeline?.observe(feed.discontinuities.load(ordering: .acquiring)) ?? false
             return (AudioTimeStamp(sampleTime: Double(sample), hostTime: HostTime.now(), flags: .sampleHostTimeValid), discontinuity)
         }
     }

@@ -202,12 +202,7 @@ extension AudioQueue {
                     }
                 }
             }
-            var discontinuity = false
-            if let timeline {
-                let seen = feed.underruns.load(ordering: .acquiring)
-                discontinuity = seen != timeline.seenUnderruns
-                timeline.seenUnderruns = seen
-            }
+            let discontinuity = timeline?.observe(feed.underruns.load(ordering: .acquiring)) ?? false
             return (AudioTimeStamp(sampleTime: Double(sample), hostTime: HostTime.now(), flags: .sampleHostTimeValid), discontinuity)
         }
     }

@@ -453,6 +453,13 @@ public final class AudioQueueTimeline: @unchecked Sendable {
         self.owner = owner
         seenUnderruns = seen
     }
+
+    /// Whether the queue's count of discontinuities moved to `count` since this timeline last
+    /// looked (state lock held); remembers it.
+    func observe(_ count: Int) -> Bool {
+        defer { seenUnderruns = count }
+        return count != seenUnderruns
+    }
 }
 
 /// A flag a queue's own thread polls; shared so that the thread never keeps the queue alive.
