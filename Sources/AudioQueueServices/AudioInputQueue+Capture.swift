@@ -5,10 +5,24 @@ import Dispatch
 extension AudioInputQueue {
     // MARK: The device
 
+    /// Frames the device is asked to deliver at a time: an eighth of the smallest buffer
+    /// enqueued, from 10 to 50 ms (25 ms with none enqueued). Each piece wakes the device's
+    /// thread and crosses from the server, so pieces are as large as a buffer allows while a
+    /// full buffer still comes back soon after its last frame was recorded; an asynchronous
+    /// stop gets everything whatever the size.
+    func deviceFragmentFrames() -> Int {
+        let smallest = capture.withLock { c in
+            core.state.withLock { s in s.side.emptyBuffers.map { c.packetCapacity(of: $0) * c.framesPerPacket }.min() }
+        }
+        let (least, most) = (max(16, Int(sampleRate / 100)), max(16, Int(sampleRate / 20)))
+        guard let smallest else { return max(16, Int(sampleRate / 40)) }
+        return min(max(smallest / 8, least), most)
+    }
+
     /// Opens the device asked for, or the default input. No lock held.
     func openDevice() throws(AudioQueueError) -> any AudioInputDevice {
         let deviceChannels = capture.withLock { $0.deviceChannels }
-        let (rate, fragment) = (sampleRate, deviceFragmentFrames)
+        let (rate, fragment) = (sampleRate, deviceFragmentFrames())
         return try core.openDevice(Self.driver) { uid throws(AudioDeviceError) in
             if let uid { return try AudioBackends.makeInput(uid: uid, sampleRate: rate, channels: deviceChannels, bufferFrames: fragment) }
             return try AudioBackends.makeDefaultInput(sampleRate: rate, channels: deviceChannels, bufferFrames: fragment)
@@ -142,9 +156,9 @@ extension AudioInputQueue {
                 finish: { finished in core.state.withLock { $0.line.append(finished) } })
             if began { underrun = true }
         }
-        // Woken again once half of what the buffer being filled wants has arrived (at most
-        // 50 ms of audio): small buffers are filled as promptly as large ones.
-        feed.wakeThreshold.store(max(1, min(Int(sampleRate / 20), c.framesWanted / 2)), ordering: .relaxed)
+        // Woken again once the buffer being filled can be handed back, or after 50 ms of
+        // audio at most (the level meter): a buffer comes back as soon as it is full.
+        feed.wakeThreshold.store(max(1, min(Int(sampleRate / 20), c.framesToFill)), ordering: .relaxed)
         if underrun {
             feed.discontinuities.add(1, ordering: .relaxed)
             core.state.withLock { s in

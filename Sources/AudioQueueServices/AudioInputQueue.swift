@@ -47,8 +47,6 @@ public final class AudioInputQueue: @unchecked Sendable {
     let captureThreadExit = ExitFlag()
     let channels: Int
     let sampleRate: Double
-    /// Frames the device is asked to deliver at a time (about 10 ms).
-    let deviceFragmentFrames: Int
     private let callback: InputCallback
 
     /// Creates a recording queue for data in `format` (Apple's `AudioQueueNewInput`, or
@@ -84,7 +82,6 @@ public final class AudioInputQueue: @unchecked Sendable {
         self.channels = channels
         sampleRate = format.sampleRate
         self.callback = callback
-        deviceFragmentFrames = max(64, Int(format.sampleRate / 100))
         let deviceChannels = device.map { Int($0.format.channelsPerFrame) } ?? channels
         if let device, device.format.sampleRate != format.sampleRate {
             throw AudioQueueError(.invalidDevice, "\(device.info.uid) records at \(device.format.sampleRate) Hz, not \(format.sampleRate) Hz")

@@ -17,6 +17,9 @@ struct InputSide {
 
     var hasEmpty: Bool { head < empty.count }
 
+    /// The buffers waiting to be filled, in order.
+    var emptyBuffers: ArraySlice<AudioQueueBuffer> { empty[head...] }
+
     mutating func append(_ buffer: AudioQueueBuffer) {
         if head > 32 && head * 2 > empty.count {
             empty.removeFirst(head)
@@ -74,6 +77,10 @@ final class CaptureLine {
     private(set) var staged = 0
     /// Frames the latest buffer taken wants (0 before the first).
     private(set) var framesWanted = 0
+
+    /// Frames still to come before the buffer being filled is full (the next one's whole size
+    /// when none is being filled).
+    var framesToFill: Int { current != nil ? wanted - staged : max(1, framesWanted) }
     /// The timeline position of the next frame read from the ring.
     var position: Int64 = 0
     /// Frames dropped because no buffer was enqueued, since the queue was created.
