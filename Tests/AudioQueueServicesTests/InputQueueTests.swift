@@ -215,6 +215,57 @@ struct InputQueueTests {
         try queue.dispose(immediate: true)
     }
 
+    /// The meter reads what was captured: sines of amplitude 0.5 and 0.25 give those peaks
+    /// and RMS levels of amplitude / √2, and −6.02 dB between the channels.
+    @Test func meteringMeasuresWhatIsCaptured() throws {
+        let rate = Self.rate
+        let device = TestInputDevice(sampleRate: rate, channels: 2) { frame, channel in
+            Float((channel == 0 ? 0.5 : 0.25) * sin(2 * Double.pi * 1000 * Double(frame) / rate))
+        }
+        let recorder = InputRecorder()
+        let queue = try AudioInputQueue(format: Self.float2, device: device, callback: recorder.callback)
+        for _ in 0..<3 { try queue.enqueue(try queue.allocateBuffer(byteCapacity: 4800 * 8)) }
+        #expect { try queue.currentLevelMeter() } throws: { ($0 as? AudioQueueError)?.code == .invalidPropertyValue }
+        try queue.setLevelMeteringEnabled(true)
+        try queue.start()
+        device.push(frames: 9600)
+        #expect(eventually { recorder.count >= 2 })
+        let levels = try queue.currentLevelMeter()
+        try #require(levels.count == 2)
+        #expect(abs(levels[0].peakPower - 0.5) < 1e-3 && abs(levels[1].peakPower - 0.25) < 1e-3)
+        #expect(abs(Double(levels[0].averagePower) - 0.5 / 2.squareRoot()) < 5e-3 && abs(Double(levels[1].averagePower) - 0.25 / 2.squareRoot()) < 5e-3)
+        let db = try queue.currentLevelMeterDB()
+        #expect(abs((db[0].averagePower - db[1].averagePower) - 6.02) < 0.05)
+        try queue.dispose(immediate: true)
+    }
+
+    /// A device recording another channel count than the queue's: one channel goes to every
+    /// channel, several are averaged into one.
+    @Test(arguments: [(1, 2), (2, 1)])
+    func channelCountsAreMapped(device deviceChannels: Int, queue queueChannels: Int) throws {
+        let device = TestInputDevice(sampleRate: Self.rate, channels: deviceChannels)
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: Self.rate, channels: UInt32(queueChannels), bitsPerChannel: 32, isFloat: true)
+        let recorder = InputRecorder()
+        let queue = try AudioInputQueue(format: format, device: device, callback: recorder.callback)
+        try queue.enqueue(try queue.allocateBuffer(byteCapacity: 480 * 4 * queueChannels))
+        try queue.start()
+        device.push(frames: 480)
+        #expect(eventually { recorder.count == 1 })
+        let floats = recorder.allFloats
+        try #require(floats.count == 480 * queueChannels)
+        for f in 0..<480 {
+            let frame = Int64(f)
+            if deviceChannels == 1 {
+                let x = TestInputDevice.value(frame: frame, channel: 0)
+                #expect(floats[f * 2] == x && floats[f * 2 + 1] == x)
+            } else {
+                let mean = (TestInputDevice.value(frame: frame, channel: 0) + TestInputDevice.value(frame: frame, channel: 1)) / 2
+                #expect(abs(floats[f] - mean) <= 1e-7)
+            }
+        }
+        try queue.dispose(immediate: true)
+    }
+
     @Test func aFormatWithNoEncoderIsRefusedNamingIt() {
         let aac = AudioStreamBasicDescription(
             sampleRate: 44100, formatID: .mpeg4AAC, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 1024, bytesPerFrame: 0,
