@@ -147,7 +147,15 @@ extension AudioInputQueue {
             var n = min(ring.available, c.chunkFrames)
             if let gap = feed.nextGapPosition { n = min(n, max(0, gap - readPosition)) }
             guard n > 0 else { break }
-            if !mayDrop && c.current == nil && !core.state.withLock({ $0.side.hasEmpty }) { break }
+            if !mayDrop {
+                // Only what the buffer being filled, or the next enqueued one, can take: the
+                // rest waits in the ring for buffers the callbacks give back.
+                let room = c.current != nil
+                    ? c.framesToFill
+                    : core.state.withLock { s in s.side.emptyBuffers.first.map { c.packetCapacity(of: $0) * c.framesPerPacket } } ?? 0
+                n = min(n, room)
+                guard n > 0 else { break }
+            }
             let got = ring.read(into: c.readTarget, frames: n)
             guard got > 0 else { break }
             let began = c.consume(

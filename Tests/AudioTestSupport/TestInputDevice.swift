@@ -61,7 +61,21 @@ public final class TestInputDevice: AudioInputDevice, @unchecked Sendable {
         sink.device(self, didReport: .started(hostTime: HostTime.now()))
     }
 
+    /// Frames recorded but still held by the device, delivered by a draining stop.
+    private let held = Mutex(0)
+
+    /// Records `frames` frames that the device keeps until `stop(drain: true)` delivers them
+    /// (what a sound server still holds when a program stops).
+    public func holdUntilDrained(frames: Int) {
+        held.withLock { $0 += frames }
+    }
+
     public func stop(drain: Bool) {
+        let pending = held.withLock { h -> Int in
+            defer { h = 0 }
+            return h
+        }
+        if drain && pending > 0 { push(frames: pending) }
         state.withLock {
             $0.sink = nil
             $0.stops.append(drain)
