@@ -89,7 +89,7 @@ extension AudioInputQueue {
                 }
                 guard let (device, released) = result else { return (false, nil) }
                 device?.stop(drain: false)
-                pump(c, mayDrop: true)
+                pump(c, drops: .always)
                 returnEverything(c, keepingStaged: true)
                 return (true, released)
             }
@@ -124,17 +124,27 @@ extension AudioInputQueue {
     }
 
     private func captureTick() {
-        let stopping = core.state.withLock { $0.phase.isStopping }
-        capture.withLock { c in pump(c, mayDrop: !stopping) }
+        capture.withLock { c in pump(c, drops: .unlessStopping) }
         scheduleCallbacks()
+    }
+
+    /// When frames that find no buffer may be dropped.
+    enum DropPolicy {
+        /// Always (recording runs on, or no callback is left to give a buffer back).
+        case always
+        /// Unless the queue is stopping asynchronously (checked for every piece read: a stop
+        /// may come while the capture thread pumps).
+        case unlessStopping
+        /// Never: they wait in the ring.
+        case never
     }
 
     // MARK: The capture line (capture lock held, state lock not)
 
-    /// Moves what the ring holds into buffers. Frames that find no buffer are dropped when
-    /// `mayDrop` (an underrun, reported) and otherwise left in the ring (a stopping queue
+    /// Moves what the ring holds into buffers. Frames that find no buffer are dropped as
+    /// `drops` allows (an underrun, reported) and otherwise left in the ring (a stopping queue
     /// waits for its callbacks to enqueue buffers again).
-    func pump(_ c: CaptureLine, mayDrop: Bool) {
+    func pump(_ c: CaptureLine, drops: DropPolicy) {
         capture.assertHeld()
         let ring = feed.ring
         var underrun = false
@@ -147,6 +157,11 @@ extension AudioInputQueue {
             var n = min(ring.available, c.chunkFrames)
             if let gap = feed.nextGapPosition { n = min(n, max(0, gap - readPosition)) }
             guard n > 0 else { break }
+            let mayDrop = switch drops {
+            case .always: true
+            case .never: false
+            case .unlessStopping: !core.state.withLock { $0.phase.isStopping }
+            }
             if !mayDrop {
                 // Only what the buffer being filled, or the next enqueued one, can take: the
                 // rest waits in the ring for buffers the callbacks give back.
@@ -264,11 +279,11 @@ extension AudioInputQueue {
         while true {
             enum Outcome { case done, wait, stopped }
             let outcome = capture.withLock { c -> Outcome in
-                let overdue = HostTime.now() >= deadline
-                let (stopping, waiting) = core.state.withLock { s in (s.phase.isStopping, s.line.outstanding > 0) }
-                guard stopping else { return .stopped }
-                // With no callback left to enqueue a buffer, what has nowhere to go is lost.
-                pump(c, mayDrop: overdue || !waiting)
+                guard core.state.withLock({ $0.phase.isStopping }) else { return .stopped }
+                pump(c, drops: HostTime.now() >= deadline ? .always : .never)
+                // With no buffer enqueued and no callback left to enqueue one (decided after the
+                // pump, whose buffers make callbacks), what has nowhere to go is lost.
+                if !core.state.withLock({ $0.line.outstanding > 0 || $0.side.hasEmpty }) { pump(c, drops: .always) }
                 return feed.ring.available == 0 && feed.nextGapPosition == nil ? .done : .wait
             }
             if outcome == .stopped { return }
@@ -291,7 +306,7 @@ extension AudioInputQueue {
         }
         guard stopped else { return }
         scheduleCallbacks()
-        core.setReportedRunning(self, false, synchronously: false)
+        core.reportStoppedAfterCallbacks(self)
         if dispose { finishDispose() }
         withExtendedLifetime(released) {}
     }

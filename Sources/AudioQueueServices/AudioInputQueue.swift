@@ -189,7 +189,7 @@ public final class AudioInputQueue: @unchecked Sendable {
                 let previous = s.phase
                 if previous.isStopped {
                     feed.reset()
-                    c.position = 0
+                    c.restartTimeline()
                 }
                 s.phase = next
                 s.side.session.generation &+= 1
@@ -258,7 +258,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     public func flush() throws(AudioQueueError) {
         try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
         capture.withLock { c in
-            pump(c, mayDrop: true)
+            pump(c, drops: .always)
             if c.current != nil && c.staged > 0 {
                 let finished = c.complete()
                 core.state.withLock { $0.line.append(finished) }

@@ -6,6 +6,9 @@ extension AudioQueue {
     /// at the queue's decoded rate and channel count), or back to the device with nil
     /// (`AudioQueueSetOfflineRenderFormat`). Only while stopped (`invalidRunState`).
     public func setOfflineRenderFormat(_ format: AudioStreamBasicDescription?, channelLayout: AudioChannelLayout? = nil) throws(AudioQueueError) {
+        // Under the render lock throughout: a start from another thread cannot fill the ring
+        // between the check and the clearing.
+        try render.withLock { r throws(AudioQueueError) in
         try core.state.withLock { s throws(AudioQueueError) in
             try s.checkUsable()
             guard s.phase.isStopped else {
@@ -30,7 +33,8 @@ extension AudioQueue {
             }
             s.side.offline = OfflineSetup(format: format, layout: channelLayout, converter: converter)
         }
-        render.withLock { $0.discardDecoded() }
+        r.discardDecoded()
+        }
     }
 
     /// Renders up to `frameCount` frames into `buffer` in the offline format

@@ -186,7 +186,15 @@ extension AudioQueue {
     // MARK: The pipeline (render lock held, state lock not)
 
     /// Hands the engine the next buffer of the buffer queue.
-    func takeNext() -> QueueEntry? { core.state.withLock { $0.side.pending.popFirst() } }
+    func takeNext() -> QueueEntry? {
+        core.state.withLock { s in
+            let entry = s.side.pending.popFirst()
+            // Busy from the moment the engine has it, as enqueue (under this lock) sees: a
+            // buffer enqueued now starts after this one, not where the engine last stopped.
+            if entry != nil { planner.progress.busy.store(true, ordering: .releasing) }
+            return entry
+        }
+    }
 
     /// Fills the decode ring (live playback, prime, flush), taking the silence the device
     /// played on underruns off the schedule, and ends the stream once a stopping queue has

@@ -422,7 +422,7 @@ public final class AudioQueue: @unchecked Sendable {
         }
         guard stopped else { return }
         scheduleCallbacks()
-        core.setReportedRunning(self, false, synchronously: false)
+        core.reportStoppedAfterCallbacks(self)
         if dispose { finishDispose() }
         withExtendedLifetime(released) {}
     }

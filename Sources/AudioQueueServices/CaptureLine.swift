@@ -82,7 +82,7 @@ final class CaptureLine {
     /// when none is being filled).
     var framesToFill: Int { current != nil ? wanted - staged : max(1, framesWanted) }
     /// The timeline position of the next frame read from the ring.
-    var position: Int64 = 0
+    private(set) var position: Int64 = 0
     /// Frames dropped because no buffer was enqueued, since the queue was created.
     private(set) var lostFrames: Int64 = 0
     /// Frames of silence that completed a last partial packet (IMA4 at a stop or flush).
@@ -178,6 +178,12 @@ final class CaptureLine {
         return underrun
     }
 
+    /// Back to the start of the timeline (a start after a stop): a drop in progress is over.
+    func restartTimeline() {
+        position = 0
+        dropping = false
+    }
+
     /// Skips `frames` frames of the timeline that the device lost (a full ring) or that a reset
     /// discarded.
     func skip(_ frames: Int) {
@@ -230,6 +236,7 @@ final class CaptureLine {
 
     /// Drops what is staged and the buffer being filled, which is handed back empty.
     func abandon() -> FinishedBuffer? {
+        dropping = false
         guard current != nil else { return nil }
         staged = 0
         return complete()

@@ -70,18 +70,20 @@ extension QueueCore where Side: DeviceSide {
         start: (Side.Device) throws(AudioDeviceError) -> Void, started: (inout Side, Side.Device) -> Void
     ) throws(AudioQueueError) {
         try transitions.run { () throws(AudioQueueError) in
-            let device = state.withLock { s -> Side.Device? in
-                guard s.side.session.generation == generation, s.phase.isActive, s.side.session.status != .running else { return nil }
-                return s.side.session.device
+            let found = state.withLock { s -> (Side.Device, DeviceSession<Side.Device>.Status)? in
+                guard s.side.session.generation == generation, s.phase.isActive, s.side.session.status != .running,
+                      let device = s.side.session.device else { return nil }
+                return (device, s.side.session.status)
             }
-            guard let device else { return }
+            guard let (device, status) = found else { return }
             do {
                 try start(device)
             } catch {
                 let released = state.withLock { s -> Owner? in
                     guard let previous, s.side.session.generation == generation else { return nil }
                     s.phase = previous
-                    s.side.session.status = .idle
+                    // A paused device that would not resume still holds what it had.
+                    s.side.session.status = status
                     defer { s.keepAlive = nil }
                     return s.keepAlive
                 }

@@ -261,6 +261,16 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: @unchecked Sendable {
         }
     }
 
+    /// After an asynchronous stop: `isRunning` turns false once every callback scheduled so far
+    /// has run, so that a program waiting for it has every buffer (unless the queue was started
+    /// again meanwhile).
+    func reportStoppedAfterCallbacks(_ owner: Owner) {
+        callbackQueue.async { [self] in
+            drainCallbacks(owner)
+            if state.withLock({ !$0.phase.isActive }) { setReportedRunning(owner, false, synchronously: true) }
+        }
+    }
+
     /// Sets what `isRunning` says and tells its listeners if that changed.
     func setReportedRunning(_ owner: Owner, _ running: Bool, synchronously: Bool) {
         let changed = state.withLock { s -> Bool in
