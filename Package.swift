@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "AudioDevicePulse", targets: ["AudioDevicePulse"]),
         .library(name: "AudioQueueServices", targets: ["AudioQueueServices"]),
         .library(name: "AudioQueueKit", targets: ["AudioQueueKit"]),
+        // Apple's C API: libAudioToolbox.so and the headers in Sources/CAudioToolbox/include.
+        .library(name: "AudioToolbox", type: .dynamic, targets: ["AudioToolbox"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
         .executable(name: "aqplay", targets: ["aqplay"]),
         .executable(name: "afconvert", targets: ["afconvert"]),
@@ -61,6 +63,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Apple's C API: the header tree (and the C data symbols), and its functions in Swift.
+        .target(name: "CAudioToolbox"),
+        .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AudioQueueKit"], swiftSettings: strict),
         // What the command-line tools share (status line, level bars, afconvert's data format names).
         .target(
             name: "ToolSupport",
@@ -121,6 +126,13 @@ let package = Package(
                 "AudioDevices", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices", "ExtendedAudioFileServices",
                 "AudioCodecFAAD", "AudioTestSupport",
             ],
+            swiftSettings: strict
+        ),
+        // Apple's C API: C and C++ programs (the guide's listings among them) compiled against
+        // libAudioToolbox.so, and the same functions called from Swift.
+        .testTarget(
+            name: "AudioToolboxTests",
+            dependencies: ["AudioToolbox", "ProcessSupport"],
             swiftSettings: strict
         ),
         .testTarget(

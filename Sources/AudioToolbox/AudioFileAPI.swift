@@ -1,0 +1,216 @@
+public import CAudioToolbox
+import AudioCore
+import AudioFileServices
+
+// Audio File Services: opening, creating, closing, reading and writing. Properties are in
+// AudioFileProperties.swift.
+
+/// What an `AudioFileID` stands for: a file open for reading, or one being written.
+final class FileBox: @unchecked Sendable {
+    enum File {
+        case reader(AudioFile)
+        case writer(AudioFileWriter)
+    }
+
+    static let table = HandleTable<FileBox>(kind: 4)
+    let file: File
+    var handle: UInt = 0
+
+    init(_ file: File) { self.file = file }
+
+    var dataFormat: SwiftASBD {
+        switch file {
+        case .reader(let f): f.dataFormat
+        case .writer(let w): w.dataFormat
+        }
+    }
+}
+
+func fileStatus(_ body: () throws(AudioFileError) -> Void) -> OSStatus {
+    do throws(AudioFileError) {
+        try body()
+        return noErrStatus
+    } catch {
+        return error.code.rawValue
+    }
+}
+
+private let notOpen = OSStatus(kAudioFileNotOpenError)
+
+@_cdecl("AudioFileOpenURL")
+public func _AudioFileOpenURL(_ inFileRef: CFURLRef?, _ inPermissions: Int8, _ inFileTypeHint: UInt32, _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
+    guard let outAudioFile, let path = CFObjects.path(UnsafeRawPointer(inFileRef)) else { return paramError }
+    AudioToolboxSetUp.once()
+    guard inPermissions & 0x03 != 0 else { return OSStatus(kAudioFilePermissionsError) }
+    // Files open for reading; changing an existing file in place is not supported.
+    guard inPermissions & 0x02 == 0 else { return OSStatus(kAudioFileOperationNotSupportedError) }
+    return fileStatus { () throws(AudioFileError) in
+        let file = try AudioFile(path: path, typeHint: inFileTypeHint == 0 ? nil : AudioFileType(rawValue: inFileTypeHint))
+        let box = FileBox(.reader(file))
+        box.handle = FileBox.table.insert(box)
+        outAudioFile.pointee = box.handle.opaque
+    }
+}
+
+@_cdecl("AudioFileCreateWithURL")
+public func _AudioFileCreateWithURL(
+    _ inFileRef: CFURLRef?, _ inFileType: UInt32, _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?,
+    _ inFlags: UInt32, _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?
+) -> OSStatus {
+    guard let outAudioFile, let inFormat, let path = CFObjects.path(UnsafeRawPointer(inFileRef)) else { return paramError }
+    AudioToolboxSetUp.once()
+    return fileStatus { () throws(AudioFileError) in
+        let writer = try AudioFileWriter(
+            path: path, type: AudioFileType(rawValue: inFileType), format: SwiftASBD(inFormat.pointee),
+            flags: AudioFileFlags(rawValue: inFlags))
+        let box = FileBox(.writer(writer))
+        box.handle = FileBox.table.insert(box)
+        outAudioFile.pointee = box.handle.opaque
+    }
+}
+
+@_cdecl("AudioFileClose")
+public func _AudioFileClose(_ inAudioFile: AudioFileID?) -> OSStatus {
+    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
+    FileBox.table.remove(box.handle)
+    guard case .writer(let writer) = box.file else { return noErrStatus }
+    return fileStatus { () throws(AudioFileError) in try writer.close() }
+}
+
+@_cdecl("AudioFileOptimize")
+public func _AudioFileOptimize(_ inAudioFile: AudioFileID?) -> OSStatus {
+    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
+    guard case .writer(let writer) = box.file else { return noErrStatus }
+    return fileStatus { () throws(AudioFileError) in try writer.updateHeader() }
+}
+
+@_cdecl("AudioFileReadBytes")
+public func _AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
+    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
+    guard let ioNumBytes, let outBuffer else { return paramError }
+    guard case .reader(let file) = box.file else { return OSStatus(kAudioFileOperationNotSupportedError) }
+    let wanted = Int(ioNumBytes.pointee)
+    ioNumBytes.pointee = 0
+    if wanted == 0 { return noErrStatus }
+    return fileStatus { () throws(AudioFileError) in
+        let bytes = try file.readBytes(at: inStartingByte, count: wanted)
+        bytes.withUnsafeBytes { outBuffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        ioNumBytes.pointee = UInt32(bytes.count)
+        // Apple's call says so when it stopped at the end of the data.
+        if bytes.count < wanted { throw AudioFileError(.endOfFile, "the audio data ends") }
+    }
+}
+
+@_cdecl("AudioFileWriteBytes")
+public func _AudioFileWriteBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
+    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
+    guard let ioNumBytes, let inBuffer else { return paramError }
+    guard case .writer(let writer) = box.file else { return OSStatus(kAudioFilePermissionsError) }
+    let count = Int(ioNumBytes.pointee)
+    ioNumBytes.pointee = 0
+    return fileStatus { () throws(AudioFileError) in
+        let written = try writer.writeBytes(startingByte: inStartingByte, UnsafeRawBufferPointer(start: inBuffer, count: count))
+        ioNumBytes.pointee = UInt32(written)
+    }
+}
+
+/// Reads packets into `buffer` (`capacity` bytes) with Apple's in/out counts.
+private func readPackets(
+    _ file: AudioFile, start: Int64, ioNumPackets: UnsafeMutablePointer<UInt32>, capacity: Int,
+    outBytes: UnsafeMutablePointer<UInt32>?, descriptions: UnsafeMutablePointer<CAudioToolbox.AudioStreamPacketDescription>?,
+    buffer: UnsafeMutableRawPointer?
+) -> OSStatus {
+    let wanted = Int(ioNumPackets.pointee)
+    ioNumPackets.pointee = 0
+    outBytes?.pointee = 0
+    guard start >= 0 else { return OSStatus(kAudioFileInvalidPacketOffsetError) }
+    // At or past the end: no packets, and no error, which is how the guide's callback knows.
+    if start >= file.packetCount || wanted == 0 { return noErrStatus }
+    guard let buffer else { return paramError }
+    if file.needsDescriptions && descriptions == nil { return paramError }
+    let swiftDescriptions = descriptions.map {
+        UnsafeMutableBufferPointer(start: UnsafeMutableRawPointer($0).assumingMemoryBound(to: SwiftPacketDescription.self), count: wanted)
+    }
+    return fileStatus { () throws(AudioFileError) in
+        let (bytes, packets) = try file.readPackets(
+            from: start, count: wanted, into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity),
+            descriptions: file.needsDescriptions ? swiftDescriptions : nil)
+        if !file.needsDescriptions, let descriptions {
+            // Constant-size packets described anyway, as Apple's call does when asked.
+            let size = Int64(file.dataFormat.bytesPerPacket)
+            for i in 0..<packets {
+                descriptions[i] = CAudioToolbox.AudioStreamPacketDescription(
+                    mStartOffset: Int64(i) * size, mVariableFramesInPacket: 0, mDataByteSize: UInt32(size))
+            }
+        }
+        ioNumPackets.pointee = UInt32(packets)
+        outBytes?.pointee = UInt32(bytes)
+    }
+}
+
+@_cdecl("AudioFileReadPacketData")
+public func _AudioFileReadPacketData(
+    _ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ ioNumBytes: UnsafeMutablePointer<UInt32>?,
+    _ outPacketDescriptions: UnsafeMutablePointer<CAudioToolbox.AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
+    _ ioNumPackets: UnsafeMutablePointer<UInt32>?, _ outBuffer: UnsafeMutableRawPointer?
+) -> OSStatus {
+    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
+    guard let ioNumBytes, let ioNumPackets else { return paramError }
+    guard case .reader(let file) = box.file else { return OSStatus(kAudioFileOperationNotSupportedError) }
+    return readPackets(
+        file, start: inStartingPacket, ioNumPackets: ioNumPackets, capacity: Int(ioNumBytes.pointee), outBytes: ioNumBytes,
+        descriptions: outPacketDescriptions, buffer: outBuffer)
+}
+
+@_cdecl("AudioFileReadPackets")
+public func _AudioFileReadPackets(
+    _ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ outNumBytes: UnsafeMutablePointer<UInt32>?,
+    _ outPacketDescriptions: UnsafeMutablePointer<CAudioToolbox.AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
+    _ ioNumPackets: UnsafeMutablePointer<UInt32>?, _ outBuffer: UnsafeMutableRawPointer?
+) -> OSStatus {
+    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
+    guard let ioNumPackets else { return paramError }
+    guard case .reader(let file) = box.file else { return OSStatus(kAudioFileOperationNotSupportedError) }
+    // The caller sized its buffer for the packets it asks for (by the maximum packet size);
+    // the room given is what those packets take.
+    let capacity = packetBytes(file, from: inStartingPacket, count: Int(ioNumPackets.pointee))
+    return readPackets(
+        file, start: inStartingPacket, ioNumPackets: ioNumPackets, capacity: capacity, outBytes: outNumBytes,
+        descriptions: outPacketDescriptions, buffer: outBuffer)
+}
+
+/// The bytes `count` packets from `start` take (clamped to the file's packets).
+private func packetBytes(_ file: AudioFile, from start: Int64, count: Int) -> Int {
+    guard start >= 0, start < file.packetCount, count > 0 else { return 0 }
+    let n = Int(min(Int64(count), file.packetCount - start))
+    switch file.container.packets {
+    case .constant(let size, _):
+        return n * size
+    case .table(let table):
+        var total = 0
+        for i in Int(start)..<(Int(start) + n) { total += Int(table.sizes[i]) }
+        return total
+    }
+}
+
+@_cdecl("AudioFileWritePackets")
+public func _AudioFileWritePackets(
+    _ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inNumBytes: UInt32,
+    _ inPacketDescriptions: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
+    _ ioNumPackets: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?
+) -> OSStatus {
+    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
+    guard let ioNumPackets, let inBuffer else { return paramError }
+    guard case .writer(let writer) = box.file else { return OSStatus(kAudioFilePermissionsError) }
+    let count = Int(ioNumPackets.pointee)
+    ioNumPackets.pointee = 0
+    let descriptions = inPacketDescriptions.map {
+        UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: SwiftPacketDescription.self), count: count)
+    }
+    return fileStatus { () throws(AudioFileError) in
+        let written = try writer.writePackets(
+            startingPacket: inStartingPacket, bytes: UnsafeRawBufferPointer(start: inBuffer, count: Int(inNumBytes)),
+            descriptions: descriptions, packetCount: count)
+        ioNumPackets.pointee = UInt32(written)
+    }
+}

@@ -1,0 +1,260 @@
+public import CAudioToolbox
+import AudioCore
+import AudioQueueServices
+
+// Audio Queue Services: creating and disposing of queues, buffers, enqueueing and control.
+// Each function finds the queue by its handle (kAudio_ParamError for one that is unknown or
+// disposed of) and returns the Swift queue's result code.
+
+private func run(_ body: () throws(AudioQueueError) -> Void) -> OSStatus {
+    do throws(AudioQueueError) {
+        try body()
+        return noErrStatus
+    } catch {
+        return error.os
+    }
+}
+
+@_cdecl("AudioQueueNewOutput")
+public func _AudioQueueNewOutput(
+    _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?, _ inCallbackProc: AudioQueueOutputCallback?, _ inUserData: UnsafeMutableRawPointer?,
+    _ inCallbackRunLoop: CFRunLoopRef?, _ inCallbackRunLoopMode: CFStringRef?, _ inFlags: UInt32,
+    _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?
+) -> OSStatus {
+    guard let inFormat, let inCallbackProc, let outAQ, inFlags == 0,
+          let box = QueueBox.make(userData: inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode) else {
+        return paramError
+    }
+    let weak = QueueBox.WeakRef()
+    return run { () throws(AudioQueueError) in
+        let queue = try AudioQueue(format: SwiftASBD(inFormat.pointee)) { _, buffer in
+            guard let box = weak.box, let c = QueueBox.cView(of: buffer) else { return }
+            box.deliver { inCallbackProc(box.userData, box.ref, c) }
+        }
+        box.queue = .output(queue)
+        weak.box = box
+        box.register()
+        outAQ.pointee = box.ref
+    }
+}
+
+@_cdecl("AudioQueueNewInput")
+public func _AudioQueueNewInput(
+    _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?, _ inCallbackProc: AudioQueueInputCallback?, _ inUserData: UnsafeMutableRawPointer?,
+    _ inCallbackRunLoop: CFRunLoopRef?, _ inCallbackRunLoopMode: CFStringRef?, _ inFlags: UInt32,
+    _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?
+) -> OSStatus {
+    guard let inFormat, let inCallbackProc, let outAQ, inFlags == 0,
+          let box = QueueBox.make(userData: inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode) else {
+        return paramError
+    }
+    let weak = QueueBox.WeakRef()
+    return run { () throws(AudioQueueError) in
+        let queue = try AudioInputQueue(format: SwiftASBD(inFormat.pointee)) { _, buffer, startTime, packetCount, descriptions in
+            guard let box = weak.box, let c = QueueBox.cView(of: buffer) else { return }
+            c.pointee.mAudioDataByteSize = buffer.audioDataByteSize
+            c.pointee.mPacketDescriptionCount = UInt32(descriptions?.count ?? 0)
+            let stamp = startTime.c
+            let packets = UInt32(packetCount)
+            let first = descriptions?.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CAudioToolbox.AudioStreamPacketDescription.self) }
+            box.deliver {
+                withUnsafePointer(to: stamp) { inCallbackProc(box.userData, box.ref, c, $0, packets, first) }
+            }
+        }
+        box.queue = .input(queue)
+        weak.box = box
+        box.register()
+        outAQ.pointee = box.ref
+    }
+}
+
+@_cdecl("AudioQueueDispose")
+public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    if inImmediate != 0 {
+        box.retire()
+        return run { () throws(AudioQueueError) in
+            switch box.queue! {
+            case .output(let q): try q.dispose(immediate: true)
+            case .input(let q): try q.dispose(immediate: true)
+            }
+        }
+    }
+    // Asynchronously: the queue plays (or records) what it has, with its callbacks, then goes.
+    let status = run { () throws(AudioQueueError) in
+        switch box.queue! {
+        case .output(let q): try q.dispose(immediate: false)
+        case .input(let q): try q.dispose(immediate: false)
+        }
+    }
+    guard status == noErrStatus else { return status }
+    QueueBox.table.remove(box.handle)
+    let finishing = QueueBox.finishing.insert(box)
+    box.lock.withLock { box.finishingHandle = finishing }
+    let running: Bool = switch box.queue! {
+    case .output(let q): q.isRunning
+    case .input(let q): q.isRunning
+    }
+    if !running { box.finishDisposal() }
+    return noErrStatus
+}
+
+// MARK: Buffers
+
+@_cdecl("AudioQueueAllocateBuffer")
+public func _AudioQueueAllocateBuffer(_ inAQ: AudioQueueRef?, _ inBufferByteSize: UInt32, _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>?) -> OSStatus {
+    _AudioQueueAllocateBufferWithPacketDescriptions(inAQ, inBufferByteSize, 0, outBuffer)
+}
+
+@_cdecl("AudioQueueAllocateBufferWithPacketDescriptions")
+public func _AudioQueueAllocateBufferWithPacketDescriptions(
+    _ inAQ: AudioQueueRef?, _ inBufferByteSize: UInt32, _ inNumberPacketDescriptions: UInt32,
+    _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>?
+) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let outBuffer else { return paramError }
+    return run { () throws(AudioQueueError) in
+        let buffer: AudioQueueServices.AudioQueueBuffer = switch box.queue! {
+        case .output(let q): try q.allocateBuffer(byteCapacity: Int(inBufferByteSize), packetDescriptionCapacity: Int(inNumberPacketDescriptions))
+        case .input(let q): try q.allocateBuffer(byteCapacity: Int(inBufferByteSize), packetDescriptionCapacity: Int(inNumberPacketDescriptions))
+        }
+        outBuffer.pointee = box.add(buffer)
+    }
+}
+
+@_cdecl("AudioQueueFreeBuffer")
+public func _AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let inBuffer, let buffer = box.buffer(inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
+    let status = run { () throws(AudioQueueError) in
+        switch box.queue! {
+        case .output(let q): try q.freeBuffer(buffer)
+        case .input(let q): try q.freeBuffer(buffer)
+        }
+    }
+    if status == noErrStatus { box.remove(inBuffer) }
+    return status
+}
+
+/// The Swift buffer behind a C one, with the fields the program set copied in.
+private func prepare(_ box: QueueBox, _ c: AudioQueueBufferRef?) -> AudioQueueServices.AudioQueueBuffer? {
+    guard let c, let buffer = box.buffer(c) else { return nil }
+    buffer.audioDataByteSize = c.pointee.mAudioDataByteSize
+    buffer.packetDescriptionCount = min(c.pointee.mPacketDescriptionCount, buffer.packetDescriptionCapacity)
+    return buffer
+}
+
+private func descriptions(_ count: UInt32, _ pointer: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?) -> [SwiftPacketDescription]? {
+    guard count > 0, let pointer else { return nil }
+    return UnsafeBufferPointer(start: pointer, count: Int(count)).map(SwiftPacketDescription.init)
+}
+
+@_cdecl("AudioQueueEnqueueBuffer")
+public func _AudioQueueEnqueueBuffer(
+    _ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?, _ inNumPacketDescs: UInt32,
+    _ inPacketDescs: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?
+) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let buffer = prepare(box, inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
+    if inNumPacketDescs > 0 && inPacketDescs == nil { return paramError }
+    return run { () throws(AudioQueueError) in
+        switch box.queue! {
+        case .output(let q): try q.enqueue(buffer, packetDescriptions: descriptions(inNumPacketDescs, inPacketDescs))
+        case .input(let q): try q.enqueue(buffer)
+        }
+    }
+}
+
+@_cdecl("AudioQueueEnqueueBufferWithParameters")
+public func _AudioQueueEnqueueBufferWithParameters(
+    _ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?, _ inNumPacketDescs: UInt32,
+    _ inPacketDescs: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?, _ inTrimFramesAtStart: UInt32, _ inTrimFramesAtEnd: UInt32,
+    _ inNumParamValues: UInt32, _ inParamValues: UnsafePointer<CAudioToolbox.AudioQueueParameterEvent>?,
+    _ inStartTime: UnsafePointer<CAudioToolbox.AudioTimeStamp>?, _ outActualStartTime: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?
+) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
+    guard let buffer = prepare(box, inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
+    if (inNumPacketDescs > 0 && inPacketDescs == nil) || (inNumParamValues > 0 && inParamValues == nil) { return paramError }
+    var events: [AudioQueueServices.AudioQueueParameterEvent] = []
+    if let inParamValues {
+        for e in UnsafeBufferPointer(start: inParamValues, count: Int(inNumParamValues)) {
+            guard let id = AudioQueueParameterID(rawValue: e.mID) else { return OSStatus(kAudioQueueErr_InvalidParameter) }
+            events.append(AudioQueueServices.AudioQueueParameterEvent(id, e.mValue))
+        }
+    }
+    return run { () throws(AudioQueueError) in
+        let actual = try queue.enqueue(
+            buffer, packetDescriptions: descriptions(inNumPacketDescs, inPacketDescs),
+            trimFramesAtStart: Int(inTrimFramesAtStart), trimFramesAtEnd: Int(inTrimFramesAtEnd),
+            parameterEvents: events, startTime: inStartTime.map { SwiftTimeStamp($0.pointee) })
+        outActualStartTime?.pointee = actual.c
+    }
+}
+
+// MARK: Control
+
+@_cdecl("AudioQueueStart")
+public func _AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointer<CAudioToolbox.AudioTimeStamp>?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    let time = inStartTime.map { SwiftTimeStamp($0.pointee) }
+    return run { () throws(AudioQueueError) in
+        switch box.queue! {
+        case .output(let q): try q.start(at: time)
+        case .input(let q): try q.start(at: time)
+        }
+    }
+}
+
+@_cdecl("AudioQueuePrime")
+public func _AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare: UInt32, _ outNumberOfFramesPrepared: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
+    return run { () throws(AudioQueueError) in
+        let prepared = try queue.prime(frames: Int(inNumberOfFramesToPrepare))
+        outNumberOfFramesPrepared?.pointee = UInt32(clamping: prepared)
+    }
+}
+
+@_cdecl("AudioQueueStop")
+public func _AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    return run { () throws(AudioQueueError) in
+        switch box.queue! {
+        case .output(let q): try q.stop(immediate: inImmediate != 0)
+        case .input(let q): try q.stop(immediate: inImmediate != 0)
+        }
+    }
+}
+
+@_cdecl("AudioQueuePause")
+public func _AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    return run { () throws(AudioQueueError) in
+        switch box.queue! {
+        case .output(let q): try q.pause()
+        case .input(let q): try q.pause()
+        }
+    }
+}
+
+@_cdecl("AudioQueueFlush")
+public func _AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    return run { () throws(AudioQueueError) in
+        switch box.queue! {
+        case .output(let q): try q.flush()
+        case .input(let q): try q.flush()
+        }
+    }
+}
+
+@_cdecl("AudioQueueReset")
+public func _AudioQueueReset(_ inAQ: AudioQueueRef?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    return run { () throws(AudioQueueError) in
+        switch box.queue! {
+        case .output(let q): try q.reset()
+        case .input(let q): try q.reset()
+        }
+    }
+}

@@ -1,0 +1,261 @@
+public import CAudioToolbox
+import AudioCore
+import AudioQueueServices
+
+// Audio Queue Services: parameters, properties, listeners, time and offline render.
+
+private func run(_ body: () throws(AudioQueueError) -> Void) -> OSStatus {
+    do throws(AudioQueueError) {
+        try body()
+        return noErrStatus
+    } catch {
+        return error.os
+    }
+}
+
+extension QueueBox {
+    /// Adds a listener of the library's own (not the program's) for `property`; it gets the
+    /// queue's isRunning value.
+    @discardableResult
+    func addSwiftListener(_ property: AudioQueueServices.AudioQueuePropertyID, _ body: @escaping @Sendable (Bool) -> Void) throws(AudioQueueError) -> Int {
+        switch queue! {
+        case .output(let q): return try q.addPropertyListener(property) { q, _ in body(q.isRunning) }
+        case .input(let q): return try q.addPropertyListener(property) { q, _ in body(q.isRunning) }
+        }
+    }
+
+    var untypedSize: (UInt32) throws(AudioQueueError) -> Int {
+        switch queue! {
+        case .output(let q): return { (id: UInt32) throws(AudioQueueError) -> Int in try q.propertySize(id) }
+        case .input(let q): return { (id: UInt32) throws(AudioQueueError) -> Int in try q.propertySize(id) }
+        }
+    }
+
+    func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
+        switch queue! {
+        case .output(let q): return try q.getProperty(id, into: data)
+        case .input(let q): return try q.getProperty(id, into: data)
+        }
+    }
+
+    func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
+        switch queue! {
+        case .output(let q): try q.setProperty(id, from: data)
+        case .input(let q): try q.setProperty(id, from: data)
+        }
+    }
+
+    var currentDevice: String? {
+        switch queue! {
+        case .output(let q): return q.currentDevice
+        case .input(let q): return q.currentDevice
+        }
+    }
+}
+
+private let currentDeviceID = UInt32(kAudioQueueProperty_CurrentDevice)
+private let invalidPropertySize = OSStatus(kAudioQueueErr_InvalidPropertySize)
+
+// MARK: Parameters
+
+@_cdecl("AudioQueueGetParameter")
+public func _AudioQueueGetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32, _ outValue: UnsafeMutablePointer<Float32>?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let outValue else { return paramError }
+    guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidParameter) }
+    return run { () throws(AudioQueueError) in outValue.pointee = try queue.parameter(id: inParamID) }
+}
+
+@_cdecl("AudioQueueSetParameter")
+public func _AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32, _ inValue: Float32) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidParameter) }
+    return run { () throws(AudioQueueError) in try queue.setParameter(id: inParamID, inValue) }
+}
+
+// MARK: Properties
+
+@_cdecl("AudioQueueGetPropertySize")
+public func _AudioQueueGetPropertySize(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ outDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let outDataSize else { return paramError }
+    if inID == currentDeviceID {
+        outDataSize.pointee = UInt32(MemoryLayout<CFStringRef>.size)
+        return noErrStatus
+    }
+    return run { () throws(AudioQueueError) in outDataSize.pointee = UInt32(try box.untypedSize(inID)) }
+}
+
+@_cdecl("AudioQueueGetProperty")
+public func _AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let outData, let ioDataSize else { return paramError }
+    if inID == currentDeviceID {
+        // A CFStringRef the caller releases, as on Apple's systems.
+        guard ioDataSize.pointee >= UInt32(MemoryLayout<CFStringRef>.size) else { return invalidPropertySize }
+        let uid = box.currentDevice.map { CFStringRef(CFObjects.makeString($0)) }
+        outData.storeBytes(of: uid, as: CFStringRef?.self)
+        ioDataSize.pointee = UInt32(MemoryLayout<CFStringRef>.size)
+        return noErrStatus
+    }
+    return run { () throws(AudioQueueError) in
+        let written = try box.getProperty(inID, into: UnsafeMutableRawBufferPointer(start: outData, count: Int(ioDataSize.pointee)))
+        ioDataSize.pointee = UInt32(written)
+    }
+}
+
+@_cdecl("AudioQueueSetProperty")
+public func _AudioQueueSetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let inData else { return inDataSize == 0 && inID != currentDeviceID ? setEmpty(box, inID) : paramError }
+    if inID == currentDeviceID {
+        guard inDataSize == UInt32(MemoryLayout<CFStringRef>.size) else { return invalidPropertySize }
+        let ref = inData.loadUnaligned(as: CFStringRef?.self)
+        let uid: String
+        if let ref {
+            guard let s = CFObjects.string(UnsafeRawPointer(ref)) else { return OSStatus(kAudioQueueErr_InvalidPropertyValue) }
+            uid = s
+        } else {
+            uid = ""
+        }
+        let utf8 = Array(uid.utf8)
+        return utf8.withUnsafeBytes { b in run { () throws(AudioQueueError) in try box.setProperty(inID, from: b) } }
+    }
+    return run { () throws(AudioQueueError) in
+        try box.setProperty(inID, from: UnsafeRawBufferPointer(start: inData, count: Int(inDataSize)))
+    }
+}
+
+private func setEmpty(_ box: QueueBox, _ id: UInt32) -> OSStatus {
+    run { () throws(AudioQueueError) in try box.setProperty(id, from: UnsafeRawBufferPointer(start: nil, count: 0)) }
+}
+
+@_cdecl("AudioQueueAddPropertyListener")
+public func _AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inProc: AudioQueuePropertyListenerProc?, _ inUserData: UnsafeMutableRawPointer?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let inProc else { return paramError }
+    guard let property = AudioQueueServices.AudioQueuePropertyID(rawValue: inID) else { return OSStatus(kAudioQueueErr_InvalidProperty) }
+    return run { () throws(AudioQueueError) in
+        let userData = UserData(inUserData)
+        let deliver: @Sendable () -> Void = { [weak box] in
+            guard let box else { return }
+            box.deliver { inProc(userData.pointer, box.ref, inID) }
+        }
+        let token: Int = switch box.queue! {
+        case .output(let q): try q.addPropertyListener(property) { _, _ in deliver() }
+        case .input(let q): try q.addPropertyListener(property) { _, _ in deliver() }
+        }
+        box.addListener(inID, inProc, inUserData, token: token)
+    }
+}
+
+@_cdecl("AudioQueueRemovePropertyListener")
+public func _AudioQueueRemovePropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inProc: AudioQueuePropertyListenerProc?, _ inUserData: UnsafeMutableRawPointer?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let inProc else { return paramError }
+    guard AudioQueueServices.AudioQueuePropertyID(rawValue: inID) != nil else { return OSStatus(kAudioQueueErr_InvalidProperty) }
+    guard let token = box.removeListener(inID, inProc, inUserData) else { return noErrStatus }
+    return run { () throws(AudioQueueError) in
+        switch box.queue! {
+        case .output(let q): try q.removePropertyListener(token)
+        case .input(let q): try q.removePropertyListener(token)
+        }
+    }
+}
+
+// MARK: Time
+
+/// What an `AudioQueueTimelineRef` stands for.
+final class TimelineBox: @unchecked Sendable {
+    static let table = HandleTable<TimelineBox>(kind: 3)
+    let queue: UInt
+    let timeline: AudioQueueTimeline
+    init(queue: UInt, timeline: AudioQueueTimeline) {
+        self.queue = queue
+        self.timeline = timeline
+    }
+}
+
+@_cdecl("AudioQueueCreateTimeline")
+public func _AudioQueueCreateTimeline(_ inAQ: AudioQueueRef?, _ outTimeline: UnsafeMutablePointer<AudioQueueTimelineRef?>?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let outTimeline else { return paramError }
+    return run { () throws(AudioQueueError) in
+        let timeline: AudioQueueTimeline = switch box.queue! {
+        case .output(let q): try q.makeTimeline()
+        case .input(let q): try q.makeTimeline()
+        }
+        outTimeline.pointee = TimelineBox.table.insert(TimelineBox(queue: box.handle, timeline: timeline)).opaque
+    }
+}
+
+@_cdecl("AudioQueueDisposeTimeline")
+public func _AudioQueueDisposeTimeline(_ inAQ: AudioQueueRef?, _ inTimeline: AudioQueueTimelineRef?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let timeline = TimelineBox.table.object(inTimeline),
+          timeline.queue == box.handle else { return paramError }
+    TimelineBox.table.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(inTimeline!))))
+    return noErrStatus
+}
+
+@_cdecl("AudioQueueGetCurrentTime")
+public func _AudioQueueGetCurrentTime(
+    _ inAQ: AudioQueueRef?, _ inTimeline: AudioQueueTimelineRef?, _ outTimeStamp: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?,
+    _ outTimelineDiscontinuity: UnsafeMutablePointer<UInt8>?
+) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    var timeline: AudioQueueTimeline?
+    if let inTimeline {
+        guard let t = TimelineBox.table.object(inTimeline), t.queue == box.handle else { return paramError }
+        timeline = t.timeline
+    }
+    return run { () throws(AudioQueueError) in
+        let (stamp, discontinuity) = switch box.queue! {
+        case .output(let q): try q.currentTime(timeline: timeline)
+        case .input(let q): try q.currentTime(timeline: timeline)
+        }
+        outTimeStamp?.pointee = stamp.c
+        outTimelineDiscontinuity?.pointee = discontinuity ? 1 : 0
+    }
+}
+
+@_cdecl("AudioQueueDeviceGetCurrentTime")
+public func _AudioQueueDeviceGetCurrentTime(_ inAQ: AudioQueueRef?, _ outTimeStamp: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let outTimeStamp else { return paramError }
+    return run { () throws(AudioQueueError) in
+        let stamp = switch box.queue! {
+        case .output(let q): try q.deviceCurrentTime()
+        case .input(let q): try q.deviceCurrentTime()
+        }
+        outTimeStamp.pointee = stamp.c
+    }
+}
+
+// MARK: Offline render
+
+@_cdecl("AudioQueueSetOfflineRenderFormat")
+public func _AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?, _ inLayout: UnsafePointer<CAudioToolbox.AudioChannelLayout>?) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
+    var layout: AudioCore.AudioChannelLayout?
+    if let inLayout {
+        let count = Int(inLayout.pointee.mNumberChannelDescriptions)
+        guard count <= 1024, let l = LayoutBytes.decode(UnsafeRawPointer(inLayout), size: 12 + 20 * count) else { return paramError }
+        layout = l
+    }
+    return run { () throws(AudioQueueError) in
+        try queue.setOfflineRenderFormat(inFormat.map { SwiftASBD($0.pointee) }, channelLayout: layout)
+    }
+}
+
+@_cdecl("AudioQueueOfflineRender")
+public func _AudioQueueOfflineRender(_ inAQ: AudioQueueRef?, _ inTimestamp: UnsafePointer<CAudioToolbox.AudioTimeStamp>?, _ ioBuffer: AudioQueueBufferRef?, _ inNumberFrames: UInt32) -> OSStatus {
+    guard let box = QueueBox.table.object(inAQ), let inTimestamp else { return paramError }
+    guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
+    guard let ioBuffer, let buffer = box.buffer(ioBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
+    // On the run loop's own thread, callbacks cannot wait for the loop to run: what was posted
+    // runs now, and what comes while rendering runs at once, as Apple's offline render does.
+    let onLoop = box.runLoop != nil && box.runLoop === RunLoops.current
+    if onLoop {
+        box.runLoop?.drainNow(mode: box.mode)
+        box.lock.withLock { box.inline = true }
+    }
+    defer { if onLoop { box.lock.withLock { box.inline = false } } }
+    return run { () throws(AudioQueueError) in
+        try queue.offlineRender(at: SwiftTimeStamp(inTimestamp.pointee), into: buffer, frameCount: Int(inNumberFrames))
+        ioBuffer.pointee.mAudioDataByteSize = buffer.audioDataByteSize
+    }
+}

@@ -1,0 +1,232 @@
+public import CAudioToolbox
+import Glibc
+
+// The CoreFoundation subset's objects. Every CF object this library makes starts with the
+// same two words as the string constants CFConstants.c defines: a type ID and a reference
+// count (-1: immortal). A string holds UTF-8 bytes, a URL its path as a string, a run loop a
+// reference to a `RunLoop`.
+
+enum CFTypeID: UInt32 {
+    case string = 1
+    case url = 2
+    case runLoop = 3
+}
+
+/// The header every CF object here begins with (CFConstants.c's `struct ATConstantString`
+/// starts the same way).
+struct CFObjectHeader {
+    var typeID: UInt32
+    var retainCount: Int32
+}
+
+/// A string: the header, then a NUL-terminated UTF-8 copy and its length in bytes.
+struct CFStringObject {
+    var header: CFObjectHeader
+    var bytes: UnsafePointer<CChar>
+    var length: Int
+}
+
+/// A file URL: the header, then its path as a string object (owned).
+struct CFURLObject {
+    var header: CFObjectHeader
+    var path: UnsafeMutablePointer<CFStringObject>
+}
+
+/// A run loop: the header, then the `RunLoop` it stands for (retained).
+struct CFRunLoopObject {
+    var header: CFObjectHeader
+    var loop: Unmanaged<RunLoop>
+}
+
+enum CFObjects {
+    static func header(_ cf: UnsafeRawPointer) -> UnsafeMutablePointer<CFObjectHeader> {
+        UnsafeMutablePointer(mutating: cf.assumingMemoryBound(to: CFObjectHeader.self))
+    }
+
+    /// A new string object (reference count 1) holding a copy of `text`.
+    static func makeString(_ text: String, immortal: Bool = false) -> UnsafeMutablePointer<CFStringObject> {
+        let utf8 = Array(text.utf8)
+        let bytes = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
+        utf8.withUnsafeBufferPointer { src in
+            for (i, b) in src.enumerated() { bytes[i] = CChar(bitPattern: b) }
+        }
+        bytes[utf8.count] = 0
+        let object = UnsafeMutablePointer<CFStringObject>.allocate(capacity: 1)
+        object.initialize(to: CFStringObject(
+            header: CFObjectHeader(typeID: CFTypeID.string.rawValue, retainCount: immortal ? -1 : 1),
+            bytes: UnsafePointer(bytes), length: utf8.count))
+        return object
+    }
+
+    /// The text of a string object, or nil when `cf` is not one.
+    static func string(_ cf: UnsafeRawPointer?) -> String? {
+        guard let cf, header(cf).pointee.typeID == CFTypeID.string.rawValue else { return nil }
+        let s = cf.assumingMemoryBound(to: CFStringObject.self).pointee
+        return String(decoding: UnsafeRawBufferPointer(start: s.bytes, count: s.length), as: UTF8.self)
+    }
+
+    /// The path of a URL object, or nil when `cf` is not one.
+    static func path(_ cf: UnsafeRawPointer?) -> String? {
+        guard let cf, header(cf).pointee.typeID == CFTypeID.url.rawValue else { return nil }
+        return string(cf.assumingMemoryBound(to: CFURLObject.self).pointee.path)
+    }
+
+    static func makeURL(path: String) -> UnsafeMutablePointer<CFURLObject> {
+        let object = UnsafeMutablePointer<CFURLObject>.allocate(capacity: 1)
+        object.initialize(to: CFURLObject(
+            header: CFObjectHeader(typeID: CFTypeID.url.rawValue, retainCount: 1), path: makeString(path)))
+        return object
+    }
+
+    static func free(_ cf: UnsafeRawPointer) {
+        switch CFTypeID(rawValue: header(cf).pointee.typeID) {
+        case .string:
+            let s = UnsafeMutablePointer(mutating: cf.assumingMemoryBound(to: CFStringObject.self))
+            UnsafeMutablePointer(mutating: s.pointee.bytes).deallocate()
+            s.deallocate()
+        case .url:
+            let u = UnsafeMutablePointer(mutating: cf.assumingMemoryBound(to: CFURLObject.self))
+            free(UnsafeRawPointer(u.pointee.path))
+            u.deallocate()
+        case .runLoop:
+            let r = UnsafeMutablePointer(mutating: cf.assumingMemoryBound(to: CFRunLoopObject.self))
+            r.pointee.loop.release()
+            r.deallocate()
+        case nil:
+            break
+        }
+    }
+
+    /// Reference counts change under one lock: CF objects are shared between threads.
+    static let lock = PThreadMutex()
+}
+
+@_cdecl("CFRetain")
+public func _CFRetain(_ cf: CFTypeRef?) -> CFTypeRef? {
+    guard let cf else { return nil }
+    CFObjects.lock.withLock {
+        let h = CFObjects.header(cf)
+        if h.pointee.retainCount > 0 { h.pointee.retainCount += 1 }
+    }
+    return cf
+}
+
+@_cdecl("CFRelease")
+public func _CFRelease(_ cf: CFTypeRef?) {
+    guard let cf else { return }
+    let last = CFObjects.lock.withLock { () -> Bool in
+        let h = CFObjects.header(cf)
+        guard h.pointee.retainCount > 0 else { return false }
+        h.pointee.retainCount -= 1
+        return h.pointee.retainCount == 0
+    }
+    if last { CFObjects.free(cf) }
+}
+
+@_cdecl("CFGetRetainCount")
+public func _CFGetRetainCount(_ cf: CFTypeRef?) -> CFIndex {
+    guard let cf else { return 0 }
+    return CFObjects.lock.withLock {
+        let count = CFObjects.header(cf).pointee.retainCount
+        return count < 0 ? CFIndex.max : CFIndex(count)
+    }
+}
+
+// MARK: Strings
+
+/// Decodes a C string in one of the supported encodings.
+private func decode(_ cString: UnsafePointer<CChar>, _ encoding: CFStringEncoding) -> String? {
+    let length = strlen(cString)
+    let bytes = UnsafeRawBufferPointer(start: cString, count: length)
+    switch encoding {
+    case CFStringEncoding(kCFStringEncodingUTF8):
+        return String(validating: bytes, as: UTF8.self)
+    case CFStringEncoding(kCFStringEncodingASCII):
+        return bytes.allSatisfy({ $0 < 0x80 }) ? String(decoding: bytes, as: UTF8.self) : nil
+    case CFStringEncoding(kCFStringEncodingISOLatin1), CFStringEncoding(kCFStringEncodingMacRoman):
+        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    default:
+        return nil
+    }
+}
+
+@_cdecl("CFStringCreateWithCString")
+public func _CFStringCreateWithCString(_ alloc: CFAllocatorRef?, _ cStr: UnsafePointer<CChar>?, _ encoding: CFStringEncoding) -> CFStringRef? {
+    guard let cStr, let text = decode(cStr, encoding) else { return nil }
+    return CFStringRef(CFObjects.makeString(text))
+}
+
+@_cdecl("CFStringGetCString")
+public func _CFStringGetCString(_ string: CFStringRef?, _ buffer: UnsafeMutablePointer<CChar>?, _ size: CFIndex, _ encoding: CFStringEncoding) -> Bool {
+    guard let text = CFObjects.string(UnsafeRawPointer(string)), let buffer, size > 0 else { return false }
+    var bytes: [UInt8]
+    switch encoding {
+    case CFStringEncoding(kCFStringEncodingUTF8): bytes = Array(text.utf8)
+    case CFStringEncoding(kCFStringEncodingASCII):
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        bytes = Array(text.utf8)
+    case CFStringEncoding(kCFStringEncodingISOLatin1), CFStringEncoding(kCFStringEncodingMacRoman):
+        guard text.unicodeScalars.allSatisfy({ $0.value < 0x100 }) else { return false }
+        bytes = text.unicodeScalars.map { UInt8($0.value) }
+    default: return false
+    }
+    guard bytes.count < size else { return false }
+    for (i, b) in bytes.enumerated() { buffer[i] = CChar(bitPattern: b) }
+    buffer[bytes.count] = 0
+    return true
+}
+
+@_cdecl("CFStringGetCStringPtr")
+public func _CFStringGetCStringPtr(_ string: CFStringRef?, _ encoding: CFStringEncoding) -> UnsafePointer<CChar>? {
+    guard let string, encoding == CFStringEncoding(kCFStringEncodingUTF8),
+          CFObjects.header(UnsafeRawPointer(string)).pointee.typeID == CFTypeID.string.rawValue else { return nil }
+    return UnsafeRawPointer(string).assumingMemoryBound(to: CFStringObject.self).pointee.bytes
+}
+
+@_cdecl("CFStringGetLength")
+public func _CFStringGetLength(_ string: CFStringRef?) -> CFIndex {
+    CFIndex(CFObjects.string(UnsafeRawPointer(string))?.utf16.count ?? 0)
+}
+
+/// The strings CFSTR has made, by text: each is made once and never freed.
+nonisolated(unsafe) private var constantStrings: [String: UnsafeMutablePointer<CFStringObject>] = [:]
+
+@_cdecl("__CFStringMakeConstantString")
+public func _CFStringMakeConstantString(_ cStr: UnsafePointer<CChar>?) -> CFStringRef? {
+    guard let cStr else { return nil }
+    let text = String(decoding: UnsafeRawBufferPointer(start: cStr, count: strlen(cStr)), as: UTF8.self)
+    return CFObjects.lock.withLock {
+        if let existing = constantStrings[text] { return CFStringRef(existing) }
+        let made = CFObjects.makeString(text, immortal: true)
+        constantStrings[text] = made
+        return CFStringRef(made)
+    }
+}
+
+// MARK: URLs
+
+@_cdecl("CFURLCreateFromFileSystemRepresentation")
+public func _CFURLCreateFromFileSystemRepresentation(_ alloc: CFAllocatorRef?, _ buffer: UnsafePointer<UInt8>?, _ length: CFIndex, _ isDirectory: UInt8) -> CFURLRef? {
+    guard let buffer, length >= 0 else { return nil }
+    var bytes = UnsafeBufferPointer(start: buffer, count: length)
+    if let nul = bytes.firstIndex(of: 0) { bytes = UnsafeBufferPointer(rebasing: bytes[..<nul]) }
+    guard !bytes.isEmpty else { return nil }
+    return CFURLRef(CFObjects.makeURL(path: String(decoding: bytes, as: UTF8.self)))
+}
+
+@_cdecl("CFURLCreateWithFileSystemPath")
+public func _CFURLCreateWithFileSystemPath(_ alloc: CFAllocatorRef?, _ filePath: CFStringRef?, _ style: CFURLPathStyle, _ isDirectory: UInt8) -> CFURLRef? {
+    guard let path = CFObjects.string(UnsafeRawPointer(filePath)), !path.isEmpty,
+          style == kCFURLPOSIXPathStyle else { return nil }
+    return CFURLRef(CFObjects.makeURL(path: path))
+}
+
+@_cdecl("CFURLGetFileSystemRepresentation")
+public func _CFURLGetFileSystemRepresentation(_ url: CFURLRef?, _ resolve: UInt8, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: CFIndex) -> Bool {
+    guard let path = CFObjects.path(UnsafeRawPointer(url)), let buffer else { return false }
+    let bytes = Array(path.utf8)
+    guard bytes.count < size else { return false }
+    for (i, b) in bytes.enumerated() { buffer[i] = b }
+    buffer[bytes.count] = 0
+    return true
+}

@@ -1,0 +1,112 @@
+public import CAudioToolbox
+import AudioCore
+
+// Between the C structs of the header tree and the Swift values of AudioCore. Both sides
+// use Apple's layouts; AudioCore's AudioStreamPacketDescription is laid out as the C one
+// (Int64, UInt32, UInt32), so packet descriptions pass by pointer.
+
+typealias CASBD = CAudioToolbox.AudioStreamBasicDescription
+typealias SwiftASBD = AudioCore.AudioStreamBasicDescription
+typealias CTimeStamp = CAudioToolbox.AudioTimeStamp
+typealias SwiftTimeStamp = AudioCore.AudioTimeStamp
+typealias CPacketDescription = CAudioToolbox.AudioStreamPacketDescription
+typealias SwiftPacketDescription = AudioCore.AudioStreamPacketDescription
+typealias CPacketTableInfo = CAudioToolbox.AudioFilePacketTableInfo
+
+extension SwiftASBD {
+    init(_ c: CASBD) {
+        self.init(
+            sampleRate: c.mSampleRate, formatID: AudioFormatID(rawValue: c.mFormatID),
+            formatFlags: AudioFormatFlags(rawValue: c.mFormatFlags), bytesPerPacket: c.mBytesPerPacket,
+            framesPerPacket: c.mFramesPerPacket, bytesPerFrame: c.mBytesPerFrame,
+            channelsPerFrame: c.mChannelsPerFrame, bitsPerChannel: c.mBitsPerChannel)
+    }
+
+    var c: CASBD {
+        CASBD(
+            mSampleRate: sampleRate, mFormatID: formatID.rawValue, mFormatFlags: formatFlags.rawValue,
+            mBytesPerPacket: bytesPerPacket, mFramesPerPacket: framesPerPacket, mBytesPerFrame: bytesPerFrame,
+            mChannelsPerFrame: channelsPerFrame, mBitsPerChannel: bitsPerChannel, mReserved: 0)
+    }
+}
+
+extension SwiftTimeStamp {
+    init(_ c: CTimeStamp) {
+        self.init(
+            sampleTime: c.mSampleTime, hostTime: c.mHostTime, rateScalar: c.mRateScalar,
+            wordClockTime: c.mWordClockTime, flags: Flags(rawValue: c.mFlags.rawValue & 0x0F))
+    }
+
+    var c: CTimeStamp {
+        var out = CTimeStamp()
+        out.mSampleTime = sampleTime
+        out.mHostTime = hostTime
+        out.mRateScalar = rateScalar
+        out.mWordClockTime = wordClockTime
+        out.mFlags = AudioTimeStampFlags(rawValue: flags.rawValue & 0x0F)
+        return out
+    }
+}
+
+extension SwiftPacketDescription {
+    init(_ c: CPacketDescription) {
+        self.init(startOffset: c.mStartOffset, variableFramesInPacket: c.mVariableFramesInPacket, dataByteSize: c.mDataByteSize)
+    }
+}
+
+/// Apple's AudioChannelLayout bytes: a 12-byte header and 20 bytes per description.
+enum LayoutBytes {
+    static func encode(_ layout: AudioCore.AudioChannelLayout) -> [UInt8] {
+        var out: [UInt8] = []
+        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
+        put(layout.tag.rawValue); put(layout.bitmap.rawValue); put(UInt32(layout.descriptions.count))
+        for d in layout.descriptions {
+            put(d.label.rawValue); put(d.flags.rawValue)
+            put(d.coordinates.0); put(d.coordinates.1); put(d.coordinates.2)
+        }
+        // Apple's struct has room for one description even when it has none.
+        if layout.descriptions.isEmpty { out.append(contentsOf: [UInt8](repeating: 0, count: 20)) }
+        return out
+    }
+
+    /// A layout from `size` bytes; nil when they cannot hold the descriptions they count.
+    static func decode(_ data: UnsafeRawPointer, size: Int) -> AudioCore.AudioChannelLayout? {
+        guard size >= 12 else { return nil }
+        let count = Int(data.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        guard count <= 1024, size >= 12 + 20 * count else { return nil }
+        let descriptions = (0..<count).map { i -> AudioCore.AudioChannelDescription in
+            let o = 12 + 20 * i
+            return AudioCore.AudioChannelDescription(
+                label: AudioChannelLabel(rawValue: data.loadUnaligned(fromByteOffset: o, as: UInt32.self)),
+                flags: AudioCore.AudioChannelDescription.Flags(rawValue: data.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self)),
+                coordinates: (data.loadUnaligned(fromByteOffset: o + 8, as: Float.self),
+                              data.loadUnaligned(fromByteOffset: o + 12, as: Float.self),
+                              data.loadUnaligned(fromByteOffset: o + 16, as: Float.self)))
+        }
+        return AudioCore.AudioChannelLayout(
+            tag: AudioChannelLayoutTag(rawValue: data.loadUnaligned(as: UInt32.self)),
+            bitmap: AudioChannelBitmap(rawValue: data.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+            descriptions: descriptions)
+    }
+}
+
+/// Copies a property value out the way Apple's Get calls do: `*ioDataSize` is the room in
+/// `outData` on entry and the bytes written on return; too little room is `tooSmall`.
+func copyOut(_ bytes: [UInt8], _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?, tooSmall: OSStatus) -> OSStatus {
+    guard let ioDataSize, let outData else { return OSStatus(kAudio_ParamError) }
+    guard Int(ioDataSize.pointee) >= bytes.count else { return tooSmall }
+    bytes.withUnsafeBytes { if let base = $0.baseAddress { outData.copyMemory(from: base, byteCount: $0.count) } }
+    ioDataSize.pointee = UInt32(bytes.count)
+    return noErrStatus
+}
+
+let noErrStatus: OSStatus = 0
+let paramError = OSStatus(kAudio_ParamError)
+
+func bytes<T>(of value: T) -> [UInt8] { withUnsafeBytes(of: value) { Array($0) } }
+
+/// A program's user data pointer, passed back to its callbacks on whatever thread they run.
+struct UserData: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer?
+    init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
+}

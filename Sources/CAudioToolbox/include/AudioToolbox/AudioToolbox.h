@@ -1,0 +1,17 @@
+/*
+ * AudioToolbox.h — Apple's AudioToolbox C API on Linux: Audio Queue Services, Audio File
+ * Services and Extended Audio File Services, with the CoreFoundation subset their programs use.
+ * Compile and link with the flags `Scripts/audiotoolbox-config --cflags --libs` prints.
+ *
+ * swift-audio-queue. Apache License 2.0.
+ */
+#ifndef AudioToolbox_AudioToolbox_h
+#define AudioToolbox_AudioToolbox_h
+
+#include <AudioToolbox/ATBase.h>
+#include <AudioToolbox/CoreAudioTypes.h>
+#include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/AudioQueue.h>
+#include <AudioToolbox/ExtendedAudioFile.h>
+
+#endif /* AudioToolbox_AudioToolbox_h */

@@ -1,0 +1,2 @@
+/* <CoreAudio/CoreAudioTypes.h>, where older code includes it from. */
+#include <AudioToolbox/CoreAudioTypes.h>
