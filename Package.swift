@@ -133,6 +133,8 @@ let package = Package(
         .testTarget(
             name: "AudioToolboxTests",
             dependencies: ["AudioToolbox", "ProcessSupport"],
+            // The C and C++ programs the tests compile themselves against the library.
+            exclude: ["C", "ABI"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -17,9 +17,9 @@ struct ATConstantString {
 static const struct ATConstantString defaultMode = {1, -1, "kCFRunLoopDefaultMode", 21};
 static const struct ATConstantString commonModes = {1, -1, "kCFRunLoopCommonModes", 21};
 
-const CFRunLoopMode kCFRunLoopDefaultMode = (CFRunLoopMode)&defaultMode;
-const CFStringRef kCFRunLoopCommonModes = (CFStringRef)&commonModes;
-const CFAllocatorRef kCFAllocatorDefault = NULL;
+const CFRunLoopMode ATkCFRunLoopDefaultMode = (CFRunLoopMode)&defaultMode;
+const CFStringRef ATkCFRunLoopCommonModes = (CFStringRef)&commonModes;
+const CFAllocatorRef ATkCFAllocatorDefault = NULL;
 
 /* The thread that loads the library: for a program linked against it, its main thread. */
 static pthread_t mainThread;

@@ -62,6 +62,16 @@
 #else
     #define AT_ENUM(_type) enum
 #endif
+/* The name of a typedef'd enumeration whose type is wider or narrower than int:
+   `typedef CF_ENUM(CFIndex) { ... } AT_ENUM_NAME(CFIndex, CFURLPathStyle);`. Without fixed
+   underlying types (GCC's C) an enumeration is int-sized; there, as with Apple's
+   CF_ENUM(_type, _name) on such compilers, the type is the integer type itself, so that it has
+   Apple's width (and the enumeration gets a name of its own). */
+#if defined(__clang__) || (defined(__cplusplus) && __cplusplus >= 201103L)
+    #define AT_ENUM_NAME(_type, _name) _name
+#else
+    #define AT_ENUM_NAME(_type, _name) _name##_Values; typedef _type _name
+#endif
 #ifndef CF_ENUM
     #define CF_ENUM(_type) AT_ENUM(_type)
 #endif
@@ -107,7 +117,11 @@ CF_ENUM(SInt8) {
     fsRdWrPerm = 0x03,
 };
 
-/* CFBase.h */
+/* CFBase.h
+   The CoreFoundation functions and constants are exported under names of their own (ATCFRelease,
+   ATkCFRunLoopDefaultMode, …) so that they never stand in for the CoreFoundation inside
+   swift-corelibs-foundation when both are in one process; the macros at the end of this file
+   give C and C++ Apple's names, and the AudioToolbox Swift module gives Swift the same. */
 typedef signed long CFIndex;
 typedef unsigned long CFOptionFlags;
 typedef unsigned long CFHashCode;
@@ -135,15 +149,15 @@ typedef CFStringRef CFRunLoopMode;
 AT_ASSUME_NONNULL_BEGIN
 
 /** The default allocator: NULL, as on Apple's systems. */
-AT_EXPORT const CFAllocatorRef _Nullable kCFAllocatorDefault;
+AT_EXPORT const CFAllocatorRef _Nullable ATkCFAllocatorDefault;
 
 /** Adds a reference to a CF object; returns it. */
-AT_EXPORT CFTypeRef CFRetain(CFTypeRef cf);
+AT_EXPORT CFTypeRef ATCFRetain(CFTypeRef cf);
 /** Drops a reference; the object is freed with its last one. Passing NULL is an error Apple
     traps on; here it is ignored. */
-AT_EXPORT void CFRelease(CFTypeRef cf);
+AT_EXPORT void ATCFRelease(CFTypeRef cf);
 /** The object's reference count. */
-AT_EXPORT CFIndex CFGetRetainCount(CFTypeRef cf);
+AT_EXPORT CFIndex ATCFGetRetainCount(CFTypeRef cf);
 
 /* CFString.h */
 CF_ENUM(CFStringEncoding) {
@@ -155,36 +169,36 @@ CF_ENUM(CFStringEncoding) {
 
 /** A string from a NUL-terminated C string in `encoding` (UTF-8, ASCII or Latin-1);
     NULL when the bytes are not valid in it. */
-AT_EXPORT CFStringRef _Nullable CFStringCreateWithCString(CFAllocatorRef _Nullable alloc, const char *cStr,
+AT_EXPORT CFStringRef _Nullable ATCFStringCreateWithCString(CFAllocatorRef _Nullable alloc, const char *cStr,
                                                           CFStringEncoding encoding);
 /** Copies the string into `buffer` as a NUL-terminated C string; false when it does not fit. */
-AT_EXPORT Boolean CFStringGetCString(CFStringRef theString, char *buffer, CFIndex bufferSize,
+AT_EXPORT Boolean ATCFStringGetCString(CFStringRef theString, char *buffer, CFIndex bufferSize,
                                      CFStringEncoding encoding);
 /** The string's C string when it is stored as one in `encoding`, else NULL. */
-AT_EXPORT const char *_Nullable CFStringGetCStringPtr(CFStringRef theString, CFStringEncoding encoding);
+AT_EXPORT const char *_Nullable ATCFStringGetCStringPtr(CFStringRef theString, CFStringEncoding encoding);
 /** The number of UTF-16 code units in the string. */
-AT_EXPORT CFIndex CFStringGetLength(CFStringRef theString);
+AT_EXPORT CFIndex ATCFStringGetLength(CFStringRef theString);
 /** What CFSTR("...") expands to: an immortal string, the same object for equal text. */
-AT_EXPORT CFStringRef __CFStringMakeConstantString(const char *cStr);
+AT_EXPORT CFStringRef ATCFStringMakeConstantString(const char *cStr);
 #ifndef CFSTR
-    #define CFSTR(cStr) __CFStringMakeConstantString("" cStr "")
+    #define CFSTR(cStr) ATCFStringMakeConstantString("" cStr "")
 #endif
 
 /* CFURL.h */
 typedef CF_ENUM(CFIndex) {
     kCFURLPOSIXPathStyle = 0,
     kCFURLWindowsPathStyle = 2,
-} CFURLPathStyle;
+} AT_ENUM_NAME(CFIndex, CFURLPathStyle);
 
 /** A file URL for a path given as bytes (`bufLen` of them, no NUL needed). */
-AT_EXPORT CFURLRef _Nullable CFURLCreateFromFileSystemRepresentation(CFAllocatorRef _Nullable allocator,
+AT_EXPORT CFURLRef _Nullable ATCFURLCreateFromFileSystemRepresentation(CFAllocatorRef _Nullable allocator,
                                                                       const UInt8 *buffer, CFIndex bufLen,
                                                                       Boolean isDirectory);
 /** A file URL for a path given as a string (POSIX style). */
-AT_EXPORT CFURLRef _Nullable CFURLCreateWithFileSystemPath(CFAllocatorRef _Nullable allocator, CFStringRef filePath,
+AT_EXPORT CFURLRef _Nullable ATCFURLCreateWithFileSystemPath(CFAllocatorRef _Nullable allocator, CFStringRef filePath,
                                                             CFURLPathStyle pathStyle, Boolean isDirectory);
 /** Copies the URL's path into `buffer`, NUL-terminated; false when it does not fit. */
-AT_EXPORT Boolean CFURLGetFileSystemRepresentation(CFURLRef url, Boolean resolveAgainstBase, UInt8 *buffer,
+AT_EXPORT Boolean ATCFURLGetFileSystemRepresentation(CFURLRef url, Boolean resolveAgainstBase, UInt8 *buffer,
                                                    CFIndex maxBufLen);
 
 /* CFRunLoop.h */
@@ -196,33 +210,57 @@ typedef CF_ENUM(SInt32) {
 } CFRunLoopRunResult;
 
 /** The run loop mode most code runs in. */
-AT_EXPORT const CFRunLoopMode kCFRunLoopDefaultMode;
+AT_EXPORT const CFRunLoopMode ATkCFRunLoopDefaultMode;
 /** The set of common modes (the default mode among them). */
-AT_EXPORT const CFStringRef kCFRunLoopCommonModes;
+AT_EXPORT const CFStringRef ATkCFRunLoopCommonModes;
 
 /** The calling thread's run loop, made on first use (not retained for the caller). */
-AT_EXPORT CFRunLoopRef CFRunLoopGetCurrent(void);
+AT_EXPORT CFRunLoopRef ATCFRunLoopGetCurrent(void);
 /** The main thread's run loop. */
-AT_EXPORT CFRunLoopRef CFRunLoopGetMain(void);
+AT_EXPORT CFRunLoopRef ATCFRunLoopGetMain(void);
 /** Runs the current thread's run loop until CFRunLoopStop (or until it has no sources). */
-AT_EXPORT void CFRunLoopRun(void);
+AT_EXPORT void ATCFRunLoopRun(void);
 /** Runs the current thread's run loop in `mode` for at most `seconds`, delivering the
     callbacks of the audio queues created on it; returns after one if
     `returnAfterSourceHandled`. kCFRunLoopRunFinished at once when nothing is attached. */
-AT_EXPORT CFRunLoopRunResult CFRunLoopRunInMode(CFRunLoopMode mode, CFTimeInterval seconds,
+AT_EXPORT CFRunLoopRunResult ATCFRunLoopRunInMode(CFRunLoopMode mode, CFTimeInterval seconds,
                                                 Boolean returnAfterSourceHandled);
 /** Makes the run loop's current (or next) run return kCFRunLoopRunStopped. */
-AT_EXPORT void CFRunLoopStop(CFRunLoopRef rl);
+AT_EXPORT void ATCFRunLoopStop(CFRunLoopRef rl);
 /** Wakes a waiting run loop. */
-AT_EXPORT void CFRunLoopWakeUp(CFRunLoopRef rl);
+AT_EXPORT void ATCFRunLoopWakeUp(CFRunLoopRef rl);
 /** Whether the run loop is waiting for something to deliver. */
-AT_EXPORT Boolean CFRunLoopIsWaiting(CFRunLoopRef rl);
+AT_EXPORT Boolean ATCFRunLoopIsWaiting(CFRunLoopRef rl);
 
 /** Whether the caller runs on the thread that loaded the library (the main thread of a
     program linked against it): the thread CFRunLoopGetMain's run loop belongs to. */
 AT_EXPORT Boolean __ATIsMainThread(void);
 
 AT_ASSUME_NONNULL_END
+
+/* Apple's names for C and C++ (Swift gets them from the AudioToolbox module). */
+#if !defined(__swift__)
+    #define CFRetain ATCFRetain
+    #define CFRelease ATCFRelease
+    #define CFGetRetainCount ATCFGetRetainCount
+    #define CFStringCreateWithCString ATCFStringCreateWithCString
+    #define CFStringGetCString ATCFStringGetCString
+    #define CFStringGetCStringPtr ATCFStringGetCStringPtr
+    #define CFStringGetLength ATCFStringGetLength
+    #define CFURLCreateFromFileSystemRepresentation ATCFURLCreateFromFileSystemRepresentation
+    #define CFURLCreateWithFileSystemPath ATCFURLCreateWithFileSystemPath
+    #define CFURLGetFileSystemRepresentation ATCFURLGetFileSystemRepresentation
+    #define CFRunLoopGetCurrent ATCFRunLoopGetCurrent
+    #define CFRunLoopGetMain ATCFRunLoopGetMain
+    #define CFRunLoopRun ATCFRunLoopRun
+    #define CFRunLoopRunInMode ATCFRunLoopRunInMode
+    #define CFRunLoopStop ATCFRunLoopStop
+    #define CFRunLoopWakeUp ATCFRunLoopWakeUp
+    #define CFRunLoopIsWaiting ATCFRunLoopIsWaiting
+    #define kCFAllocatorDefault ((CFAllocatorRef)NULL)
+    #define kCFRunLoopDefaultMode ATkCFRunLoopDefaultMode
+    #define kCFRunLoopCommonModes ATkCFRunLoopCommonModes
+#endif
 
 AT_EXTERN_C_END
 

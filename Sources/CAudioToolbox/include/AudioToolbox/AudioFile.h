@@ -71,7 +71,7 @@ typedef CF_ENUM(SInt8) {
     kAudioFileReadPermission = 0x01,
     kAudioFileWritePermission = 0x02,
     kAudioFileReadWritePermission = 0x03,
-} AudioFilePermissions;
+} AT_ENUM_NAME(SInt8, AudioFilePermissions);
 
 CF_ENUM(AudioFilePropertyID) {
     kAudioFilePropertyFileFormat = 0x66666D74,          /* 'ffmt' UInt32 */

@@ -1,0 +1,76 @@
+import AudioToolbox
+import Foundation
+import Testing
+
+/// Swift code written against macOS's AudioToolbox calls the same functions with Apple's
+/// signatures: pointers to the C structs, C function pointers as closures, nil run loops.
+@Suite("C API from Swift")
+struct SwiftSignatureTests {
+    final class Counter: @unchecked Sendable {
+        var buffers = 0
+    }
+
+    @Test("A queue made, fed and rendered offline with Apple's signatures")
+    func offlineRender() throws {
+        var format = AudioStreamBasicDescription(
+            mSampleRate: 8000, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
+        let counter = Counter()
+        var queue: AudioQueueRef?
+        let status = AudioQueueNewOutput(&format, { userData, _, _ in
+            Unmanaged<Counter>.fromOpaque(userData!).takeUnretainedValue().buffers += 1
+        }, Unmanaged.passUnretained(counter).toOpaque(), nil, nil, 0, &queue)
+        #expect(status == noErr)
+        let q = try #require(queue)
+        var buffer: AudioQueueBufferRef?
+        #expect(AudioQueueAllocateBuffer(q, 200, &buffer) == noErr)
+        let b = try #require(buffer)
+        let samples = b.pointee.mAudioData.assumingMemoryBound(to: Int16.self)
+        for i in 0..<100 { samples[i] = Int16(i * 100) }
+        b.pointee.mAudioDataByteSize = 200
+        var out = format
+        out.mFormatFlags = kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked
+        out.mBitsPerChannel = 32
+        out.mBytesPerFrame = 4
+        out.mBytesPerPacket = 4
+        #expect(AudioQueueSetOfflineRenderFormat(q, &out, nil) == noErr)
+        #expect(AudioQueueEnqueueBuffer(q, b, 0, nil) == noErr)
+        #expect(AudioQueueStart(q, nil) == noErr)
+        var rendered: AudioQueueBufferRef?
+        #expect(AudioQueueAllocateBuffer(q, 400, &rendered) == noErr)
+        var time = AudioTimeStamp()
+        time.mFlags = kAudioTimeStampSampleTimeValid
+        #expect(AudioQueueOfflineRender(q, &time, rendered!, 0) == noErr)
+        #expect(AudioQueueOfflineRender(q, &time, rendered!, 100) == noErr)
+        let r = try #require(rendered)
+        #expect(r.pointee.mAudioDataByteSize == 400)
+        let floats = r.pointee.mAudioData.assumingMemoryBound(to: Float.self)
+        // 16-bit samples as floats: i * 100 / 32768, exactly.
+        #expect((0..<100).allSatisfy { floats[$0] == Float(Int16($0 * 100)) / 32768 })
+        var running: UInt32 = 0
+        var size = UInt32(MemoryLayout<UInt32>.size)
+        #expect(AudioQueueGetProperty(q, kAudioQueueProperty_IsRunning, &running, &size) == noErr)
+        #expect(AudioQueueDispose(q, true) == noErr)
+        #expect(AudioQueueDispose(q, true) == kAudio_ParamError)
+    }
+
+    @Test("AudioFile and CFURL from Swift")
+    func audioFile() throws {
+        let path = CPrograms.path("Examples/Sounds/chime.caf")
+        let url = CFURLCreateFromFileSystemRepresentation(nil, path, path.utf8.count, false)
+        var file: AudioFileID?
+        #expect(AudioFileOpenURL(url!, kAudioFileReadPermission, 0, &file) == noErr)
+        CFRelease(UnsafeRawPointer(url!))  // Swift on macOS releases CF objects itself; here the program does
+        var format = AudioStreamBasicDescription()
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        #expect(AudioFileGetProperty(file!, kAudioFilePropertyDataFormat, &size, &format) == noErr)
+        #expect(format.mFormatID == kAudioFormatMPEG4AAC && format.mChannelsPerFrame == 2 && format.mSampleRate == 44100)
+        var info = AudioFilePacketTableInfo()
+        size = UInt32(MemoryLayout<AudioFilePacketTableInfo>.size)
+        #expect(AudioFileGetProperty(file!, kAudioFilePropertyPacketTableInfo, &size, &info) == noErr)
+        // What afinfo (and the README) report for the bundled sound.
+        #expect(info.mNumberValidFrames == 88200 && info.mPrimingFrames == 2112 && info.mRemainderFrames == 824)
+        #expect(AudioFileClose(file!) == noErr)
+    }
+}
