@@ -50,6 +50,12 @@ let package = Package(
             path: "Benchmarks/AACDecode",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The offline render of C/crender.c through the Swift API (Benchmarks/capi).
+        .executableTarget(
+            name: "swiftrender",
+            dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
+            path: "Sources/swiftrender"
+        ),
         .executableTarget(
             name: "QueueRender",
             dependencies: [

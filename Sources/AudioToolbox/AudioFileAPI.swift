@@ -37,7 +37,7 @@ func fileStatus(_ body: () throws(AudioFileError) -> Void) -> OSStatus {
 
 private let notOpen = OSStatus(kAudioFileNotOpenError)
 
-@_cdecl("AudioFileOpenURL")
+@_spi(CImplementation) @_cdecl("AudioFileOpenURL")
 public func _AudioFileOpenURL(_ inFileRef: CFURLRef?, _ inPermissions: Int8, _ inFileTypeHint: UInt32, _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
     guard let outAudioFile, let path = CFObjects.path(UnsafeRawPointer(inFileRef)) else { return paramError }
     AudioToolboxSetUp.once()
@@ -52,7 +52,7 @@ public func _AudioFileOpenURL(_ inFileRef: CFURLRef?, _ inPermissions: Int8, _ i
     }
 }
 
-@_cdecl("AudioFileCreateWithURL")
+@_spi(CImplementation) @_cdecl("AudioFileCreateWithURL")
 public func _AudioFileCreateWithURL(
     _ inFileRef: CFURLRef?, _ inFileType: UInt32, _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?,
     _ inFlags: UInt32, _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?
@@ -69,7 +69,7 @@ public func _AudioFileCreateWithURL(
     }
 }
 
-@_cdecl("AudioFileClose")
+@_spi(CImplementation) @_cdecl("AudioFileClose")
 public func _AudioFileClose(_ inAudioFile: AudioFileID?) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
     FileBox.table.remove(box.handle)
@@ -77,14 +77,14 @@ public func _AudioFileClose(_ inAudioFile: AudioFileID?) -> OSStatus {
     return fileStatus { () throws(AudioFileError) in try writer.close() }
 }
 
-@_cdecl("AudioFileOptimize")
+@_spi(CImplementation) @_cdecl("AudioFileOptimize")
 public func _AudioFileOptimize(_ inAudioFile: AudioFileID?) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
     guard case .writer(let writer) = box.file else { return noErrStatus }
     return fileStatus { () throws(AudioFileError) in try writer.updateHeader() }
 }
 
-@_cdecl("AudioFileReadBytes")
+@_spi(CImplementation) @_cdecl("AudioFileReadBytes")
 public func _AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
     guard let ioNumBytes, let outBuffer else { return paramError }
@@ -101,7 +101,7 @@ public func _AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8
     }
 }
 
-@_cdecl("AudioFileWriteBytes")
+@_spi(CImplementation) @_cdecl("AudioFileWriteBytes")
 public func _AudioFileWriteBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
     guard let ioNumBytes, let inBuffer else { return paramError }
@@ -148,7 +148,7 @@ private func readPackets(
     }
 }
 
-@_cdecl("AudioFileReadPacketData")
+@_spi(CImplementation) @_cdecl("AudioFileReadPacketData")
 public func _AudioFileReadPacketData(
     _ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ ioNumBytes: UnsafeMutablePointer<UInt32>?,
     _ outPacketDescriptions: UnsafeMutablePointer<CAudioToolbox.AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
@@ -162,7 +162,7 @@ public func _AudioFileReadPacketData(
         descriptions: outPacketDescriptions, buffer: outBuffer)
 }
 
-@_cdecl("AudioFileReadPackets")
+@_spi(CImplementation) @_cdecl("AudioFileReadPackets")
 public func _AudioFileReadPackets(
     _ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ outNumBytes: UnsafeMutablePointer<UInt32>?,
     _ outPacketDescriptions: UnsafeMutablePointer<CAudioToolbox.AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
@@ -193,7 +193,7 @@ private func packetBytes(_ file: AudioFile, from start: Int64, count: Int) -> In
     }
 }
 
-@_cdecl("AudioFileWritePackets")
+@_spi(CImplementation) @_cdecl("AudioFileWritePackets")
 public func _AudioFileWritePackets(
     _ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inNumBytes: UInt32,
     _ inPacketDescriptions: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?, _ inStartingPacket: Int64,

@@ -93,7 +93,7 @@ extension FileBox {
     }
 }
 
-@_cdecl("AudioFileGetPropertyInfo")
+@_spi(CImplementation) @_cdecl("AudioFileGetPropertyInfo")
 public func _AudioFileGetPropertyInfo(_ inAudioFile: AudioFileID?, _ inPropertyID: UInt32, _ outDataSize: UnsafeMutablePointer<UInt32>?, _ isWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return OSStatus(kAudioFileNotOpenError) }
     guard let value = box.propertyBytes(inPropertyID) else { return unsupported }
@@ -102,7 +102,7 @@ public func _AudioFileGetPropertyInfo(_ inAudioFile: AudioFileID?, _ inPropertyI
     return noErrStatus
 }
 
-@_cdecl("AudioFileGetProperty")
+@_spi(CImplementation) @_cdecl("AudioFileGetProperty")
 public func _AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: UInt32, _ ioDataSize: UnsafeMutablePointer<UInt32>?, _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return OSStatus(kAudioFileNotOpenError) }
     guard let ioDataSize, let outPropertyData else { return paramError }
@@ -119,7 +119,7 @@ public func _AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: U
     return copyOut(value, outPropertyData, ioDataSize, tooSmall: badSize)
 }
 
-@_cdecl("AudioFileSetProperty")
+@_spi(CImplementation) @_cdecl("AudioFileSetProperty")
 public func _AudioFileSetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: UInt32, _ inDataSize: UInt32, _ inPropertyData: UnsafeRawPointer?) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return OSStatus(kAudioFileNotOpenError) }
     guard inPropertyData != nil || inDataSize == 0 else { return paramError }

@@ -15,7 +15,7 @@ private func run(_ body: () throws(AudioQueueError) -> Void) -> OSStatus {
     }
 }
 
-@_cdecl("AudioQueueNewOutput")
+@_spi(CImplementation) @_cdecl("AudioQueueNewOutput")
 public func _AudioQueueNewOutput(
     _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?, _ inCallbackProc: AudioQueueOutputCallback?, _ inUserData: UnsafeMutableRawPointer?,
     _ inCallbackRunLoop: CFRunLoopRef?, _ inCallbackRunLoopMode: CFStringRef?, _ inFlags: UInt32,
@@ -38,7 +38,7 @@ public func _AudioQueueNewOutput(
     }
 }
 
-@_cdecl("AudioQueueNewInput")
+@_spi(CImplementation) @_cdecl("AudioQueueNewInput")
 public func _AudioQueueNewInput(
     _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?, _ inCallbackProc: AudioQueueInputCallback?, _ inUserData: UnsafeMutableRawPointer?,
     _ inCallbackRunLoop: CFRunLoopRef?, _ inCallbackRunLoopMode: CFStringRef?, _ inFlags: UInt32,
@@ -68,7 +68,7 @@ public func _AudioQueueNewInput(
     }
 }
 
-@_cdecl("AudioQueueDispose")
+@_spi(CImplementation) @_cdecl("AudioQueueDispose")
 public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     if inImmediate != 0 {
@@ -101,12 +101,12 @@ public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> 
 
 // MARK: Buffers
 
-@_cdecl("AudioQueueAllocateBuffer")
+@_spi(CImplementation) @_cdecl("AudioQueueAllocateBuffer")
 public func _AudioQueueAllocateBuffer(_ inAQ: AudioQueueRef?, _ inBufferByteSize: UInt32, _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>?) -> OSStatus {
     _AudioQueueAllocateBufferWithPacketDescriptions(inAQ, inBufferByteSize, 0, outBuffer)
 }
 
-@_cdecl("AudioQueueAllocateBufferWithPacketDescriptions")
+@_spi(CImplementation) @_cdecl("AudioQueueAllocateBufferWithPacketDescriptions")
 public func _AudioQueueAllocateBufferWithPacketDescriptions(
     _ inAQ: AudioQueueRef?, _ inBufferByteSize: UInt32, _ inNumberPacketDescriptions: UInt32,
     _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>?
@@ -121,7 +121,7 @@ public func _AudioQueueAllocateBufferWithPacketDescriptions(
     }
 }
 
-@_cdecl("AudioQueueFreeBuffer")
+@_spi(CImplementation) @_cdecl("AudioQueueFreeBuffer")
 public func _AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     guard let inBuffer, let buffer = box.buffer(inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
@@ -148,7 +148,7 @@ private func descriptions(_ count: UInt32, _ pointer: UnsafePointer<CAudioToolbo
     return UnsafeBufferPointer(start: pointer, count: Int(count)).map(SwiftPacketDescription.init)
 }
 
-@_cdecl("AudioQueueEnqueueBuffer")
+@_spi(CImplementation) @_cdecl("AudioQueueEnqueueBuffer")
 public func _AudioQueueEnqueueBuffer(
     _ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?, _ inNumPacketDescs: UInt32,
     _ inPacketDescs: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?
@@ -164,7 +164,7 @@ public func _AudioQueueEnqueueBuffer(
     }
 }
 
-@_cdecl("AudioQueueEnqueueBufferWithParameters")
+@_spi(CImplementation) @_cdecl("AudioQueueEnqueueBufferWithParameters")
 public func _AudioQueueEnqueueBufferWithParameters(
     _ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?, _ inNumPacketDescs: UInt32,
     _ inPacketDescs: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?, _ inTrimFramesAtStart: UInt32, _ inTrimFramesAtEnd: UInt32,
@@ -193,7 +193,7 @@ public func _AudioQueueEnqueueBufferWithParameters(
 
 // MARK: Control
 
-@_cdecl("AudioQueueStart")
+@_spi(CImplementation) @_cdecl("AudioQueueStart")
 public func _AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointer<CAudioToolbox.AudioTimeStamp>?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     let time = inStartTime.map { SwiftTimeStamp($0.pointee) }
@@ -205,7 +205,7 @@ public func _AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointe
     }
 }
 
-@_cdecl("AudioQueuePrime")
+@_spi(CImplementation) @_cdecl("AudioQueuePrime")
 public func _AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare: UInt32, _ outNumberOfFramesPrepared: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
@@ -215,7 +215,7 @@ public func _AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare
     }
 }
 
-@_cdecl("AudioQueueStop")
+@_spi(CImplementation) @_cdecl("AudioQueueStop")
 public func _AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
@@ -226,7 +226,7 @@ public func _AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSS
     }
 }
 
-@_cdecl("AudioQueuePause")
+@_spi(CImplementation) @_cdecl("AudioQueuePause")
 public func _AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
@@ -237,7 +237,7 @@ public func _AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
     }
 }
 
-@_cdecl("AudioQueueFlush")
+@_spi(CImplementation) @_cdecl("AudioQueueFlush")
 public func _AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
@@ -248,7 +248,7 @@ public func _AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
     }
 }
 
-@_cdecl("AudioQueueReset")
+@_spi(CImplementation) @_cdecl("AudioQueueReset")
 public func _AudioQueueReset(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in

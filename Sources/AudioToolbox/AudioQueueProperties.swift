@@ -58,14 +58,14 @@ private let invalidPropertySize = OSStatus(kAudioQueueErr_InvalidPropertySize)
 
 // MARK: Parameters
 
-@_cdecl("AudioQueueGetParameter")
+@_spi(CImplementation) @_cdecl("AudioQueueGetParameter")
 public func _AudioQueueGetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32, _ outValue: UnsafeMutablePointer<Float32>?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ), let outValue else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidParameter) }
     return run { () throws(AudioQueueError) in outValue.pointee = try queue.parameter(id: inParamID) }
 }
 
-@_cdecl("AudioQueueSetParameter")
+@_spi(CImplementation) @_cdecl("AudioQueueSetParameter")
 public func _AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32, _ inValue: Float32) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidParameter) }
@@ -74,7 +74,7 @@ public func _AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32,
 
 // MARK: Properties
 
-@_cdecl("AudioQueueGetPropertySize")
+@_spi(CImplementation) @_cdecl("AudioQueueGetPropertySize")
 public func _AudioQueueGetPropertySize(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ outDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ), let outDataSize else { return paramError }
     if inID == currentDeviceID {
@@ -84,7 +84,7 @@ public func _AudioQueueGetPropertySize(_ inAQ: AudioQueueRef?, _ inID: UInt32, _
     return run { () throws(AudioQueueError) in outDataSize.pointee = UInt32(try box.untypedSize(inID)) }
 }
 
-@_cdecl("AudioQueueGetProperty")
+@_spi(CImplementation) @_cdecl("AudioQueueGetProperty")
 public func _AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ), let outData, let ioDataSize else { return paramError }
     if inID == currentDeviceID {
@@ -101,7 +101,7 @@ public func _AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ out
     }
 }
 
-@_cdecl("AudioQueueSetProperty")
+@_spi(CImplementation) @_cdecl("AudioQueueSetProperty")
 public func _AudioQueueSetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     guard let inData else { return inDataSize == 0 && inID != currentDeviceID ? setEmpty(box, inID) : paramError }
@@ -127,7 +127,7 @@ private func setEmpty(_ box: QueueBox, _ id: UInt32) -> OSStatus {
     run { () throws(AudioQueueError) in try box.setProperty(id, from: UnsafeRawBufferPointer(start: nil, count: 0)) }
 }
 
-@_cdecl("AudioQueueAddPropertyListener")
+@_spi(CImplementation) @_cdecl("AudioQueueAddPropertyListener")
 public func _AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inProc: AudioQueuePropertyListenerProc?, _ inUserData: UnsafeMutableRawPointer?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ), let inProc else { return paramError }
     guard let property = AudioQueueServices.AudioQueuePropertyID(rawValue: inID) else { return OSStatus(kAudioQueueErr_InvalidProperty) }
@@ -145,7 +145,7 @@ public func _AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt3
     }
 }
 
-@_cdecl("AudioQueueRemovePropertyListener")
+@_spi(CImplementation) @_cdecl("AudioQueueRemovePropertyListener")
 public func _AudioQueueRemovePropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inProc: AudioQueuePropertyListenerProc?, _ inUserData: UnsafeMutableRawPointer?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ), let inProc else { return paramError }
     guard AudioQueueServices.AudioQueuePropertyID(rawValue: inID) != nil else { return OSStatus(kAudioQueueErr_InvalidProperty) }
@@ -171,7 +171,7 @@ final class TimelineBox: @unchecked Sendable {
     }
 }
 
-@_cdecl("AudioQueueCreateTimeline")
+@_spi(CImplementation) @_cdecl("AudioQueueCreateTimeline")
 public func _AudioQueueCreateTimeline(_ inAQ: AudioQueueRef?, _ outTimeline: UnsafeMutablePointer<AudioQueueTimelineRef?>?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ), let outTimeline else { return paramError }
     return run { () throws(AudioQueueError) in
@@ -183,7 +183,7 @@ public func _AudioQueueCreateTimeline(_ inAQ: AudioQueueRef?, _ outTimeline: Uns
     }
 }
 
-@_cdecl("AudioQueueDisposeTimeline")
+@_spi(CImplementation) @_cdecl("AudioQueueDisposeTimeline")
 public func _AudioQueueDisposeTimeline(_ inAQ: AudioQueueRef?, _ inTimeline: AudioQueueTimelineRef?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ), let timeline = TimelineBox.table.object(inTimeline),
           timeline.queue == box.handle else { return paramError }
@@ -191,7 +191,7 @@ public func _AudioQueueDisposeTimeline(_ inAQ: AudioQueueRef?, _ inTimeline: Aud
     return noErrStatus
 }
 
-@_cdecl("AudioQueueGetCurrentTime")
+@_spi(CImplementation) @_cdecl("AudioQueueGetCurrentTime")
 public func _AudioQueueGetCurrentTime(
     _ inAQ: AudioQueueRef?, _ inTimeline: AudioQueueTimelineRef?, _ outTimeStamp: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?,
     _ outTimelineDiscontinuity: UnsafeMutablePointer<UInt8>?
@@ -212,7 +212,7 @@ public func _AudioQueueGetCurrentTime(
     }
 }
 
-@_cdecl("AudioQueueDeviceGetCurrentTime")
+@_spi(CImplementation) @_cdecl("AudioQueueDeviceGetCurrentTime")
 public func _AudioQueueDeviceGetCurrentTime(_ inAQ: AudioQueueRef?, _ outTimeStamp: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ), let outTimeStamp else { return paramError }
     return run { () throws(AudioQueueError) in
@@ -226,7 +226,7 @@ public func _AudioQueueDeviceGetCurrentTime(_ inAQ: AudioQueueRef?, _ outTimeSta
 
 // MARK: Offline render
 
-@_cdecl("AudioQueueSetOfflineRenderFormat")
+@_spi(CImplementation) @_cdecl("AudioQueueSetOfflineRenderFormat")
 public func _AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?, _ inLayout: UnsafePointer<CAudioToolbox.AudioChannelLayout>?) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
@@ -241,7 +241,7 @@ public func _AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat
     }
 }
 
-@_cdecl("AudioQueueOfflineRender")
+@_spi(CImplementation) @_cdecl("AudioQueueOfflineRender")
 public func _AudioQueueOfflineRender(_ inAQ: AudioQueueRef?, _ inTimestamp: UnsafePointer<CAudioToolbox.AudioTimeStamp>?, _ ioBuffer: AudioQueueBufferRef?, _ inNumberFrames: UInt32) -> OSStatus {
     guard let box = QueueBox.table.object(inAQ), let inTimestamp else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }

@@ -101,7 +101,7 @@ enum CFObjects {
     static let lock = PThreadMutex()
 }
 
-@_cdecl("ATCFRetain")
+@_spi(CImplementation) @_cdecl("ATCFRetain")
 public func _CFRetain(_ cf: CFTypeRef?) -> CFTypeRef? {
     guard let cf else { return nil }
     CFObjects.lock.withLock {
@@ -111,7 +111,7 @@ public func _CFRetain(_ cf: CFTypeRef?) -> CFTypeRef? {
     return cf
 }
 
-@_cdecl("ATCFRelease")
+@_spi(CImplementation) @_cdecl("ATCFRelease")
 public func _CFRelease(_ cf: CFTypeRef?) {
     guard let cf else { return }
     let last = CFObjects.lock.withLock { () -> Bool in
@@ -123,7 +123,7 @@ public func _CFRelease(_ cf: CFTypeRef?) {
     if last { CFObjects.free(cf) }
 }
 
-@_cdecl("ATCFGetRetainCount")
+@_spi(CImplementation) @_cdecl("ATCFGetRetainCount")
 public func _CFGetRetainCount(_ cf: CFTypeRef?) -> CFIndex {
     guard let cf else { return 0 }
     return CFObjects.lock.withLock {
@@ -150,13 +150,13 @@ private func decode(_ cString: UnsafePointer<CChar>, _ encoding: CFStringEncodin
     }
 }
 
-@_cdecl("ATCFStringCreateWithCString")
+@_spi(CImplementation) @_cdecl("ATCFStringCreateWithCString")
 public func _CFStringCreateWithCString(_ alloc: CFAllocatorRef?, _ cStr: UnsafePointer<CChar>?, _ encoding: CFStringEncoding) -> CFStringRef? {
     guard let cStr, let text = decode(cStr, encoding) else { return nil }
     return CFStringRef(CFObjects.makeString(text))
 }
 
-@_cdecl("ATCFStringGetCString")
+@_spi(CImplementation) @_cdecl("ATCFStringGetCString")
 public func _CFStringGetCString(_ string: CFStringRef?, _ buffer: UnsafeMutablePointer<CChar>?, _ size: CFIndex, _ encoding: CFStringEncoding) -> Bool {
     guard let text = CFObjects.string(UnsafeRawPointer(string)), let buffer, size > 0 else { return false }
     var bytes: [UInt8]
@@ -176,14 +176,14 @@ public func _CFStringGetCString(_ string: CFStringRef?, _ buffer: UnsafeMutableP
     return true
 }
 
-@_cdecl("ATCFStringGetCStringPtr")
+@_spi(CImplementation) @_cdecl("ATCFStringGetCStringPtr")
 public func _CFStringGetCStringPtr(_ string: CFStringRef?, _ encoding: CFStringEncoding) -> UnsafePointer<CChar>? {
     guard let string, encoding == CFStringEncoding(kCFStringEncodingUTF8),
           CFObjects.header(UnsafeRawPointer(string)).pointee.typeID == CFTypeID.string.rawValue else { return nil }
     return UnsafeRawPointer(string).assumingMemoryBound(to: CFStringObject.self).pointee.bytes
 }
 
-@_cdecl("ATCFStringGetLength")
+@_spi(CImplementation) @_cdecl("ATCFStringGetLength")
 public func _CFStringGetLength(_ string: CFStringRef?) -> CFIndex {
     CFIndex(CFObjects.string(UnsafeRawPointer(string))?.utf16.count ?? 0)
 }
@@ -191,7 +191,7 @@ public func _CFStringGetLength(_ string: CFStringRef?) -> CFIndex {
 /// The strings CFSTR has made, by text: each is made once and never freed.
 nonisolated(unsafe) private var constantStrings: [String: UnsafeMutablePointer<CFStringObject>] = [:]
 
-@_cdecl("ATCFStringMakeConstantString")
+@_spi(CImplementation) @_cdecl("ATCFStringMakeConstantString")
 public func _CFStringMakeConstantString(_ cStr: UnsafePointer<CChar>?) -> CFStringRef? {
     guard let cStr else { return nil }
     let text = String(decoding: UnsafeRawBufferPointer(start: cStr, count: strlen(cStr)), as: UTF8.self)
@@ -205,7 +205,7 @@ public func _CFStringMakeConstantString(_ cStr: UnsafePointer<CChar>?) -> CFStri
 
 // MARK: URLs
 
-@_cdecl("ATCFURLCreateFromFileSystemRepresentation")
+@_spi(CImplementation) @_cdecl("ATCFURLCreateFromFileSystemRepresentation")
 public func _CFURLCreateFromFileSystemRepresentation(_ alloc: CFAllocatorRef?, _ buffer: UnsafePointer<UInt8>?, _ length: CFIndex, _ isDirectory: UInt8) -> CFURLRef? {
     guard let buffer, length >= 0 else { return nil }
     var bytes = UnsafeBufferPointer(start: buffer, count: length)
@@ -214,14 +214,14 @@ public func _CFURLCreateFromFileSystemRepresentation(_ alloc: CFAllocatorRef?, _
     return CFURLRef(CFObjects.makeURL(path: String(decoding: bytes, as: UTF8.self)))
 }
 
-@_cdecl("ATCFURLCreateWithFileSystemPath")
+@_spi(CImplementation) @_cdecl("ATCFURLCreateWithFileSystemPath")
 public func _CFURLCreateWithFileSystemPath(_ alloc: CFAllocatorRef?, _ filePath: CFStringRef?, _ style: CFURLPathStyle, _ isDirectory: UInt8) -> CFURLRef? {
     guard let path = CFObjects.string(UnsafeRawPointer(filePath)), !path.isEmpty,
           style == kCFURLPOSIXPathStyle else { return nil }
     return CFURLRef(CFObjects.makeURL(path: path))
 }
 
-@_cdecl("ATCFURLGetFileSystemRepresentation")
+@_spi(CImplementation) @_cdecl("ATCFURLGetFileSystemRepresentation")
 public func _CFURLGetFileSystemRepresentation(_ url: CFURLRef?, _ resolve: UInt8, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: CFIndex) -> Bool {
     guard let path = CFObjects.path(UnsafeRawPointer(url)), let buffer else { return false }
     let bytes = Array(path.utf8)

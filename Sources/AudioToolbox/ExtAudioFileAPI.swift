@@ -32,7 +32,7 @@ private func extStatus(_ body: () throws(ExtAudioFileError) -> Void) -> OSStatus
 private let invalidProperty = OSStatus(kExtAudioFileError_InvalidProperty)
 private let invalidPropertySize = OSStatus(kExtAudioFileError_InvalidPropertySize)
 
-@_cdecl("ExtAudioFileOpenURL")
+@_spi(CImplementation) @_cdecl("ExtAudioFileOpenURL")
 public func _ExtAudioFileOpenURL(_ inURL: CFURLRef?, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>?) -> OSStatus {
     guard let outExtAudioFile, let path = CFObjects.path(UnsafeRawPointer(inURL)) else { return paramError }
     AudioToolboxSetUp.once()
@@ -47,7 +47,7 @@ public func _ExtAudioFileOpenURL(_ inURL: CFURLRef?, _ outExtAudioFile: UnsafeMu
     }
 }
 
-@_cdecl("ExtAudioFileDispose")
+@_spi(CImplementation) @_cdecl("ExtAudioFileDispose")
 public func _ExtAudioFileDispose(_ inExtAudioFile: ExtAudioFileRef?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
     ExtFileBox.table.remove(box.handle)
@@ -55,7 +55,7 @@ public func _ExtAudioFileDispose(_ inExtAudioFile: ExtAudioFileRef?) -> OSStatus
     return noErrStatus
 }
 
-@_cdecl("ExtAudioFileRead")
+@_spi(CImplementation) @_cdecl("ExtAudioFileRead")
 public func _ExtAudioFileRead(_ inExtAudioFile: ExtAudioFileRef?, _ ioNumberFrames: UnsafeMutablePointer<UInt32>?, _ ioData: UnsafeMutablePointer<CAudioToolbox.AudioBufferList>?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile), let ioNumberFrames, let ioData else { return paramError }
     let format = box.file.clientDataFormat
@@ -86,7 +86,7 @@ public func _ExtAudioFileRead(_ inExtAudioFile: ExtAudioFileRef?, _ ioNumberFram
     }
 }
 
-@_cdecl("ExtAudioFileSeek")
+@_spi(CImplementation) @_cdecl("ExtAudioFileSeek")
 public func _ExtAudioFileSeek(_ inExtAudioFile: ExtAudioFileRef?, _ inFrameOffset: Int64) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
     guard inFrameOffset >= 0, inFrameOffset <= box.file.fileLengthFrames else { return OSStatus(kExtAudioFileError_InvalidSeek) }
@@ -95,7 +95,7 @@ public func _ExtAudioFileSeek(_ inExtAudioFile: ExtAudioFileRef?, _ inFrameOffse
     }
 }
 
-@_cdecl("ExtAudioFileTell")
+@_spi(CImplementation) @_cdecl("ExtAudioFileTell")
 public func _ExtAudioFileTell(_ inExtAudioFile: ExtAudioFileRef?, _ outFrameOffset: UnsafeMutablePointer<Int64>?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile), let outFrameOffset else { return paramError }
     outFrameOffset.pointee = box.lock.withLock { box.file.tell() }
@@ -120,7 +120,7 @@ extension ExtFileBox {
     }
 }
 
-@_cdecl("ExtAudioFileGetPropertyInfo")
+@_spi(CImplementation) @_cdecl("ExtAudioFileGetPropertyInfo")
 public func _ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef?, _ inPropertyID: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
     guard let value = box.lock.withLock({ box.propertyBytes(inPropertyID) }) else { return invalidProperty }
@@ -129,14 +129,14 @@ public func _ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef?, _ i
     return noErrStatus
 }
 
-@_cdecl("ExtAudioFileGetProperty")
+@_spi(CImplementation) @_cdecl("ExtAudioFileGetProperty")
 public func _ExtAudioFileGetProperty(_ inExtAudioFile: ExtAudioFileRef?, _ inPropertyID: UInt32, _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?, _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
     guard let value = box.lock.withLock({ box.propertyBytes(inPropertyID) }) else { return invalidProperty }
     return copyOut(value, outPropertyData, ioPropertyDataSize, tooSmall: invalidPropertySize)
 }
 
-@_cdecl("ExtAudioFileSetProperty")
+@_spi(CImplementation) @_cdecl("ExtAudioFileSetProperty")
 public func _ExtAudioFileSetProperty(_ inExtAudioFile: ExtAudioFileRef?, _ inPropertyID: UInt32, _ inPropertyDataSize: UInt32, _ inPropertyData: UnsafeRawPointer?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
     guard inPropertyID == UInt32(kExtAudioFileProperty_ClientDataFormat) else {

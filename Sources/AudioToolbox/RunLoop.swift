@@ -161,19 +161,19 @@ enum RunLoops {
     }
 }
 
-@_cdecl("ATCFRunLoopGetCurrent")
+@_spi(CImplementation) @_cdecl("ATCFRunLoopGetCurrent")
 public func _CFRunLoopGetCurrent() -> CFRunLoopRef { RunLoops.current.object }
 
-@_cdecl("ATCFRunLoopGetMain")
+@_spi(CImplementation) @_cdecl("ATCFRunLoopGetMain")
 public func _CFRunLoopGetMain() -> CFRunLoopRef { RunLoops.main.object }
 
-@_cdecl("ATCFRunLoopRunInMode")
+@_spi(CImplementation) @_cdecl("ATCFRunLoopRunInMode")
 public func _CFRunLoopRunInMode(_ mode: CFStringRef?, _ seconds: CFTimeInterval, _ returnAfterSourceHandled: UInt8) -> CFRunLoopRunResult {
     let name = RunLoops.mode(mode) ?? RunLoop.defaultMode
     return RunLoops.current.run(mode: name, seconds: seconds, returnAfterSourceHandled: returnAfterSourceHandled != 0)
 }
 
-@_cdecl("ATCFRunLoopRun")
+@_spi(CImplementation) @_cdecl("ATCFRunLoopRun")
 public func _CFRunLoopRun() {
     while true {
         let result = RunLoops.current.run(mode: RunLoop.defaultMode, seconds: 1e9, returnAfterSourceHandled: false)
@@ -181,13 +181,13 @@ public func _CFRunLoopRun() {
     }
 }
 
-@_cdecl("ATCFRunLoopStop")
+@_spi(CImplementation) @_cdecl("ATCFRunLoopStop")
 public func _CFRunLoopStop(_ rl: CFRunLoopRef?) { RunLoop.from(rl)?.stop() }
 
-@_cdecl("ATCFRunLoopWakeUp")
+@_spi(CImplementation) @_cdecl("ATCFRunLoopWakeUp")
 public func _CFRunLoopWakeUp(_ rl: CFRunLoopRef?) { RunLoop.from(rl)?.wake() }
 
-@_cdecl("ATCFRunLoopIsWaiting")
+@_spi(CImplementation) @_cdecl("ATCFRunLoopIsWaiting")
 public func _CFRunLoopIsWaiting(_ rl: CFRunLoopRef?) -> Bool { RunLoop.from(rl)?.isWaiting == true }
 
 extension RunLoop {
