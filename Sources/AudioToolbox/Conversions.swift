@@ -1,4 +1,4 @@
-public import CAudioToolbox
+import CAudioToolbox
 import AudioCore
 
 // Between the C structs of the header tree and the Swift values of AudioCore. Both sides

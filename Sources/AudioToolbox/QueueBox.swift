@@ -1,4 +1,4 @@
-public import CAudioToolbox
+import CAudioToolbox
 import AudioCore
 import AudioQueueServices
 import AudioQueueKit
