@@ -65,8 +65,11 @@ extension FileBox {
         case .constant:
             let fpp = Int64(max(1, file.dataFormat.framesPerPacket))
             if id == UInt32(kAudioFilePropertyPacketToFrame) {
-                t.mFrame = t.mPacket * fpp
+                let (frame, overflow) = t.mPacket.multipliedReportingOverflow(by: fpp)
+                guard t.mPacket >= 0, !overflow else { return OSStatus(kAudioFileInvalidPacketOffsetError) }
+                t.mFrame = frame
             } else {
+                guard t.mFrame >= 0 else { return OSStatus(kAudioFilePositionError) }
                 t.mPacket = t.mFrame / fpp
                 t.mFrameOffsetInPacket = UInt32(t.mFrame % fpp)
             }

@@ -27,9 +27,9 @@ public func _AudioQueueNewOutput(
     }
     let weak = QueueBox.WeakRef()
     return run { () throws(AudioQueueError) in
-        let queue = try AudioQueue(format: SwiftASBD(inFormat.pointee)) { _, buffer in
+        let queue = try AudioQueue(format: SwiftASBD(inFormat.pointee), callbackQueue: box.callbackQueue) { _, buffer in
             guard let box = weak.box, let c = QueueBox.cView(of: buffer) else { return }
-            box.deliver { inCallbackProc(box.userData, box.ref, c) }
+            box.deliver(buffer: c) { inCallbackProc(box.userData, box.ref, c) }
         }
         box.queue = .output(queue)
         weak.box = box
@@ -50,14 +50,14 @@ public func _AudioQueueNewInput(
     }
     let weak = QueueBox.WeakRef()
     return run { () throws(AudioQueueError) in
-        let queue = try AudioInputQueue(format: SwiftASBD(inFormat.pointee)) { _, buffer, startTime, packetCount, descriptions in
-            guard let box = weak.box, let c = QueueBox.cView(of: buffer) else { return }
-            c.pointee.mAudioDataByteSize = buffer.audioDataByteSize
-            c.pointee.mPacketDescriptionCount = UInt32(descriptions?.count ?? 0)
+        let queue = try AudioInputQueue(format: SwiftASBD(inFormat.pointee), callbackQueue: box.callbackQueue) { _, buffer, startTime, packetCount, descriptions in
+            guard let box = weak.box, let c = QueueBox.cView(of: buffer), box.buffer(c) != nil else { return }
+            c.pointee.mAudioDataByteSize = min(buffer.audioDataByteSize, buffer.audioDataBytesCapacity)
+            c.pointee.mPacketDescriptionCount = min(UInt32(descriptions?.count ?? 0), buffer.packetDescriptionCapacity)
             let stamp = startTime.c
             let packets = UInt32(packetCount)
             let first = descriptions?.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CAudioToolbox.AudioStreamPacketDescription.self) }
-            box.deliver {
+            box.deliver(buffer: c) {
                 withUnsafePointer(to: stamp) { inCallbackProc(box.userData, box.ref, c, $0, packets, first) }
             }
         }
@@ -70,7 +70,8 @@ public func _AudioQueueNewInput(
 
 @_spi(CImplementation) @_cdecl("AudioQueueDispose")
 public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
+    guard QueueBox.table.object(inAQ) != nil else { return OSStatus(kAudioQueueErr_DisposalPending) }
     if inImmediate != 0 {
         box.retire()
         return run { () throws(AudioQueueError) in
@@ -88,9 +89,9 @@ public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> 
         }
     }
     guard status == noErrStatus else { return status }
+    QueueBox.finishing.insert(box, at: box.handle)
     QueueBox.table.remove(box.handle)
-    let finishing = QueueBox.finishing.insert(box)
-    box.lock.withLock { box.finishingHandle = finishing }
+    box.lock.withLock { box.finishingHandle = box.handle }
     let running: Bool = switch box.queue! {
     case .output(let q): q.isRunning
     case .input(let q): q.isRunning
@@ -111,7 +112,7 @@ public func _AudioQueueAllocateBufferWithPacketDescriptions(
     _ inAQ: AudioQueueRef?, _ inBufferByteSize: UInt32, _ inNumberPacketDescriptions: UInt32,
     _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>?
 ) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let outBuffer else { return paramError }
+    guard let box = QueueBox.find(inAQ), let outBuffer else { return paramError }
     return run { () throws(AudioQueueError) in
         let buffer: AudioQueueServices.AudioQueueBuffer = switch box.queue! {
         case .output(let q): try q.allocateBuffer(byteCapacity: Int(inBufferByteSize), packetDescriptionCapacity: Int(inNumberPacketDescriptions))
@@ -123,7 +124,7 @@ public func _AudioQueueAllocateBufferWithPacketDescriptions(
 
 @_spi(CImplementation) @_cdecl("AudioQueueFreeBuffer")
 public func _AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     guard let inBuffer, let buffer = box.buffer(inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
     let status = run { () throws(AudioQueueError) in
         switch box.queue! {
@@ -135,9 +136,11 @@ public func _AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueue
     return status
 }
 
-/// The Swift buffer behind a C one, with the fields the program set copied in.
+/// The Swift buffer behind a C one, with the fields the program set copied in (output
+/// queues; an input queue's buffer is filled by the queue, not the program).
 private func prepare(_ box: QueueBox, _ c: AudioQueueBufferRef?) -> AudioQueueServices.AudioQueueBuffer? {
     guard let c, let buffer = box.buffer(c) else { return nil }
+    guard case .output = box.queue! else { return buffer }
     buffer.audioDataByteSize = c.pointee.mAudioDataByteSize
     buffer.packetDescriptionCount = min(c.pointee.mPacketDescriptionCount, buffer.packetDescriptionCapacity)
     return buffer
@@ -153,7 +156,7 @@ public func _AudioQueueEnqueueBuffer(
     _ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?, _ inNumPacketDescs: UInt32,
     _ inPacketDescs: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?
 ) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     guard let buffer = prepare(box, inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
     if inNumPacketDescs > 0 && inPacketDescs == nil { return paramError }
     return run { () throws(AudioQueueError) in
@@ -171,7 +174,7 @@ public func _AudioQueueEnqueueBufferWithParameters(
     _ inNumParamValues: UInt32, _ inParamValues: UnsafePointer<CAudioToolbox.AudioQueueParameterEvent>?,
     _ inStartTime: UnsafePointer<CAudioToolbox.AudioTimeStamp>?, _ outActualStartTime: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?
 ) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
     guard let buffer = prepare(box, inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
     if (inNumPacketDescs > 0 && inPacketDescs == nil) || (inNumParamValues > 0 && inParamValues == nil) { return paramError }
@@ -195,7 +198,7 @@ public func _AudioQueueEnqueueBufferWithParameters(
 
 @_spi(CImplementation) @_cdecl("AudioQueueStart")
 public func _AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointer<CAudioToolbox.AudioTimeStamp>?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     let time = inStartTime.map { SwiftTimeStamp($0.pointee) }
     return run { () throws(AudioQueueError) in
         switch box.queue! {
@@ -207,7 +210,7 @@ public func _AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointe
 
 @_spi(CImplementation) @_cdecl("AudioQueuePrime")
 public func _AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare: UInt32, _ outNumberOfFramesPrepared: UnsafeMutablePointer<UInt32>?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
     return run { () throws(AudioQueueError) in
         let prepared = try queue.prime(frames: Int(inNumberOfFramesToPrepare))
@@ -217,7 +220,7 @@ public func _AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare
 
 @_spi(CImplementation) @_cdecl("AudioQueueStop")
 public func _AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
         switch box.queue! {
         case .output(let q): try q.stop(immediate: inImmediate != 0)
@@ -228,7 +231,7 @@ public func _AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSS
 
 @_spi(CImplementation) @_cdecl("AudioQueuePause")
 public func _AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
         switch box.queue! {
         case .output(let q): try q.pause()
@@ -239,7 +242,7 @@ public func _AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
 
 @_spi(CImplementation) @_cdecl("AudioQueueFlush")
 public func _AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
         switch box.queue! {
         case .output(let q): try q.flush()
@@ -250,7 +253,7 @@ public func _AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
 
 @_spi(CImplementation) @_cdecl("AudioQueueReset")
 public func _AudioQueueReset(_ inAQ: AudioQueueRef?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
         switch box.queue! {
         case .output(let q): try q.reset()

@@ -60,14 +60,14 @@ private let invalidPropertySize = OSStatus(kAudioQueueErr_InvalidPropertySize)
 
 @_spi(CImplementation) @_cdecl("AudioQueueGetParameter")
 public func _AudioQueueGetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32, _ outValue: UnsafeMutablePointer<Float32>?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let outValue else { return paramError }
+    guard let box = QueueBox.find(inAQ), let outValue else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidParameter) }
     return run { () throws(AudioQueueError) in outValue.pointee = try queue.parameter(id: inParamID) }
 }
 
 @_spi(CImplementation) @_cdecl("AudioQueueSetParameter")
 public func _AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32, _ inValue: Float32) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidParameter) }
     return run { () throws(AudioQueueError) in try queue.setParameter(id: inParamID, inValue) }
 }
@@ -76,7 +76,7 @@ public func _AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32,
 
 @_spi(CImplementation) @_cdecl("AudioQueueGetPropertySize")
 public func _AudioQueueGetPropertySize(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ outDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let outDataSize else { return paramError }
+    guard let box = QueueBox.find(inAQ), let outDataSize else { return paramError }
     if inID == currentDeviceID {
         outDataSize.pointee = UInt32(MemoryLayout<CFStringRef>.size)
         return noErrStatus
@@ -86,7 +86,7 @@ public func _AudioQueueGetPropertySize(_ inAQ: AudioQueueRef?, _ inID: UInt32, _
 
 @_spi(CImplementation) @_cdecl("AudioQueueGetProperty")
 public func _AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let outData, let ioDataSize else { return paramError }
+    guard let box = QueueBox.find(inAQ), let outData, let ioDataSize else { return paramError }
     if inID == currentDeviceID {
         // A CFStringRef the caller releases, as on Apple's systems.
         guard ioDataSize.pointee >= UInt32(MemoryLayout<CFStringRef>.size) else { return invalidPropertySize }
@@ -103,7 +103,7 @@ public func _AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ out
 
 @_spi(CImplementation) @_cdecl("AudioQueueSetProperty")
 public func _AudioQueueSetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     guard let inData else { return inDataSize == 0 && inID != currentDeviceID ? setEmpty(box, inID) : paramError }
     if inID == currentDeviceID {
         guard inDataSize == UInt32(MemoryLayout<CFStringRef>.size) else { return invalidPropertySize }
@@ -129,25 +129,27 @@ private func setEmpty(_ box: QueueBox, _ id: UInt32) -> OSStatus {
 
 @_spi(CImplementation) @_cdecl("AudioQueueAddPropertyListener")
 public func _AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inProc: AudioQueuePropertyListenerProc?, _ inUserData: UnsafeMutableRawPointer?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let inProc else { return paramError }
+    guard let box = QueueBox.find(inAQ), let inProc else { return paramError }
     guard let property = AudioQueueServices.AudioQueuePropertyID(rawValue: inID) else { return OSStatus(kAudioQueueErr_InvalidProperty) }
     return run { () throws(AudioQueueError) in
         let userData = UserData(inUserData)
+        let key = box.newListenerKey()
         let deliver: @Sendable () -> Void = { [weak box] in
             guard let box else { return }
-            box.deliver { inProc(userData.pointer, box.ref, inID) }
+            // Not after AudioQueueRemovePropertyListener, which may free the user data.
+            box.deliver { if box.hasListener(key: key) { inProc(userData.pointer, box.ref, inID) } }
         }
         let token: Int = switch box.queue! {
         case .output(let q): try q.addPropertyListener(property) { _, _ in deliver() }
         case .input(let q): try q.addPropertyListener(property) { _, _ in deliver() }
         }
-        box.addListener(inID, inProc, inUserData, token: token)
+        box.addListener(inID, inProc, inUserData, token: token, key: key)
     }
 }
 
 @_spi(CImplementation) @_cdecl("AudioQueueRemovePropertyListener")
 public func _AudioQueueRemovePropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inProc: AudioQueuePropertyListenerProc?, _ inUserData: UnsafeMutableRawPointer?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let inProc else { return paramError }
+    guard let box = QueueBox.find(inAQ), let inProc else { return paramError }
     guard AudioQueueServices.AudioQueuePropertyID(rawValue: inID) != nil else { return OSStatus(kAudioQueueErr_InvalidProperty) }
     guard let token = box.removeListener(inID, inProc, inUserData) else { return noErrStatus }
     return run { () throws(AudioQueueError) in
@@ -173,7 +175,7 @@ final class TimelineBox: @unchecked Sendable {
 
 @_spi(CImplementation) @_cdecl("AudioQueueCreateTimeline")
 public func _AudioQueueCreateTimeline(_ inAQ: AudioQueueRef?, _ outTimeline: UnsafeMutablePointer<AudioQueueTimelineRef?>?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let outTimeline else { return paramError }
+    guard let box = QueueBox.find(inAQ), let outTimeline else { return paramError }
     return run { () throws(AudioQueueError) in
         let timeline: AudioQueueTimeline = switch box.queue! {
         case .output(let q): try q.makeTimeline()
@@ -185,7 +187,7 @@ public func _AudioQueueCreateTimeline(_ inAQ: AudioQueueRef?, _ outTimeline: Uns
 
 @_spi(CImplementation) @_cdecl("AudioQueueDisposeTimeline")
 public func _AudioQueueDisposeTimeline(_ inAQ: AudioQueueRef?, _ inTimeline: AudioQueueTimelineRef?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let timeline = TimelineBox.table.object(inTimeline),
+    guard let box = QueueBox.find(inAQ), let timeline = TimelineBox.table.object(inTimeline),
           timeline.queue == box.handle else { return paramError }
     TimelineBox.table.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(inTimeline!))))
     return noErrStatus
@@ -196,7 +198,7 @@ public func _AudioQueueGetCurrentTime(
     _ inAQ: AudioQueueRef?, _ inTimeline: AudioQueueTimelineRef?, _ outTimeStamp: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?,
     _ outTimelineDiscontinuity: UnsafeMutablePointer<UInt8>?
 ) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     var timeline: AudioQueueTimeline?
     if let inTimeline {
         guard let t = TimelineBox.table.object(inTimeline), t.queue == box.handle else { return paramError }
@@ -214,7 +216,7 @@ public func _AudioQueueGetCurrentTime(
 
 @_spi(CImplementation) @_cdecl("AudioQueueDeviceGetCurrentTime")
 public func _AudioQueueDeviceGetCurrentTime(_ inAQ: AudioQueueRef?, _ outTimeStamp: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let outTimeStamp else { return paramError }
+    guard let box = QueueBox.find(inAQ), let outTimeStamp else { return paramError }
     return run { () throws(AudioQueueError) in
         let stamp = switch box.queue! {
         case .output(let q): try q.deviceCurrentTime()
@@ -228,7 +230,7 @@ public func _AudioQueueDeviceGetCurrentTime(_ inAQ: AudioQueueRef?, _ outTimeSta
 
 @_spi(CImplementation) @_cdecl("AudioQueueSetOfflineRenderFormat")
 public func _AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?, _ inLayout: UnsafePointer<CAudioToolbox.AudioChannelLayout>?) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ) else { return paramError }
+    guard let box = QueueBox.find(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
     var layout: AudioCore.AudioChannelLayout?
     if let inLayout {
@@ -243,17 +245,17 @@ public func _AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat
 
 @_spi(CImplementation) @_cdecl("AudioQueueOfflineRender")
 public func _AudioQueueOfflineRender(_ inAQ: AudioQueueRef?, _ inTimestamp: UnsafePointer<CAudioToolbox.AudioTimeStamp>?, _ ioBuffer: AudioQueueBufferRef?, _ inNumberFrames: UInt32) -> OSStatus {
-    guard let box = QueueBox.table.object(inAQ), let inTimestamp else { return paramError }
+    guard let box = QueueBox.find(inAQ), let inTimestamp else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
     guard let ioBuffer, let buffer = box.buffer(ioBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
     // On the run loop's own thread, callbacks cannot wait for the loop to run: what was posted
     // runs now, and what comes while rendering runs at once, as Apple's offline render does.
     let onLoop = box.runLoop != nil && box.runLoop === RunLoops.current
     if onLoop {
+        box.beginInline()
         box.runLoop?.drainNow(mode: box.mode)
-        box.lock.withLock { box.inline = true }
     }
-    defer { if onLoop { box.lock.withLock { box.inline = false } } }
+    defer { if onLoop { box.endInline() } }
     return run { () throws(AudioQueueError) in
         try queue.offlineRender(at: SwiftTimeStamp(inTimestamp.pointee), into: buffer, frameCount: Int(inNumberFrames))
         ioBuffer.pointee.mAudioDataByteSize = buffer.audioDataByteSize

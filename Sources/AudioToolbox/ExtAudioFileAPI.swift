@@ -58,7 +58,7 @@ public func _ExtAudioFileDispose(_ inExtAudioFile: ExtAudioFileRef?) -> OSStatus
 @_spi(CImplementation) @_cdecl("ExtAudioFileRead")
 public func _ExtAudioFileRead(_ inExtAudioFile: ExtAudioFileRef?, _ ioNumberFrames: UnsafeMutablePointer<UInt32>?, _ ioData: UnsafeMutablePointer<CAudioToolbox.AudioBufferList>?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile), let ioNumberFrames, let ioData else { return paramError }
-    let format = box.file.clientDataFormat
+    let format = box.lock.withLock { box.file.clientDataFormat }
     let regions = format.isInterleaved ? 1 : Int(format.channelsPerFrame)
     let list = UnsafeMutableAudioBufferListPointer(ioData)
     guard list.count == regions, format.bytesPerFrame > 0 else { return paramError }

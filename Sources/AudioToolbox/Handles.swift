@@ -29,6 +29,9 @@ final class HandleTable<Object: AnyObject>: @unchecked Sendable {
     func remove(_ handle: UInt) -> Object? { lock.withLock { objects.removeValue(forKey: handle) } }
 
     var count: Int { lock.withLock { objects.count } }
+
+    /// Files `object` under a handle another table gave out.
+    func insert(_ object: Object, at handle: UInt) { lock.withLock { objects[handle] = object } }
 }
 
 extension UInt {

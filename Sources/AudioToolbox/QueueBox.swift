@@ -2,6 +2,7 @@ import CAudioToolbox
 import AudioCore
 import AudioQueueServices
 import AudioQueueKit
+import Dispatch
 
 /// What an `AudioQueueRef` stands for: a Swift queue of either direction, the program's
 /// callback and user data, where its callbacks run, the C view of each buffer, and its
@@ -13,7 +14,8 @@ final class QueueBox: @unchecked Sendable {
     }
 
     static let table = HandleTable<QueueBox>(kind: 1)
-    /// Queues disposed of asynchronously, kept until they have played what was enqueued.
+    /// Queues disposed of asynchronously, kept (under their own handles) until they have
+    /// played what was enqueued.
     static let finishing = HandleTable<QueueBox>(kind: 2)
 
     /// Weakly held by the Swift queue's closures, which exist before the box does.
@@ -25,14 +27,23 @@ final class QueueBox: @unchecked Sendable {
     let userData: UnsafeMutableRawPointer?
     let runLoop: RunLoop?
     let mode: String
+    /// Where the Swift queue runs its callbacks: the program's when there is no run loop, and
+    /// where the library orders its own work after them.
+    let callbackQueue = DispatchQueue(label: "AudioToolbox.queue.callbacks")
     let lock = PThreadMutex()
     /// The C buffers of this queue, each the view of one Swift buffer.
     private var buffers: [UnsafeMutableRawPointer: AudioQueueServices.AudioQueueBuffer] = [:]
-    private var listeners: [(id: UInt32, proc: AudioQueuePropertyListenerProc, userData: UnsafeMutableRawPointer?, token: Int)] = []
+    /// Buffers the program freed, kept (C view and memory) until the box goes: a callback
+    /// posted before the free may still name one, and is then not delivered.
+    private var freed: [(UnsafeMutableRawPointer, AudioQueueServices.AudioQueueBuffer)] = []
+    private var listeners: [(id: UInt32, proc: AudioQueuePropertyListenerProc, userData: UnsafeMutableRawPointer?, token: Int, key: Int)] = []
+    private var nextListenerKey = 0
     private var disposed = false
     /// Set while the run loop's own thread renders offline: callbacks run at once (that thread
     /// is inside AudioQueueOfflineRender and cannot run its loop), as Apple's do.
-    var inline = false
+    private var inline = false
+    /// Program callbacks running inline; the render waits for them before it returns.
+    private var inlineRunning = 0
 
     init(userData: UnsafeMutableRawPointer?, runLoop: RunLoop?, mode: String) {
         self.userData = userData
@@ -42,6 +53,7 @@ final class QueueBox: @unchecked Sendable {
 
     deinit {
         for c in buffers.keys { c.deallocate() }
+        for (c, _) in freed { c.deallocate() }
     }
 
     static func make(userData: UnsafeMutableRawPointer?, runLoop: CFRunLoopRef?, mode: CFStringRef?) -> QueueBox? {
@@ -59,7 +71,7 @@ final class QueueBox: @unchecked Sendable {
         return QueueBox(userData: userData, runLoop: loop, mode: name)
     }
 
-    /// The handle in `finishing` while an asynchronous disposal plays out.
+    /// Set while an asynchronous disposal plays out (the box is then in `finishing`).
     var finishingHandle: UInt?
 
     /// Registers the box under a new handle, attaches it to its run loop, and listens for the
@@ -68,27 +80,57 @@ final class QueueBox: @unchecked Sendable {
         handle = Self.table.insert(self)
         runLoop?.attachSource()
         _ = try? addSwiftListener(.isRunning) { [weak self] running in
-            if !running { self?.finishDisposal() }
+            // After the program's own listeners have been called (or posted).
+            if !running, let self { self.callbackQueue.async { self.finishDisposal() } }
         }
     }
 
-    /// Lets go of a queue disposed of asynchronously once it has stopped.
+    /// Lets go of a queue disposed of asynchronously once it has stopped: after what was
+    /// posted to its run loop before (its last callbacks and listener calls) has run.
     func finishDisposal() {
         guard let finishing = lock.withLock({ finishingHandle }) else { return }
-        if Self.finishing.remove(finishing) != nil { retire() }
+        let finish = { if Self.finishing.remove(finishing) != nil { self.retire() } }
+        if let runLoop { runLoop.post(mode: mode, finish) } else { finish() }
     }
 
     var isDisposed: Bool { lock.withLock { disposed } }
 
-    /// Runs program code where the queue's callbacks run.
-    func deliver(_ work: @escaping () -> Void) {
-        guard let runLoop, !lock.withLock({ inline }) else {
-            if !isDisposed { work() }
+    /// The box for a handle: a live queue, or one playing out an asynchronous disposal (whose
+    /// calls then answer kAudioQueueErr_DisposalPending).
+    static func find(_ handle: AudioQueueRef?) -> QueueBox? {
+        table.object(handle) ?? finishing.object(handle)
+    }
+
+    /// Runs program code where the queue's callbacks run. `buffer`, when given, must still be
+    /// the queue's when the code runs.
+    func deliver(buffer: AudioQueueBufferRef? = nil, _ work: @escaping () -> Void) {
+        let runInline = lock.withLock { () -> Bool in
+            guard runLoop == nil || inline else { return false }
+            inlineRunning += 1
+            return true
+        }
+        if runInline {
+            if !isDisposed && (buffer == nil || self.buffer(buffer) != nil) { work() }
+            lock.withLock {
+                inlineRunning -= 1
+                lock.broadcast()
+            }
             return
         }
-        runLoop.post(mode: mode) { [weak self] in
-            guard let self, !self.isDisposed else { return }
+        runLoop!.post(mode: mode) { [weak self] in
+            guard let self, !self.isDisposed, buffer == nil || self.buffer(buffer) != nil else { return }
             work()
+        }
+    }
+
+    /// Callbacks run at once from here until `endInline` (offline render on the run loop's thread).
+    func beginInline() { lock.withLock { inline = true } }
+
+    /// Back to posting; waits for callbacks still running inline.
+    func endInline() {
+        lock.withLock {
+            inline = false
+            while inlineRunning > 0 { lock.wait(until: monotonicSeconds() + 1) }
         }
     }
 
@@ -113,8 +155,11 @@ final class QueueBox: @unchecked Sendable {
     }
 
     func remove(_ c: AudioQueueBufferRef) {
-        let found = lock.withLock { buffers.removeValue(forKey: UnsafeMutableRawPointer(c)) != nil }
-        if found { c.deallocate() }
+        lock.withLock {
+            if let buffer = buffers.removeValue(forKey: UnsafeMutableRawPointer(c)) {
+                freed.append((UnsafeMutableRawPointer(c), buffer))
+            }
+        }
     }
 
     static func cView(of buffer: AudioQueueServices.AudioQueueBuffer) -> AudioQueueBufferRef? {
@@ -124,9 +169,19 @@ final class QueueBox: @unchecked Sendable {
 
     // MARK: Listeners
 
-    func addListener(_ id: UInt32, _ proc: AudioQueuePropertyListenerProc, _ userData: UnsafeMutableRawPointer?, token: Int) {
-        lock.withLock { listeners.append((id, proc, userData, token)) }
+    /// A key for a listener about to be added; its calls check it is still there.
+    func newListenerKey() -> Int {
+        lock.withLock {
+            nextListenerKey += 1
+            return nextListenerKey
+        }
     }
+
+    func addListener(_ id: UInt32, _ proc: AudioQueuePropertyListenerProc, _ userData: UnsafeMutableRawPointer?, token: Int, key: Int) {
+        lock.withLock { listeners.append((id, proc, userData, token, key)) }
+    }
+
+    func hasListener(key: Int) -> Bool { lock.withLock { listeners.contains { $0.key == key } } }
 
     /// Removes the listener added with this procedure and user data; its token, or nil.
     func removeListener(_ id: UInt32, _ proc: AudioQueuePropertyListenerProc, _ userData: UnsafeMutableRawPointer?) -> Int? {
@@ -139,9 +194,6 @@ final class QueueBox: @unchecked Sendable {
         }
     }
 
-    func listener(token: Int) -> (proc: AudioQueuePropertyListenerProc, userData: UnsafeMutableRawPointer?)? {
-        lock.withLock { listeners.first(where: { $0.token == token }).map { ($0.proc, $0.userData) } }
-    }
 
     // MARK: Disposal
 

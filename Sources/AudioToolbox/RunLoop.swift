@@ -100,7 +100,9 @@ final class RunLoop: @unchecked Sendable {
 
     /// Runs the loop in `mode` (see `CFRunLoopRunInMode`).
     func run(mode: String, seconds: Double, returnAfterSourceHandled: Bool) -> CFRunLoopRunResult {
-        let deadline = monotonicSeconds() + max(0, seconds.isFinite ? min(seconds, 1e9) : 1e9)
+        // NaN and negative intervals return at once, as Apple's do; +infinity waits "forever".
+        let interval = seconds.isNaN || seconds <= 0 ? 0 : min(seconds, 1e9)
+        let deadline = monotonicSeconds() + interval
         enum Step { case run(Item), finish(CFRunLoopRunResult) }
         while true {
             let step: Step = lock.withLock {

@@ -3,8 +3,10 @@
  * constants (immortal strings laid out as the library's CF objects are, see CFObjects.swift)
  * and kCFAllocatorDefault; and which thread is the main one.
  */
+#define _GNU_SOURCE 1
 #include <AudioToolbox/AudioToolbox.h>
-#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Must match CFObjectHeader and CFStringObject in CFObjects.swift. */
 struct ATConstantString {
@@ -21,7 +23,6 @@ const CFRunLoopMode ATkCFRunLoopDefaultMode = (CFRunLoopMode)&defaultMode;
 const CFStringRef ATkCFRunLoopCommonModes = (CFStringRef)&commonModes;
 const CFAllocatorRef ATkCFAllocatorDefault = NULL;
 
-/* The thread that loads the library: for a program linked against it, its main thread. */
-static pthread_t mainThread;
-__attribute__((constructor)) static void ATRecordMainThread(void) { mainThread = pthread_self(); }
-Boolean __ATIsMainThread(void) { return pthread_equal(mainThread, pthread_self()) ? 1 : 0; }
+/* The main thread is the one whose thread ID is the process ID (also when the library is
+   loaded later, from another thread). */
+Boolean __ATIsMainThread(void) { return syscall(SYS_gettid) == getpid() ? 1 : 0; }

@@ -205,6 +205,22 @@ static void fileErrors(const char *fixtures, const char *scratch) {
     EXPECT(t.mPacket == 1000 && t.mFrameOffsetInPacket == 0, "frame to packet");
     count = 1;
     EXPECT_STATUS(AudioFileWritePackets(file, false, 4, NULL, 0, &count, buffer), kAudioFilePermissionsError);
+    {
+        /* Packets of 64 frames: hostile translations are errors, not traps. */
+        char ima[4096];
+        snprintf(ima, sizeof ima, "%s/caf-adpcm_ima_qt-1ch-22050.caf", fixtures);
+        AudioFileID imaFile = openFile(ima);
+        AudioFramePacketTranslation h = {0};
+        size = sizeof h;
+        h.mFrame = -1;
+        EXPECT_STATUS(AudioFileGetProperty(imaFile, kAudioFilePropertyFrameToPacket, &size, &h), kAudioFilePositionError);
+        h.mPacket = INT64_MAX / 2;
+        EXPECT_STATUS(AudioFileGetProperty(imaFile, kAudioFilePropertyPacketToFrame, &size, &h), kAudioFileInvalidPacketOffsetError);
+        h.mFrame = 130;
+        EXPECT_STATUS(AudioFileGetProperty(imaFile, kAudioFilePropertyFrameToPacket, &size, &h), noErr);
+        EXPECT(h.mPacket == 2 && h.mFrameOffsetInPacket == 2, "frame 130 is packet 2 + 2 (%lld + %u)", (long long)h.mPacket, h.mFrameOffsetInPacket);
+        AudioFileClose(imaFile);
+    }
     bytes = 4;
     EXPECT_STATUS(AudioFileReadBytes(file, false, 0, &bytes, buffer), noErr);
     EXPECT(bytes == 4, "read 4 bytes");
@@ -297,6 +313,13 @@ static void fileErrors(const char *fixtures, const char *scratch) {
     CFRelease(u);
     EXPECT(CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.01, false) == kCFRunLoopRunFinished,
            "a run loop with nothing attached finishes at once");
+    AudioQueueRef attached;
+    AudioStreamBasicDescription any = pcm(8000, 1);
+    AudioQueueNewOutput(&any, ignoreOutput, NULL, CFRunLoopGetCurrent(), NULL, 0, &attached);
+    EXPECT(CFRunLoopRunInMode(kCFRunLoopDefaultMode, NAN, false) == kCFRunLoopRunTimedOut &&
+           CFRunLoopRunInMode(kCFRunLoopDefaultMode, -INFINITY, false) == kCFRunLoopRunTimedOut,
+           "NaN and negative intervals return at once");
+    AudioQueueDispose(attached, true);
 }
 
 /* Playing a PCM file through the null device, with callbacks where the run loop says. */
@@ -377,6 +400,75 @@ static void play(const char *path, int onRunLoop) {
     AudioFileClose(p.file);
 }
 
+/* Buffers freed, listeners removed and queues disposed of while their calls wait on the run
+   loop: nothing is delivered for what the program let go of, and an asynchronous disposal
+   delivers the last calls, the IsRunning listener's among them. */
+typedef struct {
+    AudioQueueBufferRef freed[3];
+    int freedSeen, calls, listener, removedListener;
+} Lifetime;
+
+static void lifetimeCallback(void *ud, AudioQueueRef q, AudioQueueBufferRef b) {
+    Lifetime *l = ud;
+    (void)q;
+    l->calls++;
+    for (int i = 0; i < 3; i++) if (b == l->freed[i]) l->freedSeen++;
+}
+
+static void lifetimeListener(void *ud, AudioQueueRef q, AudioQueuePropertyID id) {
+    (void)q; (void)id;
+    ((Lifetime *)ud)->listener++;
+}
+
+static void removedListener(void *ud, AudioQueueRef q, AudioQueuePropertyID id) {
+    (void)q; (void)id;
+    ((Lifetime *)ud)->removedListener++;
+}
+
+static void lifetimes(void) {
+    AudioStreamBasicDescription f = pcm(44100, 2);
+    Lifetime l = {0};
+    AudioQueueRef q;
+    EXPECT_STATUS(AudioQueueNewOutput(&f, lifetimeCallback, &l, CFRunLoopGetCurrent(), NULL, 0, &q), noErr);
+    AudioQueueAddPropertyListener(q, kAudioQueueProperty_IsRunning, removedListener, &l);
+    for (int i = 0; i < 3; i++) {
+        AudioQueueAllocateBuffer(q, 8820, &l.freed[i]);
+        memset(l.freed[i]->mAudioData, 0, 8820);
+        l.freed[i]->mAudioDataByteSize = 8820;
+        AudioQueueEnqueueBuffer(q, l.freed[i], 0, NULL);
+    }
+    EXPECT_STATUS(AudioQueueStart(q, NULL), noErr);
+    usleep(100000);
+    /* The stop hands every buffer back: their callbacks wait on the run loop. */
+    EXPECT_STATUS(AudioQueueStop(q, true), noErr);
+    EXPECT_STATUS(AudioQueueRemovePropertyListener(q, kAudioQueueProperty_IsRunning, removedListener, &l), noErr);
+    for (int i = 0; i < 3; i++) EXPECT_STATUS(AudioQueueFreeBuffer(q, l.freed[i]), noErr);
+    CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.2, false);
+    EXPECT(l.freedSeen == 0, "%d callbacks delivered freed buffers", l.freedSeen);
+    EXPECT(l.removedListener == 0, "a removed listener was called %d times", l.removedListener);
+
+    /* An asynchronous disposal plays what is enqueued and calls back, IsRunning included. */
+    Lifetime m = {0};
+    AudioQueueRef r;
+    EXPECT_STATUS(AudioQueueNewOutput(&f, lifetimeCallback, &m, CFRunLoopGetCurrent(), NULL, 0, &r), noErr);
+    AudioQueueAddPropertyListener(r, kAudioQueueProperty_IsRunning, lifetimeListener, &m);
+    AudioQueueBufferRef b;
+    AudioQueueAllocateBuffer(r, 17640, &b);
+    memset(b->mAudioData, 0, 17640);
+    b->mAudioDataByteSize = 17640;
+    AudioQueueEnqueueBuffer(r, b, 0, NULL);
+    EXPECT_STATUS(AudioQueueStart(r, NULL), noErr);
+    for (int i = 0; i < 20 && m.listener < 1; i++) CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, false);
+    EXPECT_STATUS(AudioQueueDispose(r, false), noErr);
+    UInt32 running = 1, size = sizeof running;
+    EXPECT_STATUS(AudioQueueDispose(r, true), kAudioQueueErr_DisposalPending);
+    for (int i = 0; i < 100 && CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, false) != kCFRunLoopRunFinished; i++) {}
+    EXPECT(m.calls == 1, "the asynchronous disposal's buffer came back %d times", m.calls);
+    EXPECT(m.listener == 2, "IsRunning listener called %d times (start and stop)", m.listener);
+    EXPECT_STATUS(AudioQueueGetProperty(r, kAudioQueueProperty_IsRunning, &running, &size), kAudio_ParamError);
+    EXPECT_STATUS(AudioQueueDispose(q, true), noErr);
+}
+
 /* Another thread's run loop: callbacks run there, not on the main thread. */
 static void *loopThread(void *arg) {
     play(arg, 1);
@@ -453,6 +545,7 @@ int main(int argc, char **argv) {
         fileErrors(argv[2], argv[3]);
     } else if (strcmp(argv[1], "runloop") == 0) {
         play(argv[2], 1);
+        lifetimes();
         pthread_t thread;
         pthread_create(&thread, NULL, loopThread, argv[2]);
         pthread_join(thread, NULL);

@@ -232,8 +232,8 @@ AT_EXPORT void ATCFRunLoopWakeUp(CFRunLoopRef rl);
 /** Whether the run loop is waiting for something to deliver. */
 AT_EXPORT Boolean ATCFRunLoopIsWaiting(CFRunLoopRef rl);
 
-/** Whether the caller runs on the thread that loaded the library (the main thread of a
-    program linked against it): the thread CFRunLoopGetMain's run loop belongs to. */
+/** Whether the caller runs on the process's main thread: the thread CFRunLoopGetMain's run
+    loop belongs to. */
 AT_EXPORT Boolean __ATIsMainThread(void);
 
 AT_ASSUME_NONNULL_END
