@@ -71,7 +71,9 @@ func record(to path: String, type: AudioFileType, format asked: AudioStreamBasic
     while true {
         let now = DispatchTime.now()
         if let deadline, now >= deadline { break }
-        var next = now + .milliseconds(showStatus ? 100 : 1000)
+        // Without a status line to redraw, nothing but the deadline or a signal needs the
+        // main thread.
+        var next = showStatus ? now + .milliseconds(100) : DispatchTime.distantFuture
         if let deadline, deadline < next { next = deadline }
         _ = wake.wait(timeout: next)
         if interrupted.load(ordering: .relaxed) || recorder.failure != nil || queue.state == .stopped { break }

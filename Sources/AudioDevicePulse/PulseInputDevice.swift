@@ -103,7 +103,7 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
             if let event = connection.api.pointee.defer_new?(connection.api, { api, event, userdata in
                 api?.pointee.defer_enable?(event, 0)
                 let me = Unmanaged<PulseInputDevice>.fromOpaque(userdata!).takeUnretainedValue()
-                if me.phase == .draining, let sink = me.sink { me.flush(to: sink) }
+                if me.phase == .draining { me.read() }
                 me.pulse.connection.signal()
             }, Unmanaged.passUnretained(self).toOpaque()) {
                 connection.api.pointee.defer_enable?(event, 0)
@@ -136,6 +136,7 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
             expectedHostTime = nil
             lastRead = HostTime.now()
             pending = 0
+            discardHeld(stream)
             pulse.cork(stream, false)
         }
     }
@@ -156,7 +157,8 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
             }
             guard drain, !pulse.connection.isLoopThread, let stream = pulse.readyStream else { return halt() }
             phase = .draining
-            // What is gathered goes first (from the loop's thread, as all deliveries do).
+            // What libpulse holds and what is gathered go first (from the loop's thread, as all
+            // deliveries do).
             if let flushEvent { pulse.connection.api.pointee.defer_enable?(flushEvent, 1) }
             let deadline = HostTime.now() + PulseTimeout.recordDrain * 1000
             func remaining() -> UInt64 {
@@ -212,29 +214,41 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
 
     // MARK: Callbacks (on the main loop's thread, lock held)
 
-    func pulseStreamRequest() { read() }
+    func pulseStreamRequest(bytes: Int) { read(held: bytes) }
 
     /// Hands every fragment the stream holds to the sink (or drops it when not recording), in
     /// pieces of `bufferFrames`: fragments of that size or more go straight from libpulse's
     /// memory, smaller ones are gathered until a piece is full; what is left when the stream
     /// holds no more goes too once it is half a piece (and always while draining).
     ///
+    /// While recording, fragments stay in libpulse (`held` bytes) until, with what is gathered,
+    /// they make half a piece: that is when the remainder would go anyway, and taking them
+    /// together hands their blocks back to the server together (each block given back is a
+    /// message to the server, which some sources send every few milliseconds).
+    ///
     /// Frames the server had to drop (its queue for the stream holds a second) show as a jump
     /// forward in the host time of the next frame, by more than `lossThreshold`: that is
     /// reported as `.overrun`, before the frames after the gap. After a gap between fragments of
     /// more than a quarter of a second, new timing information is asked for at once, so that the
     /// jump shows where the frames were lost.
-    private func read() {
+    private func read(held: Int? = nil) {
         guard let stream = pulse.stream else { return }
         let now = HostTime.now()
         if isDelivering, now > lastRead &+ 250_000_000 { pulseDiscard(pa_stream_update_timing_info(stream, nil, nil)) }
         lastRead = now
+        if phase == .running, let held, pending + held < pieceBytes / 2 { return }
+        // The timing information cannot change while this runs: the host time of each fragment
+        // after the first follows from the bytes read since.
+        var base: (hostTime: UInt64, read: Int)?
+        var read = 0
         while true {
             var data: UnsafeRawPointer?
             var size = 0
             guard pa_stream_peek(stream, &data, &size) == 0, size > 0 else { break }
             if isDelivering, let sink {
-                let hostTime = nextFrameHostTime(stream)
+                let known = base ?? (nextFrameHostTime(stream), read)
+                base = known
+                let hostTime = known.hostTime &+ UInt64(Double(read - known.read) / Double(pulse.frameBytes) * frameNanoseconds)
                 if let expected = expectedHostTime, hostTime > expected &+ lossThreshold {
                     // The server's clock ran on past frames it never sent: they were lost.
                     sink.device(self, didReport: .overrun)
@@ -246,10 +260,19 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
                 guard pulse.stream == stream else { return }
             }
             pa_stream_drop(stream)
+            read += size
             if phase == .draining { pulse.connection.signal() }
         }
         // A remainder of less than half a piece waits for the next fragment, unless draining.
         if isDelivering, let sink, phase == .draining || pending >= pieceBytes / 2 { flush(to: sink) }
+    }
+
+    /// Drops what libpulse still holds for the stream from before the last stop (while recording,
+    /// fragments wait there until they make half a piece).
+    private func discardHeld(_ stream: OpaquePointer) {
+        var data: UnsafeRawPointer?
+        var size = 0
+        while pa_stream_peek(stream, &data, &size) == 0, size > 0 { pa_stream_drop(stream) }
     }
 
     /// When the next frame to be read was recorded, from the server's latest timing information:

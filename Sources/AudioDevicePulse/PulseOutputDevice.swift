@@ -260,7 +260,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
 
     func pulseStreamReady() { fill() }
 
-    func pulseStreamRequest() { fill() }
+    func pulseStreamRequest(bytes: Int) { fill() }
 
     /// Writes as much as the server asks for, rendered straight into its buffers.
     private func fill() {

@@ -7,8 +7,9 @@ import CPulseAudio
 protocol PulseStreamOwner: AnyObject {
     /// The stream is set up and can play or record.
     func pulseStreamReady()
-    /// Playback: the server asks for data. Record: the server has sent data.
-    func pulseStreamRequest()
+    /// Playback: the server asks for `bytes` more. Record: the server has sent data, and libpulse
+    /// now holds `bytes` for the stream.
+    func pulseStreamRequest(bytes: Int)
     /// Playback: the server ran dry (an underflow). Record: the server says data was lost.
     func pulseStreamXrun()
     /// New timing information has arrived from the server (``PulseStream/timing``).
@@ -229,9 +230,9 @@ final class PulseStream: @unchecked Sendable {
         }, me)
         // The same two callbacks serve both directions: the server's request for data or its
         // data (write, read), and its underflow or overflow.
-        let request: pa_stream_request_cb_t = { stream, _, userdata in
+        let request: pa_stream_request_cb_t = { stream, bytes, userdata in
             let me = Unmanaged<PulseStream>.fromOpaque(userdata!).takeUnretainedValue()
-            if me.isCurrent(stream) { me.owner?.pulseStreamRequest() }
+            if me.isCurrent(stream) { me.owner?.pulseStreamRequest(bytes: bytes) }
         }
         let xrun: pa_stream_notify_cb_t = { stream, userdata in
             let me = Unmanaged<PulseStream>.fromOpaque(userdata!).takeUnretainedValue()

@@ -106,13 +106,13 @@ extension AudioInputQueue {
         guard side.captureThread == nil else { return }
         let feed = self.feed
         let exit = captureThreadExit
-        // Woken every 50 ms of audio at most: often enough for the level meter, seldom enough
-        // to cost little (see pump for small buffers).
+        // Woken every 50 ms of audio until the first pump sets the threshold (see
+        // wakeThreshold); the timeout only guards against a missed wake-up.
         feed.wakeThreshold.store(max(1, Int(sampleRate / 20)), ordering: .relaxed)
         do {
             side.captureThread = try IOThread(name: "aq.capture") { [weak self] in
                 while !exit.isSet {
-                    _ = feed.wake.wait(timeout: .now() + .milliseconds(100))
+                    _ = feed.wake.wait(timeout: .now() + .seconds(1))
                     if exit.isSet { return }
                     guard let queue = self else { return }
                     queue.captureTick()
@@ -179,9 +179,7 @@ extension AudioInputQueue {
                 finish: { finished in core.state.withLock { $0.line.append(finished) } })
             if began { underrun = true }
         }
-        // Woken again once the buffer being filled can be handed back, or after 50 ms of
-        // audio at most (the level meter): a buffer comes back as soon as it is full.
-        feed.wakeThreshold.store(max(1, min(Int(sampleRate / 20), c.framesToFill)), ordering: .relaxed)
+        feed.wakeThreshold.store(wakeThreshold(c), ordering: .relaxed)
         if underrun {
             feed.discontinuities.add(1, ordering: .relaxed)
             core.state.withLock { s in
@@ -189,6 +187,19 @@ extension AudioInputQueue {
                 s.side.converterNoticePending = true
             }
         }
+    }
+
+    /// Frames the capture thread waits for: those that complete the buffer being filled, so that
+    /// it comes back as soon as it is full; no more than 50 ms of audio while the level meter
+    /// is on (it measures what is read) or while no buffer waits to be filled (frames that find
+    /// none are dropped and reported as they come); at most half the ring (capture lock held).
+    func wakeThreshold(_ c: CaptureLine) -> Int {
+        capture.assertHeld()
+        var frames = min(c.framesToFill, feed.ring.capacity / 2)
+        if c.meter.isEnabled || (c.current == nil && !core.state.withLock({ $0.side.hasEmpty })) {
+            frames = min(frames, Int(sampleRate / 20))
+        }
+        return max(1, frames)
     }
 
     /// Drops what the ring holds (a reset or an immediate stop); the timeline moves past it.

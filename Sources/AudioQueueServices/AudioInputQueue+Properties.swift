@@ -37,7 +37,12 @@ extension AudioInputQueue {
     /// Turns level metering on or off.
     public func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError) {
         try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
-        capture.withLock { $0.meter.setEnabled(enabled) }
+        capture.withLock { c in
+            c.meter.setEnabled(enabled)
+            feed.wakeThreshold.store(wakeThreshold(c), ordering: .relaxed)
+        }
+        // The capture thread may be waiting for a whole buffer: the meter wants it sooner.
+        if enabled { feed.wake.signal() }
     }
 
     /// Per-channel RMS and peak of the most recent 50 ms or so recorded, linear
