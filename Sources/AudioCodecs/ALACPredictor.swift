@@ -45,17 +45,79 @@ enum ALACPredictor {
         }
         guard order + 1 < count else { return }
         switch order {
-        case 4: filter(input, output, count: count, coefs: coefs, order: 4, chanShift: chanShift, shift: shift)
-        case 5: filter(input, output, count: count, coefs: coefs, order: 5, chanShift: chanShift, shift: shift)
-        case 6: filter(input, output, count: count, coefs: coefs, order: 6, chanShift: chanShift, shift: shift)
-        case 8: filter(input, output, count: count, coefs: coefs, order: 8, chanShift: chanShift, shift: shift)
+        case 1: filterInRegisters(input, output, count: count, coefs: coefs, order: 1, chanShift: chanShift, shift: shift)
+        case 2: filterInRegisters(input, output, count: count, coefs: coefs, order: 2, chanShift: chanShift, shift: shift)
+        case 3: filterInRegisters(input, output, count: count, coefs: coefs, order: 3, chanShift: chanShift, shift: shift)
+        case 4: filterInRegisters(input, output, count: count, coefs: coefs, order: 4, chanShift: chanShift, shift: shift)
+        case 5: filterInRegisters(input, output, count: count, coefs: coefs, order: 5, chanShift: chanShift, shift: shift)
+        case 6: filterInRegisters(input, output, count: count, coefs: coefs, order: 6, chanShift: chanShift, shift: shift)
+        case 7: filterInRegisters(input, output, count: count, coefs: coefs, order: 7, chanShift: chanShift, shift: shift)
+        case 8: filterInRegisters(input, output, count: count, coefs: coefs, order: 8, chanShift: chanShift, shift: shift)
         default: filter(input, output, count: count, coefs: coefs, order: order, chanShift: chanShift, shift: shift)
         }
     }
 
-    /// The adaptive filter from sample `order + 1` on; inlined with a constant `order` for the
-    /// orders encoders use, so the compiler unrolls the taps.
+    /// The adaptive filter for orders 1…8, inlined with a constant `order`: coefficients and
+    /// the last `order` samples live in registers (fixed-size local arrays the compiler
+    /// unrolls), so no sample is loaded back right after it was stored.
     @inline(__always)
+    static func filterInRegisters(
+        _ input: UnsafePointer<Int32>, _ output: UnsafeMutablePointer<Int32>, count: Int,
+        coefs: UnsafeMutablePointer<Int32>, order: Int, chanShift: Int32, shift: Int
+    ) {
+        let half: Int32 = shift == 0 ? 0 : 1 &<< Int32(shift - 1)
+        let denShift = Int32(shift)
+        var c = InlineArray<8, Int32>(repeating: 0)
+        // w[k]: the sample k + 1 before the current one.
+        var w = InlineArray<8, Int32>(repeating: 0)
+        for k in 0..<order {
+            c[k] = coefs[k]
+            w[k] = output[order - k]
+        }
+        var top = output[0]
+        for j in (order + 1)..<count {
+            var sum: Int32 = 0
+            for k in 0..<order {
+                sum &+= c[k] &* (w[k] &- top)
+            }
+            let residual = input[j]
+            let value = extend(residual &+ top &+ ((sum &+ half) &>> denShift), chanShift)
+            output[j] = value
+            if residual > 0 {
+                var remaining = residual
+                var k = order - 1
+                while k >= 0 {
+                    let difference = top &- w[k]
+                    let s = sign(difference)
+                    c[k] &-= s
+                    remaining &-= Int32(truncatingIfNeeded: order - k) &* ((s &* difference) &>> denShift)
+                    if remaining <= 0 { break }
+                    k -= 1
+                }
+            } else if residual < 0 {
+                var remaining = residual
+                var k = order - 1
+                while k >= 0 {
+                    let difference = top &- w[k]
+                    let s = sign(difference)
+                    c[k] &+= s
+                    remaining &-= Int32(truncatingIfNeeded: order - k) &* ((0 &- s &* difference) &>> denShift)
+                    if remaining >= 0 { break }
+                    k -= 1
+                }
+            }
+            top = w[order - 1]
+            var k = order - 1
+            while k > 0 {
+                w[k] = w[k - 1]
+                k -= 1
+            }
+            w[0] = value
+        }
+        for k in 0..<order { coefs[k] = c[k] }
+    }
+
+    /// The adaptive filter from sample `order + 1` on, for any order.
     static func filter(
         _ input: UnsafePointer<Int32>, _ output: UnsafeMutablePointer<Int32>, count: Int,
         coefs: UnsafeMutablePointer<Int32>, order: Int, chanShift: Int32, shift: Int
