@@ -242,7 +242,7 @@ public final class ALACDecoder: AudioDecoder {
         }
         let shiftBits = bytesShifted * 8
         let chanBits = bitDepth - shiftBits + channelCount - 1
-        guard chanBits <= 32 else { return bad("\(chanBits)-bit channels") }
+        guard (1...32).contains(chanBits) else { return bad("\(chanBits)-bit channels") }
         let mixBits = Int(reader.read(8))
         let mixWeight = Int32(Int8(truncatingIfNeeded: reader.read(8)))
         var modes = (0, 0), shifts = (0, 0), factors = (UInt32(0), UInt32(0)), orders = (0, 0)

@@ -91,6 +91,23 @@ enum ALACFixtures {
         let partial = bits(19, 1) == 1
         return (partial, bits(20, 2), bits(22, 1) == 1, partial ? bits(23, 32) : nil)
     }
+
+    /// The prediction orders of a compressed single-element frame's channels: after the
+    /// header, mix bits and weight (8 + 8), each channel has mode/shift (8), factor/order (8)
+    /// and order 16-bit coefficients.
+    static func predictionOrders(_ packet: [UInt8], channels: Int) -> [Int] {
+        func bits(_ start: Int, _ count: Int) -> Int {
+            (start..<start + count).reduce(0) { $0 << 1 | Int(packet[$1 / 8] >> (7 - UInt8($1 % 8)) & 1) }
+        }
+        var at = 23 + (frameHeader(packet).partial ? 32 : 0) + 16
+        var orders: [Int] = []
+        for _ in 0..<channels {
+            let order = bits(at + 8, 8) & 31
+            orders.append(order)
+            at += 16 + 16 * order
+        }
+        return orders
+    }
 }
 
 @Suite("ALAC files")
@@ -158,6 +175,15 @@ struct ALACFileTests {
             } else {
                 #expect(headers.allSatisfy { !$0.escape }, "\(name): expected compressed frames")
                 #expect(headers.allSatisfy { $0.shifted == (name.contains("s24") ? 1 : 0) }, "\(name)")
+            }
+            if !name.hasSuffix("noise") {
+                let orders = Set(packets.flatMap { ALACFixtures.predictionOrders($0.bytes, channels: name.hasPrefix("alac-1ch") ? 1 : 2) })
+                if name.hasSuffix("order") {
+                    // Orders beyond 8 take the predictor's general path.
+                    #expect(orders.contains { $0 > 8 }, "\(name): orders \(orders)")
+                } else {
+                    #expect(orders.isSubset(of: 4...6), "\(name): orders \(orders)")
+                }
             }
             let last = try #require(headers.last)
             if frames % 4096 != 0 {
