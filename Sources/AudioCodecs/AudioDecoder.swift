@@ -46,6 +46,7 @@ public enum AudioDecoders {
             .aLaw: { format, cookie throws(AudioCodecError) in try G711Decoder(input: format, magicCookie: cookie) },
             .uLaw: { format, cookie throws(AudioCodecError) in try G711Decoder(input: format, magicCookie: cookie) },
             .appleIMA4: { format, cookie throws(AudioCodecError) in try IMA4Decoder(input: format, magicCookie: cookie) },
+            .appleLossless: { format, cookie throws(AudioCodecError) in try ALACDecoder(input: format, magicCookie: cookie) },
         ]
     }
 

@@ -131,9 +131,19 @@ final class RenderEngine {
             throw AudioQueueError(.invalidPropertyValue, "the magic cookie does not configure the '\(input.formatID)' decoder: \(error.reason)")
         }
         guard replacement.outputFormat.sampleRate == sampleRate, Int(replacement.outputFormat.channelsPerFrame) == channels,
-              replacement.outputFormat == decoder?.outputFormat,
               replacement.maximumFramesPerPacket == framesPerPacket else {
             throw AudioQueueError(.invalidPropertyValue, "the magic cookie describes a different stream (\(replacement.outputFormat)) from the queue's format")
+        }
+        if replacement.outputFormat != decoder?.outputFormat {
+            // The cookie may say what the description did not: an ALAC stream description whose
+            // flags give no source depth decodes to 16-bit until its cookie says 24. Nothing is
+            // decoded yet, so the converter and the decode buffer follow the new format.
+            do {
+                converter = try PCMConverter(from: replacement.outputFormat, to: floatFormat)
+            } catch {
+                throw AudioQueueError(.invalidPropertyValue, "the magic cookie gives '\(input.formatID)' a sample format the queue cannot play: \(error.reason)")
+            }
+            decoded = replacement.outputFormat == floatFormat ? nil : PCMBuffer(format: replacement.outputFormat, frameCapacity: scratch.frameCapacity)
         }
         decoder = replacement
         magicCookie = cookie

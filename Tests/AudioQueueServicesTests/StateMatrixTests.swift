@@ -169,10 +169,11 @@ struct ErrorCodeTests {
     }
 
     @Test func codecs() throws {
-        let alac = AudioStreamBasicDescription(
-            sampleRate: 44100, formatID: AudioFormatID(rawValue: 0x616C_6163), formatFlags: [], bytesPerPacket: 0, framesPerPacket: 4096,
+        // AC-3: no decoder for it.
+        let ac3 = AudioStreamBasicDescription(
+            sampleRate: 48000, formatID: AudioFormatID(rawValue: 0x6163_2D33), formatFlags: [], bytesPerPacket: 0, framesPerPacket: 1536,
             bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)
-        expectCode(.codecNotFound) { _ = try AudioQueue(format: alac) { _, _ in } }
+        expectCode(.codecNotFound) { _ = try AudioQueue(format: ac3) { _, _ in } }
         var zero = Self.float2
         zero.channelsPerFrame = 0
         expectCode(.invalidParameter) { _ = try AudioQueue(format: zero) { _, _ in } }
