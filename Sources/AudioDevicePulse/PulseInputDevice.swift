@@ -246,7 +246,7 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
             var size = 0
             guard pa_stream_peek(stream, &data, &size) == 0, size > 0 else { break }
             if isDelivering, let sink {
-                let known = base ?? (nextFrameHostTime(stream), read)
+                let known = base ?? (smoothedHostTime(nextFrameHostTime(stream)), read)
                 base = known
                 let hostTime = known.hostTime &+ UInt64(Double(read - known.read) / Double(pulse.frameBytes) * frameNanoseconds)
                 if let expected = expectedHostTime, hostTime > expected &+ lossThreshold {
@@ -273,6 +273,20 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
         var data: UnsafeRawPointer?
         var size = 0
         while pa_stream_peek(stream, &data, &size) == 0, size > 0 { pa_stream_drop(stream) }
+    }
+
+    /// The host time a batch starts at: the server's estimate, followed smoothly. Within
+    /// `lossThreshold` of where the frames already delivered put it, the time moves an eighth of
+    /// the way to the estimate — servers that update their timing once per graph cycle
+    /// (PipeWire's PulseAudio layer) move their estimates by milliseconds from read to read, and
+    /// consecutive frames should not — so a drift is followed within about a second. Further
+    /// off, the estimate is taken as it is: frames were lost (the caller reports the overrun) or
+    /// the stream started anew.
+    private func smoothedHostTime(_ estimate: UInt64) -> UInt64 {
+        guard let expected = expectedHostTime else { return estimate }
+        let error = Double(estimate) - Double(expected)
+        guard abs(error) <= Double(lossThreshold) else { return estimate }
+        return UInt64(max(0, Double(expected) + error / 8))
     }
 
     /// When the next frame to be read was recorded, from the server's latest timing information:
