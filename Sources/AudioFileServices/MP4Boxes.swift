@@ -169,39 +169,41 @@ struct MP4BoxTree {
 
 /// The top-level boxes of a file, walked with one small read per box header.
 enum MP4TopLevel {
-    /// The boxes at the top of the file, in order. A box that runs past the end of the file ends
-    /// the walk (it is kept, its end clamped, only when it is `mdat`, whose samples are checked
-    /// one by one); a header that cannot be a box ends the walk too, after `ftyp`, `moov` and
-    /// `mdat` have had the chance to appear.
+    /// The boxes at the top of the file, in order, read through a window (a fragmented file has
+    /// thousands). A `moov` that runs past the end of the file is an error; any other box that
+    /// does ends the walk (it is kept, its end clamped, only when it is `mdat`, whose samples are
+    /// checked one by one; a cut-off final `moof` is dropped, as a cut-off final frame is); a
+    /// header that cannot be a box ends the walk too.
     static func walk(_ source: some AudioByteSource) throws(AudioFileError) -> [MP4Box] {
         var boxes: [MP4Box] = []
+        var reader = WindowReader(source, windowSize: 1 << 16)
         var position: Int64 = 0
         let size = source.size
-        while size - position >= 8, boxes.count < 1 << 16 {
+        while size - position >= 8 {
             let count = Int(min(16, size - position))
-            let header = try source.bytes(at: position, count: count, chunk: "box")
-            let box: MP4Box?
+            guard let i = try reader.load(position, count) else { break }
+            let found: MP4Box?
             do {
-                box = try header.withBytes { raw throws(AudioFileError) in
-                    try MP4Box.parse(raw, at: 0, base: position, limit: .max)
+                found = try reader.window.withBytes { raw throws(AudioFileError) in
+                    try MP4Box.parse(UnsafeRawBufferPointer(rebasing: raw[i..<(i + count)]), at: 0, base: position, limit: .max)
                 }
             } catch {
                 break
             }
-            guard let box else { break }
-            let declaredEnd = header.be32(0) == 0 ? size : box.end
+            guard let box = found else { break }
+            let declaredEnd = reader.window.be32(i) == 0 ? size : box.end
             if declaredEnd > size {
                 if box.type == "mdat" {
                     boxes.append(MP4Box(type: box.type, offset: box.offset, headerSize: box.headerSize, end: size))
                 } else if box.type == "moov" {
                     throw AudioFileError(
-                        .invalidChunk, "moov declares \(box.end - box.offset) bytes but the file ends \(size - box.offset) bytes on",
-                        chunk: "moov", offset: box.offset)
+                        .invalidChunk, "\(box.name) declares \(box.end - box.offset) bytes but the file ends \(size - box.offset) bytes on",
+                        chunk: box.name, offset: box.offset)
                 }
                 break
             }
             boxes.append(box)
-            position = declaredEnd
+            position = declaredEnd  // at least a header on
         }
         return boxes
     }

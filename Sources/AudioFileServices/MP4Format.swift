@@ -22,8 +22,9 @@ public import AudioCore
 ///   edit list, then Apple's encoder convention.
 /// - **Metadata**: `udta/meta/ilst` text items under Apple's info keys; cover art is never read.
 ///   Chapters from Nero's `chpl`.
-/// - **Fragmented files** (`mvex` in `moov`, or `moof` boxes) are refused with `'fmt?'`: their
-///   packets are listed in the fragments, which this reader does not walk.
+/// - **Fragmented files** (`mvex` in `moov`, `moof` boxes at the top level): the samples of the
+///   `moov` sample tables, then those of every fragment's `traf`/`trun` for the track, in file
+///   order (see ``MP4Fragments``); `mfra` and `sidx` are not needed and ignored.
 public struct MP4Format: AudioFileFormat {
     public static let fileType = AudioFileType.m4a
     public static let extensions = ["m4a", "m4b", "m4p", "mp4", "m4r", "3gp", "3g2", "3gpp", "3gpp2"]
@@ -54,6 +55,10 @@ public struct MP4Format: AudioFileFormat {
     public let gaplessSource: String?
     /// The media timescale of the audio track (`mdhd`).
     public let mediaTimescale: UInt32
+    /// True for a fragmented file (`mvex` in `moov`, or `moof` boxes).
+    public let isFragmented: Bool
+    /// Movie fragments that hold samples of the audio track.
+    public let fragmentCount: Int
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         let top = try MP4TopLevel.walk(source)
@@ -81,12 +86,8 @@ public struct MP4Format: AudioFileFormat {
         guard let moovBox = top.first(where: { $0.type == "moov" }) else {
             throw AudioFileError(.invalidFile, "no 'moov' box: the file is cut short or not an MPEG-4 file", chunk: "moov", offset: nil)
         }
-        if let moof = top.first(where: { $0.type == "moof" }) {
-            throw Self.fragmented(moof)
-        }
         let tree = try MP4BoxTree(source: source, root: moovBox)
         let moov = tree.root
-        if let mvex = tree.child(moov, "mvex") { throw Self.fragmented(tree.box(mvex)) }
 
         let movieTimescale = try Self.timescale(tree, tree.child(moov, "mvhd"), name: "mvhd")
         let traks = tree.children(moov, "trak")
@@ -123,9 +124,25 @@ public struct MP4Format: AudioFileFormat {
         channelLayout = description.channelConfiguration.flatMap(AudioChannelLayoutTag.aac(channelConfiguration:)).map { AudioChannelLayout(tag: $0) }
 
         let tables = try MP4SampleTables(tree: tree, stbl: stbl, fileSize: source.size, framesPerPacket: description.format.framesPerPacket)
-        packets = .table(tables.table)
-        dataOffset = tables.table.offsets.first ?? top.first(where: { $0.type == "mdat" }).map(\.bodyOffset) ?? 0
-        dataByteCount = tables.byteCount
+        var table = tables.table
+        var duration = tables.duration
+        var byteCount = tables.byteCount
+        isFragmented = tree.child(moov, "mvex") != nil || top.contains { $0.type == "moof" }
+        if isFragmented {
+            let trackID = try Self.trackID(tree, trak)
+            var fragments = MP4Fragments(byteCount: byteCount)
+            try fragments.append(
+                to: &table, source: source, top: top, trackID: trackID,
+                defaults: try MP4Fragments.defaults(tree: tree, moov: moov, trackID: trackID))
+            byteCount = fragments.byteCount
+            duration = duration.addingReportingOverflow(fragments.duration).overflow ? .max : duration + fragments.duration
+            fragmentCount = fragments.fragmentCount
+        } else {
+            fragmentCount = 0
+        }
+        packets = .table(table)
+        dataOffset = table.offsets.first ?? top.first(where: { $0.type == "mdat" }).map(\.bodyOffset) ?? 0
+        dataByteCount = byteCount
         isOptimized = moovBox.offset < (top.first(where: { $0.type == "mdat" })?.offset ?? .max)
 
         let metadata = MP4Metadata(tree: tree, moov: moov)
@@ -133,8 +150,8 @@ public struct MP4Format: AudioFileFormat {
         chapters = MP4Metadata.chapters(tree: tree, moov: moov)
         let gapless = MP4Gapless.packetTableInfo(MP4Gapless.Facts(
             iTunSMPB: metadata.iTunSMPB, edits: try Self.edits(tree, trak), movieTimescale: movieTimescale,
-            mediaTimescale: mediaTimescale, sampleRate: dataFormat.sampleRate, totalFrames: tables.table.totalFrames,
-            timedDuration: tables.duration, encoder: metadata.encoder, formatID: dataFormat.formatID))
+            mediaTimescale: mediaTimescale, sampleRate: dataFormat.sampleRate, totalFrames: table.totalFrames,
+            timedDuration: duration, encoder: metadata.encoder, formatID: dataFormat.formatID))
         packetTableInfo = gapless?.info
         gaplessSource = gapless?.origin.rawValue
     }
@@ -149,11 +166,15 @@ public struct MP4Format: AudioFileFormat {
         return .mpeg4
     }
 
-    private static func fragmented(_ box: MP4Box) -> AudioFileError {
-        AudioFileError(
-            .unsupportedDataFormat,
-            "a fragmented MPEG-4 file ('\(box.type)'): its packets are listed in movie fragments, which this reader does not read",
-            chunk: box.name, offset: box.offset)
+    /// The track's ID in its `tkhd` (version 0: after 32-bit times; version 1: 64-bit).
+    private static func trackID(_ tree: MP4BoxTree, _ trak: Int) throws(AudioFileError) -> UInt32 {
+        guard let tkhd = tree.child(trak, "tkhd"), tree.box(tkhd).bodySize <= 4096 else {
+            throw AudioFileError(.invalidFile, "fragmented track without 'tkhd'", chunk: "trak", offset: tree.box(trak).offset)
+        }
+        var r = try tree.reader(tkhd)
+        let version = try r.u8()
+        try r.skip(3 + (version == 1 ? 16 : 8))
+        return try r.u32be()
     }
 
     /// The timescale of an `mvhd` or `mdhd` (version 0: 32-bit times; version 1: 64-bit).

@@ -66,9 +66,12 @@ struct AfinfoTests {
         #expect(lines2.contains("[ 2] 0.150 sec: Ending"))
         #expect(lines2.last == "----")
 
-        let (status3, _, err3) = try afinfo([Fixtures.root.appendingPathComponent("mp4/aac-2ch-44100-frag.m4a").path])
-        #expect(status3 == 1)
-        #expect(err3.contains("'fmt?'") && err3.contains("fragmented"))
+        let (status3, out3, _) = try afinfo([Fixtures.root.appendingPathComponent("mp4/aac-2ch-44100-frag.m4a").path])
+        #expect(status3 == 0)
+        #expect(out3.contains("audio packets: 23\n"))
+        let (status4, _, err4) = try afinfo([Fixtures.malformed.appendingPathComponent("mp4__brand-m4p.m4a").path])
+        #expect(status4 == 1)
+        #expect(err4.contains("'fmt?'") && err4.contains("M4P"))
     }
 
     @Test func textLayoutForPCM() throws {
