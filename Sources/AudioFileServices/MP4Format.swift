@@ -21,7 +21,7 @@ public import AudioCore
 /// - **Gapless**: ``packetTableInfo`` in the order ``MP4Gapless`` documents: `iTunSMPB`, then the
 ///   edit list, then Apple's encoder convention.
 /// - **Metadata**: `udta/meta/ilst` text items under Apple's info keys; cover art is never read.
-///   Chapters from Nero's `chpl`.
+///   Chapters from a QuickTime chapter track (`tref/chap`), else from Nero's `chpl`.
 /// - **Fragmented files** (`mvex` in `moov`, `moof` boxes at the top level): the samples of the
 ///   `moov` sample tables, then those of every fragment's `traf`/`trun` for the track, in file
 ///   order (see ``MP4Fragments``); `mfra` and `sidx` are not needed and ignored.
@@ -147,7 +147,10 @@ public struct MP4Format: AudioFileFormat {
 
         let metadata = MP4Metadata(tree: tree, moov: moov)
         info = metadata.info
-        chapters = MP4Metadata.chapters(tree: tree, moov: moov)
+        // Apple's chapter track first, else Nero's list; a chapter track that cannot be read
+        // costs the chapters only.
+        let trackChapters = (try? MP4ChapterTrack.chapters(tree: tree, moov: moov, audioTrak: trak)) ?? []
+        chapters = trackChapters.isEmpty ? MP4Metadata.chapters(tree: tree, moov: moov) : trackChapters
         let gapless = MP4Gapless.packetTableInfo(MP4Gapless.Facts(
             iTunSMPB: metadata.iTunSMPB, edits: try Self.edits(tree, trak), movieTimescale: movieTimescale,
             mediaTimescale: mediaTimescale, sampleRate: dataFormat.sampleRate, totalFrames: table.totalFrames,

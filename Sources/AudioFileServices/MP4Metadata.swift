@@ -106,6 +106,73 @@ struct MP4Metadata {
     }
 }
 
+/// QuickTime chapter tracks: the audio track's `tref/chap` names a text track (`hdlr` `text` or
+/// `sbtl`) whose samples are the chapter titles — a 16-bit length, then UTF-8 (or UTF-16 with a
+/// byte-order mark) — and whose sample times (`stts`, in its `mdhd` timescale) are the starts.
+enum MP4ChapterTrack {
+    /// At most this many chapters are read.
+    static let maximumChapters = 4096
+
+    static func chapters(tree: MP4BoxTree, moov: Int, audioTrak: Int) throws(AudioFileError) -> [AudioFileChapter] {
+        guard let chap = tree.find(audioTrak, ["tref", "chap"]), tree.box(chap).bodySize >= 4, tree.box(chap).bodySize <= 1024 else { return [] }
+        let wanted = try tree.body(chap).be32(0)
+        var track: Int?
+        for trak in tree.children(moov, "trak") {
+            guard let tkhd = tree.child(trak, "tkhd"), tree.box(tkhd).bodySize >= 24, tree.box(tkhd).bodySize <= 4096 else { continue }
+            let b = try tree.body(tkhd)
+            let id = b[0] == 1 ? (b.count >= 24 ? b.be32(20) : 0) : b.be32(12)
+            if id == wanted { track = trak }
+        }
+        guard let track, let mdia = tree.child(track, "mdia"), let mdhd = tree.child(mdia, "mdhd"),
+              let stbl = tree.find(mdia, ["minf", "stbl"]), let stts = tree.child(stbl, "stts"),
+              tree.box(mdhd).bodySize <= 4096, tree.box(stts).bodySize <= 1 << 20
+        else { return [] }
+        var m = try tree.reader(mdhd)
+        let version = try m.u8()
+        try m.skip(3 + (version == 1 ? 16 : 8))
+        let timescale = try m.u32be()
+        guard timescale > 0 else { return [] }
+        let samples = try MP4SampleTables(tree: tree, stbl: stbl, fileSize: tree.source.size, framesPerPacket: 1).table
+        var t = try tree.reader(stts)
+        try t.skip(4)
+        let entries = Int(try t.u32be())
+        guard entries <= t.remaining / 8 else { throw t.error("stts lists \(entries) entries but holds \(t.remaining / 8)") }
+        var out: [AudioFileChapter] = []
+        var time: Int64 = 0
+        var index = 0
+        entryLoop: for _ in 0..<entries {
+            let count = Int(try t.u32be())
+            let delta = Int64(try t.u32be())
+            for _ in 0..<count {
+                guard index < samples.count, out.count < maximumChapters else { break entryLoop }
+                let size = Int(min(samples.sizes[index], 1024))
+                let bytes = try tree.source.bytes(at: samples.offsets[index], count: size, chunk: "chap")
+                out.append(AudioFileChapter(startTime: Double(time) / Double(timescale), title: title(bytes)))
+                time += delta
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// A text sample's string.
+    static func title(_ bytes: [UInt8]) -> String {
+        guard bytes.count >= 2 else { return "" }
+        let length = min(Int(bytes[0]) << 8 | Int(bytes[1]), bytes.count - 2)
+        let text = bytes[2..<(2 + length)]
+        if text.count >= 2, text.first == 0xFE, text[text.startIndex + 1] == 0xFF {
+            var units: [UInt16] = []
+            var i = text.startIndex + 2
+            while i + 1 < text.endIndex {
+                units.append(UInt16(text[i]) << 8 | UInt16(text[i + 1]))
+                i += 2
+            }
+            return String(decoding: units, as: UTF16.self)
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
 /// The ID3v1 genre names (with Winamp's extensions) that iTunes' `gnre` item indexes from 1.
 enum ID3v1Genres {
     static let names: [String] = """

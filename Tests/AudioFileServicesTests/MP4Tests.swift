@@ -54,7 +54,7 @@ struct MP4Tests {
         #expect(f.sampleRate == Double(stream["sample_rate"] as? String ?? ""))
         #expect(Int(f.channelsPerFrame) == stream["channels"] as? Int)
         #expect(file.packetCount == Int64(stream["nb_read_packets"] as? String ?? ""))
-        #expect(file.trackCount == 1)
+        #expect(file.trackCount == (name.contains("-chapters") && !name.hasPrefix("built-") ? 2 : 1), "a chapter track counts")
         if f.formatID == .mpeg4AAC {
             #expect(f.framesPerPacket == 1024 && f.formatFlags.rawValue == 2)
             #expect(file.channelLayout?.numberOfChannels == Int(f.channelsPerFrame))
@@ -187,6 +187,33 @@ struct MP4Tests {
         #expect(file.infoDictionary["encoding application"] == "iTunes 12.9.0.164")
         #expect(file.infoDictionary["track number"] == "1/2")
         #expect(file.infoDictionary["artist"] == "Fixture artist")
+    }
+
+    /// ffmpeg's chapters, as a QuickTime chapter track (tref/chap to a text track) and as Nero's
+    /// chpl: either alone gives ffprobe's chapters.
+    @Test func quickTimeChapterTrackAndChpl() throws {
+        let name = "aac-2ch-44100-chapters.m4a"
+        let probe = try #require(MP4Fixtures.ffprobe(name))
+        let expected = try #require(probe["chapters"] as? [[String: Any]]).map {
+            AudioFileChapter(startTime: Double($0["start_time"] as! String)!, title: ($0["tags"] as! [String: String])["title"]!)
+        }
+        #expect(expected.count == 3)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: MP4Fixtures.path(name))))
+        #expect(try AudioFile(source: MemoryByteSource(bytes)).chapters == expected)
+        #expect(try AudioFile(source: MemoryByteSource(bytes)).infoDictionary["title"] == "Chapter fixture")
+        // Without chpl: the chapter track alone.
+        var noChpl = bytes
+        let chpl = try #require(find(Array("chpl".utf8), in: bytes))
+        noChpl.replaceSubrange(chpl..<(chpl + 4), with: Array("free".utf8))
+        #expect(try AudioFile(source: MemoryByteSource(noChpl)).chapters == expected)
+        // Without the track reference: chpl alone.
+        var noTref = bytes
+        let tref = try #require(find(Array("tref".utf8), in: bytes))
+        noTref.replaceSubrange(tref..<(tref + 4), with: Array("free".utf8))
+        #expect(try AudioFile(source: MemoryByteSource(noTref)).chapters == expected)
+        // Neither.
+        noChpl.replaceSubrange(tref..<(tref + 4), with: Array("free".utf8))
+        #expect(try AudioFile(source: MemoryByteSource(noChpl)).chapters.isEmpty)
     }
 
     /// ALAC: the cookie is the whole 'alac' box (size, type, version/flags, ALACSpecificConfig).
