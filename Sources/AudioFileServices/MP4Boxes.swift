@@ -88,7 +88,8 @@ struct MP4BoxTree {
     init(source: some AudioByteSource, root: MP4Box) throws(AudioFileError) {
         self.source = source
         nodes.append(Node(box: root))
-        var reader = WindowReader(source, windowSize: 1 << 16)
+        // A window no larger than the box: a fragmented file has thousands of small moofs.
+        var reader = WindowReader(source, windowSize: Int(max(16, min(root.end - root.offset, 1 << 16))))
         try index(&reader, parent: 0, depth: 1)
     }
 
@@ -169,12 +170,18 @@ struct MP4BoxTree {
 
 /// The top-level boxes of a file, walked with one small read per box header.
 enum MP4TopLevel {
-    /// The boxes at the top of the file, in order, read through a window (a fragmented file has
+    /// At most this many `ftyp`, `moov`, `mdat` and `moof` boxes (a 1-hour file fragmented at
+    /// every packet has about 160 000).
+    static let maximumBoxes = 1 << 22
+
+    /// The `ftyp`, `moov`, `mdat` and `moof` boxes at the top of the file, in order, read through a window (a fragmented file has
     /// thousands). A `moov` that runs past the end of the file is an error; any other box that
     /// does ends the walk (it is kept, its end clamped, only when it is `mdat`, whose samples are
     /// checked one by one; a cut-off final `moof` is dropped, as a cut-off final frame is); a
     /// header that cannot be a box ends the walk too.
     static func walk(_ source: some AudioByteSource) throws(AudioFileError) -> [MP4Box] {
+        // Only the boxes a reader needs are kept, so a file of tiny boxes costs no memory.
+        let kept: Set<FourCharCode> = ["ftyp", "moov", "mdat", "moof"]
         var boxes: [MP4Box] = []
         var reader = WindowReader(source, windowSize: 1 << 16)
         var position: Int64 = 0
@@ -202,7 +209,12 @@ enum MP4TopLevel {
                 }
                 break
             }
-            boxes.append(box)
+            if kept.contains(box.type) {
+                guard boxes.count < maximumBoxes else {
+                    throw AudioFileError(.invalidChunk, "more than \(maximumBoxes) top-level boxes", chunk: box.name, offset: box.offset)
+                }
+                boxes.append(box)
+            }
             position = declaredEnd  // at least a header on
         }
         return boxes

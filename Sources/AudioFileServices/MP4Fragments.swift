@@ -108,7 +108,7 @@ struct MP4Fragments {
                 throw body.error("trun lists \(count) samples but holds \((body.count - p) / record)")
             }
         }
-        if !hasSize {
+        if !hasSize && count > 0 {
             // Samples of the default size: the file bounds how many there can be.
             guard defaultSize > 0, offset >= 0, offset <= fileSize, count <= (fileSize - offset) / Int64(defaultSize),
                   count <= (fileSize - byteCount) / Int64(defaultSize)
