@@ -17,14 +17,18 @@ public import AudioCore
 ///   depth flag 1–4 and the config's frames per packet; the magic cookie is the whole `alac` box
 ///   — size, type, version and flags, then the ALACSpecificConfig — the form Apple's ALAC
 ///   decoder and ffmpeg's accept).
-/// - **Packets**: `stts`, `stsc`, `stsz`/`stz2`, `stco`/`co64` (see ``MP4SampleTables``).
-/// - **Gapless**: ``packetTableInfo`` in the order ``MP4Gapless`` documents: `iTunSMPB`, then the
-///   edit list, then Apple's encoder convention.
+/// - **Packets**: `stts`, `stsc`, `stsz`/`stz2`, `stco`/`co64`; every count is checked against
+///   the bytes of its box before anything is reserved, every sample's range against the file.
+/// - **Gapless**: ``packetTableInfo`` from, in order: the iTunes `iTunSMPB` item; the edit list
+///   (`media_time` = priming, `segment_duration` converted from the movie to the media timescale
+///   = valid frames); for ALAC and MP3, a `stts` total shorter than the packets (the remainder);
+///   for AAC, Apple's 2112 priming frames only when the `©too` encoder tag names iTunes or Apple.
+///   Otherwise none (``gaplessSource`` is nil).
 /// - **Metadata**: `udta/meta/ilst` text items under Apple's info keys; cover art is never read.
 ///   Chapters from a QuickTime chapter track (`tref/chap`), else from Nero's `chpl`.
 /// - **Fragmented files** (`mvex` in `moov`, `moof` boxes at the top level): the samples of the
 ///   `moov` sample tables, then those of every fragment's `traf`/`trun` for the track, in file
-///   order (see ``MP4Fragments``); `mfra` and `sidx` are not needed and ignored.
+///   order; `mfra` and `sidx` are not needed and ignored.
 public struct MP4Format: AudioFileFormat {
     public static let fileType = AudioFileType.m4a
     public static let extensions = ["m4a", "m4b", "m4p", "mp4", "m4r", "3gp", "3g2", "3gpp", "3gpp2"]

@@ -56,7 +56,7 @@ struct AfinfoTests {
         #expect(lines.contains(String(format: "estimated duration: %.6f sec", Double(valid) / 44100)))
         #expect(!lines.contains { $0.hasPrefix("chapters") })
 
-        let chaptered = Fixtures.root.appendingPathComponent("mp4/built-chapters-1ch-48000.m4a").path
+        let chaptered = Fixtures.root.appendingPathComponent("mp4/built-chapters-1ch-48000.m4b").path
         let (status2, out2, _) = try afinfo([chaptered])
         #expect(status2 == 0)
         let lines2 = out2.split(separator: "\n").map(String.init)

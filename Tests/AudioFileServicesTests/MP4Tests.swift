@@ -176,7 +176,7 @@ struct MP4Tests {
     }
 
     @Test func chaptersAndEncoderTag() throws {
-        let name = "built-chapters-1ch-48000.m4a"
+        let name = "built-chapters-1ch-48000.m4b"
         let file = try AudioFile(path: MP4Fixtures.path(name))
         let facts = try #require(MP4Fixtures.facts(name))
         let expected = (facts["chapters"] as! [[String: Any]]).map { AudioFileChapter(startTime: $0["start"] as! Double, title: $0["title"] as! String) }
@@ -184,6 +184,7 @@ struct MP4Tests {
         let probe = try #require(MP4Fixtures.ffprobe(name))
         let ffChapters = try #require(probe["chapters"] as? [[String: Any]])
         #expect(ffChapters.compactMap { ($0["tags"] as? [String: String])?["title"] } == expected.map(\.title))
+        #expect(file.fileType == .m4b, "an audio book: brand M4B")
         #expect(file.infoDictionary["encoding application"] == "iTunes 12.9.0.164")
         #expect(file.infoDictionary["track number"] == "1/2")
         #expect(file.infoDictionary["artist"] == "Fixture artist")
