@@ -37,7 +37,7 @@ struct MP4Tests {
     @Test func fixturesArePresent() {
         #expect(MP4Fixtures.readable.count >= 18)
         #expect(MP4Fixtures.fragmented.count == 3)
-        #expect(MP4Fixtures.built.count == 4)
+        #expect(MP4Fixtures.built.count == 6)
     }
 
     /// Format, channels, rate, packet count, every packet's bytes and the trimmed length against
@@ -50,12 +50,17 @@ struct MP4Tests {
         let file = try AudioFile(path: MP4Fixtures.path(name))
         let f = file.dataFormat
         let codec = stream["codec_name"] as? String
-        #expect(f.formatID == (codec == "alac" ? .appleLossless : .mpeg4AAC), "ffprobe says \(codec ?? "?")")
+        let signal = MP4Fixtures.facts(name)?["signal"] as? String
+        let aacID: AudioFormatID = signal == "sbr" ? .mpeg4AAC_HE : signal == "ps" ? .mpeg4AAC_HE_V2 : .mpeg4AAC
+        #expect(f.formatID == (codec == "alac" ? .appleLossless : aacID), "ffprobe says \(codec ?? "?")")
         #expect(f.sampleRate == Double(stream["sample_rate"] as? String ?? ""))
-        #expect(Int(f.channelsPerFrame) == stream["channels"] as? Int)
+        // ffmpeg reports a mono core with SBR as stereo (PS might follow); Apple's 'aach' says 1.
+        #expect(Int(f.channelsPerFrame) == (signal == "sbr" ? 1 : stream["channels"] as? Int))
         #expect(file.packetCount == Int64(stream["nb_read_packets"] as? String ?? ""))
         #expect(file.trackCount == (name.contains("-chapters") && !name.hasPrefix("built-") ? 2 : 1), "a chapter track counts")
-        if f.formatID == .mpeg4AAC {
+        if signal != nil {
+            #expect(f.framesPerPacket == 2048 && f.formatFlags.rawValue == (signal == "sbr" ? 5 : 29))
+        } else if f.formatID == .mpeg4AAC {
             #expect(f.framesPerPacket == 1024 && f.formatFlags.rawValue == 2)
             #expect(file.channelLayout?.numberOfChannels == Int(f.channelsPerFrame))
         } else {
@@ -105,6 +110,9 @@ struct MP4Tests {
         #expect(file.magicCookie.map(hex) == facts["magicCookie"] as? String, "the cookie is the ES_Descriptor")
         #expect(mp4.isOptimized == ((facts["moovOffset"] as! Int) < (facts["mdatOffset"] as! Int)))
         let table = try #require(file.packetTableInfo)
+        // With SBR or PS signalled, frames are the output's: twice the core's the builder counts.
+        let scale = facts["signal"] is String ? 2 : 1
+        let framesPerPacket = Int64(1024 * scale)
         switch facts["gapless"] as! String {
         case "itunsmpb":
             #expect(mp4.gaplessSource == "iTunSMPB")
@@ -113,16 +121,16 @@ struct MP4Tests {
             #expect(table.numberValidFrames == Int64(facts["validFrames"] as! Int))
         case "elst":
             #expect(mp4.gaplessSource == "editList")
-            #expect(table.primingFrames == Int32(facts["primingFrames"] as! Int))
-            #expect(table.remainderFrames == Int32(facts["remainderFrames"] as! Int))
-            #expect(table.numberValidFrames == Int64(facts["validFrames"] as! Int))
+            #expect(table.primingFrames == Int32(scale * (facts["primingFrames"] as! Int)))
+            #expect(table.remainderFrames == Int32(scale * (facts["remainderFrames"] as! Int)))
+            #expect(table.numberValidFrames == Int64(scale * (facts["validFrames"] as! Int)))
         default:
             // No iTunSMPB, no edit list, an iTunes encoder tag: Apple's 2112 priming frames.
             #expect(mp4.gaplessSource == "appleEncoderConvention")
             #expect(table.primingFrames == 2112 && table.remainderFrames == 0)
             #expect(table.numberValidFrames == file.packetCount * 1024 - 2112)
         }
-        #expect(table.totalFrames == file.packetCount * 1024)
+        #expect(table.totalFrames == file.packetCount * framesPerPacket)
     }
 
     /// AAC in ffmpeg's MP4 without an encoder tag and with its edit list removed reports no

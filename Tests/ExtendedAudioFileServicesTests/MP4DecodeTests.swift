@@ -51,6 +51,17 @@ struct MP4DecodeTests {
         }
     }
 
+    /// SBR and PS signalled in the ES_Descriptor: the decoder takes the file's description and
+    /// cookie and decodes at the SBR rate, 2048 frames per packet, the channels the file reports.
+    @Test(arguments: ["built-sbr-signalled-1ch-22050.m4a", "built-ps-signalled-1ch-22050.m4a"])
+    func heAACCookies(name: String) throws {
+        let file = try AudioFile(path: Self.dir.appendingPathComponent(name).path)
+        let decoder = try AACDecoder(input: file.dataFormat, magicCookie: file.magicCookie)
+        #expect(decoder.outputFormat.sampleRate == 44100 && file.dataFormat.sampleRate == 44100)
+        #expect(decoder.outputFormat.channelsPerFrame == file.dataFormat.channelsPerFrame)
+        #expect(decoder.maximumFramesPerPacket == 2048 && file.dataFormat.framesPerPacket == 2048)
+    }
+
     /// ExtAudioFile: exactly the valid frames, trimmed as the packet table says, within 60 dB of
     /// ffmpeg's decode of the same frames.
     @Test(arguments: names)
