@@ -14,7 +14,8 @@ import AudioCore
 ///    not known.
 ///
 /// Sources whose numbers do not fit the frames the packets hold (priming plus valid frames more
-/// than the total) are passed over.
+/// than the total) are passed over. Media times are converted from the media timescale to the
+/// sample rate of the stream description (the SBR rate for `'aach'` and `'aacp'`).
 enum MP4Gapless {
     /// One edit of an `elst`, in the units the box uses.
     struct Edit {
