@@ -46,7 +46,9 @@ struct MP4SampleTables {
         let runs = Int(raw.be32(4))
         guard runs <= (stsc.count - 8) / 12 else { throw stsc.error("stsc lists \(runs) entries but holds \((stsc.count - 8) / 12)") }
 
-        var table = PacketTable(framesPerPacket: framesPerPacket, capacity: sizes.count)
+        // The count is bounded by the stsz bytes (or, for a constant size, by the file); the
+        // reservation is bounded further, and the table grows only as samples check out.
+        var table = PacketTable(framesPerPacket: framesPerPacket, capacity: min(sizes.count, 1 << 20))
         var sample = 0
         var bytes: Int64 = 0
         var previousFirst: UInt32 = 0
