@@ -10,7 +10,7 @@ import AudioFileServices
 let usage = """
     usage: afinfo [--json] FILE...
       Prints the container, data format, packet counts and packet table of each audio file
-      (CAF, AIFF/AIFC, WAVE/RF64/BW64, ADTS).
+      (CAF, AIFF/AIFC, WAVE/RF64/BW64, MPEG-4: M4A/M4B/MP4/3GP, ADTS).
       --json   one JSON object per file instead of afinfo's text layout
     """
 
@@ -57,7 +57,7 @@ func textReport(_ path: String, _ file: AudioFile) -> String {
     var lines = [
         "File:           \(path)",
         "File type ID:   \(file.fileType)",
-        "Num Tracks:     1",
+        "Num Tracks:     \(file.trackCount)",
         "----",
         "Data format:     \(format)",
     ]
@@ -82,6 +82,14 @@ func textReport(_ path: String, _ file: AudioFile) -> String {
     }
     if format.isPCM {
         lines.append("source bit depth: \(format.isFloat ? "F" : "I")\(format.bitsPerChannel)")
+    }
+    let chapters = file.chapters
+    if !chapters.isEmpty {
+        lines.append("chapters: \(chapters.count)")
+        for (i, chapter) in chapters.enumerated() {
+            let index = i < 10 ? " \(i)" : "\(i)"
+            lines.append("[\(index)] \(fixed(chapter.startTime, 3)) sec: \(chapter.title)")
+        }
     }
     lines.append("----")
     return lines.joined(separator: "\n")
@@ -113,6 +121,8 @@ func jsonReport(_ path: String, _ file: AudioFile) -> String {
         ("estimatedDuration", "\(file.estimatedDuration)"),
         ("magicCookieSize", "\(file.magicCookie?.count ?? 0)"),
         ("channelLayout", layout),
+        ("trackCount", "\(file.trackCount)"),
+        ("chapters", "[" + file.chapters.map { "{\"start\": \($0.startTime), \"title\": \(quote($0.title))}" }.joined(separator: ", ") + "]"),
     ]
     return "{" + fields.map { "\(quote($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
 }

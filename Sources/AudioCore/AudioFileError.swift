@@ -103,4 +103,14 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let bw64 = AudioFileType("BW64")
     /// AAC in ADTS framing (`'adts'`).
     public static let adts = AudioFileType("adts")
+    /// MPEG-4 audio with the iTunes `M4A ` brand (`'m4af'`, `kAudioFileM4AType`).
+    public static let m4a = AudioFileType("m4af")
+    /// An audio book, brand `M4B ` (`'m4bf'`, `kAudioFileM4BType`).
+    public static let m4b = AudioFileType("m4bf")
+    /// Any other MPEG-4 file (`'mp4f'`, `kAudioFileMPEG4Type`).
+    public static let mpeg4 = AudioFileType("mp4f")
+    /// 3GPP (`'3gpp'`, `kAudioFile3GPType`).
+    public static let threeGPP = AudioFileType("3gpp")
+    /// 3GPP2 (`'3gp2'`, `kAudioFile3GP2Type`).
+    public static let threeGPP2 = AudioFileType("3gp2")
 }

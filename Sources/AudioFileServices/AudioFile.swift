@@ -34,7 +34,7 @@ public final class AudioFile: Sendable {
             if source.size == 0 {
                 throw AudioFileError(.invalidFile, "the file is empty", offset: 0)
             }
-            throw AudioFileError(.unsupportedFileType, "not a CAF, AIFF, WAVE or ADTS file", offset: 0)
+            throw AudioFileError(.unsupportedFileType, "not a CAF, AIFF, WAVE, MPEG-4 or ADTS file", offset: 0)
         }
         container = try format.init(reading: source)
     }
@@ -77,6 +77,11 @@ public final class AudioFile: Sendable {
         }
         return bound
     }
+
+    /// `kAudioFilePropertyNumTracks`: 1, or the tracks of an MPEG-4 file.
+    public var trackCount: Int { container.trackCount }
+    /// The chapters the file lists (Nero `chpl` in MPEG-4 files), in order.
+    public var chapters: [AudioFileChapter] { container.chapters }
 
     /// `kAudioFilePropertyPacketTableInfo`, where the file records one.
     public var packetTableInfo: AudioFilePacketTableInfo? { container.packetTableInfo }

@@ -96,6 +96,25 @@ public protocol AudioFileFormat: Sendable {
     var packetSizeUpperBound: Int? { get }
     /// Frames in the file when the packets cannot say (a compressed WAVE's `fact` chunk).
     var frameCountHint: Int64? { get }
+    /// Tracks in the file (`kAudioFilePropertyNumTracks`'s sense: 1 for every format but MPEG-4,
+    /// where each `trak` counts).
+    var trackCount: Int { get }
+    /// Chapters the file lists, in order.
+    var chapters: [AudioFileChapter] { get }
+}
+
+/// One chapter mark of a file.
+public struct AudioFileChapter: Sendable, Equatable {
+    /// Where the chapter starts, in seconds from the start of the file.
+    public var startTime: Double
+    /// The chapter's title.
+    public var title: String
+
+    /// A chapter starting at `startTime` seconds.
+    public init(startTime: Double, title: String) {
+        self.startTime = startTime
+        self.title = title
+    }
 }
 
 extension AudioFileFormat {
@@ -106,13 +125,15 @@ extension AudioFileFormat {
     public var info: [(key: String, value: String)] { [] }
     public var packetSizeUpperBound: Int? { nil }
     public var frameCountHint: Int64? { nil }
+    public var trackCount: Int { 1 }
+    public var chapters: [AudioFileChapter] { [] }
 }
 
 /// The container formats ``AudioFile`` knows, in the order magic bytes are tried.
 public enum AudioFileFormats {
     /// Every container reader.
     public static let all: [any AudioFileFormat.Type] = [
-        CAFFormat.self, WAVEFormat.self, AIFFFormat.self, ADTSFormat.self,
+        CAFFormat.self, WAVEFormat.self, AIFFFormat.self, MP4Format.self, ADTSFormat.self,
     ]
 
     /// The conformer whose magic bytes match `prefix`.
@@ -131,6 +152,7 @@ public enum AudioFileFormats {
         switch type {
         case .aifc: AIFFFormat.self
         case .rf64, .bw64: WAVEFormat.self
+        case .m4a, .m4b, .mpeg4, .threeGPP, .threeGPP2: MP4Format.self
         default: all.first { $0.fileType == type }
         }
     }

@@ -35,6 +35,45 @@ struct AfinfoTests {
         #expect(lines.last == "----")
     }
 
+    /// An M4A as Apple's afinfo prints it: 'm4af', the track count, the AAC format with its
+    /// object type, the packet table line from iTunSMPB; and the chapters section.
+    @Test func textLayoutForM4A() throws {
+        let name = "built-itunsmpb-2ch-44100.m4a"
+        let path = Fixtures.root.appendingPathComponent("mp4/\(name)").path
+        let facts = try #require(Fixtures.json(Fixtures.root.appendingPathComponent("mp4/\(name).facts.json")))
+        let (status, out, _) = try afinfo([path])
+        #expect(status == 0)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("File type ID:   m4af"))
+        #expect(lines.contains("Num Tracks:     1"))
+        #expect(lines.contains("Data format:     2 ch, 44100 Hz, 'aac ' (0x00000002) 0 bits/channel, 0 bytes/packet, 1024 frames/packet, 0 bytes/frame"))
+        #expect(lines.contains("Channel layout: Stereo (L R)"))
+        let packets = facts["packets"] as! Int, valid = facts["validFrames"] as! Int, remainder = facts["remainderFrames"] as! Int
+        #expect(lines.contains("audio packets: \(packets)"))
+        #expect(lines.contains("audio bytes: \(facts["dataByteCount"] as! Int)"))
+        #expect(lines.contains("audio data file offset: \(facts["firstPacketOffset"] as! Int)"))
+        #expect(lines.contains("audio \(valid) valid frames + 2112 priming + \(remainder) remainder = \(packets * 1024)"))
+        #expect(lines.contains(String(format: "estimated duration: %.6f sec", Double(valid) / 44100)))
+        #expect(!lines.contains { $0.hasPrefix("chapters") })
+
+        let chaptered = Fixtures.root.appendingPathComponent("mp4/built-chapters-1ch-48000.m4b").path
+        let (status2, out2, _) = try afinfo([chaptered])
+        #expect(status2 == 0)
+        let lines2 = out2.split(separator: "\n").map(String.init)
+        #expect(lines2.contains("chapters: 3"))
+        #expect(lines2.contains("[ 0] 0.000 sec: Opening"))
+        #expect(lines2.contains("[ 1] 0.050 sec: Middle part"))
+        #expect(lines2.contains("[ 2] 0.150 sec: Ending"))
+        #expect(lines2.last == "----")
+
+        let (status3, out3, _) = try afinfo([Fixtures.root.appendingPathComponent("mp4/aac-2ch-44100-frag.m4a").path])
+        #expect(status3 == 0)
+        #expect(out3.contains("audio packets: 23\n"))
+        let (status4, _, err4) = try afinfo([Fixtures.malformed.appendingPathComponent("mp4__brand-m4p.m4a").path])
+        #expect(status4 == 1)
+        #expect(err4.contains("'fmt?'") && err4.contains("M4P"))
+    }
+
     @Test func textLayoutForPCM() throws {
         let name = "wav-pcm_s16le-2ch-44100.wav"
         let probe = try #require(Fixtures.ffprobe(name))
@@ -59,7 +98,7 @@ struct AfinfoTests {
         let keys: Set<String> = [
             "file", "fileType", "format", "packetCount", "dataByteCount", "dataOffset", "maxPacketSize",
             "packetSizeUpperBound", "validFrames", "primingFrames", "remainderFrames", "estimatedDuration",
-            "magicCookieSize", "channelLayout",
+            "magicCookieSize", "channelLayout", "trackCount", "chapters",
         ]
         #expect(Set(object.keys) == keys)
         let format = try #require(object["format"] as? [String: Any])

@@ -17,7 +17,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = parsed.channelLayout?.name
         }
     }
-    for ext in [nil, "wav", "aiff", "caf", "aac"] as [String?] {
+    for ext in [nil, "wav", "aiff", "caf", "aac", "m4a"] as [String?] {
         guard let file = try? AudioFile(source: source, fileExtension: ext) else { continue }
         exercise(file)
     }
@@ -30,6 +30,8 @@ private func exercise(_ file: AudioFile) {
     _ = file.bitRate
     _ = file.estimatedDuration
     _ = file.packetSizeUpperBound
+    _ = file.chapters
+    _ = file.trackCount
     let count = file.packetCount
     for start in [0, count / 2, max(0, count - 3), count] {
         _ = try? file.readPackets(from: start, count: 4, maxBytes: 1 << 16)

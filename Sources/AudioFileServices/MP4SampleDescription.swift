@@ -1,0 +1,279 @@
+import AudioCore
+
+/// The first entry of a track's `stsd`: the audio sample entry (ISO/IEC 14496-12, 12.2.3, with
+/// QuickTime's version 1 and 2 extensions) and its codec box, turned into the stream description
+/// and magic cookie ``AudioFile`` reports.
+struct MP4SampleDescription {
+    let format: AudioStreamBasicDescription
+    let cookie: [UInt8]?
+    /// The MPEG-4 channel configuration (AAC), for the channel layout.
+    let channelConfiguration: Int?
+
+    init(tree: MP4BoxTree, stsd: Int, mediaTimescale: UInt32) throws(AudioFileError) {
+        let stsdBox = tree.box(stsd)
+        guard stsdBox.bodySize <= 1 << 20 else {
+            throw AudioFileError(.invalidChunk, "stsd of \(stsdBox.bodySize) bytes", chunk: "stsd", offset: stsdBox.offset)
+        }
+        let stsdBytes = try tree.body(stsd)
+        var r = ByteReader(stsdBytes, fileOffset: stsdBox.offset, chunk: "stsd")
+        _ = try r.u32be()  // version and flags
+        let entries = try r.u32be()
+        guard entries >= 1 else {
+            throw AudioFileError(.invalidFile, "stsd has no sample description", chunk: "stsd", offset: stsdBox.offset)
+        }
+        let found: MP4Box? = try stsdBytes.withBytes { raw throws(AudioFileError) in
+            try MP4Box.parse(raw, at: 8, base: stsdBox.bodyOffset, limit: stsdBox.end)
+        }
+        guard let entry = found else {
+            throw AudioFileError(.invalidChunk, "stsd ends before its first sample description", chunk: "stsd", offset: stsdBox.offset)
+        }
+        let body = Array(stsdBytes[Int(entry.bodyOffset - stsdBox.bodyOffset)..<Int(entry.end - stsdBox.bodyOffset)])
+        var e = ByteReader(body, fileOffset: entry.offset, chunk: entry.name)
+        func unsupported(_ reason: String) -> AudioFileError {
+            AudioFileError(.unsupportedDataFormat, reason, chunk: entry.name, offset: entry.offset)
+        }
+        switch entry.type {
+        case "drms", "enca", "drmi":
+            throw unsupported("the audio is encrypted ('\(entry.type)' sample entry: a protected file)")
+        case "mp4a", "alac", ".mp3":
+            break
+        default:
+            throw unsupported("'\(entry.type)' audio in an MPEG-4 file is not supported (AAC, ALAC and MP3 are)")
+        }
+        // SampleEntry: 6 reserved, data_reference_index; AudioSampleEntry: version, revision,
+        // vendor, channelcount, samplesize, compression ID, packet size, samplerate (16.16).
+        try e.skip(8)
+        let version = try e.u16be()
+        try e.skip(6)
+        var channels = UInt32(try e.u16be())
+        _ = try e.u16be()  // sample size
+        try e.skip(4)
+        var rate = Double(try e.u32be() >> 16)
+        switch version {
+        case 0: break
+        case 1: try e.skip(16)  // samples per packet, bytes per packet, bytes per frame, bytes per sample
+        case 2:
+            // QuickTime SoundDescriptionV2: struct size, rate (Float64), channels, …
+            try e.skip(4)
+            rate = try e.f64be()
+            channels = try e.u32be()
+            try e.skip(20)
+        default:
+            throw unsupported("sound sample description version \(version)")
+        }
+        if rate == 0 || !rate.isFinite || rate > 1e7 { rate = Double(mediaTimescale) }
+        let children = Array(body[e.position...])
+        let childBase = entry.bodyOffset + Int64(e.position)
+
+        switch entry.type {
+        case "alac":
+            guard let alac = Self.findBox(children, base: childBase, type: "alac") else {
+                throw AudioFileError(.invalidFile, "ALAC sample entry without its 'alac' configuration box", chunk: "alac", offset: entry.offset)
+            }
+            // The 'alac' box: size, type, version and flags, then ALACSpecificConfig (24 bytes).
+            var c = ByteReader(alac.bytes, fileOffset: alac.offset, chunk: "alac")
+            try c.skip(12)
+            let frameLength = try c.u32be()
+            _ = try c.u8()  // compatible version
+            let bitDepth = try c.u8()
+            try c.skip(3)  // pb, mb, kb
+            let numChannels = try c.u8()
+            try c.skip(10)  // maxRun, maxFrameBytes, avgBitRate
+            let sampleRate = try c.u32be()
+            let flag: UInt32
+            switch bitDepth {
+            case 16: flag = 1
+            case 20: flag = 2
+            case 24: flag = 3
+            case 32: flag = 4
+            default: throw unsupported("ALAC bit depth \(bitDepth)")
+            }
+            guard frameLength > 0, frameLength <= 1 << 16, numChannels > 0 else {
+                throw unsupported("ALAC with \(frameLength) frames per packet and \(numChannels) channels")
+            }
+            format = AudioStreamBasicDescription(
+                sampleRate: sampleRate > 0 ? Double(sampleRate) : rate, formatID: .appleLossless, formatFlags: AudioFormatFlags(rawValue: flag),
+                bytesPerPacket: 0, framesPerPacket: frameLength, bytesPerFrame: 0, channelsPerFrame: UInt32(numChannels), bitsPerChannel: 0)
+            cookie = alac.bytes
+            channelConfiguration = nil
+        case ".mp3":
+            format = Self.mp3(rate: rate, channels: channels)
+            cookie = nil
+            channelConfiguration = nil
+        default:
+            // mp4a: an esds box, directly or inside QuickTime's 'wave'.
+            var esds = Self.findBox(children, base: childBase, type: "esds")
+            if esds == nil, let wave = Self.findBox(children, base: childBase, type: "wave") {
+                esds = Self.findBox(Array(wave.bytes.dropFirst(8)), base: wave.offset + 8, type: "esds")
+            }
+            guard let esds, esds.bytes.count > 12 else {
+                throw AudioFileError(.invalidFile, "mp4a sample entry without an 'esds' box", chunk: "mp4a", offset: entry.offset)
+            }
+            let descriptor = Array(esds.bytes[12...])  // after the header, version and flags
+            let config = try ESDescriptor(descriptor, offset: esds.offset)
+            switch config.objectTypeIndication {
+            case 0x40, 0x66, 0x67, 0x68:
+                guard let asc = config.decoderSpecificInfo, let parsed = MP4AudioConfig(asc) else {
+                    throw AudioFileError(.invalidFile, "AAC without a readable AudioSpecificConfig", chunk: "esds", offset: esds.offset)
+                }
+                let outChannels = parsed.channels > 0 ? UInt32(parsed.channels) : channels
+                guard outChannels > 0 else { throw unsupported("AAC with no channels") }
+                format = AudioStreamBasicDescription(
+                    sampleRate: parsed.outputRate, formatID: parsed.formatID, formatFlags: AudioFormatFlags(rawValue: parsed.formatFlags),
+                    bytesPerPacket: 0, framesPerPacket: parsed.framesPerPacket, bytesPerFrame: 0, channelsPerFrame: outChannels,
+                    bitsPerChannel: 0)
+                cookie = descriptor
+                channelConfiguration = parsed.channelConfiguration
+            case 0x69, 0x6B:
+                format = Self.mp3(rate: rate, channels: channels)
+                cookie = nil
+                channelConfiguration = nil
+            default:
+                throw unsupported(String(format16: config.objectTypeIndication))
+            }
+        }
+        try PCMCheck.basics(rate: format.sampleRate, channels: Int(format.channelsPerFrame), chunk: entry.name, offset: entry.offset)
+    }
+
+    private static func mp3(rate: Double, channels: UInt32) -> AudioStreamBasicDescription {
+        AudioStreamBasicDescription(
+            sampleRate: rate, formatID: .mpegLayer3, formatFlags: [], bytesPerPacket: 0,
+            framesPerPacket: rate < 32000 ? 576 : 1152, bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
+    }
+
+    /// The first box of `type` among the boxes in `bytes` (a sample entry's children), whole.
+    static func findBox(_ bytes: [UInt8], base: Int64, type: FourCharCode) -> (bytes: [UInt8], offset: Int64)? {
+        var p = 0
+        while bytes.count - p >= 8 {
+            let size = Int(bytes.be32(p))
+            if size < 8 || size > bytes.count - p { return nil }
+            if FourCharCode(rawValue: bytes.be32(p + 4)) == type { return (Array(bytes[p..<(p + size)]), base + Int64(p)) }
+            p += size
+        }
+        return nil
+    }
+}
+
+extension String {
+    fileprivate init(format16 oti: UInt8) {
+        let digits = Array("0123456789ABCDEF")
+        self = "objectTypeIndication 0x\(digits[Int(oti >> 4)])\(digits[Int(oti & 15)]) is not an audio format this reader knows"
+    }
+}
+
+/// The parts of an ES_Descriptor (ISO/IEC 14496-1, 7.2.6.5) an audio file needs.
+struct ESDescriptor {
+    let objectTypeIndication: UInt8
+    let decoderSpecificInfo: [UInt8]?
+
+    init(_ bytes: [UInt8], offset: Int64) throws(AudioFileError) {
+        func bad(_ reason: String) -> AudioFileError { AudioFileError(.invalidChunk, reason, chunk: "esds", offset: offset) }
+        func descriptor(_ p: Int, _ end: Int) throws(AudioFileError) -> (tag: UInt8, body: Range<Int>) {
+            guard p < end else { throw bad("ES descriptor ends before a descriptor tag") }
+            var q = p + 1
+            var length = 0
+            for _ in 0..<4 {
+                guard q < end else { throw bad("ES descriptor ends inside a length") }
+                let byte = bytes[q]
+                q += 1
+                length = length << 7 | Int(byte & 0x7F)
+                if byte & 0x80 == 0 { break }
+            }
+            guard length <= end - q else { throw bad("descriptor 0x\(bytes[p]) claims \(length) bytes, \(end - q) follow") }
+            return (bytes[p], q..<(q + length))
+        }
+        let es = try descriptor(0, bytes.count)
+        guard es.tag == 0x03 else { throw bad("esds does not hold an ES_Descriptor (tag \(es.tag))") }
+        var p = es.body.lowerBound
+        guard es.body.count >= 3 else { throw bad("ES_Descriptor too short") }
+        let flags = bytes[p + 2]
+        p += 3
+        if flags & 0x80 != 0 { p += 2 }
+        if flags & 0x40 != 0 {
+            guard p < es.body.upperBound else { throw bad("ES_Descriptor ends inside its URL") }
+            p += 1 + Int(bytes[p])
+        }
+        if flags & 0x20 != 0 { p += 2 }
+        var oti: UInt8?
+        var dsi: [UInt8]?
+        while p < es.body.upperBound {
+            let d = try descriptor(p, es.body.upperBound)
+            if d.tag == 0x04 {
+                guard d.body.count >= 13 else { throw bad("DecoderConfigDescriptor of \(d.body.count) bytes") }
+                oti = bytes[d.body.lowerBound]
+                var q = d.body.lowerBound + 13
+                while q < d.body.upperBound {
+                    let inner = try descriptor(q, d.body.upperBound)
+                    if inner.tag == 0x05 { dsi = Array(bytes[inner.body]) ; break }
+                    q = inner.body.upperBound
+                }
+                break
+            }
+            p = d.body.upperBound
+        }
+        guard let oti else { throw bad("ES_Descriptor without a DecoderConfigDescriptor") }
+        objectTypeIndication = oti
+        decoderSpecificInfo = dsi
+    }
+}
+
+/// An AudioSpecificConfig (ISO/IEC 14496-3, 1.6.2.1) as far as the stream description needs:
+/// object type, rates, channel configuration and explicit SBR/PS signalling.
+struct MP4AudioConfig {
+    let objectType: Int
+    let coreRate: Double
+    let outputRate: Double
+    let channelConfiguration: Int
+    let channels: Int
+    let formatID: AudioFormatID
+    let formatFlags: UInt32
+    let framesPerPacket: UInt32
+
+    init?(_ bytes: [UInt8]) {
+        var r = BitReader(bytes)
+        func objectTypeField() -> Int {
+            let t = Int(r.read(5))
+            return t == 31 ? 32 + Int(r.read(6)) : t
+        }
+        func rateField() -> Int? {
+            let index = Int(r.read(4))
+            if index == 15 { return Int(r.read(24)) }
+            return index < MPEG4Audio.samplingFrequencies.count ? MPEG4Audio.samplingFrequencies[index] : nil
+        }
+        var type = objectTypeField()
+        guard let core = rateField() else { return nil }
+        let configuration = Int(r.read(4))
+        var extensionRate: Int?
+        var signalled = 0
+        if type == 5 || type == 29 {
+            signalled = type
+            extensionRate = rateField()
+            type = objectTypeField()
+        }
+        guard !r.overrun, type > 0, core > 0 else { return nil }
+        objectType = type
+        coreRate = Double(core)
+        channelConfiguration = configuration
+        var count = configuration == 7 ? 8 : (configuration <= 6 ? configuration : 0)
+        // GASpecificConfig's frameLengthFlag: 960-sample frames.
+        let shortFrames = [1, 2, 3, 4, 6, 7, 17, 19, 20, 21, 22, 23].contains(type) && r.read(1) == 1
+        let coreFrames: UInt32 = shortFrames ? 960 : 1024
+        switch signalled {
+        case 5:
+            formatID = .mpeg4AAC_HE
+            outputRate = Double(extensionRate ?? core * 2)
+            formatFlags = 5
+        case 29:
+            formatID = .mpeg4AAC_HE_V2
+            outputRate = Double(extensionRate ?? core * 2)
+            formatFlags = 29
+            if count == 1 { count = 2 }
+        default:
+            formatID = .mpeg4AAC
+            outputRate = Double(core)
+            formatFlags = UInt32(type)
+        }
+        channels = count
+        framesPerPacket = outputRate > coreRate ? coreFrames * 2 : coreFrames
+    }
+}
