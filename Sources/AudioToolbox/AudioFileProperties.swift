@@ -17,7 +17,8 @@ extension FileBox {
         case (UInt32(kAudioFilePropertyFileFormat), .writer(let w)): return bytes(of: w.fileType.rawValue)
         case (UInt32(kAudioFilePropertyDataFormat), _): return bytes(of: dataFormat.c)
         case (UInt32(kAudioFilePropertyIsOptimized), _): return bytes(of: UInt32(1))
-        case (UInt32(kAudioFilePropertyAudioTrackCount), _): return bytes(of: UInt32(1))
+        case (UInt32(kAudioFilePropertyAudioTrackCount), .reader(let f)): return bytes(of: UInt32(clamping: f.trackCount))
+        case (UInt32(kAudioFilePropertyAudioTrackCount), .writer): return bytes(of: UInt32(1))
         case (UInt32(kAudioFilePropertyDeferSizeUpdates), _): return bytes(of: UInt32(0))
         case (UInt32(kAudioFilePropertyMagicCookieData), .reader(let f)): return f.magicCookie ?? []
         case (UInt32(kAudioFilePropertyMagicCookieData), .writer(let w)): return w.magicCookie ?? []

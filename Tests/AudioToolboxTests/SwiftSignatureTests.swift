@@ -73,4 +73,27 @@ struct SwiftSignatureTests {
         #expect(info.mNumberValidFrames == 88200 && info.mPrimingFrames == 2112 && info.mRemainderFrames == 824)
         #expect(AudioFileClose(file!) == noErr)
     }
+
+    @Test("An iTunes-style gapless M4A through AudioFileOpenURL: its type and packet table")
+    func m4a() throws {
+        let path = CPrograms.path("Tests/Fixtures/mp4/built-itunsmpb-2ch-44100.m4a")
+        let url = CFURLCreateFromFileSystemRepresentation(nil, path, path.utf8.count, false)
+        var file: AudioFileID?
+        #expect(AudioFileOpenURL(url!, kAudioFileReadPermission, 0, &file) == noErr)
+        CFRelease(UnsafeRawPointer(url!))
+        var type: UInt32 = 0
+        var size = UInt32(MemoryLayout<UInt32>.size)
+        #expect(AudioFileGetProperty(file!, kAudioFilePropertyFileFormat, &size, &type) == noErr)
+        #expect(type == kAudioFileM4AType)
+        var info = AudioFilePacketTableInfo()
+        size = UInt32(MemoryLayout<AudioFilePacketTableInfo>.size)
+        #expect(AudioFileGetProperty(file!, kAudioFilePropertyPacketTableInfo, &size, &info) == noErr)
+        // What the fixture's builder wrote into its iTunSMPB atom (its facts file).
+        #expect(info.mNumberValidFrames == 22050 && info.mPrimingFrames == 2112 && info.mRemainderFrames == 414)
+        var packets: UInt64 = 0
+        size = UInt32(MemoryLayout<UInt64>.size)
+        #expect(AudioFileGetProperty(file!, kAudioFilePropertyAudioDataPacketCount, &size, &packets) == noErr)
+        #expect(packets == 24)
+        #expect(AudioFileClose(file!) == noErr)
+    }
 }

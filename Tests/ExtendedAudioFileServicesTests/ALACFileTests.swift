@@ -158,6 +158,23 @@ struct ALACFileTests {
         #expect(ALACFixtures.adler(ordered) == reference.f32crc, "\(name): float decode differs from ffmpeg's")
     }
 
+    /// The M4A copies of some fixtures, read by the MPEG-4 reader (its `alac` sample entry as
+    /// the cookie) and decoded through ExtAudioFile: ffmpeg's float decode of the same audio,
+    /// bit for bit, and exactly its frames.
+    @Test(arguments: ((try? FileManager.default.contentsOfDirectory(atPath: ALACFixtures.directory.path)) ?? [])
+        .filter { $0.hasSuffix(".m4a") }.map { String($0.dropLast(4)) }.sorted())
+    func m4aMatchesFFmpegFloat(name: String) throws {
+        let reference = try ALACFixtures.reference(name)
+        let file = try AudioFile(path: ALACFixtures.path(name + ".m4a"))
+        #expect(file.fileType == .m4a)
+        #expect(file.dataFormat.formatID == .appleLossless)
+        let (bytes, frames, reader) = try decodeAll(ALACFixtures.path(name + ".m4a"), chunk: 3000)
+        #expect(frames == reference.frames)
+        let channels = Int(reader.decodedFormat.channelsPerFrame)
+        let ordered = ALACFixtures.toFFmpegOrder(bytes, channels: channels, width: 4)
+        #expect(ALACFixtures.adler(ordered) == reference.f32crc, "\(name).m4a: float decode differs from ffmpeg's")
+    }
+
     /// The fixtures hold what they are meant to cover, read from the frame header bits: escape
     /// frames in the noise files, compressed frames with one uncompressed low byte in the 24-bit
     /// tone files, a partial last frame with its sample count where the length is not a
