@@ -96,8 +96,8 @@ public protocol AudioFileFormat: Sendable {
     var packetSizeUpperBound: Int? { get }
     /// Frames in the file when the packets cannot say (a compressed WAVE's `fact` chunk).
     var frameCountHint: Int64? { get }
-    /// Tracks in the file (`kAudioFilePropertyNumTracks`'s sense: 1 for every format but MPEG-4,
-    /// where each `trak` counts).
+    /// Audio tracks in the file (`kAudioFilePropertyAudioTrackCount`: 1 for every format but
+    /// MPEG-4, where each sound track counts).
     var trackCount: Int { get }
     /// Chapters the file lists, in order.
     var chapters: [AudioFileChapter] { get }

@@ -10,7 +10,8 @@ public import AudioCore
 ///   (or of the enclosing box); `moov` before or after `mdat`. Every size is checked against its
 ///   container and the file; nesting is limited to 16 levels.
 /// - **Track**: the first enabled `soun` track (else the first `soun` track);
-///   ``trackCount`` counts every `trak`.
+///   ``trackCount`` counts the audio tracks (`kAudioFilePropertyAudioTrackCount`: a chapter
+///   or text track does not count).
 /// - **Formats**: `mp4a` with `esds` — AAC (`'aac '` with the object type in the flags, `'aach'`
 ///   or `'aacp'` when the AudioSpecificConfig signals SBR or PS explicitly; the magic cookie is
 ///   the ES_Descriptor, as Apple's `AudioFile` returns it) or MP3; `alac` (`'alac'` with the bit
@@ -95,7 +96,6 @@ public struct MP4Format: AudioFileFormat {
 
         let movieTimescale = try Self.timescale(tree, tree.child(moov, "mvhd"), name: "mvhd")
         let traks = tree.children(moov, "trak")
-        trackCount = traks.count
         var audio: [(trak: Int, enabled: Bool)] = []
         for trak in traks {
             guard let hdlr = tree.find(trak, ["mdia", "hdlr"]), tree.box(hdlr).bodySize >= 12 else { continue }
@@ -107,6 +107,7 @@ public struct MP4Format: AudioFileFormat {
             }
             audio.append((trak, enabled))
         }
+        trackCount = audio.count
         guard let chosen = audio.first(where: \.enabled) ?? audio.first else {
             throw AudioFileError(
                 .invalidFile, "no audio track among the file's \(traks.count) tracks", chunk: "trak", offset: moovBox.offset)
