@@ -75,27 +75,18 @@ public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> 
     if inImmediate != 0 {
         box.retire()
         return run { () throws(AudioQueueError) in
-            switch box.queue! {
-            case .output(let q): try q.dispose(immediate: true)
-            case .input(let q): try q.dispose(immediate: true)
-            }
+            try box.control.dispose(immediate: true)
         }
     }
     // Asynchronously: the queue plays (or records) what it has, with its callbacks, then goes.
     let status = run { () throws(AudioQueueError) in
-        switch box.queue! {
-        case .output(let q): try q.dispose(immediate: false)
-        case .input(let q): try q.dispose(immediate: false)
-        }
+        try box.control.dispose(immediate: false)
     }
     guard status == noErrStatus else { return status }
     QueueBox.finishing.insert(box, at: box.handle)
     QueueBox.table.remove(box.handle)
     box.lock.withLock { box.finishingHandle = box.handle }
-    let running: Bool = switch box.queue! {
-    case .output(let q): q.isRunning
-    case .input(let q): q.isRunning
-    }
+    let running: Bool = box.control.isRunning
     if !running { box.finishDisposal() }
     return noErrStatus
 }
@@ -114,10 +105,7 @@ public func _AudioQueueAllocateBufferWithPacketDescriptions(
 ) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let outBuffer else { return paramError }
     return run { () throws(AudioQueueError) in
-        let buffer: AudioQueueServices.AudioQueueBuffer = switch box.queue! {
-        case .output(let q): try q.allocateBuffer(byteCapacity: Int(inBufferByteSize), packetDescriptionCapacity: Int(inNumberPacketDescriptions))
-        case .input(let q): try q.allocateBuffer(byteCapacity: Int(inBufferByteSize), packetDescriptionCapacity: Int(inNumberPacketDescriptions))
-        }
+        let buffer: AudioQueueServices.AudioQueueBuffer = try box.control.allocateBuffer(byteCapacity: Int(inBufferByteSize), packetDescriptionCapacity: Int(inNumberPacketDescriptions))
         outBuffer.pointee = box.add(buffer)
     }
 }
@@ -127,10 +115,7 @@ public func _AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueue
     guard let box = QueueBox.find(inAQ) else { return paramError }
     guard let inBuffer, let buffer = box.buffer(inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
     let status = run { () throws(AudioQueueError) in
-        switch box.queue! {
-        case .output(let q): try q.freeBuffer(buffer)
-        case .input(let q): try q.freeBuffer(buffer)
-        }
+        try box.control.freeBuffer(buffer)
     }
     if status == noErrStatus { box.remove(inBuffer) }
     return status
@@ -201,10 +186,7 @@ public func _AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointe
     guard let box = QueueBox.find(inAQ) else { return paramError }
     let time = inStartTime.map { SwiftTimeStamp($0.pointee) }
     return run { () throws(AudioQueueError) in
-        switch box.queue! {
-        case .output(let q): try q.start(at: time)
-        case .input(let q): try q.start(at: time)
-        }
+        try box.control.start(at: time)
     }
 }
 
@@ -222,10 +204,7 @@ public func _AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare
 public func _AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
-        switch box.queue! {
-        case .output(let q): try q.stop(immediate: inImmediate != 0)
-        case .input(let q): try q.stop(immediate: inImmediate != 0)
-        }
+        try box.control.stop(immediate: inImmediate != 0)
     }
 }
 
@@ -233,10 +212,7 @@ public func _AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSS
 public func _AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
-        switch box.queue! {
-        case .output(let q): try q.pause()
-        case .input(let q): try q.pause()
-        }
+        try box.control.pause()
     }
 }
 
@@ -244,10 +220,7 @@ public func _AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
 public func _AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
-        switch box.queue! {
-        case .output(let q): try q.flush()
-        case .input(let q): try q.flush()
-        }
+        try box.control.flush()
     }
 }
 
@@ -255,9 +228,6 @@ public func _AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
 public func _AudioQueueReset(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     return run { () throws(AudioQueueError) in
-        switch box.queue! {
-        case .output(let q): try q.reset()
-        case .input(let q): try q.reset()
-        }
+        try box.control.reset()
     }
 }

@@ -18,38 +18,8 @@ extension QueueBox {
     /// queue's isRunning value.
     @discardableResult
     func addSwiftListener(_ property: AudioQueueServices.AudioQueuePropertyID, _ body: @escaping @Sendable (Bool) -> Void) throws(AudioQueueError) -> Int {
-        switch queue! {
-        case .output(let q): return try q.addPropertyListener(property) { q, _ in body(q.isRunning) }
-        case .input(let q): return try q.addPropertyListener(property) { q, _ in body(q.isRunning) }
-        }
-    }
-
-    var untypedSize: (UInt32) throws(AudioQueueError) -> Int {
-        switch queue! {
-        case .output(let q): return { (id: UInt32) throws(AudioQueueError) -> Int in try q.propertySize(id) }
-        case .input(let q): return { (id: UInt32) throws(AudioQueueError) -> Int in try q.propertySize(id) }
-        }
-    }
-
-    func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
-        switch queue! {
-        case .output(let q): return try q.getProperty(id, into: data)
-        case .input(let q): return try q.getProperty(id, into: data)
-        }
-    }
-
-    func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
-        switch queue! {
-        case .output(let q): try q.setProperty(id, from: data)
-        case .input(let q): try q.setProperty(id, from: data)
-        }
-    }
-
-    var currentDevice: String? {
-        switch queue! {
-        case .output(let q): return q.currentDevice
-        case .input(let q): return q.currentDevice
-        }
+        let queue = control
+        return try queue.addListener(property) { [weak queue] in body(queue?.isRunning ?? false) }
     }
 }
 
@@ -81,7 +51,7 @@ public func _AudioQueueGetPropertySize(_ inAQ: AudioQueueRef?, _ inID: UInt32, _
         outDataSize.pointee = UInt32(MemoryLayout<CFStringRef>.size)
         return noErrStatus
     }
-    return run { () throws(AudioQueueError) in outDataSize.pointee = UInt32(try box.untypedSize(inID)) }
+    return run { () throws(AudioQueueError) in outDataSize.pointee = UInt32(try box.control.propertySize(inID)) }
 }
 
 @_spi(CImplementation) @_cdecl("AudioQueueGetProperty")
@@ -90,13 +60,13 @@ public func _AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ out
     if inID == currentDeviceID {
         // A CFStringRef the caller releases, as on Apple's systems.
         guard ioDataSize.pointee >= UInt32(MemoryLayout<CFStringRef>.size) else { return invalidPropertySize }
-        let uid = box.currentDevice.map { CFStringRef(CFObjects.makeString($0)) }
+        let uid = box.control.currentDevice.map { CFStringRef(CFObjects.makeString($0)) }
         outData.storeBytes(of: uid, as: CFStringRef?.self)
         ioDataSize.pointee = UInt32(MemoryLayout<CFStringRef>.size)
         return noErrStatus
     }
     return run { () throws(AudioQueueError) in
-        let written = try box.getProperty(inID, into: UnsafeMutableRawBufferPointer(start: outData, count: Int(ioDataSize.pointee)))
+        let written = try box.control.getProperty(inID, into: UnsafeMutableRawBufferPointer(start: outData, count: Int(ioDataSize.pointee)))
         ioDataSize.pointee = UInt32(written)
     }
 }
@@ -116,15 +86,15 @@ public func _AudioQueueSetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inD
             uid = ""
         }
         let utf8 = Array(uid.utf8)
-        return utf8.withUnsafeBytes { b in run { () throws(AudioQueueError) in try box.setProperty(inID, from: b) } }
+        return utf8.withUnsafeBytes { b in run { () throws(AudioQueueError) in try box.control.setProperty(inID, from: b) } }
     }
     return run { () throws(AudioQueueError) in
-        try box.setProperty(inID, from: UnsafeRawBufferPointer(start: inData, count: Int(inDataSize)))
+        try box.control.setProperty(inID, from: UnsafeRawBufferPointer(start: inData, count: Int(inDataSize)))
     }
 }
 
 private func setEmpty(_ box: QueueBox, _ id: UInt32) -> OSStatus {
-    run { () throws(AudioQueueError) in try box.setProperty(id, from: UnsafeRawBufferPointer(start: nil, count: 0)) }
+    run { () throws(AudioQueueError) in try box.control.setProperty(id, from: UnsafeRawBufferPointer(start: nil, count: 0)) }
 }
 
 @_spi(CImplementation) @_cdecl("AudioQueueAddPropertyListener")
@@ -139,10 +109,7 @@ public func _AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt3
             // Not after AudioQueueRemovePropertyListener, which may free the user data.
             box.deliver { if box.hasListener(key: key) { inProc(userData.pointer, box.ref, inID) } }
         }
-        let token: Int = switch box.queue! {
-        case .output(let q): try q.addPropertyListener(property) { _, _ in deliver() }
-        case .input(let q): try q.addPropertyListener(property) { _, _ in deliver() }
-        }
+        let token = try box.control.addListener(property, deliver)
         box.addListener(inID, inProc, inUserData, token: token, key: key)
     }
 }
@@ -153,10 +120,7 @@ public func _AudioQueueRemovePropertyListener(_ inAQ: AudioQueueRef?, _ inID: UI
     guard AudioQueueServices.AudioQueuePropertyID(rawValue: inID) != nil else { return OSStatus(kAudioQueueErr_InvalidProperty) }
     guard let token = box.removeListener(inID, inProc, inUserData) else { return noErrStatus }
     return run { () throws(AudioQueueError) in
-        switch box.queue! {
-        case .output(let q): try q.removePropertyListener(token)
-        case .input(let q): try q.removePropertyListener(token)
-        }
+        try box.control.removePropertyListener(token)
     }
 }
 
@@ -177,10 +141,7 @@ final class TimelineBox: @unchecked Sendable {
 public func _AudioQueueCreateTimeline(_ inAQ: AudioQueueRef?, _ outTimeline: UnsafeMutablePointer<AudioQueueTimelineRef?>?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let outTimeline else { return paramError }
     return run { () throws(AudioQueueError) in
-        let timeline: AudioQueueTimeline = switch box.queue! {
-        case .output(let q): try q.makeTimeline()
-        case .input(let q): try q.makeTimeline()
-        }
+        let timeline: AudioQueueTimeline = try box.control.makeTimeline()
         outTimeline.pointee = TimelineBox.table.insert(TimelineBox(queue: box.handle, timeline: timeline)).opaque
     }
 }
@@ -205,10 +166,7 @@ public func _AudioQueueGetCurrentTime(
         timeline = t.timeline
     }
     return run { () throws(AudioQueueError) in
-        let (stamp, discontinuity) = switch box.queue! {
-        case .output(let q): try q.currentTime(timeline: timeline)
-        case .input(let q): try q.currentTime(timeline: timeline)
-        }
+        let (stamp, discontinuity) = try box.control.currentTime(timeline: timeline)
         outTimeStamp?.pointee = stamp.c
         outTimelineDiscontinuity?.pointee = discontinuity ? 1 : 0
     }
@@ -218,10 +176,7 @@ public func _AudioQueueGetCurrentTime(
 public func _AudioQueueDeviceGetCurrentTime(_ inAQ: AudioQueueRef?, _ outTimeStamp: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let outTimeStamp else { return paramError }
     return run { () throws(AudioQueueError) in
-        let stamp = switch box.queue! {
-        case .output(let q): try q.deviceCurrentTime()
-        case .input(let q): try q.deviceCurrentTime()
-        }
+        let stamp = try box.control.deviceCurrentTime()
         outTimeStamp.pointee = stamp.c
     }
 }

@@ -214,3 +214,48 @@ enum AudioToolboxSetUp {
 extension AudioQueueError {
     var os: OSStatus { status }
 }
+
+/// What the C API asks of a queue of either direction; both Swift types have these calls.
+protocol QueueControl: AnyObject, Sendable {
+    var isRunning: Bool { get }
+    var currentDevice: String? { get }
+    func allocateBuffer(byteCapacity: Int, packetDescriptionCapacity: Int) throws(AudioQueueError) -> AudioQueueServices.AudioQueueBuffer
+    func freeBuffer(_ buffer: AudioQueueServices.AudioQueueBuffer) throws(AudioQueueError)
+    func start(at time: AudioCore.AudioTimeStamp?) throws(AudioQueueError)
+    func pause() throws(AudioQueueError)
+    func stop(immediate: Bool) throws(AudioQueueError)
+    func flush() throws(AudioQueueError)
+    func reset() throws(AudioQueueError)
+    func dispose(immediate: Bool) throws(AudioQueueError)
+    func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int
+    func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int
+    func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError)
+    func makeTimeline() throws(AudioQueueError) -> AudioQueueTimeline
+    func currentTime(timeline: AudioQueueTimeline?) throws(AudioQueueError) -> (timeStamp: AudioCore.AudioTimeStamp, discontinuity: Bool)
+    func deviceCurrentTime() throws(AudioQueueError) -> AudioCore.AudioTimeStamp
+    func removePropertyListener(_ token: Int) throws(AudioQueueError)
+    /// Adds a listener for `property` that is told only that it fired.
+    func addListener(_ property: AudioQueueServices.AudioQueuePropertyID, _ body: @escaping @Sendable () -> Void) throws(AudioQueueError) -> Int
+}
+
+extension AudioQueue: QueueControl {
+    func addListener(_ property: AudioQueueServices.AudioQueuePropertyID, _ body: @escaping @Sendable () -> Void) throws(AudioQueueError) -> Int {
+        try addPropertyListener(property) { _, _ in body() }
+    }
+}
+
+extension AudioInputQueue: QueueControl {
+    func addListener(_ property: AudioQueueServices.AudioQueuePropertyID, _ body: @escaping @Sendable () -> Void) throws(AudioQueueError) -> Int {
+        try addPropertyListener(property) { _, _ in body() }
+    }
+}
+
+extension QueueBox {
+    /// The queue, whichever its direction.
+    var control: any QueueControl {
+        switch queue! {
+        case .output(let q): q
+        case .input(let q): q
+        }
+    }
+}
