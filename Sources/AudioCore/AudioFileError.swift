@@ -103,6 +103,12 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let bw64 = AudioFileType("BW64")
     /// AAC in ADTS framing (`'adts'`).
     public static let adts = AudioFileType("adts")
+    /// MPEG Layer III audio (`'MPG3'`, `kAudioFileMP3Type`).
+    public static let mp3 = AudioFileType("MPG3")
+    /// MPEG Layer II audio (`'MPG2'`, `kAudioFileMP2Type`).
+    public static let mp2 = AudioFileType("MPG2")
+    /// MPEG Layer I audio (`'MPG1'`, `kAudioFileMP1Type`).
+    public static let mp1 = AudioFileType("MPG1")
     /// MPEG-4 audio with the iTunes `M4A ` brand (`'m4af'`, `kAudioFileM4AType`).
     public static let m4a = AudioFileType("m4af")
     /// An audio book, brand `M4B ` (`'m4bf'`, `kAudioFileM4BType`).

@@ -30,13 +30,21 @@ public final class AudioFile: Sendable {
         let byMagic = AudioFileFormats.detect(prefix: prefix)
         let byHint = typeHint.flatMap(AudioFileFormats.forType)
         let byExtension = fileExtension.flatMap(AudioFileFormats.forExtension)
-        guard let format = byMagic ?? byHint ?? byExtension else {
+        var found = byMagic ?? byHint ?? byExtension
+        if found == nil { found = try Self.sniff(source) }
+        guard let format = found else {
             if source.size == 0 {
                 throw AudioFileError(.invalidFile, "the file is empty", offset: 0)
             }
-            throw AudioFileError(.unsupportedFileType, "not a CAF, AIFF, WAVE, MPEG-4 or ADTS file", offset: 0)
+            throw AudioFileError(.unsupportedFileType, "not a CAF, AIFF, WAVE, MPEG-4, ADTS or MPEG audio file", offset: 0)
         }
         container = try format.init(reading: source)
+    }
+
+    /// The container of a file that neither magic bytes, type hint nor extension place: MPEG
+    /// audio after ID3v2 tags, or whose first frame is longer than the prefix.
+    private static func sniff(_ source: any AudioByteSource) throws(AudioFileError) -> (any AudioFileFormat.Type)? {
+        try MP3Format.sniff(source) ? MP3Format.self : nil
     }
 
     // MARK: Properties (kAudioFileProperty…)

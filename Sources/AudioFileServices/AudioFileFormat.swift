@@ -133,7 +133,7 @@ extension AudioFileFormat {
 public enum AudioFileFormats {
     /// Every container reader.
     public static let all: [any AudioFileFormat.Type] = [
-        CAFFormat.self, WAVEFormat.self, AIFFFormat.self, MP4Format.self, ADTSFormat.self,
+        CAFFormat.self, WAVEFormat.self, AIFFFormat.self, MP4Format.self, ADTSFormat.self, MP3Format.self,
     ]
 
     /// The conformer whose magic bytes match `prefix`.
@@ -153,6 +153,7 @@ public enum AudioFileFormats {
         case .aifc: AIFFFormat.self
         case .rf64, .bw64: WAVEFormat.self
         case .m4a, .m4b, .mpeg4, .threeGPP, .threeGPP2: MP4Format.self
+        case .mp3, .mp2, .mp1: MP3Format.self
         default: all.first { $0.fileType == type }
         }
     }

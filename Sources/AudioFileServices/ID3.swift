@@ -46,6 +46,8 @@ enum ID3v2 {
                     guard text.count > 3 else { p = body + size; continue }
                     text = text.dropFirst(3)
                     let parts = splitTerminated(text, encoding: encoding)
+                    // iTunes' gapless and normalisation comments are data, not a comment to show.
+                    if decode(parts.head, encoding: encoding).hasPrefix("iTun") { p = body + size; continue }
                     text = parts.rest
                 }
                 let value = decode(text, encoding: encoding)
@@ -61,7 +63,7 @@ enum ID3v2 {
     }
 
     /// Splits at the first terminator of the encoding (one NUL, or two for UTF-16).
-    private static func splitTerminated(_ text: ArraySlice<UInt8>, encoding: UInt8) -> (head: ArraySlice<UInt8>, rest: ArraySlice<UInt8>) {
+    static func splitTerminated(_ text: ArraySlice<UInt8>, encoding: UInt8) -> (head: ArraySlice<UInt8>, rest: ArraySlice<UInt8>) {
         let wide = encoding == 1 || encoding == 2
         var i = text.startIndex
         while i < text.endIndex {

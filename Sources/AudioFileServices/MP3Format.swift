@@ -1,0 +1,174 @@
+public import AudioCore
+
+/// MPEG-1, MPEG-2 and MPEG-2.5 audio, Layers I, II and III: the `.mp3`, `.mp2` and `.mp1` files
+/// (Apple's `kAudioFileMP3Type` `'MPG3'`, `'MPG2'`, `'MPG1'`).
+///
+/// Opening walks the frame headers without reading the audio: ID3v2 tags at the start are
+/// skipped (their text frames become the info dictionary), and an ID3v1 block and an APEv2 tag
+/// at the end are left out of the audio. A frame counts when the next header (or the end of the
+/// audio) agrees with it on version, layer and sampling rate; junk before and between frames is
+/// skipped by scanning for such a frame, up to 1 MiB at a time; a last frame cut short by the end
+/// of the file is dropped. A frame with a free-format bitrate (index 0) throws
+/// `unsupportedDataFormat`.
+///
+/// A Xing/Info or VBRI header in the first frame is not an audio packet and is left out of the
+/// packets, as Apple's and ffmpeg's readers do. The packet table info comes from, in order:
+///
+/// 1. iTunes' `iTunSMPB` comment in an ID3v2 tag (` 00000000 PRIMING REMAINDER VALID …` in
+///    hex), as for MPEG-4;
+/// 2. the LAME tag after a Xing/Info header: priming is the encoder delay plus the decoder's 529
+///    frames, the valid frames are the packets' frames minus delay and padding, and the remainder
+///    is padding minus 529 (at least 0; priming takes up the difference so the three add up to
+///    the packets' frames).
+///
+/// Numbers that do not fit the packets' frames are passed over; without either there is none.
+public struct MP3Format: AudioFileFormat {
+    public static let fileType = AudioFileType.mp3
+    public static let extensions = ["mp3", "mp2", "mp1", "mpa", "mpga"]
+
+    /// Only a prefix holding two consecutive frames is recognised here; ``AudioFile`` looks
+    /// further (past ID3v2 tags, and at frames longer than the prefix) when nothing else matches.
+    public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
+        MPEGFrameScan.looksLikeStream(Array(prefix))
+    }
+
+    /// The frames the MP3 decoder's synthesis filter bank delays its output by, which players
+    /// add to the LAME tag's encoder delay.
+    public static let decoderDelay = 529
+
+    public let fileType: AudioFileType
+    public let dataFormat: AudioStreamBasicDescription
+    public let dataOffset: Int64
+    public let dataByteCount: Int64
+    public let packets: AudioFilePacketIndex
+    public let packetTableInfo: AudioFilePacketTableInfo?
+    public let info: [(key: String, value: String)]
+    /// The first audio frame's header.
+    public let firstHeader: MPEGAudioHeader
+    /// Bytes skipped as junk between and around frames (tags not counted).
+    public let junkByteCount: Int64
+    /// The Xing/Info or VBRI header's tag, where the first frame carries one.
+    public let encoderTag: String?
+    /// The LAME tag's encoder delay and padding, where present.
+    public let lameDelayAndPadding: (delay: Int, padding: Int)?
+    /// The frame count a Xing/Info or VBRI header claims (the frame walk's count is the one used).
+    public let declaredFrameCount: Int?
+    /// Where the packet table info came from: `iTunSMPB`, `LAME`, or nil.
+    public let gaplessSource: String?
+
+    public init(reading source: some AudioByteSource) throws(AudioFileError) {
+        var reader = WindowReader(source)
+        let size = source.size
+        let leading = try MP3Tags.leadingID3(&reader, size: size)
+        var tags: [(key: String, value: String)] = []
+        var smpb: String?
+        for tag in leading.tags {
+            tags += ID3v2.parse(tag)
+            if smpb == nil { smpb = MP3Tags.iTunSMPB(tag) }
+        }
+        let trailing = try MP3Tags.trailing(source, start: leading.end)
+        let end = trailing.end
+        var position = leading.end
+
+        guard let first = try MPEGFrameScan.resync(&reader, from: position, end: end, like: nil) else {
+            throw AudioFileError(.invalidFile, "no MPEG audio frame found", chunk: "mpga", offset: position)
+        }
+        var junk = first.offset - position
+        position = first.offset
+        let stream = first.header
+
+        // The first frame may be a Xing/Info or VBRI header rather than audio.
+        let firstFrame = try reader.peek(first.offset, min(stream.frameLength, 4096))
+        let encoder = MP3Tags.encoderInfo(firstFrame, header: stream)
+        if encoder != nil, Int64(stream.frameLength) <= end - position { position += Int64(stream.frameLength) }
+
+        var table = PacketTable(framesPerPacket: UInt32(stream.samplesPerFrame), capacity: Int(min((end - position) / 24 + 1, 1 << 24)))
+        var channels = stream.channels
+        var lastEnd = position
+        var firstAudio: Int64?
+        while position <= end - 4 {
+            guard let i = try reader.load(position, 4) else { break }
+            let w = reader.window
+            guard let header = MPEGAudioHeader(w, i), header.sameStream(as: stream) else {
+                // Junk (or another stream's header) where a frame should start: find the next frame.
+                guard let next = try MPEGFrameScan.resync(&reader, from: position + 1, end: end, like: stream) else { break }
+                junk += next.offset - position
+                position = next.offset
+                continue
+            }
+            guard Int64(header.frameLength) <= end - position else { break }  // cut-off final frame
+            if firstAudio == nil { firstAudio = position }
+            channels = max(channels, header.channels)
+            table.append(offset: position, size: UInt32(header.frameLength))
+            position += Int64(header.frameLength)
+            lastEnd = position
+        }
+        guard table.count > 0, let firstAudio else {
+            throw AudioFileError(.invalidFile, "no complete MPEG audio frame", chunk: "mpga", offset: first.offset)
+        }
+
+        let formatID: AudioFormatID
+        switch stream.layer {
+        case 1: (formatID, fileType) = (.mpegLayer1, .mp1)
+        case 2: (formatID, fileType) = (.mpegLayer2, .mp2)
+        default: (formatID, fileType) = (.mpegLayer3, .mp3)
+        }
+        firstHeader = stream
+        junkByteCount = junk
+        info = tags + trailing.info
+        encoderTag = encoder?.tag
+        declaredFrameCount = encoder?.frames.map(Int.init)
+        if let delay = encoder?.delay, let padding = encoder?.padding {
+            lameDelayAndPadding = (delay, padding)
+        } else {
+            lameDelayAndPadding = nil
+        }
+        dataFormat = AudioStreamBasicDescription(
+            sampleRate: Double(stream.sampleRate), formatID: formatID, formatFlags: AudioFormatFlags(rawValue: 0),
+            bytesPerPacket: 0, framesPerPacket: UInt32(stream.samplesPerFrame), bytesPerFrame: 0,
+            channelsPerFrame: UInt32(channels), bitsPerChannel: 0)
+        dataOffset = firstAudio
+        dataByteCount = lastEnd - firstAudio
+        packets = .table(table)
+        let gapless = Self.packetTableInfo(
+            iTunSMPB: smpb, lame: lameDelayAndPadding, totalFrames: table.totalFrames)
+        packetTableInfo = gapless?.info
+        gaplessSource = gapless?.source
+    }
+
+    /// Priming, valid and remainder frames from `iTunSMPB`, else from the LAME tag's delay and
+    /// padding (see the type's documentation), when they fit `totalFrames`.
+    static func packetTableInfo(
+        iTunSMPB: String?, lame: (delay: Int, padding: Int)?, totalFrames total: Int64
+    ) -> (info: AudioFilePacketTableInfo, source: String)? {
+        func make(_ priming: Int64, _ valid: Int64, _ remainder: Int64) -> AudioFilePacketTableInfo? {
+            guard priming >= 0, valid >= 0, remainder >= 0, priming <= Int64(Int32.max), remainder <= Int64(Int32.max),
+                  priming + valid + remainder == total
+            else { return nil }
+            return AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
+        }
+        if let text = iTunSMPB {
+            let fields = text.split(separator: " ").compactMap { UInt64($0, radix: 16) }
+            if fields.count >= 4, fields[1] <= UInt64(Int32.max), fields[3] <= UInt64(total) {
+                let priming = Int64(fields[1]), valid = Int64(fields[3])
+                if let info = make(priming, valid, total - priming - valid) { return (info, "iTunSMPB") }
+            }
+        }
+        if let lame {
+            let valid = total - Int64(lame.delay) - Int64(lame.padding)
+            let remainder = max(0, Int64(lame.padding - decoderDelay))
+            let priming = total - valid - remainder  // delay + 529, less where the padding is short
+            if let info = make(priming, valid, remainder) { return (info, "LAME") }
+        }
+        return nil
+    }
+
+    /// True when the file holds an MPEG audio stream after any ID3v2 tags: two consecutive
+    /// frames of one stream. For files that neither magic bytes, type hint nor extension place.
+    static func sniff(_ source: some AudioByteSource) throws(AudioFileError) -> Bool {
+        var reader = WindowReader(source)
+        let start = try MP3Tags.leadingID3(&reader, size: source.size).end
+        guard start < source.size else { return false }
+        return MPEGFrameScan.looksLikeStream(try reader.peek(start, 4096 + 4))
+    }
+}

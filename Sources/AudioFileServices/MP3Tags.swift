@@ -1,0 +1,196 @@
+import AudioCore
+
+/// The tags around and inside an MPEG audio stream: ID3v2 before it, ID3v1 and APEv2 after it,
+/// and the Xing/Info, VBRI and LAME headers its first frame may carry.
+enum MP3Tags {
+    /// The ID3v2 tags at the start of a file (v2.2, 2.3, 2.4; footer flag honoured): where the
+    /// audio starts, and each tag's bytes when small enough to read (1 MiB).
+    static func leadingID3(_ reader: inout WindowReader, size: Int64) throws(AudioFileError) -> (end: Int64, tags: [[UInt8]]) {
+        var position: Int64 = 0
+        var tags: [[UInt8]] = []
+        while let i = try reader.load(position, 10) {
+            let w = reader.window
+            guard let tagSize = id3v2Size(Array(w[i..<(i + 10)])) else { break }
+            if tagSize - 10 <= 1 << 20, tagSize <= size - position {
+                tags.append(try reader.source.bytes(at: position, count: Int(tagSize), chunk: "ID3 "))
+            }
+            position += tagSize
+        }
+        return (position, tags)
+    }
+
+    /// The whole length of the ID3v2 tag whose 10-byte header is `h` (footer included), or nil.
+    static func id3v2Size(_ h: [UInt8]) -> Int64? {
+        guard h.count >= 10, h[0] == 0x49, h[1] == 0x44, h[2] == 0x33, h[3] != 0xFF, h[4] != 0xFF,
+              (h[6] | h[7] | h[8] | h[9]) & 0x80 == 0
+        else { return nil }
+        let body = Int64(h[6]) << 21 | Int64(h[7]) << 14 | Int64(h[8]) << 7 | Int64(h[9])
+        return 10 + body + (h[5] & 0x10 != 0 ? 10 : 0)
+    }
+
+    /// Tags at the end of the file: where the audio ends (before an ID3v1 `TAG` block and an
+    /// APEv2 tag, in either order) and their text under Apple's info keys.
+    static func trailing(_ source: some AudioByteSource, start: Int64) throws(AudioFileError) -> (end: Int64, info: [(key: String, value: String)]) {
+        var end = source.size
+        var info: [(key: String, value: String)] = []
+        for _ in 0..<2 {
+            if end - start >= 128 {
+                let v1 = try source.bytes(at: end - 128, count: 128, chunk: "TAG ")
+                if v1[0] == 0x54, v1[1] == 0x41, v1[2] == 0x47 {
+                    info += id3v1(v1)
+                    end -= 128
+                    continue
+                }
+            }
+            if end - start >= 32 {
+                let footer = try source.bytes(at: end - 32, count: 32, chunk: "APE ")
+                if Array(footer[0..<8]) == Array("APETAGEX".utf8) {
+                    let tagSize = Int64(footer.le32(12))
+                    let hasHeader = footer.le32(20) & 0x8000_0000 != 0
+                    let whole = tagSize + (hasHeader ? 32 : 0)
+                    if tagSize >= 32, whole <= end - start {
+                        if tagSize <= 1 << 20 {
+                            let items = try source.bytes(at: end - tagSize, count: Int(tagSize - 32), chunk: "APE ")
+                            info += ape(items, count: Int(footer.le32(16)))
+                        }
+                        end -= whole
+                        continue
+                    }
+                }
+            }
+            break
+        }
+        return (end, info)
+    }
+
+    /// The fields of an ID3v1 (or v1.1) tag.
+    static func id3v1(_ t: [UInt8]) -> [(key: String, value: String)] {
+        func text(_ range: Range<Int>) -> String {
+            var bytes = Array(t[range])
+            while let last = bytes.last, last == 0 || last == 0x20 { bytes.removeLast() }
+            if let s = String(validating: bytes, as: UTF8.self) { return s }
+            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        }
+        var out: [(key: String, value: String)] = []
+        for (key, range) in [("title", 3..<33), ("artist", 33..<63), ("album", 63..<93), ("year", 93..<97)] {
+            let value = text(range)
+            if !value.isEmpty { out.append((key, value)) }
+        }
+        let v11 = t[125] == 0 && t[126] != 0
+        let comment = text(97..<(v11 ? 125 : 127))
+        if !comment.isEmpty { out.append(("comments", comment)) }
+        if v11 { out.append(("track number", String(t[126]))) }
+        return out
+    }
+
+    /// Apple's keys for APEv2 item keys (compared case-insensitively).
+    static let apeKeys: [String: String] = [
+        "title": "title", "artist": "artist", "album": "album", "year": "year", "track": "track number",
+        "comment": "comments", "genre": "genre", "composer": "composer", "copyright": "copyright",
+    ]
+
+    /// The UTF-8 text items of an APEv2 tag's item area.
+    static func ape(_ b: [UInt8], count: Int) -> [(key: String, value: String)] {
+        var out: [(key: String, value: String)] = []
+        var p = 0
+        for _ in 0..<min(count, 1000) {
+            guard p + 8 < b.count else { break }
+            let length = Int(b.le32(p)), flags = b.le32(p + 4)
+            var k = p + 8
+            while k < b.count && b[k] != 0 { k += 1 }
+            guard k < b.count, length <= b.count - k - 1 else { break }
+            let key = String(decoding: b[(p + 8)..<k], as: UTF8.self).lowercased()
+            if flags & 6 == 0, let apple = apeKeys[key], let value = String(validating: b[(k + 1)..<(k + 1 + length)], as: UTF8.self),
+               !value.isEmpty
+            {
+                out.append((apple, value))
+            }
+            p = k + 1 + length
+        }
+        return out
+    }
+
+    /// What a Xing/Info or VBRI header in the first frame says.
+    struct EncoderInfo: Equatable {
+        /// "Xing", "Info" or "VBRI".
+        var tag: String
+        var frames: UInt32?
+        var bytes: UInt32?
+        /// The Xing table of contents: 100 byte positions in 256ths of the file.
+        var toc: [UInt8]?
+        /// The LAME tag's encoder delay and padding, in samples.
+        var delay: Int?
+        var padding: Int?
+    }
+
+    /// The Xing/Info header at the side-information offset of the frame in `f` (Layer III), or a
+    /// VBRI header 32 bytes after the frame header; the LAME tag after a Xing/Info header when its
+    /// encoder string starts `LAME`, `Lavf` or `Lavc`.
+    static func encoderInfo(_ f: [UInt8], header: MPEGAudioHeader) -> EncoderInfo? {
+        guard header.layer == 3 else { return nil }
+        var p = 4 + header.sideInfoLength
+        if p + 8 <= f.count, let tag = String(validating: f[p..<(p + 4)], as: UTF8.self), tag == "Xing" || tag == "Info" {
+            let flags = f.be32(p + 4)
+            p += 8
+            var info = EncoderInfo(tag: tag)
+            if flags & 1 != 0 {
+                guard p + 4 <= f.count else { return info }
+                info.frames = f.be32(p)
+                p += 4
+            }
+            if flags & 2 != 0 {
+                guard p + 4 <= f.count else { return info }
+                info.bytes = f.be32(p)
+                p += 4
+            }
+            if flags & 4 != 0 {
+                guard p + 100 <= f.count else { return info }
+                info.toc = Array(f[p..<(p + 100)])
+                p += 100
+            }
+            if flags & 8 != 0 { p += 4 }  // quality
+            if p + 24 <= f.count, ["LAME", "Lavf", "Lavc"].contains(String(decoding: f[p..<(p + 4)], as: UTF8.self)) {
+                let d = p + 21
+                info.delay = Int(f[d]) << 4 | Int(f[d + 1]) >> 4
+                info.padding = Int(f[d + 1] & 0xF) << 8 | Int(f[d + 2])
+            }
+            return info
+        }
+        if 36 + 18 <= f.count, Array(f[36..<40]) == Array("VBRI".utf8) {
+            return EncoderInfo(tag: "VBRI", frames: f.be32(36 + 14), bytes: f.be32(36 + 10))
+        }
+        return nil
+    }
+
+    /// The text of an ID3v2 comment frame (`COMM`, v2.2 `COM`) whose description is `iTunSMPB`.
+    static func iTunSMPB(_ tag: [UInt8]) -> String? {
+        guard tag.count >= 10, tag[3] >= 2, tag[3] <= 4, tag[5] & 0x80 == 0 else { return nil }
+        let version = tag[3]
+        var p = 10
+        if tag[5] & 0x40 != 0 && version >= 3 {
+            guard p + 4 <= tag.count else { return nil }
+            p += version == 4 ? ID3v2.syncsafe(tag, p) : Int(tag.be32(p)) + 4
+        }
+        let idLength = version == 2 ? 3 : 4, headerLength = version == 2 ? 6 : 10
+        while p >= 0, p + headerLength <= tag.count, tag[p] != 0 {
+            let id = String(decoding: tag[p..<(p + idLength)], as: UTF8.self)
+            let size = switch version {
+            case 2: Int(tag[p + 3]) << 16 | Int(tag[p + 4]) << 8 | Int(tag[p + 5])
+            case 3: Int(tag.be32(p + 4))
+            default: ID3v2.syncsafe(tag, p + 4)
+            }
+            let body = p + headerLength
+            guard size >= 0, size <= tag.count - body else { return nil }
+            if id == "COMM" || id == "COM", size > 4 {
+                let encoding = tag[body]
+                let text = tag[(body + 4)..<(body + size)]
+                let (description, rest) = ID3v2.splitTerminated(text, encoding: encoding)
+                if ID3v2.decode(description, encoding: encoding) == "iTunSMPB" {
+                    return ID3v2.decode(rest, encoding: encoding)
+                }
+            }
+            p = body + size
+        }
+        return nil
+    }
+}
