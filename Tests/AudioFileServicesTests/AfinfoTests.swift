@@ -35,6 +35,22 @@ struct AfinfoTests {
         #expect(lines.last == "----")
     }
 
+    /// An MP3 as Apple's afinfo prints it: 'MPG3', '.mp3' with 1152 frames per packet, the
+    /// packet table line from the LAME tag.
+    @Test func textLayoutForMP3() throws {
+        let path = Fixtures.root.appendingPathComponent("mp3/cbr-128k-2ch-44100.mp3").path
+        let (status, out, _) = try afinfo([path])
+        #expect(status == 0)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("File type ID:   MPG3"))
+        #expect(lines.contains("Num Tracks:     1"))
+        #expect(lines.contains("Data format:     2 ch, 44100 Hz, '.mp3' (0x00000000) 0 bits/channel, 0 bytes/packet, 1152 frames/packet, 0 bytes/frame"))
+        #expect(lines.contains("audio packets: 21"))
+        #expect(lines.contains("audio data file offset: 417"))
+        #expect(lines.contains("audio 22050 valid frames + 1105 priming + 1037 remainder = 24192"))
+        #expect(lines.contains("estimated duration: 0.500000 sec"))
+    }
+
     /// An M4A as Apple's afinfo prints it: 'm4af', the track count, the AAC format with its
     /// object type, the packet table line from iTunSMPB; and the chapters section.
     @Test func textLayoutForM4A() throws {
