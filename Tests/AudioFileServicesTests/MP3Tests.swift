@@ -204,4 +204,44 @@ struct MP3Tests {
             #expect(error.code == .unsupportedDataFormat && error.reason.contains("free-format"))
         }
     }
+
+    /// Spec-built streams for what ffmpeg does not write: Layer I (MPEG-1, 44.1 kHz, 32 kbit/s:
+    /// 32-byte frames of 384 frames each) after an ID3v2.4 tag with a footer, an ID3v2.2 tag, and
+    /// an MPEG-2 Layer II stream at 24 kHz.
+    @Test func specBuiltLayerIAndTagVersions() throws {
+        func frames(_ header: [UInt8], length: Int, count: Int) -> [UInt8] {
+            (0..<count).flatMap { i in header + [UInt8](repeating: UInt8(i), count: length - 4) }
+        }
+        let layer1 = frames([0xFF, 0xFF, 0x10, 0xC0], length: 32, count: 6)
+        // ID3v2.4 with the footer flag: 10-byte header, a TIT2 frame, 10-byte footer "3DI".
+        let tit2: [UInt8] = Array("TIT2".utf8) + [0, 0, 0, 6, 0, 0, 3] + Array("Layer".utf8)
+        let n = UInt8(tit2.count)
+        let v24 = Array("ID3".utf8) + [4, 0, 0x10, 0, 0, 0, n] + tit2 + Array("3DI".utf8) + [4, 0, 0x10, 0, 0, 0, n]
+        let file = try AudioFile(source: MemoryByteSource(v24 + layer1))
+        #expect(file.fileType == .mp1 && file.dataFormat.formatID == .mpegLayer1)
+        #expect(file.dataFormat.framesPerPacket == 384 && file.dataFormat.channelsPerFrame == 1)
+        #expect(file.packetCount == 6 && file.dataOffset == Int64(v24.count))
+        #expect(file.infoDictionary["title"] == "Layer")
+        #expect(file.packetTableInfo == nil)
+
+        // ID3v2.2: three-letter frame IDs and 3-byte sizes.
+        let tt2: [UInt8] = Array("TT2".utf8) + [0, 0, 4, 0] + Array("Old".utf8)
+        let v22 = Array("ID3".utf8) + [2, 0, 0, 0, 0, 0, UInt8(tt2.count)] + tt2
+        // MPEG-2 Layer II, 24 kHz, 64 kbit/s: 144 * 64000 / 24000 = 384 bytes, 1152 frames each.
+        let layer2 = frames([0xFF, 0xF5, 0x84, 0x00], length: 384, count: 4)
+        let mp2 = try AudioFile(source: MemoryByteSource(v22 + layer2 + [UInt8](repeating: 0x20, count: 3)))
+        #expect(mp2.fileType == .mp2 && mp2.dataFormat.sampleRate == 24000 && mp2.dataFormat.framesPerPacket == 1152)
+        #expect(mp2.packetCount == 4 && mp2.dataFormat.channelsPerFrame == 2)
+        #expect(mp2.infoDictionary["title"] == "Old")
+    }
+
+    /// Junk with no second frame within reach is not MPEG audio; a change of sampling rate at a
+    /// frame boundary is junk to skip, not a new stream.
+    @Test func streamChangesAreSkippedAsJunk() throws {
+        let a = [UInt8]([0xFF, 0xFF, 0x10, 0xC0]) + [UInt8](repeating: 1, count: 28)   // 44.1 kHz Layer I
+        let b = [UInt8]([0xFF, 0xFF, 0x14, 0xC0]) + [UInt8](repeating: 2, count: 28)   // 48 kHz Layer I
+        let file = try AudioFile(source: MemoryByteSource(a + a + b + a + a), fileExtension: "mp3")
+        #expect(file.dataFormat.sampleRate == 44100)
+        #expect(file.packetCount == 4)
+    }
 }
