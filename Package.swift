@@ -108,7 +108,11 @@ let package = Package(
         .testTarget(name: "AudioCodecsTests", dependencies: ["AudioCodecs", "ProcessSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices", "AudioTestSupport"], swiftSettings: strict),
-        .testTarget(name: "AudioCodecMPG123Tests", dependencies: ["AudioCodecMPG123"], swiftSettings: strict),
+        .testTarget(
+            name: "AudioCodecMPG123Tests",
+            dependencies: ["AudioCodecMPG123", "AudioFileServices", "ExtendedAudioFileServices"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ExtendedAudioFileServicesTests",
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport"],
