@@ -39,3 +39,44 @@ struct ExtAudioFileTests {
         }
     }
 }
+
+@Suite("MP3 seeking through ExtAudioFile")
+struct ExtAudioFileSeekTests {
+    /// Reads `count` frames from `frame` on (after a seek).
+    func read(_ reader: ExtAudioFile, from frame: Int64, count: Int) throws -> [Float] {
+        try reader.seek(toFrame: frame)
+        let buffer = try #require(PCMBuffer(format: reader.clientDataFormat, frameCapacity: count))
+        var samples: [Float] = []
+        while samples.count < count * 2 {
+            buffer.frameLength = 0
+            let n = try reader.read(into: buffer, frameCount: count - samples.count / 2)
+            if n == 0 { break }
+            for s in 0..<(n * 2) { samples.append(buffer.region(0).load(fromByteOffset: 4 * s, as: Float.self)) }
+        }
+        return samples
+    }
+
+    /// After a seek the decoder is reset and the packets before the target are decoded again
+    /// (the bit reservoir and the overlap): the samples are those of reading from the start.
+    @Test func seekingMatchesReadingThrough() throws {
+        MP3Decoder.register()
+        let reader = try ExtAudioFile(path: MP3Fixtures.refs.appendingPathComponent("stereo-44100-128k-in.mp4").path)
+        try reader.setClientDataFormat(.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 32, isFloat: true))
+        let all = try read(reader, from: 0, count: 22050)
+        #expect(all.count == 22050 * 2)
+        for frame in [1, 1151, 1152, 5000, 12345, 20000] {
+            let part = try read(reader, from: Int64(frame), count: 1000)
+            let expected = Array(all[(frame * 2)..<min(all.count, (frame + 1000) * 2)])
+            let worst = zip(part, expected).map { abs($0 - $1) }.max() ?? 0
+            #expect(part.count == expected.count && worst == 0, "seek to \(frame): \(part.count) samples, max difference \(worst)")
+        }
+    }
+
+    /// MPEG audio in WAVE is not split into packets by the WAVE reader, so it is refused, as
+    /// before there was a decoder.
+    @Test func mpegInWAVEIsRefused() throws {
+        MP3Decoder.register()
+        let path = MP3Fixtures.refs.deletingLastPathComponent().appendingPathComponent("valid/wav-mp3-2ch-44100.wav").path
+        #expect(throws: ExtAudioFileError.self) { try ExtAudioFile(path: path) }
+    }
+}
