@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AudioFileServices", targets: ["AudioFileServices"]),
         .library(name: "AudioCodecs", targets: ["AudioCodecs"]),
         .library(name: "AudioCodecFAAD", targets: ["AudioCodecFAAD"]),
+        .library(name: "AudioCodecMPG123", targets: ["AudioCodecMPG123"]),
         .library(name: "ExtendedAudioFileServices", targets: ["ExtendedAudioFileServices"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
         .library(name: "AudioDeviceALSA", targets: ["AudioDeviceALSA"]),
@@ -40,6 +41,12 @@ let package = Package(
             providers: [.apt(["libfaad-dev"])]
         ),
         .target(name: "AudioCodecFAAD", dependencies: ["AudioCodecs", "CFAAD2"], swiftSettings: strict),
+        .systemLibrary(
+            name: "CMPG123",
+            pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]
+        ),
+        .target(name: "AudioCodecMPG123", dependencies: ["AudioCodecs", "CMPG123"], swiftSettings: strict),
         .target(
             name: "ExtendedAudioFileServices",
             dependencies: ["AudioFileServices", "AudioCodecs"],
@@ -58,7 +65,7 @@ let package = Package(
         .target(
             name: "AudioQueueKit",
             dependencies: [
-                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "ExtendedAudioFileServices",
+                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "ExtendedAudioFileServices",
                 "AudioDevices", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices",
             ],
             swiftSettings: strict
@@ -81,7 +88,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "afconvert",
-            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "ToolSupport"],
+            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "AudioCodecMPG123", "ToolSupport"],
             path: "Examples/afconvert",
             swiftSettings: strict
         ),
@@ -101,6 +108,11 @@ let package = Package(
         .testTarget(name: "AudioCodecsTests", dependencies: ["AudioCodecs", "ProcessSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices", "AudioTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "AudioCodecMPG123Tests",
+            dependencies: ["AudioCodecMPG123", "AudioFileServices", "ExtendedAudioFileServices"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ExtendedAudioFileServicesTests",
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport"],

@@ -7,6 +7,7 @@ import AudioCore
 import AudioFileServices
 import AudioCodecs
 import AudioCodecFAAD
+import AudioCodecMPG123
 import ExtendedAudioFileServices
 import ToolSupport
 
@@ -67,6 +68,7 @@ if fileType == nil {
 }
 
 AACDecoder.register()
+MP3Decoder.register()
 
 let reader: ExtAudioFile
 do {

@@ -7,15 +7,17 @@
 @_exported public import AudioDeviceALSA
 @_exported public import AudioDevicePulse
 import AudioCodecFAAD
+import AudioCodecMPG123
 
 /// Everything an app needs, in one import: files, codecs, devices and queues.
 public enum AudioQueueKit {
-    /// Registers the codecs and backends this package builds: AAC through faad2, and the
-    /// PulseAudio and ALSA backends, in that order of preference for the default device (a
-    /// WAVE file when neither plays). Call once before creating queues or opening files that
-    /// need them; calling again changes nothing.
+    /// Registers the codecs and backends this package builds: AAC through faad2, MPEG audio
+    /// (Layers I–III) through libmpg123, and the PulseAudio and ALSA backends, in that order of
+    /// preference for the default device (a WAVE file when neither plays). Call once before
+    /// creating queues or opening files that need them; calling again changes nothing.
     public static func registerAll() {
         AACDecoder.register()
+        MP3Decoder.register()
         AudioBackends.register(PulseBackend(), priority: 20)
         AudioBackends.register(ALSABackend(), priority: 10)
     }

@@ -88,6 +88,12 @@ public final class ExtAudioFile {
         self.file = file
         let format = file.dataFormat
         isPCM = format.isPCM
+        // Variable-size packets the reader has not split (MPEG audio in WAVE) cannot be decoded,
+        // whether or not a decoder for the format is registered.
+        guard !(format.bytesPerPacket == 0 && file.packetCount == 0 && file.dataByteCount > 0) else {
+            throw .file(AudioFileError(
+                .unsupportedDataFormat, "cannot decode '\(format.formatID)': the file's reader does not split it into packets"))
+        }
         do {
             decoder = try AudioDecoders.make(for: format, magicCookie: file.magicCookie)
         } catch {
@@ -105,6 +111,14 @@ public final class ExtAudioFile {
         let aac: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2]
         if aac.contains(format.formatID) {
             prerollPackets = 2  // the MDCT overlap needs the previous packet; SBR a little more
+        } else if format.formatID == .mpegLayer3 {
+            // A Layer III frame overlaps the previous one (IMDCT), whose main data may begin up
+            // to 511 bytes (255 in MPEG-2) back in the 9 frames before that: enough for every
+            // MPEG-1 bitrate (at least 60 bytes of main data a frame) and MPEG-2 and 2.5 from
+            // 24 kbit/s up.
+            prerollPackets = 10
+        } else if format.formatID == .mpegLayer2 || format.formatID == .mpegLayer1 {
+            prerollPackets = 1  // the synthesis filter bank's 512 frames of state
         } else if format.formatID == .appleIMA4 {
             // IMA4 decoders carry the full-precision predictor across packets while the header's
             // 9-bit predictor stays within reach, so a few packets bring the state back in line.
