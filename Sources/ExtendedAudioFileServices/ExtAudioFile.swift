@@ -135,11 +135,18 @@ public final class ExtAudioFile {
                 .unsupportedDataFormat,
                 "packets of \(format.framesPerPacket) frames and up to \(upper) bytes cannot be decoded"))
         }
-        // About 64 Ki frames or 4 MiB of packets per read, whichever is less (at least one
-        // packet), so neither buffer is sized by a header field beyond reason.
-        packetsPerRead = max(1, min(4096, 65536 / framesPerPacket, (4 << 20) / upper))
-        packetBytes = .allocate(byteCount: upper * packetsPerRead, alignment: 16)
-        descriptions = .allocate(capacity: packetsPerRead)
+        if isPCM {
+            // Linear PCM is read straight into the decoded buffer, 1 MiB (at least 64 Ki frames,
+            // at most 4 MiB) per read: few, large reads.
+            packetsPerRead = max(1, min(max(65536, (1 << 20) / upper), (4 << 20) / upper))
+        } else {
+            // About 64 Ki frames or 4 MiB of packets per read, whichever is less (at least one
+            // packet), so neither buffer is sized by a header field beyond reason.
+            packetsPerRead = max(1, min(4096, 65536 / framesPerPacket, (4 << 20) / upper))
+        }
+        packetBytes = .allocate(byteCount: isPCM ? 16 : upper * packetsPerRead, alignment: 16)
+        // Constant-size PCM packets need no descriptions.
+        descriptions = .allocate(capacity: isPCM && !file.needsDescriptions ? 1 : packetsPerRead)
         descriptions.initialize(repeating: AudioStreamPacketDescription(startOffset: 0, dataByteSize: 0))
         let capacity = max(framesPerPacket, decoder.maximumFramesPerPacket) * packetsPerRead
         guard let buffer = PCMBuffer(format: decodedFormat, frameCapacity: capacity) else {
@@ -267,43 +274,50 @@ public final class ExtAudioFile {
         decoded.frameLength = 0
         decodedStart = 0
         let count = Int(min(Int64(packetsPerRead), remaining))
-        let (byteCount, packets): (Int, Int)
+        if isPCM {
+            // Linear PCM: the packets are the frames, read in place.
+            let packets: Int
+            do {
+                packets = try file.readPackets(from: nextPacket, count: count, into: decoded.freeSpace(), descriptions: descriptions).packetCount
+            } catch {
+                throw .file(error)
+            }
+            guard packets > 0 else { return false }
+            decoded.frameLength = packets
+            nextPacket += Int64(packets)
+            return true
+        }
+        let packets: Int
         do {
-            (byteCount, packets) = try file.readPackets(from: nextPacket, count: count, into: packetBytes, descriptions: descriptions)
+            packets = try file.readPackets(from: nextPacket, count: count, into: packetBytes, descriptions: descriptions).packetCount
         } catch {
             throw .file(error)
         }
         guard packets > 0 else { return false }
         var used = packets
-        if isPCM {
-            // Linear PCM: the packets are the frames.
-            decoded.freeSpace().copyMemory(from: UnsafeRawBufferPointer(rebasing: packetBytes[0..<byteCount]))
-            decoded.frameLength = packets
-        } else {
-            let variable = file.needsDescriptions
-            let bytesPerPacket = Int(fileDataFormat.bytesPerPacket)
-            for i in 0..<packets {
-                let start = variable ? Int(descriptions[i].startOffset) : i * bytesPerPacket
-                let size = variable ? Int(descriptions[i].dataByteSize) : bytesPerPacket
-                let frames = variable && descriptions[i].variableFramesInPacket > 0 ? Int(descriptions[i].variableFramesInPacket) : nil
-                // Packets of several blocks (or of more frames than usual) may not all fit: the
-                // rest are read again on the next fill.
-                if i > 0 && decoded.framesFree < max(frames ?? 0, decoder.maximumFramesPerPacket) {
-                    used = i
-                    break
+        let variable = file.needsDescriptions
+        let bytesPerPacket = Int(fileDataFormat.bytesPerPacket)
+        for i in 0..<packets {
+            let start = variable ? Int(descriptions[i].startOffset) : i * bytesPerPacket
+            let size = variable ? Int(descriptions[i].dataByteSize) : bytesPerPacket
+            let frames = variable && descriptions[i].variableFramesInPacket > 0 ? Int(descriptions[i].variableFramesInPacket) : nil
+            // Packets of several blocks (or of more frames than usual) may not all fit: the
+            // rest are read again on the next fill.
+            if i > 0 && decoded.framesFree < max(frames ?? 0, decoder.maximumFramesPerPacket) {
+                used = i
+                break
+            }
+            do {
+                let packet = UnsafeRawBufferPointer(rebasing: packetBytes[start..<(start + size)])
+                try decoder.decode(packet: packet, frames: frames, into: decoded)
+            } catch {
+                guard error.code == .badData else {
+                    // Leave nothing half done: a later read starts this batch again.
+                    decoded.frameLength = 0
+                    decoder.reset()
+                    throw .codec(error)
                 }
-                do {
-                    let packet = UnsafeRawBufferPointer(rebasing: packetBytes[start..<(start + size)])
-                    try decoder.decode(packet: packet, frames: frames, into: decoded)
-                } catch {
-                    guard error.code == .badData else {
-                        // Leave nothing half done: a later read starts this batch again.
-                        decoded.frameLength = 0
-                        decoder.reset()
-                        throw .codec(error)
-                    }
-                    badPackets += 1  // concealed by the decoder; the stream goes on
-                }
+                badPackets += 1  // concealed by the decoder; the stream goes on
             }
         }
         nextPacket += Int64(used)
