@@ -161,8 +161,9 @@ if verbose {
     print("Formats:\n  \(reader.fileDataFormat)\n  -> \(output)")
 }
 
-// 32 Ki frames per read, or fewer for very wide frames (at most 8 MiB per buffer).
-let chunk = max(1, min(32768, (8 << 20) / Int(output.bytesPerFrame)))
+// About 1 MiB of output per read and write (at least one frame); the one buffer serves the
+// whole conversion.
+let chunk = max(1, (1 << 20) / Int(output.bytesPerFrame))
 guard let buffer = PCMBuffer(format: output, frameCapacity: chunk) else { fail("cannot allocate a buffer for \(output)") }
 let total = reader.fileLengthFrames
 let showProgress = isatty(2) != 0 && Double(total) / source.sampleRate > 10
