@@ -394,3 +394,41 @@ public struct AudioChannelLayout: Hashable, Sendable, CustomStringConvertible {
         AudioChannelLayoutTag.aac_octagonal.rawValue: ("Octagonal", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.rearSurroundLeft, L.rearSurroundRight, L.centerSurround]),
     ]
 }
+
+extension AudioChannelLayout {
+    /// The layout as Apple's `AudioChannelLayout` struct lays it out in memory (native byte
+    /// order): tag, bitmap and description count (12 bytes), then 20 bytes per description
+    /// (label, flags, three coordinates). The form property calls pass it in.
+    public var nativeBytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(12 + 20 * descriptions.count)
+        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
+        put(tag.rawValue); put(bitmap.rawValue); put(UInt32(descriptions.count))
+        for d in descriptions {
+            put(d.label.rawValue); put(d.flags.rawValue)
+            put(d.coordinates.0); put(d.coordinates.1); put(d.coordinates.2)
+        }
+        return out
+    }
+
+    /// A layout from Apple's in-memory form (see ``nativeBytes``); nil when `data` is shorter
+    /// than the descriptions it counts, or it counts more than `maximumDescriptions`.
+    public init?(nativeBytes data: UnsafeRawBufferPointer, maximumDescriptions: Int) {
+        guard data.count >= 12 else { return nil }
+        let count = Int(data.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        guard count <= maximumDescriptions, data.count >= 12 + 20 * count else { return nil }
+        let descriptions = (0..<count).map { i -> AudioChannelDescription in
+            let o = 12 + 20 * i
+            return AudioChannelDescription(
+                label: AudioChannelLabel(rawValue: data.loadUnaligned(fromByteOffset: o, as: UInt32.self)),
+                flags: AudioChannelDescription.Flags(rawValue: data.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self)),
+                coordinates: (data.loadUnaligned(fromByteOffset: o + 8, as: Float.self),
+                              data.loadUnaligned(fromByteOffset: o + 12, as: Float.self),
+                              data.loadUnaligned(fromByteOffset: o + 16, as: Float.self)))
+        }
+        self.init(
+            tag: AudioChannelLayoutTag(rawValue: data.loadUnaligned(as: UInt32.self)),
+            bitmap: AudioChannelBitmap(rawValue: data.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+            descriptions: descriptions)
+    }
+}

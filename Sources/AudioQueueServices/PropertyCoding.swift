@@ -12,17 +12,6 @@ enum PropertyCoding {
         return out
     }
 
-    static func bytes(of layout: AudioChannelLayout) -> [UInt8] {
-        var out: [UInt8] = []
-        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
-        put(layout.tag.rawValue); put(layout.bitmap.rawValue); put(UInt32(layout.descriptions.count))
-        for d in layout.descriptions {
-            put(d.label.rawValue); put(d.flags.rawValue)
-            put(d.coordinates.0); put(d.coordinates.1); put(d.coordinates.2)
-        }
-        return out
-    }
-
     /// Copies a property's value into `data`; `invalidPropertySize` when it is too small.
     static func copy(_ bytes: [UInt8], id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
         guard data.count >= bytes.count else {
@@ -49,19 +38,7 @@ enum PropertyCoding {
         guard count <= 64, data.count == 12 + 20 * count else {
             throw AudioQueueError(.invalidPropertySize, "a channel layout with \(count) descriptions is \(12 + 20 * min(count, 1 << 20)) bytes, not \(data.count)")
         }
-        var descriptions: [AudioChannelDescription] = []
-        for i in 0..<count {
-            let o = 12 + 20 * i
-            descriptions.append(AudioChannelDescription(
-                label: AudioChannelLabel(rawValue: data.loadUnaligned(fromByteOffset: o, as: UInt32.self)),
-                flags: AudioChannelDescription.Flags(rawValue: data.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self)),
-                coordinates: (data.loadUnaligned(fromByteOffset: o + 8, as: Float.self),
-                              data.loadUnaligned(fromByteOffset: o + 12, as: Float.self),
-                              data.loadUnaligned(fromByteOffset: o + 16, as: Float.self))))
-        }
-        return AudioChannelLayout(
-            tag: AudioChannelLayoutTag(rawValue: data.loadUnaligned(as: UInt32.self)),
-            bitmap: AudioChannelBitmap(rawValue: data.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-            descriptions: descriptions)
+        // The size matches the count exactly, so the layout is always read.
+        return AudioChannelLayout(nativeBytes: data, maximumDescriptions: 64)
     }
 }

@@ -45,7 +45,7 @@ extension UntypedQueueProperties {
         case .magicCookie: out = magicCookie ?? []
         case .maximumOutputPacketSize: put(UInt32(maximumOutputPacketSize))
         case .streamDescription: out = PropertyCoding.bytes(of: streamDescription)
-        case .channelLayout: out = channelLayout.map(PropertyCoding.bytes(of:)) ?? []
+        case .channelLayout: out = channelLayout.map(\.nativeBytes) ?? []
         case .enableLevelMetering: put(UInt32(isLevelMeteringEnabled ? 1 : 0))
         case .currentLevelMeter, .currentLevelMeterDB:
             let meters = try currentLevelMeter()

@@ -1,5 +1,6 @@
 import CAudioToolbox
 import AudioCore
+import AudioQueueServices
 
 // Between the C structs of the header tree and the Swift values of AudioCore. Both sides
 // use Apple's layouts; AudioCore's AudioStreamPacketDescription is laid out as the C one
@@ -54,39 +55,18 @@ extension SwiftPacketDescription {
     }
 }
 
-/// Apple's AudioChannelLayout bytes: a 12-byte header and 20 bytes per description.
+/// Apple's AudioChannelLayout bytes as the C API hands them out and takes them in.
 enum LayoutBytes {
+    /// ``AudioChannelLayout/nativeBytes``, at least the size of Apple's struct, which has room
+    /// for one description even when it has none.
     static func encode(_ layout: AudioCore.AudioChannelLayout) -> [UInt8] {
-        var out: [UInt8] = []
-        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
-        put(layout.tag.rawValue); put(layout.bitmap.rawValue); put(UInt32(layout.descriptions.count))
-        for d in layout.descriptions {
-            put(d.label.rawValue); put(d.flags.rawValue)
-            put(d.coordinates.0); put(d.coordinates.1); put(d.coordinates.2)
-        }
-        // Apple's struct has room for one description even when it has none.
-        if layout.descriptions.isEmpty { out.append(contentsOf: [UInt8](repeating: 0, count: 20)) }
-        return out
+        let bytes = layout.nativeBytes
+        return bytes.count < 32 ? bytes + [UInt8](repeating: 0, count: 32 - bytes.count) : bytes
     }
 
     /// A layout from `size` bytes; nil when they cannot hold the descriptions they count.
     static func decode(_ data: UnsafeRawPointer, size: Int) -> AudioCore.AudioChannelLayout? {
-        guard size >= 12 else { return nil }
-        let count = Int(data.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-        guard count <= 1024, size >= 12 + 20 * count else { return nil }
-        let descriptions = (0..<count).map { i -> AudioCore.AudioChannelDescription in
-            let o = 12 + 20 * i
-            return AudioCore.AudioChannelDescription(
-                label: AudioChannelLabel(rawValue: data.loadUnaligned(fromByteOffset: o, as: UInt32.self)),
-                flags: AudioCore.AudioChannelDescription.Flags(rawValue: data.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self)),
-                coordinates: (data.loadUnaligned(fromByteOffset: o + 8, as: Float.self),
-                              data.loadUnaligned(fromByteOffset: o + 12, as: Float.self),
-                              data.loadUnaligned(fromByteOffset: o + 16, as: Float.self)))
-        }
-        return AudioCore.AudioChannelLayout(
-            tag: AudioChannelLayoutTag(rawValue: data.loadUnaligned(as: UInt32.self)),
-            bitmap: AudioChannelBitmap(rawValue: data.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-            descriptions: descriptions)
+        AudioCore.AudioChannelLayout(nativeBytes: UnsafeRawBufferPointer(start: data, count: size), maximumDescriptions: 1024)
     }
 }
 
@@ -101,6 +81,16 @@ func copyOut(_ bytes: [UInt8], _ outData: UnsafeMutableRawPointer?, _ ioDataSize
 }
 
 let noErrStatus: OSStatus = 0
+
+/// Runs a queue call: noErr, or the Swift queue's result code.
+func queueStatus(_ body: () throws(AudioQueueError) -> Void) -> OSStatus {
+    do throws(AudioQueueError) {
+        try body()
+        return noErrStatus
+    } catch {
+        return error.status
+    }
+}
 let paramError = OSStatus(kAudio_ParamError)
 
 func bytes<T>(of value: T) -> [UInt8] { withUnsafeBytes(of: value) { Array($0) } }

@@ -211,10 +211,6 @@ enum AudioToolboxSetUp {
     static func once() { _ = done }
 }
 
-extension AudioQueueError {
-    var os: OSStatus { status }
-}
-
 /// What the C API asks of a queue of either direction; both Swift types have these calls.
 protocol QueueControl: AnyObject, Sendable {
     var isRunning: Bool { get }
