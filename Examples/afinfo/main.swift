@@ -91,6 +91,10 @@ func textReport(_ path: String, _ file: AudioFile) -> String {
             lines.append("[\(index)] \(fixed(chapter.startTime, 3)) sec: \(chapter.title)")
         }
     }
+    // Damage worked around to read the file: never silent.
+    for repair in file.repairs {
+        lines.append("warning: \(repair)")
+    }
     lines.append("----")
     return lines.joined(separator: "\n")
 }
@@ -123,8 +127,16 @@ func jsonReport(_ path: String, _ file: AudioFile) -> String {
         ("channelLayout", layout),
         ("trackCount", "\(file.trackCount)"),
         ("chapters", "[" + file.chapters.map { "{\"start\": \($0.startTime), \"title\": \(quote($0.title))}" }.joined(separator: ", ") + "]"),
+        ("repairs", "[" + file.repairs.map(repairJSON).joined(separator: ", ") + "]"),
     ]
     return "{" + fields.map { "\(quote($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+}
+
+/// One repair as a JSON object: its kind, chunk, offset, sizes and message.
+func repairJSON(_ repair: AudioFileRepair) -> String {
+    "{\"kind\": \(quote(repair.kind.rawValue)), \"chunk\": \(quote(repair.chunk)), \"offset\": \(repair.offset), "
+        + "\"declaredSize\": \(repair.declaredSize), \"availableSize\": \(repair.availableSize), "
+        + "\"message\": \(quote(repair.description))}"
 }
 
 /// Writes a line to standard error.

@@ -30,6 +30,7 @@ public struct AIFFFormat: AudioFileFormat {
     public let compressionType: FourCharCode
     /// The AIFC compression name, if any.
     public let compressionName: String?
+    public let repairs: [AudioFileRepair]
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         let header = try source.prefix(12)
@@ -44,6 +45,7 @@ public struct AIFFFormat: AudioFileFormat {
         fileType = isAIFC ? .aifc : .aiff
 
         var walker = ChunkWalker(source, layout: .iff, start: 12)
+        walker.setContainerEnd(8 + Int64(header.be32(4)), chunk: "FORM")
         var comm: (reader: ByteReader, header: ChunkHeader)?
         var ssnd: (header: ChunkHeader, size: Int64, offset: Int64)?
         var metadata: [(key: String, value: String)] = []
@@ -56,7 +58,7 @@ public struct AIFFFormat: AudioFileFormat {
             case "COMM":
                 comm = (try chunk.body(source, minimum: 18), chunk)
             case "SSND":
-                let size = try chunk.checkedSize(fileSize: source.size)
+                let size = walker.audioDataSize(chunk, declared: chunk.declaredSize)
                 guard size >= 8 else {
                     throw AudioFileError(.invalidChunk, "SSND of \(size) bytes has no offset and block size", chunk: "SSND", offset: chunk.offset)
                 }
@@ -75,6 +77,7 @@ public struct AIFFFormat: AudioFileFormat {
             default:
                 _ = try chunk.checkedSize(fileSize: source.size)
             }
+            walker.tolerant = comm != nil && ssnd != nil
         }
         guard var c = comm else { throw AudioFileError(.invalidFile, "no COMM chunk", chunk: "COMM", offset: nil) }
         guard let ssnd else { throw AudioFileError(.invalidFile, "no SSND chunk", chunk: "SSND", offset: nil) }
@@ -100,6 +103,7 @@ public struct AIFFFormat: AudioFileFormat {
         dataOffset = ssnd.offset
         dataByteCount = ssnd.size
         info = metadata
+        repairs = walker.repairs
         channelLayout = layout
         if format.bytesPerPacket > 0 {
             let available = ssnd.size / Int64(format.bytesPerPacket)

@@ -91,6 +91,12 @@ public final class AudioFile: Sendable {
     /// The chapters the file lists (Nero `chpl` in MPEG-4 files), in order.
     public var chapters: [AudioFileChapter] { container.chapters }
 
+    /// The damage worked around to read this file, in the order it was met: bytes after the
+    /// container's declared end, a chunk after the audio running past the end of the file, audio
+    /// data cut short (see ``AudioFileRepair``). Empty for a sound file. Apple's API has no
+    /// counterpart; its reader refuses such files or reads them silently.
+    public var repairs: [AudioFileRepair] { container.repairs }
+
     /// `kAudioFilePropertyPacketTableInfo`, where the file records one.
     public var packetTableInfo: AudioFilePacketTableInfo? { container.packetTableInfo }
 

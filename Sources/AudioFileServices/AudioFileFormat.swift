@@ -101,6 +101,8 @@ public protocol AudioFileFormat: Sendable {
     var trackCount: Int { get }
     /// Chapters the file lists, in order.
     var chapters: [AudioFileChapter] { get }
+    /// Damage worked around to read the file (see ``AudioFileRepair``); empty for a sound file.
+    var repairs: [AudioFileRepair] { get }
 }
 
 /// One chapter mark of a file.
@@ -127,6 +129,7 @@ extension AudioFileFormat {
     public var frameCountHint: Int64? { nil }
     public var trackCount: Int { 1 }
     public var chapters: [AudioFileChapter] { [] }
+    public var repairs: [AudioFileRepair] { [] }
 }
 
 /// The container formats ``AudioFile`` knows, in the order magic bytes are tried.

@@ -24,6 +24,7 @@ public struct CAFFormat: AudioFileFormat {
     public let info: [(key: String, value: String)]
     /// The data chunk's edit count.
     public let editCount: UInt32
+    public let repairs: [AudioFileRepair]
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         let header = try source.prefix(8)
@@ -50,6 +51,8 @@ public struct CAFFormat: AudioFileFormat {
                 let size: Int64
                 if chunk.declaredSize == -1 {
                     size = source.size - chunk.bodyOffset  // runs to the end of the file
+                } else if chunk.declaredSize >= 0 {
+                    size = walker.audioDataSize(chunk, declared: chunk.declaredSize)
                 } else {
                     size = try chunk.checkedSize(fileSize: source.size)
                 }
@@ -71,6 +74,8 @@ public struct CAFFormat: AudioFileFormat {
             default:
                 _ = try chunk.checkedSize(fileSize: source.size)
             }
+            // Variable-size packets need their pakt chunk: damage is tolerated only once it is read.
+            walker.tolerant = data != nil && (pakt != nil || desc.map { !Self.needsPacketTable($0.reader) } ?? false)
         }
         guard var d = desc else { throw AudioFileError(.invalidFile, "no 'desc' chunk", chunk: "desc", offset: nil) }
         guard let data else { throw AudioFileError(.invalidFile, "no 'data' chunk", chunk: "data", offset: nil) }
@@ -83,6 +88,8 @@ public struct CAFFormat: AudioFileFormat {
         magicCookie = cookie
         channelLayout = layout
         info = metadata
+        let truncated = walker.repairs.contains { $0.kind == .audioDataTruncated }
+        repairs = walker.repairs
 
         if var p = pakt {
             let count = try p.reader.u64be()
@@ -92,12 +99,18 @@ public struct CAFFormat: AudioFileFormat {
             guard valid >= 0, priming >= 0, remainder >= 0 else {
                 throw p.reader.error("negative frame count (valid \(valid), priming \(priming), remainder \(remainder))")
             }
-            packetTableInfo = AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: priming, remainderFrames: remainder)
+            var info = AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: priming, remainderFrames: remainder)
             if format.bytesPerPacket == 0 || format.framesPerPacket == 0 {
-                packets = .table(try Self.packetTable(&p.reader, count: count, format: format, data: dataOffset, dataBytes: dataByteCount))
+                let table = try Self.packetTable(
+                    &p.reader, count: count, format: format, data: dataOffset, dataBytes: dataByteCount, truncated: truncated)
+                packets = .table(table)
+                if truncated { info = Self.clamp(info, toFrames: table.totalFrames) }
             } else {
-                packets = .constant(bytesPerPacket: Int(format.bytesPerPacket), count: dataByteCount / Int64(format.bytesPerPacket))
+                let count = dataByteCount / Int64(format.bytesPerPacket)
+                packets = .constant(bytesPerPacket: Int(format.bytesPerPacket), count: count)
+                if truncated { info = Self.clamp(info, toFrames: count * Int64(format.framesPerPacket)) }
             }
+            packetTableInfo = info
         } else {
             guard format.bytesPerPacket > 0, format.framesPerPacket > 0 else {
                 throw AudioFileError(.invalidFile, "variable-size '\(format.formatID)' data without a 'pakt' chunk", chunk: "pakt", offset: nil)
@@ -160,7 +173,8 @@ public struct CAFFormat: AudioFileFormat {
     }
 
     private static func packetTable(
-        _ r: inout ByteReader, count: UInt64, format: AudioStreamBasicDescription, data: Int64, dataBytes: Int64
+        _ r: inout ByteReader, count: UInt64, format: AudioStreamBasicDescription, data: Int64, dataBytes: Int64,
+        truncated: Bool
     ) throws(AudioFileError) -> PacketTable {
         // Each entry takes at least one byte, so the chunk bounds how many it can hold.
         guard count <= UInt64(r.remaining) else {
@@ -175,6 +189,7 @@ public struct CAFFormat: AudioFileFormat {
                 throw r.error("packet \(index) of \(size) bytes and \(frames ?? 0) frames is out of range")
             }
             guard size <= dataBytes - offset else {
+                if truncated { break }  // a recording cut short: the whole packets that are there
                 throw AudioFileError(
                     .invalidFile, "pakt packet \(index) ends at byte \(offset + size) of a data chunk holding \(dataBytes)",
                     chunk: "pakt", offset: r.fileOffset)
@@ -183,6 +198,22 @@ public struct CAFFormat: AudioFileFormat {
             offset += size
         }
         return table
+    }
+
+    /// True when a `desc` body describes packets of varying size or duration, which only a
+    /// `pakt` chunk can list.
+    private static func needsPacketTable(_ desc: ByteReader) -> Bool {
+        let b = desc.bytes
+        guard b.count >= 32 else { return true }
+        return b.be32(20) == 0 || b.be32(24) == 0
+    }
+
+    /// Packet table info for data cut short to `frames`: the frames past the end were never
+    /// written, so the remainder goes first, then valid frames.
+    private static func clamp(_ info: AudioFilePacketTableInfo, toFrames frames: Int64) -> AudioFilePacketTableInfo {
+        guard info.totalFrames > frames else { return info }
+        let priming = min(Int64(info.primingFrames), frames)
+        return AudioFilePacketTableInfo(numberValidFrames: frames - priming, primingFrames: Int32(priming), remainderFrames: 0)
     }
 
     /// The body of a `chan` chunk (also Apple's AIFF `CHAN` chunk).

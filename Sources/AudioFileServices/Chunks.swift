@@ -107,6 +107,15 @@ struct ChunkWalker {
     let layout: Layout
     private(set) var position: Int64
     let end: Int64
+    /// Where the container's header says it ends (RIFF, RF64 `ds64` or FORM size), when that is
+    /// before the end of the file.
+    private(set) var containerEnd: (offset: Int64, chunk: String)?
+    /// Set by the reader once it holds the format chunk and the start of the audio data: from
+    /// then on, bytes after ``containerEnd`` and a chunk running past the end of the file end the
+    /// walk (recorded in ``repairs``) instead of being returned.
+    var tolerant = false
+    /// The damage the walk and the reader worked around.
+    private(set) var repairs: [AudioFileRepair] = []
 
     init(_ source: any AudioByteSource, layout: Layout, start: Int64, end: Int64? = nil) {
         reader = WindowReader(source, windowSize: 1 << 16)
@@ -116,6 +125,23 @@ struct ChunkWalker {
     }
 
     var headerSize: Int64 { layout == .caf ? 12 : 8 }
+
+    /// Records that the container `chunk` declares it ends at `offset` (its header's size plus
+    /// the header), where that is before the end of the file.
+    mutating func setContainerEnd(_ offset: Int64, chunk: String) {
+        containerEnd = offset >= 0 && offset < end ? (offset, chunk) : nil
+    }
+
+    /// The bytes of the audio data chunk `header` declaring `declared` bytes: all of them where the
+    /// file holds them, else (a recording cut short) what the file holds after the header,
+    /// recorded as ``AudioFileRepair/Kind/audioDataTruncated``.
+    mutating func audioDataSize(_ header: ChunkHeader, declared: Int64) -> Int64 {
+        let available = max(0, end - header.bodyOffset)
+        guard declared > available else { return declared }
+        repairs.append(AudioFileRepair(
+            kind: .audioDataTruncated, chunk: header.name, offset: header.offset, declaredSize: declared, availableSize: available))
+        return available
+    }
 
     /// Continues the walk after `header`'s body of `bodySize` bytes (plus pad byte) rather than
     /// after the size its header declares: for RF64, whose data chunk size is in `ds64`. The walk
@@ -129,6 +155,15 @@ struct ChunkWalker {
     /// the declared body (plus pad byte); a size that cannot be skipped ends the walk after this
     /// chunk. The walk always moves forward, so a size of 0 cannot make it loop.
     mutating func next() throws(AudioFileError) -> ChunkHeader? {
+        if tolerant, let container = containerEnd, position >= container.offset {
+            if position < end {
+                repairs.append(AudioFileRepair(
+                    kind: .bytesAfterContainer, chunk: container.chunk, offset: position, declaredSize: container.offset,
+                    availableSize: end - position))
+            }
+            position = end
+            return nil
+        }
         guard position <= end - headerSize, let i = try reader.load(position, Int(headerSize)) else { return nil }
         let w = reader.window
         let id = FourCharCode(rawValue: w.be32(i))
@@ -141,6 +176,12 @@ struct ChunkWalker {
         let header = ChunkHeader(id: id, offset: position, bodyOffset: position + headerSize, declaredSize: size)
         if size < 0 || size > end - header.bodyOffset {
             position = end
+            if tolerant && !(layout == .caf && size == -1 && id == "data") {
+                repairs.append(AudioFileRepair(
+                    kind: .chunkPastEndOfFile, chunk: header.name, offset: header.offset, declaredSize: size,
+                    availableSize: end - header.bodyOffset))
+                return nil
+            }
         } else {
             position = header.bodyOffset + size + (layout != .caf && size & 1 == 1 ? 1 : 0)
         }

@@ -25,6 +25,7 @@ public struct WAVEFormat: AudioFileFormat {
     public let channelLayout: AudioChannelLayout?
     public let info: [(key: String, value: String)]
     public let frameCountHint: Int64?
+    public let repairs: [AudioFileRepair]
     /// The WAVE format tag (`wFormatTag`, or the extensible sub-format's tag).
     public let formatTag: UInt16
 
@@ -63,6 +64,7 @@ public struct WAVEFormat: AudioFileFormat {
         // 0xFFFFFFFF, and a RIFF size past the end of the file (trailing chunks lost) is read as
         // far as the file goes.
         var walker = ChunkWalker(source, layout: .riff, start: 12)
+        if let riffSize { walker.setContainerEnd(8 + riffSize, chunk: riffID.description) }
         var fmt: ByteReader?
         var fmtHeader: ChunkHeader?
         var ds64DataSize: Int64?
@@ -74,7 +76,8 @@ public struct WAVEFormat: AudioFileFormat {
             switch chunk.id {
             case "ds64" where is64:
                 var r = try chunk.body(source, minimum: 24)
-                _ = try r.u64le()  // RIFF size
+                let riff64 = try r.u64le()
+                if riff64 > 4, riff64 < UInt64(source.size) { walker.setContainerEnd(8 + Int64(riff64), chunk: riffID.description) }
                 let size = try r.u64le()
                 guard size <= UInt64(Int64.max) else { throw r.error("ds64 data size \(size) is out of range") }
                 ds64DataSize = Int64(size)
@@ -88,10 +91,7 @@ public struct WAVEFormat: AudioFileFormat {
             case "data":
                 let size: Int64
                 if is64 && chunk.declaredSize == 0xFFFF_FFFF, let ds64DataSize {
-                    size = ds64DataSize
-                    guard size <= source.size - chunk.bodyOffset else {
-                        throw AudioFileError(.invalidChunk, "ds64 gives the data chunk \(size) bytes, more than the file holds", chunk: "data", offset: chunk.offset)
-                    }
+                    size = walker.audioDataSize(chunk, declared: ds64DataSize)
                     // The walk goes on after the size ds64 gives, not the header's 0xFFFFFFFF.
                     walker.resume(after: chunk, bodySize: size)
                 } else if chunk.declaredSize == 0xFFFF_FFFF || (chunk.declaredSize == 0 && riffSize.map { 8 + $0 <= chunk.bodyOffset } ?? true) {
@@ -100,7 +100,7 @@ public struct WAVEFormat: AudioFileFormat {
                     data = (chunk, source.size - chunk.bodyOffset)
                     break chunkLoop
                 } else {
-                    size = try chunk.checkedSize(fileSize: source.size)
+                    size = walker.audioDataSize(chunk, declared: chunk.declaredSize)
                 }
                 data = (chunk, size)
             default:
@@ -108,7 +108,8 @@ public struct WAVEFormat: AudioFileFormat {
                     _ = try chunk.checkedSize(fileSize: source.size)
                 }
             }
-            if data != nil && fmt != nil && walker.position >= source.size { break }
+            walker.tolerant = data != nil && fmt != nil
+            if walker.tolerant && walker.position >= source.size { break }
         }
 
         guard var f = fmt, let fmtHeader else {
@@ -122,6 +123,7 @@ public struct WAVEFormat: AudioFileFormat {
         dataOffset = data.header.bodyOffset
         dataByteCount = data.size
         info = metadata
+        repairs = walker.repairs
         frameCountHint = parsed.format.isPCM ? nil : factFrames
         if dataFormat.bytesPerPacket > 0 {
             packets = .constant(bytesPerPacket: Int(dataFormat.bytesPerPacket), count: data.size / Int64(dataFormat.bytesPerPacket))

@@ -114,7 +114,7 @@ struct AfinfoTests {
         let keys: Set<String> = [
             "file", "fileType", "format", "packetCount", "dataByteCount", "dataOffset", "maxPacketSize",
             "packetSizeUpperBound", "validFrames", "primingFrames", "remainderFrames", "estimatedDuration",
-            "magicCookieSize", "channelLayout", "trackCount", "chapters",
+            "magicCookieSize", "channelLayout", "trackCount", "chapters", "repairs",
         ]
         #expect(Set(object.keys) == keys)
         let format = try #require(object["format"] as? [String: Any])
@@ -155,6 +155,30 @@ struct AfinfoTests {
         #expect(status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
         #expect((object?["error"] as? [String: Any])?["status"] != nil)
+    }
+
+    /// A damaged file that opens prints one `warning:` line per repair, and lists them under
+    /// `repairs` in --json; a sound file has none.
+    @Test func repairsAreWarnings() throws {
+        let repaired = Fixtures.manifest.filter { !$0.repairs.isEmpty }
+        #expect(repaired.count > 40)
+        for entry in repaired {
+            let path = Fixtures.malformed.appendingPathComponent(entry.file).path
+            let (status, out, _) = try afinfo([path])
+            #expect(status == 0, "\(entry.file)")
+            let warnings = out.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+            #expect(warnings.count == entry.repairs.count, "\(entry.file): \(out)")
+            let (jsonStatus, json, _) = try afinfo(["--json", path])
+            #expect(jsonStatus == 0)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let repairs = try #require(object["repairs"] as? [[String: Any]])
+            #expect(repairs.compactMap { $0["kind"] as? String } == entry.repairs, "\(entry.file)")
+            #expect(repairs.allSatisfy { $0["chunk"] is String && $0["offset"] is NSNumber && $0["message"] is String })
+        }
+        let (_, out, _) = try afinfo(["--json", Fixtures.path("wav-pcm_s16le-2ch-44100.wav")])
+        let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
+        #expect((object?["repairs"] as? [Any])?.isEmpty == true)
+        #expect(try !afinfo([Fixtures.path("wav-pcm_s16le-2ch-44100.wav")]).out.contains("warning:"))
     }
 
     @Test func usageErrors() throws {

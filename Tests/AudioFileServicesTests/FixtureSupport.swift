@@ -35,8 +35,8 @@ enum Fixtures {
     }
 
     /// ffmpeg's packets: (size, Adler-32) per packet, from `ffmpeg -c copy -f framecrc`.
-    static func framecrc(_ name: String) -> [(size: Int, adler: UInt32)]? {
-        guard let text = try? String(contentsOf: valid.appendingPathComponent(name + ".framecrc"), encoding: .utf8) else {
+    static func framecrc(_ name: String, in directory: URL = valid) -> [(size: Int, adler: UInt32)]? {
+        guard let text = try? String(contentsOf: directory.appendingPathComponent(name + ".framecrc"), encoding: .utf8) else {
             return nil
         }
         return text.split(separator: "\n").compactMap { line in
@@ -53,6 +53,10 @@ enum Fixtures {
         let what: String
         let expect: [String]
         let packets: Int?
+        /// The `AudioFileRepair` kinds a file that opens must report, in order.
+        let repairs: [String]
+        /// ffmpeg's reading of the damaged file: `f32crc` or `framecrc`, next to the file.
+        let reference: String?
     }
 
     static let manifest: [ManifestEntry] = {
@@ -62,7 +66,8 @@ enum Fixtures {
         return list.map {
             ManifestEntry(
                 file: $0["file"] as? String ?? "", what: $0["what"] as? String ?? "",
-                expect: $0["expect"] as? [String] ?? [], packets: $0["packets"] as? Int)
+                expect: $0["expect"] as? [String] ?? [], packets: $0["packets"] as? Int,
+                repairs: $0["repairs"] as? [String] ?? [], reference: $0["reference"] as? String)
         }
     }()
 }
