@@ -82,28 +82,10 @@ public struct MP3Format: AudioFileFormat {
         let encoder = MP3Tags.encoderInfo(firstFrame, header: stream)
         if encoder != nil, Int64(stream.frameLength) <= end - position { position += Int64(stream.frameLength) }
 
-        var table = PacketTable(framesPerPacket: UInt32(stream.samplesPerFrame), capacity: Int(min((end - position) / 24 + 1, 1 << 24)))
-        var channels = stream.channels
-        var lastEnd = position
-        var firstAudio: Int64?
-        while position <= end - 4 {
-            guard let i = try reader.load(position, 4) else { break }
-            let w = reader.window
-            guard let header = MPEGAudioHeader(w, i), header.sameStream(as: stream) else {
-                // Junk (or another stream's header) where a frame should start: find the next frame.
-                guard let next = try MPEGFrameScan.resync(&reader, from: position + 1, end: end, like: stream) else { break }
-                junk += next.offset - position
-                position = next.offset
-                continue
-            }
-            guard Int64(header.frameLength) <= end - position else { break }  // cut-off final frame
-            if firstAudio == nil { firstAudio = position }
-            channels = max(channels, header.channels)
-            table.append(offset: position, size: UInt32(header.frameLength))
-            position += Int64(header.frameLength)
-            lastEnd = position
-        }
-        guard table.count > 0, let firstAudio else {
+        let walk = try MPEGFrameScan.walk(&reader, from: position, end: end, stream: stream)
+        let (table, channels, lastEnd) = (walk.table, walk.channels, walk.lastEnd)
+        junk += walk.junk
+        guard table.count > 0, let firstAudio = walk.firstAudio else {
             throw AudioFileError(.invalidFile, "no complete MPEG audio frame", chunk: "mpga", offset: first.offset)
         }
 

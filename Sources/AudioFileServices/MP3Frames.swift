@@ -153,6 +153,38 @@ enum MPEGFrameScan {
         return nil
     }
 
+    /// The frames of the stream `stream` from `start` to `end`, one packet each: junk (or another
+    /// stream's header) where a frame should start is skipped by ``resync(_:from:end:like:)``,
+    /// and a last frame cut short by `end` is left out.
+    static func walk(
+        _ reader: inout WindowReader, from start: Int64, end: Int64, stream: MPEGAudioHeader
+    ) throws(AudioFileError) -> (table: PacketTable, channels: Int, firstAudio: Int64?, lastEnd: Int64, junk: Int64) {
+        var position = start
+        var table = PacketTable(framesPerPacket: UInt32(stream.samplesPerFrame), capacity: Int(min((end - position) / 24 + 1, 1 << 24)))
+        var channels = stream.channels
+        var lastEnd = position
+        var firstAudio: Int64?
+        var junk: Int64 = 0
+        while position <= end - 4 {
+            guard let i = try reader.load(position, 4) else { break }
+            let w = reader.window
+            guard let header = MPEGAudioHeader(w, i), header.sameStream(as: stream) else {
+                // Junk (or another stream's header) where a frame should start: find the next frame.
+                guard let next = try resync(&reader, from: position + 1, end: end, like: stream) else { break }
+                junk += next.offset - position
+                position = next.offset
+                continue
+            }
+            guard Int64(header.frameLength) <= end - position else { break }  // cut-off final frame
+            if firstAudio == nil { firstAudio = position }
+            channels = max(channels, header.channels)
+            table.append(offset: position, size: UInt32(header.frameLength))
+            position += Int64(header.frameLength)
+            lastEnd = position
+        }
+        return (table, channels, firstAudio, lastEnd, junk)
+    }
+
     /// True when `bytes` (the start of a file, after any ID3v2 tag) open with two consecutive
     /// MPEG audio frames of one stream.
     static func looksLikeStream(_ bytes: [UInt8]) -> Bool {

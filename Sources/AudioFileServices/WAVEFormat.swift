@@ -4,7 +4,8 @@ public import AudioCore
 ///
 /// Reads PCM (8-bit unsigned to 32-bit), IEEE float 32/64, A-law, µ-law and
 /// `WAVE_FORMAT_EXTENSIBLE` (sub-format GUID, valid bits, channel mask as the channel layout).
-/// Other format tags open and are reported by tag (ADPCM, GSM, MPEG). A RIFF or data size of 0 or
+/// MPEG audio (tags 0x0050 and 0x0055) is split into its frames as in an MP3 file. Other format
+/// tags open and are reported by tag (ADPCM, GSM). A RIFF or data size of 0 or
 /// 0xFFFFFFFF means the data was streamed and runs to the end of the file.
 public struct WAVEFormat: AudioFileFormat {
     public static let fileType = AudioFileType.wave
@@ -26,6 +27,8 @@ public struct WAVEFormat: AudioFileFormat {
     public let info: [(key: String, value: String)]
     public let frameCountHint: Int64?
     public let repairs: [AudioFileRepair]
+    /// From a LAME tag in MPEG audio data, as in an MP3 file.
+    public let packetTableInfo: AudioFilePacketTableInfo?
     /// The WAVE format tag (`wFormatTag`, or the extensible sub-format's tag).
     public let formatTag: UInt16
 
@@ -117,7 +120,10 @@ public struct WAVEFormat: AudioFileFormat {
         }
         guard let data else { throw AudioFileError(.invalidFile, "no 'data' chunk", chunk: "data", offset: nil) }
         let parsed = try Self.parseFormat(&f, header: fmtHeader)
-        dataFormat = parsed.format
+        let mpeg = parsed.tag == Tag.mpeg || parsed.tag == Tag.mpegLayer3
+            ? try Self.mpegPackets(source, format: parsed.format, data: data.header.bodyOffset, count: data.size) : nil
+        dataFormat = mpeg?.format ?? parsed.format
+        packetTableInfo = mpeg?.info
         formatTag = parsed.tag
         channelLayout = parsed.layout
         dataOffset = data.header.bodyOffset
@@ -125,10 +131,12 @@ public struct WAVEFormat: AudioFileFormat {
         info = metadata
         repairs = walker.repairs
         frameCountHint = parsed.format.isPCM ? nil : factFrames
-        if dataFormat.bytesPerPacket > 0 {
+        if let mpeg {
+            packets = .table(mpeg.table)
+        } else if dataFormat.bytesPerPacket > 0 {
             packets = .constant(bytesPerPacket: Int(dataFormat.bytesPerPacket), count: data.size / Int64(dataFormat.bytesPerPacket))
         } else {
-            packets = .constant(bytesPerPacket: 1, count: 0)  // MPEG in WAVE: not packetised here
+            packets = .constant(bytesPerPacket: 1, count: 0)  // MPEG data without a whole frame
         }
     }
 

@@ -72,11 +72,54 @@ struct ExtAudioFileSeekTests {
         }
     }
 
-    /// MPEG audio in WAVE is not split into packets by the WAVE reader, so it is refused, as
-    /// before there was a decoder.
-    @Test func mpegInWAVEIsRefused() throws {
+    /// MPEG audio in WAVE (format tags 0x0055 and 0x0050, as ffmpeg's WAVE muxer writes them):
+    /// AudioFile splits the data chunk into frames exactly as ffmpeg's demuxer does, and
+    /// ExtAudioFile decodes them to ffmpeg's samples (no gapless information, so every frame).
+    @Test(arguments: [
+        ("stereo-44100-128k-in.wav", AudioFormatID.mpegLayer3, 1152), ("mono-22050-48k-in.wav", .mpegLayer3, 576),
+        ("stereo-48000-192k-in.wav", .mpegLayer2, 1152),
+    ])
+    func mpegInWAVEMatchesFFmpeg(name: String, id: AudioFormatID, framesPerPacket: Int) throws {
         MP3Decoder.register()
-        let path = MP3Fixtures.refs.deletingLastPathComponent().appendingPathComponent("valid/wav-mp3-2ch-44100.wav").path
-        #expect(throws: ExtAudioFileError.self) { try ExtAudioFile(path: path) }
+        let path = MP3Fixtures.refs.appendingPathComponent(name).path
+        let file = try AudioFile(path: path)
+        #expect(file.fileType == .wave)
+        #expect(file.dataFormat.formatID == id)
+        #expect(Int(file.dataFormat.framesPerPacket) == framesPerPacket)
+        let packets = try #require(MP3Fixtures.framecrc(name), "no ffmpeg packets for \(name)")
+        #expect(file.packetCount == Int64(packets.count))
+        var next: Int64 = 0
+        while next < file.packetCount {
+            let read = try file.readPackets(from: next, count: 50)
+            for (i, d) in (read.descriptions ?? []).enumerated() {
+                let bytes = read.data[Int(d.startOffset)..<(Int(d.startOffset) + Int(d.dataByteSize))]
+                let reference = packets[Int(next) + i]
+                #expect(Int(d.dataByteSize) == reference.size && ffmpegAdler32(bytes) == reference.adler, "packet \(Int(next) + i)")
+            }
+            next += Int64(read.packetCount)
+            if read.packetCount == 0 { break }
+        }
+
+        let reader = try ExtAudioFile(path: path)
+        let channels = Int(reader.fileDataFormat.channelsPerFrame)
+        let client = AudioStreamBasicDescription.linearPCM(
+            sampleRate: reader.fileDataFormat.sampleRate, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true)
+        try reader.setClientDataFormat(client)
+        let buffer = try #require(PCMBuffer(format: client, frameCapacity: 1000))
+        var samples: [Float] = []
+        while true {
+            buffer.frameLength = 0
+            let n = try reader.read(into: buffer, frameCount: 1000)
+            if n == 0 { break }
+            let region = buffer.region(0)
+            for s in 0..<(n * channels) { samples.append(region.load(fromByteOffset: 4 * s, as: Float.self)) }
+        }
+        let reference = try #require(MP3Fixtures.reference(name))
+        #expect(samples.count == reference.count, "\(samples.count / channels) frames, ffmpeg \(reference.count / channels)")
+        #expect(samples.count == packets.count * framesPerPacket * channels)
+        for c in 0..<channels {
+            let db = snr(reference: reference, test: samples, channels: channels, channel: c, lag: 0)
+            #expect(db >= 60, "channel \(c): \(db) dB")
+        }
     }
 }

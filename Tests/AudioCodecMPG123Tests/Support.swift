@@ -18,6 +18,20 @@ enum MP3Fixtures {
         [UInt8](try Data(contentsOf: refs.appendingPathComponent(name)))
     }
 
+    /// ffmpeg's packets of a file (`-c copy -f framecrc`): size and Adler-32 of each.
+    static func framecrc(_ name: String) -> [(size: Int, adler: UInt32)]? {
+        guard let text = try? String(contentsOf: refs.appendingPathComponent(name + ".framecrc"), encoding: .utf8) else {
+            return nil
+        }
+        return text.split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#") else { return nil }
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count >= 6, let size = Int(fields[4]), fields[5].hasPrefix("0x"),
+                  let adler = UInt32(fields[5].dropFirst(2), radix: 16) else { return nil }
+            return (size, adler)
+        }
+    }
+
     /// ffmpeg's decode as interleaved Float32, or nil when there is none.
     static func reference(_ name: String) -> [Float]? {
         guard let data = try? Data(contentsOf: refs.appendingPathComponent(name + ".f32")) else { return nil }
@@ -204,4 +218,15 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// Adler-32 as ffmpeg's framecrc computes it (`av_adler32_update(0, …)`: started from 0, not 1).
+func ffmpegAdler32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    var a: UInt32 = 0
+    var b: UInt32 = 0
+    for byte in bytes {
+        a = (a + UInt32(byte)) % 65521
+        b = (b + a) % 65521
+    }
+    return b << 16 | a
 }
