@@ -137,14 +137,22 @@ public final class MP3Decoder: AudioDecoder {
             concealAndReset(into: buffer)
             throw error
         }
-        if let error = feedAndDecode(UnsafeRawBufferPointer(rebasing: packet[0..<frameBytes])) {
+        let samples = n * channels
+        let destination = buffer.freeSpace(0).baseAddress!.assumingMemoryBound(to: Float.self)
+        // The usual case, one frame in and its frame out with nothing held back, is copied from
+        // libmpg123's buffer straight into `buffer`.
+        var direct = false
+        if let error = feedAndDecode(UnsafeRawBufferPointer(rebasing: packet[0..<frameBytes]), direct: destination, wrote: &direct) {
             concealAndReset(into: buffer)
             throw error
         }
+        if direct {
+            started = true
+            buffer.frameLength += n
+            return n
+        }
         // Exactly n frames: the oldest pending ones, after leading silence while libmpg123 has
         // not yet output anything (and, should it ever fall short later, silence after them).
-        let samples = n * channels
-        let destination = buffer.freeSpace(0).baseAddress!.assumingMemoryBound(to: Float.self)
         let take = min(pending.count, samples)
         let start = started ? 0 : samples - take
         if take > 0 {
@@ -220,8 +228,9 @@ public final class MP3Decoder: AudioDecoder {
         return .success(length)
     }
 
-    /// Feeds one frame to libmpg123 and collects what it decodes; nil on success.
-    private func feedAndDecode(_ frame: UnsafeRawBufferPointer) -> AudioCodecError? {
+    /// Feeds one frame to libmpg123 and collects what it decodes; nil on success. A whole frame
+    /// decoded while nothing is pending goes to `direct` (setting `wrote`), the rest to `pending`.
+    private func feedAndDecode(_ frame: UnsafeRawBufferPointer, direct: UnsafeMutablePointer<Float>, wrote: inout Bool) -> AudioCodecError? {
         guard let h = handle else { return AudioCodecError(.badData, "libmpg123 could not be reopened after an error") }
         let ok = Int32(MPG123_OK.rawValue)
         guard mpg123_feed(h, frame.baseAddress!.assumingMemoryBound(to: UInt8.self), frame.count) == ok else {
@@ -253,7 +262,10 @@ public final class MP3Decoder: AudioDecoder {
                 guard pending.count + bytes / MemoryLayout<Float>.size <= 2 * n * channels else {
                     return AudioCodecError(.badData, "libmpg123 decoded more frames than packets")
                 }
-                if bytes > 0, let audio {
+                if !wrote, pending.isEmpty, bytes == n * sampleBytes, let audio {
+                    UnsafeMutableRawPointer(direct).copyMemory(from: audio, byteCount: bytes)
+                    wrote = true
+                } else if bytes > 0, let audio {
                     audio.withMemoryRebound(to: Float.self, capacity: bytes / 4) {
                         pending.append(contentsOf: UnsafeBufferPointer(start: $0, count: bytes / 4))
                     }
