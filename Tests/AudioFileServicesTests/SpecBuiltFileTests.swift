@@ -215,8 +215,11 @@ struct SpecBuiltFileTests {
         #expect(file.dataByteCount == 16)
         #expect(file.packetCount == 8)
         #expect(try open(rf64(dataSize: 16, id: "BW64")).fileType == .bw64)
-        // A 64-bit size larger than the file is refused, not trusted.
-        expectError(.invalidChunk) { try open(rf64(dataSize: 1 << 40)) }
+        // A 64-bit size larger than the file is not trusted: the data is what the file holds (a
+        // recording cut short), and the repair is reported.
+        let cut = try open(rf64(dataSize: 1 << 40))
+        #expect(cut.dataByteCount == 20 && cut.packetCount == 10)
+        #expect(cut.repairs == [AudioFileRepair(kind: .audioDataTruncated, chunk: "data", offset: 72, declaredSize: 1 << 40, availableSize: 20)])
     }
 
     /// ADTS with channel configuration 0: the program config element in the first frame gives

@@ -55,4 +55,25 @@ struct MP3PlaybackTests {
             }
         }
     }
+
+    /// MPEG audio in WAVE (ffmpeg's WAVE muxer, tags 0x0055 and 0x0050) plays offline as ffmpeg
+    /// decodes it: every frame (no gapless information), within 60 dB.
+    @Test(arguments: ["stereo-44100-128k-in.wav", "mono-22050-48k-in.wav", "stereo-48000-192k-in.wav"])
+    func playsMPEGInWAVE(name: String) throws {
+        let path = Fixtures.root.appendingPathComponent("mp3-refs/\(name)").path
+        let file = try AudioFile(path: path)
+        #expect([AudioFormatID.mpegLayer3, .mpegLayer2].contains(file.dataFormat.formatID))
+        let channels = Int(file.dataFormat.channelsPerFrame)
+        let reference = try Self.ffmpegDecode(path)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("aqplay-mpeg-wave-\(getpid())-\(name)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try runProcess(aqplay, ["--offline", out, path])
+        #expect(result.status == 0, "\(result.err)")
+        let rendered = try AqplayTests.floats(out).samples
+        #expect(rendered.count == reference.count, "\(rendered.count / channels) frames, ffmpeg \(reference.count / channels)")
+        for c in 0..<channels {
+            let db = snr(reference: reference, refChannels: channels, refChannel: c, test: rendered, testChannels: channels, testChannel: c)
+            #expect(db > 60, "\(name), channel \(c): \(db) dB")
+        }
+    }
 }
