@@ -6,6 +6,25 @@ import AudioCodecMPG123
 import AudioFileServices
 import ExtendedAudioFileServices
 
+/// Every frame of `reader` as interleaved Float32 at the file's rate and channels, 1000 frames a read.
+func readAllFloat(_ reader: ExtAudioFile) throws -> [Float] {
+    let format = reader.fileDataFormat
+    let channels = Int(format.channelsPerFrame)
+    let client = AudioStreamBasicDescription.linearPCM(
+        sampleRate: format.sampleRate, channels: format.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
+    try reader.setClientDataFormat(client)
+    let buffer = try #require(PCMBuffer(format: client, frameCapacity: 1000))
+    var samples: [Float] = []
+    while true {
+        buffer.frameLength = 0
+        let n = try reader.read(into: buffer, frameCount: 1000)
+        if n == 0 { break }
+        let region = buffer.region(0)
+        for s in 0..<(n * channels) { samples.append(region.load(fromByteOffset: 4 * s, as: Float.self)) }
+    }
+    return samples
+}
+
 @Suite("MP3 through ExtAudioFile")
 struct ExtAudioFileTests {
     /// MP3 in an MPEG-4 file: ExtAudioFile trims the edit list's priming (LAME's 576 frames plus
@@ -16,17 +35,7 @@ struct ExtAudioFileTests {
         let name = "stereo-44100-128k-in.mp4"
         let reader = try ExtAudioFile(path: MP3Fixtures.refs.appendingPathComponent(name).path)
         #expect(reader.fileDataFormat.formatID == .mpegLayer3)
-        let client = AudioStreamBasicDescription.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 32, isFloat: true)
-        try reader.setClientDataFormat(client)
-        let buffer = try #require(PCMBuffer(format: client, frameCapacity: 1000))
-        var samples: [Float] = []
-        while true {
-            buffer.frameLength = 0
-            let n = try reader.read(into: buffer, frameCount: 1000)
-            if n == 0 { break }
-            let region = buffer.region(0)
-            for s in 0..<(n * 2) { samples.append(region.load(fromByteOffset: 4 * s, as: Float.self)) }
-        }
+        let samples = try readAllFloat(reader)
         let reference = try #require(MP3Fixtures.reference(name))
         print("\(name): \(samples.count / 2) frames (priming \(reader.primingFrames)), ffmpeg \(reference.count / 2)")
         #expect(samples.count / 2 == 22050)
@@ -102,18 +111,7 @@ struct ExtAudioFileSeekTests {
 
         let reader = try ExtAudioFile(path: path)
         let channels = Int(reader.fileDataFormat.channelsPerFrame)
-        let client = AudioStreamBasicDescription.linearPCM(
-            sampleRate: reader.fileDataFormat.sampleRate, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true)
-        try reader.setClientDataFormat(client)
-        let buffer = try #require(PCMBuffer(format: client, frameCapacity: 1000))
-        var samples: [Float] = []
-        while true {
-            buffer.frameLength = 0
-            let n = try reader.read(into: buffer, frameCount: 1000)
-            if n == 0 { break }
-            let region = buffer.region(0)
-            for s in 0..<(n * channels) { samples.append(region.load(fromByteOffset: 4 * s, as: Float.self)) }
-        }
+        let samples = try readAllFloat(reader)
         let reference = try #require(MP3Fixtures.reference(name))
         #expect(samples.count == reference.count, "\(samples.count / channels) frames, ffmpeg \(reference.count / channels)")
         #expect(samples.count == packets.count * framesPerPacket * channels)
