@@ -116,6 +116,9 @@ struct ChunkWalker {
     var tolerant = false
     /// The damage the walk and the reader worked around.
     private(set) var repairs: [AudioFileRepair] = []
+    /// Where the walk was when it became tolerant: a container end before it does not even cover
+    /// the audio data, so it is a writer's placeholder, not where the container ends.
+    private var toleratedFrom: Int64?
 
     init(_ source: any AudioByteSource, layout: Layout, start: Int64, end: Int64? = nil) {
         reader = WindowReader(source, windowSize: 1 << 16)
@@ -155,6 +158,10 @@ struct ChunkWalker {
     /// the declared body (plus pad byte); a size that cannot be skipped ends the walk after this
     /// chunk. The walk always moves forward, so a size of 0 cannot make it loop.
     mutating func next() throws(AudioFileError) -> ChunkHeader? {
+        if tolerant && toleratedFrom == nil {
+            toleratedFrom = position
+            if let container = containerEnd, container.offset < position { containerEnd = nil }
+        }
         if tolerant, let container = containerEnd, position >= container.offset {
             if position < end {
                 repairs.append(AudioFileRepair(

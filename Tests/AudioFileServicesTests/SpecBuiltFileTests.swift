@@ -169,6 +169,33 @@ struct SpecBuiltFileTests {
         #expect(file.packetCount == 7)
     }
 
+    /// A RIFF size that ends before the audio data does is a writer's placeholder, not the end of
+    /// the container: the chunks after the data are read, and nothing is reported. One that ends
+    /// after the data, before the file does, is the container's end: what follows is ignored and
+    /// reported.
+    @Test func riffSizeEndingBeforeTheDataIsAPlaceholder() throws {
+        var fmt = Bytes()
+        fmt.le16(1); fmt.le16(1); fmt.le32(8000); fmt.le32(16000); fmt.le16(2); fmt.le16(16)
+        func wave(riffSize: (Int) -> Int) -> [UInt8] {
+            var body = Bytes()
+            body.ascii("WAVE")
+            body.riffChunk("fmt ", fmt.data)
+            body.riffChunk("data", [1, 0, 2, 0, 3, 0])
+            let audioEnd = 8 + body.data.count
+            body.riffChunk("LIST", Array("INFOINAM".utf8) + [4, 0, 0, 0] + Array("abc\u{0}".utf8))
+            var f = Bytes()
+            f.ascii("RIFF"); f.le32(UInt32(riffSize(audioEnd) - 8)); f.data += body.data
+            return f.data
+        }
+        let placeholder = try open(wave { _ in 12 })
+        #expect(placeholder.packetCount == 3 && placeholder.repairs.isEmpty)
+        #expect(placeholder.infoDictionary["title"] == "abc")
+        let short = try open(wave { $0 })
+        #expect(short.packetCount == 3 && short.infoDictionary["title"] == nil)
+        #expect(short.repairs.map(\.kind) == [.bytesAfterContainer])
+        #expect(short.repairs.first?.offset == 50 && short.repairs.first?.availableSize == 24)
+    }
+
     /// A data size of 0 means "streamed, to the end of the file" only where the RIFF size does
     /// not say more chunks follow; inside a filled-in RIFF size it is an empty data chunk.
     @Test func waveZeroDataSize() throws {
