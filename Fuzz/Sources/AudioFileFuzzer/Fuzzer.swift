@@ -31,6 +31,7 @@ private func exercise(_ file: AudioFile) {
     _ = file.estimatedDuration
     _ = file.packetSizeUpperBound
     _ = file.chapters
+    _ = file.repairs.map(\.description)
     _ = file.trackCount
     let count = file.packetCount
     for start in [0, count / 2, max(0, count - 3), count] {
