@@ -51,6 +51,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     private var drainOperation: OpaquePointer?
     /// Fills the stream from the loop's thread after `start`.
     private var kick: OpaquePointer?
+    /// The current stream's position, from the server's timing reports.
+    private var clock: PulseClock
 
     /// Opens `sink` (nil: the server's default) for interleaved Float32 at `sampleRate` with
     /// `channels`, with a target latency of about `bufferFrames` frames.
@@ -69,6 +71,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             .output, name: sink, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
             applicationName: applicationName
         )
+        clock = PulseClock(rate: sampleRate)
         let frameBytes = UInt32(pulse.frameBytes)
         let target = UInt32(pulse.bufferFrames) * frameBytes
         pulse.attributes = pa_buffer_attr(
@@ -165,6 +168,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
                 if !corked {
                     pulse.cork(stream, true)
                     corked = true
+                    clock.hold(at: HostTime.now())
                 }
             case .stopping:
                 halt()
@@ -197,11 +201,14 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         }
     }
 
-    /// Frames played by the current stream, from the server's interpolated clock
-    /// (``streamTime``): smooth even when the sink takes audio in bursts.
+    /// Frames played by the current stream, from the server's timing reports: at the
+    /// stream's rate between them, smooth even when the sink takes audio in bursts or reports
+    /// positions a processing cycle at a time (PipeWire).
     public var framesPlayed: Int64 {
-        guard let time = streamTime else { return 0 }
-        return Int64(pulse.frames(microseconds: time))
+        pulse.withLock {
+            guard phase != .closed, pulse.readyStream != nil else { return 0 }
+            return Int64(clock.frames(at: HostTime.now()))
+        }
     }
 
     /// Disconnects the stream and the context and stops the main loop. Idempotent.
@@ -224,6 +231,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         cancelDrain()
         streamUsed = false
         corked = true
+        clock.reset()
         try pulse.open()
     }
 
@@ -238,6 +246,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         pulse.cork(stream, true)
         pulse.flush(stream)
         corked = true
+        clock.hold(at: HostTime.now())
     }
 
     private func startDrain(_ stream: OpaquePointer) {
@@ -301,6 +310,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         guard corked else { return }
         pulse.cork(stream, false)
         corked = false
+        // The clock holds until a report says the stream advances: ask for one now.
+        pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
     }
 
     /// The source rendered less than asked: play out what the server has, then report.
@@ -331,6 +342,11 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         default:
             break
         }
+    }
+
+    func pulseStreamTimingUpdated() {
+        guard let stream = pulse.readyStream, let info = pa_stream_get_timing_info(stream)?.pointee else { return }
+        clock.report(info, frameBytes: pulse.frameBytes, corked: corked)
     }
 
     func pulseStreamXrun() {

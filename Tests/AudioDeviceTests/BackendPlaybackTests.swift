@@ -176,7 +176,9 @@ extension SharedServer {
         }
 
         /// isRunning fires when the device starts and when it stops; the queue's clock runs at
-        /// the device's rate (within 1% over three seconds).
+        /// the device's rate (within 0.5 % over three seconds; a null sink is clocked by the
+        /// host's monotonic clock). PipeWire's server reports positions a 43 ms quantum at a
+        /// time, which libpulse's interpolated time turns into rates 1–2 % off for seconds.
         @Test func isRunningAndTheClock() throws {
             let noise = try noiseFile(seconds: 8, name: "clock")
             let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames)
@@ -203,7 +205,7 @@ extension SharedServer {
             }
             let t1 = try queue.currentTime().timeStamp
             let rate = (t1.sampleTime - t0.sampleTime) / (Double(t1.hostTime - t0.hostTime) / 1e9)
-            #expect(abs(rate / 48000 - 1) < 0.01, "the queue's clock ran at \(rate) Hz: \(trace.joined(separator: " "))")
+            #expect(abs(rate / 48000 - 1) < 0.005, "the queue's clock ran at \(rate) Hz: \(trace.joined(separator: " "))")
             try queue.stop(immediate: true)
             #expect(events.withLock { $0 } == [true, false])
             try queue.dispose(immediate: true)
