@@ -8,11 +8,8 @@
 # stops each process by its PID. Source it; it defines start_private_pipewire and
 # stop_private_pipewire.
 #
-# Scripts/test runs the server suites against it when AQ_TEST_PIPEWIRE=1. There, with
-# pipewire 0.3.65, 48 of their 50 tests pass; two do not yet: the output queue's clock (the
-# stream's interpolated time) runs 1.4 % slow against the host clock (47.3 kHz; the test allows
-# 1 %), and pipewire-pulse has no module-null-source for the draining-stop test (a null sink
-# with media.class=Audio/Source/Virtual makes a source there).
+# Scripts/test runs the server-dependent suites (AudioDeviceTests, GuideTests) against it after
+# the PulseAudio run.
 
 # start_private_pipewire: starts pipewire, wireplumber and pipewire-pulse and exports
 # PULSE_RUNTIME_PATH (and AQ_TEST_SINK, AQ_SERVER_NAME=pipewire) for libpulse, alsa-lib's pulse
