@@ -63,13 +63,21 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// `.notFound` when there is no such sink and
     /// `.formatNotSupported` for a format PulseAudio
     /// cannot carry.
-    public init(
+    public convenience init(
         sink: String? = nil, sampleRate: Double, channels: Int, bufferFrames: Int,
         applicationName: String = "swift-audio-queue"
     ) throws(AudioDeviceError) {
+        try self.init(sink: sink, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
+                      applicationName: applicationName, server: nil)
+    }
+
+    /// Opens `sink` on the server at address `server` (nil: the one libpulse finds by default).
+    init(
+        sink: String?, sampleRate: Double, channels: Int, bufferFrames: Int, applicationName: String, server: String?
+    ) throws(AudioDeviceError) {
         pulse = try PulseStream(
             .output, name: sink, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
-            applicationName: applicationName
+            applicationName: applicationName, server: server
         )
         clock = PulseClock(rate: sampleRate)
         let frameBytes = UInt32(pulse.frameBytes)
@@ -347,6 +355,17 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     func pulseStreamTimingUpdated() {
         guard let stream = pulse.readyStream, let info = pa_stream_get_timing_info(stream)?.pointee else { return }
         clock.report(info, frameBytes: pulse.frameBytes, corked: corked)
+    }
+
+    /// The server moved the stream (it follows the default): the stream's timing changes with
+    /// the sink, so the clock holds until the next report; the source hears of it.
+    func pulseStreamMoved(_ info: AudioDeviceInfo) {
+        if let stream = pulse.readyStream {
+            clock.hold(at: HostTime.now())
+            pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
+        }
+        guard phase == .running || phase == .ending, let source else { return }
+        source.device(self, didReport: .moved(info))
     }
 
     func pulseStreamXrun() {

@@ -322,7 +322,7 @@ extension SharedServer {
 }
 
 /// The server going away mid-playback: the error surfaces within a second and aqplay exits
-/// cleanly; a new server plays again. Uses a server of its own, so it never disturbs the others'
+/// saying so; a new server plays again. Uses a server of its own, so it never disturbs the others'
 /// sink; it runs with them, one at a time, so that no playback competes with another for the
 /// machine's cores.
 extension SharedServer {
@@ -365,7 +365,11 @@ extension SharedServer {
             #expect(inTime && elapsed < 1.0, "aqplay took \(elapsed) s to notice")
             #expect(process.terminationStatus == 1)
             let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(!message.isEmpty, "aqplay said nothing about losing the server")
+            // What happened, through the queue: the device's failure and its reason, not the
+            // refusal of the enqueues the callback tried afterwards.
+            #expect(message.contains("playback stopped: the PulseAudio server went away"), "\(message)")
+            #expect(message.contains("-66671"), "\(message)")
+            #expect(!message.contains("-66632") && !message.contains("enqueued"), "\(message)")
             _ = out.fileHandleForReading.readDataToEndOfFile()
 
             // A new server: playing works again.
