@@ -83,17 +83,15 @@ extension PulseClock {
     /// Adds the report in `info` for a playback stream of `frameBytes`-byte frames, as
     /// libpulse's own time does: the read index, plus the time the answer took to come back,
     /// less what the sink holds; stamped with the (wall-clock) time of the request, moved to
-    /// the monotonic clock.
+    /// the monotonic clock. Reports on a corked stream are left out: the clock holds where
+    /// it was when the stream was corked (``hold(at:)``).
     mutating func report(_ info: pa_timing_info, frameBytes: Int, corked: Bool) {
-        guard info.read_index_corrupt == 0 else { return }
+        guard info.read_index_corrupt == 0, !corked else { return }
         var timestamp = info.timestamp
         let age = pa_timeval_age(&timestamp)
         let host = HostTime.now() &- UInt64(age) &* 1000
-        var position = Double(max(info.read_index, 0) / Int64(frameBytes))
-        let advancing = !corked && info.playing != 0
-        if advancing {
-            position += (Double(info.transport_usec) - Double(info.sink_usec)) * rate / 1e6
-        }
-        report(position: max(position, 0), at: host, advancing: advancing)
+        let position = Double(max(info.read_index, 0) / Int64(frameBytes))
+            + (Double(info.transport_usec) - Double(info.sink_usec)) * rate / 1e6
+        report(position: max(position, 0), at: host, advancing: info.playing != 0)
     }
 }
