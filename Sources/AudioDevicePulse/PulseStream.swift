@@ -279,6 +279,8 @@ final class PulseStream: @unchecked Sendable {
         guard let stream, changed == stream else { return }
         let state = pa_stream_get_state(stream)
         if state == PA_STREAM_READY {
+            // A new stream on the default goes to the default of now, which may have changed.
+            if endpointName == nil { streamMoved(stream) }
             owner?.pulseStreamReady()
         } else if PA_STREAM_IS_GOOD(state) == 0 {
             let kind = direction == .output ? "sink" : "source"

@@ -16,6 +16,8 @@ enum Server {
     /// Run server tests when a server answers, or when one is required (they then fail).
     static let runTests = available || required
     static let sink = ProcessInfo.processInfo.environment["AQ_TEST_SINK"] ?? "aqtest"
+    /// The server is PipeWire's PulseAudio server (Scripts/lib/pipewire.sh sets AQ_SERVER_NAME).
+    static let isPipeWire = ProcessInfo.processInfo.environment["AQ_SERVER_NAME"] == "pipewire"
     /// The device buffer the playback tests ask for: a quarter of a second, so that a test
     /// machine busy with other tests does not let the server run dry (an underrun would put a
     /// gap into a recording that must match the signal exactly).
@@ -156,7 +158,7 @@ func noiseFile(seconds: Int, name: String) throws -> String {
 struct LossyServer {
     let directory: String
     /// PipeWire (pipewire, WirePlumber, pipewire-pulse) rather than PulseAudio.
-    let isPipeWire = ProcessInfo.processInfo.environment["AQ_SERVER_NAME"] == "pipewire"
+    let isPipeWire = Server.isPipeWire
     /// Where its PulseAudio socket is.
     var runtimePath: String { isPipeWire ? "\(directory)/run/pulse" : directory }
     /// What a client needs to find it: `PULSE_RUNTIME_PATH` (and no `PULSE_SERVER`).
@@ -212,7 +214,7 @@ struct LossyServer {
 
     /// True when the server is installed, or when a server is required (the test then fails).
     static let runnable = FileManager.default.isExecutableFile(
-        atPath: ProcessInfo.processInfo.environment["AQ_SERVER_NAME"] == "pipewire" ? "/usr/bin/pipewire-pulse" : "/usr/bin/pulseaudio"
+        atPath: Server.isPipeWire ? "/usr/bin/pipewire-pulse" : "/usr/bin/pulseaudio"
     ) || Server.required
 }
 
