@@ -70,6 +70,14 @@ func run(path: String, options: Options) throws -> Int32 {
     try queue.addPropertyListener(.isRunning) { queue, _ in
         if !queue.isRunning { stopped.signal() }
     }
+    // The output device failing (the sound server going away, the sink removed) stops the
+    // queue; the converter-error listener hears it before the buffers come back, so the
+    // callback stops refilling and the device's reason is what aqplay reports.
+    try queue.addPropertyListener(.converterError) { queue, _ in
+        guard queue.deviceFailure != nil else { return }
+        player.finish()
+        stopped.signal()
+    }
     signal(SIGINT, SIG_IGN)
     let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     interrupt.setEventHandler {
@@ -126,10 +134,15 @@ func run(path: String, options: Options) throws -> Int32 {
     }
     status.end()
     let deviceError = queue.converterError
+    let deviceFailure = queue.deviceFailure
     let badPackets = queue.badPacketCount
     try queue.dispose(immediate: true)
 
     if interrupted { return 130 }
+    // The device's failure first: what the callback met afterwards follows from it.
+    if let deviceFailure {
+        throw CommandError(message: "\(path): playback stopped: \(deviceFailure.reason) (\(deviceError))")
+    }
     if let failure = player.failure { throw failure }
     if !player.isDone {
         throw CommandError(message: "\(path): playback stopped before the end; the output device failed (\(deviceError))")

@@ -385,6 +385,12 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
         sink.device(self, didReport: .overrun)
     }
 
+    /// The server moved the stream to another source (it follows the default).
+    func pulseStreamMoved(_ info: AudioDeviceInfo) {
+        guard phase == .running, let sink else { return }
+        sink.device(self, didReport: .moved(info))
+    }
+
     /// The stream or the server is gone: stop, and tell the sink if it was recording.
     func pulseStreamFailed(_ error: AudioDeviceError) {
         let sink = self.sink

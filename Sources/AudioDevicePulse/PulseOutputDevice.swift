@@ -51,6 +51,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     private var drainOperation: OpaquePointer?
     /// Fills the stream from the loop's thread after `start`.
     private var kick: OpaquePointer?
+    /// The current stream's position, from the server's timing reports.
+    private var clock: PulseClock
 
     /// Opens `sink` (nil: the server's default) for interleaved Float32 at `sampleRate` with
     /// `channels`, with a target latency of about `bufferFrames` frames.
@@ -61,14 +63,23 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// `.notFound` when there is no such sink and
     /// `.formatNotSupported` for a format PulseAudio
     /// cannot carry.
-    public init(
+    public convenience init(
         sink: String? = nil, sampleRate: Double, channels: Int, bufferFrames: Int,
         applicationName: String = "swift-audio-queue"
     ) throws(AudioDeviceError) {
+        try self.init(sink: sink, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
+                      applicationName: applicationName, server: nil)
+    }
+
+    /// Opens `sink` on the server at address `server` (nil: the one libpulse finds by default).
+    init(
+        sink: String?, sampleRate: Double, channels: Int, bufferFrames: Int, applicationName: String, server: String?
+    ) throws(AudioDeviceError) {
         pulse = try PulseStream(
             .output, name: sink, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
-            applicationName: applicationName
+            applicationName: applicationName, server: server
         )
+        clock = PulseClock(rate: sampleRate)
         let frameBytes = UInt32(pulse.frameBytes)
         let target = UInt32(pulse.bufferFrames) * frameBytes
         pulse.attributes = pa_buffer_attr(
@@ -165,6 +176,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
                 if !corked {
                     pulse.cork(stream, true)
                     corked = true
+                    clock.hold(at: HostTime.now())
                 }
             case .stopping:
                 halt()
@@ -197,11 +209,14 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         }
     }
 
-    /// Frames played by the current stream, from the server's interpolated clock
-    /// (``streamTime``): smooth even when the sink takes audio in bursts.
+    /// Frames played by the current stream, from the server's timing reports: at the
+    /// stream's rate between them, smooth even when the sink takes audio in bursts or reports
+    /// positions a processing cycle at a time (PipeWire).
     public var framesPlayed: Int64 {
-        guard let time = streamTime else { return 0 }
-        return Int64(pulse.frames(microseconds: time))
+        pulse.withLock {
+            guard phase != .closed, pulse.readyStream != nil else { return 0 }
+            return Int64(clock.frames(at: HostTime.now()))
+        }
     }
 
     /// Disconnects the stream and the context and stops the main loop. Idempotent.
@@ -224,6 +239,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         cancelDrain()
         streamUsed = false
         corked = true
+        clock.reset()
         try pulse.open()
     }
 
@@ -238,6 +254,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         pulse.cork(stream, true)
         pulse.flush(stream)
         corked = true
+        clock.hold(at: HostTime.now())
     }
 
     private func startDrain(_ stream: OpaquePointer) {
@@ -301,6 +318,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         guard corked else { return }
         pulse.cork(stream, false)
         corked = false
+        // The clock holds until a report says the stream advances: ask for one now.
+        pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
     }
 
     /// The source rendered less than asked: play out what the server has, then report.
@@ -331,6 +350,22 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         default:
             break
         }
+    }
+
+    func pulseStreamTimingUpdated() {
+        guard let stream = pulse.readyStream, let info = pa_stream_get_timing_info(stream)?.pointee else { return }
+        clock.report(info, frameBytes: pulse.frameBytes, corked: corked)
+    }
+
+    /// The server moved the stream (it follows the default): the stream's timing changes with
+    /// the sink, so the clock holds until the next report; the source hears of it.
+    func pulseStreamMoved(_ info: AudioDeviceInfo) {
+        if let stream = pulse.readyStream {
+            clock.hold(at: HostTime.now())
+            pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
+        }
+        guard phase == .running || phase == .ending, let source else { return }
+        source.device(self, didReport: .moved(info))
     }
 
     func pulseStreamXrun() {

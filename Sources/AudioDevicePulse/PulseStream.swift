@@ -1,6 +1,7 @@
 import AudioCore
 import AudioDevices
 import CPulseAudio
+import Synchronization
 
 /// What a device hears from its ``PulseStream``: called on the main loop's thread with the lock
 /// held, for the stream the device has now only.
@@ -16,11 +17,15 @@ protocol PulseStreamOwner: AnyObject {
     func pulseStreamTimingUpdated()
     /// The stream failed, or the server went away (``PulseStream/lost`` is then set).
     func pulseStreamFailed(_ error: AudioDeviceError)
+    /// The server moved the stream to another sink or source, which `info` (and
+    /// ``PulseStream/info``) now describes.
+    func pulseStreamMoved(_ info: AudioDeviceInfo)
 }
 
 extension PulseStreamOwner {
     func pulseStreamReady() {}
     func pulseStreamTimingUpdated() {}
+    func pulseStreamMoved(_ info: AudioDeviceInfo) {}
 }
 
 /// A connection to the server and the one stream a device plays or records on it: finding the
@@ -33,9 +38,11 @@ extension PulseStreamOwner {
 final class PulseStream: @unchecked Sendable {
     let connection: PulseConnection
     let direction: AudioDeviceDirection
-    /// The device: its sink or source as found on opening. For a source whose own rate or
-    /// channel count differs from the stream's, `note` says that PulseAudio converts.
-    let info: AudioDeviceInfo
+    /// The device: its sink or source as found on opening, or the one the server moved the
+    /// stream to since. For a source whose own rate or channel count differs from the stream's,
+    /// `note` says that PulseAudio converts.
+    var info: AudioDeviceInfo { currentInfo.withLock { $0 } }
+    let currentInfo: Mutex<AudioDeviceInfo>
     let format: AudioStreamBasicDescription
     let frameBytes: Int
     /// The buffer size asked for, between 5 ms and 2 s.
@@ -46,7 +53,7 @@ final class PulseStream: @unchecked Sendable {
     weak var owner: (any PulseStreamOwner)?
 
     /// The sink or source asked for; nil for the server's default (the stream follows it).
-    private let endpointName: String?
+    let endpointName: String?
     private let streamName: String
     private var spec: pa_sample_spec
     private var channelMap: pa_channel_map
@@ -57,6 +64,8 @@ final class PulseStream: @unchecked Sendable {
     /// Why the stream cannot run any more (the server went away).
     private(set) var lost: AudioDeviceError?
     private var closed = false
+    /// The sink or source the server moved the stream to, while its description is looked up.
+    var movingTo: String?
 
     /// Connects to `server` (nil: the server libpulse finds by default), without starting one,
     /// and finds sink or source `name` (nil: the server's default). Throws `.formatNotSupported` for a format PulseAudio cannot carry,
@@ -91,10 +100,10 @@ final class PulseStream: @unchecked Sendable {
         self.streamName = "\(applicationName) \(direction == .output ? "playback" : "recording")"
         self.format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         let isDefault = name == nil || endpoint.name == (direction == .output ? defaults.sink : defaults.source)
-        self.info = AudioDeviceInfo(
+        self.currentInfo = Mutex(AudioDeviceInfo(
             backend: "pulse", name: endpoint.name, description: endpoint.description, direction: direction,
             isDefault: isDefault, note: direction == .input ? endpoint.conversionNote(to: spec) : nil
-        )
+        ))
     }
 
     /// Reports to `owner` from now on (the context's state too) and sets up the first stream.
@@ -153,9 +162,13 @@ final class PulseStream: @unchecked Sendable {
             throw AudioDeviceError(.openFailed, "cannot create a PulseAudio stream: \(connection.lastError)")
         }
         installCallbacks(on: stream)
+        // A stream on the default follows it (the server moves it when the default changes or
+        // its sink goes away); one on a named sink or source stays there, and the server ends
+        // it when that goes away.
         let flags = pa_stream_flags_t(
             PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
                 | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_START_CORKED.rawValue
+                | (endpointName == nil ? 0 : PA_STREAM_DONT_MOVE.rawValue)
         )
         self.stream = stream
         let preposition = direction == .output ? "to" : "from"
@@ -195,6 +208,8 @@ final class PulseStream: @unchecked Sendable {
         pa_stream_set_read_callback(stream, nil, nil)
         pa_stream_set_overflow_callback(stream, nil, nil)
         pa_stream_set_latency_update_callback(stream, nil, nil)
+        pa_stream_set_moved_callback(stream, nil, nil)
+        movingTo = nil
         let state = pa_stream_get_state(stream)
         if state == PA_STREAM_READY || state == PA_STREAM_CREATING { pa_stream_disconnect(stream) }
         connection.release(stream)
@@ -242,6 +257,9 @@ final class PulseStream: @unchecked Sendable {
             let me = Unmanaged<PulseStream>.fromOpaque(userdata!).takeUnretainedValue()
             if me.isCurrent(stream) { me.owner?.pulseStreamTimingUpdated() }
         }, me)
+        pa_stream_set_moved_callback(stream, { stream, userdata in
+            Unmanaged<PulseStream>.fromOpaque(userdata!).takeUnretainedValue().streamMoved(stream)
+        }, me)
         switch direction {
         case .output:
             pa_stream_set_write_callback(stream, request, me)
@@ -252,7 +270,7 @@ final class PulseStream: @unchecked Sendable {
         }
     }
 
-    private func isCurrent(_ changed: OpaquePointer?) -> Bool {
+    func isCurrent(_ changed: OpaquePointer?) -> Bool {
         stream != nil && changed == stream
     }
 
@@ -261,11 +279,16 @@ final class PulseStream: @unchecked Sendable {
         guard let stream, changed == stream else { return }
         let state = pa_stream_get_state(stream)
         if state == PA_STREAM_READY {
+            // A new stream on the default goes to the default of now, which may have changed.
+            if endpointName == nil { streamMoved(stream) }
             owner?.pulseStreamReady()
         } else if PA_STREAM_IS_GOOD(state) == 0 {
-            let reason = connection.isReady
-                ? "the PulseAudio stream \(direction == .output ? "to" : "from") \(info.name) failed: \(connection.lastError)"
-                : "the PulseAudio server went away: \(connection.lastError)"
+            let kind = direction == .output ? "sink" : "source"
+            let reason = !connection.isReady
+                ? "the PulseAudio server went away: \(connection.lastError)"
+                : connection.lastErrorCode == PA_ERR_KILLED.rawValue
+                ? "the PulseAudio \(kind) \(info.name) went away (the server ended the stream)"
+                : "the PulseAudio stream \(direction == .output ? "to" : "from") \(info.name) failed: \(connection.lastError)"
             owner?.pulseStreamFailed(AudioDeviceError(.disconnected, reason))
         }
     }

@@ -91,6 +91,11 @@ public enum AudioDeviceEvent: Sendable {
     case overrun
     /// The device failed while running and has stopped.
     case failed(AudioDeviceError)
+    /// The device now plays to (or records from) another endpoint, which the `AudioDeviceInfo`
+    /// describes and the device's `info` now returns: a device opened on a sound server's
+    /// default follows it when the default changes or the endpoint it ran on goes away, and
+    /// goes on playing (or recording) there. A discontinuity.
+    case moved(AudioDeviceInfo)
 }
 
 /// Feeds an output device: the audio queue implements it.

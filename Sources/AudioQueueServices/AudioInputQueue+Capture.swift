@@ -57,6 +57,9 @@ extension AudioInputQueue {
             core.controlQueue.async { [weak self] in self?.reportRunning() }
         case .failed(let error):
             core.controlQueue.async { [weak self] in self?.deviceFailed(error) }
+        case .moved:
+            // The feed counted the discontinuity; currentDevice now names the new source.
+            core.controlQueue.async { [weak self] in if let self { core.notify(self, .currentDevice, synchronously: false) } }
         case .overrun, .underrun, .stopped:
             break
         }
@@ -94,8 +97,9 @@ extension AudioInputQueue {
                 return (true, released)
             }
         }
-        scheduleCallbacks()
+        // The program hears why before it gets back the buffers (see the output queue's).
         core.notify(self, .converterError, synchronously: false)
+        scheduleCallbacks()
         if changed { core.setReportedRunning(self, false, synchronously: false) }
         withExtendedLifetime(released) {}
     }

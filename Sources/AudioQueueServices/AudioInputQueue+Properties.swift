@@ -65,6 +65,11 @@ extension AudioInputQueue {
     /// failed; 0 if none.
     public var converterError: OSStatus { core.state.withLock { $0.side.converterError } }
 
+    /// Why the input device stopped the queue, when it failed while recording (the sound
+    /// server went away, the card was unplugged): what a `queueInvalidated` ``converterError``
+    /// stands for. Nil otherwise, and again once another device is chosen.
+    public var deviceFailure: AudioDeviceError? { core.state.withLock { $0.side.session.failure } }
+
     /// Frames recorded that were dropped because no buffer was enqueued, since the queue was
     /// made.
     public var lostFrameCount: Int64 { capture.withLock { $0.lostFrames } }

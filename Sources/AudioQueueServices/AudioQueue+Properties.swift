@@ -133,6 +133,12 @@ extension AudioQueue {
     /// The most recent decoding error, 0 if none (`kAudioQueueProperty_ConverterError`).
     public var converterError: OSStatus { core.state.withLock { $0.side.converterError } }
 
+    /// Why the output device stopped the queue, when it failed while playing (the sound server
+    /// went away, the card was unplugged, the sink the queue was opened on was removed): what a
+    /// `queueInvalidated` ``converterError`` stands for, set before its listeners hear it. Nil
+    /// otherwise, and again once another device is chosen.
+    public var deviceFailure: AudioDeviceError? { core.state.withLock { $0.side.session.failure } }
+
     /// Packets that failed to decode and were played as silence.
     public var badPacketCount: Int { render.withLock { $0.engine.badPackets } }
 

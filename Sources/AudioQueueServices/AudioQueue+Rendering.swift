@@ -102,6 +102,11 @@ extension AudioQueue {
             core.controlQueue.async { [weak self] in self?.finishAsyncStop() }
         case .failed(let error):
             core.controlQueue.async { [weak self] in self?.deviceFailed(error) }
+        case .moved:
+            // The device follows the default to another sink: playback goes on there, a
+            // discontinuity of the timeline, and currentDevice names the new sink.
+            feed.underruns.add(1, ordering: .relaxed)
+            core.controlQueue.async { [weak self] in if let self { core.notify(self, .currentDevice, synchronously: false) } }
         }
     }
 
@@ -127,8 +132,10 @@ extension AudioQueue {
                 return (true, released)
             }
         }
-        scheduleCallbacks()
+        // The program hears why before it gets back the buffers the failure returned (its
+        // callback may try to enqueue them again, which the stopped queue refuses).
         core.notify(self, .converterError, synchronously: false)
+        scheduleCallbacks()
         if changed { core.setReportedRunning(self, false, synchronously: false) }
         withExtendedLifetime(released) {}
     }

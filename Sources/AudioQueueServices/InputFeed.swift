@@ -95,7 +95,10 @@ final class InputFeed: AudioCaptureSink, @unchecked Sendable {
     }
 
     func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent) {
-        if case .overrun = event { discontinuities.add(1, ordering: .relaxed) }
+        switch event {
+        case .overrun, .moved: discontinuities.add(1, ordering: .relaxed)
+        default: break
+        }
         queue?.deviceReported(event)
         wake.signal()
     }

@@ -11,7 +11,8 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     let channels: Int
     /// Frames handed to the device since the queue started (underrun silence included).
     let framesPulled = Atomic<Int64>(0)
-    /// Underruns since the queue was created (timeline discontinuities).
+    /// Underruns, and moves of the device to another sink, since the queue was created
+    /// (timeline discontinuities).
     let underruns = Atomic<Int>(0)
     /// Silence frames played on underruns not yet accounted for by the render thread.
     let underrunFrames = Atomic<Int>(0)

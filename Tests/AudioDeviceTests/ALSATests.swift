@@ -56,6 +56,7 @@ private final class RampSource: AudioRenderSource, @unchecked Sendable {
         case .underrun: text = "underrun"
         case .overrun: text = "overrun"
         case .failed(let error): text = "failed: \(error)"
+        case .moved(let info): text = "moved: \(info.uid)"
         }
         state.withLock { $0.events.append(text) }
         onEvent?(device, text)

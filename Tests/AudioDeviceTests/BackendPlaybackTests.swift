@@ -176,7 +176,9 @@ extension SharedServer {
         }
 
         /// isRunning fires when the device starts and when it stops; the queue's clock runs at
-        /// the device's rate (within 1% over three seconds).
+        /// the device's rate (within 0.5 % over three seconds; a null sink is clocked by the
+        /// host's monotonic clock). PipeWire's server reports positions a 43 ms quantum at a
+        /// time, which libpulse's interpolated time turns into rates 1–2 % off for seconds.
         @Test func isRunningAndTheClock() throws {
             let noise = try noiseFile(seconds: 8, name: "clock")
             let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames)
@@ -203,7 +205,7 @@ extension SharedServer {
             }
             let t1 = try queue.currentTime().timeStamp
             let rate = (t1.sampleTime - t0.sampleTime) / (Double(t1.hostTime - t0.hostTime) / 1e9)
-            #expect(abs(rate / 48000 - 1) < 0.01, "the queue's clock ran at \(rate) Hz: \(trace.joined(separator: " "))")
+            #expect(abs(rate / 48000 - 1) < 0.005, "the queue's clock ran at \(rate) Hz: \(trace.joined(separator: " "))")
             try queue.stop(immediate: true)
             #expect(events.withLock { $0 } == [true, false])
             try queue.dispose(immediate: true)
@@ -320,7 +322,7 @@ extension SharedServer {
 }
 
 /// The server going away mid-playback: the error surfaces within a second and aqplay exits
-/// cleanly; a new server plays again. Uses a server of its own, so it never disturbs the others'
+/// saying so; a new server plays again. Uses a server of its own, so it never disturbs the others'
 /// sink; it runs with them, one at a time, so that no playback competes with another for the
 /// machine's cores.
 extension SharedServer {
@@ -363,7 +365,11 @@ extension SharedServer {
             #expect(inTime && elapsed < 1.0, "aqplay took \(elapsed) s to notice")
             #expect(process.terminationStatus == 1)
             let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(!message.isEmpty, "aqplay said nothing about losing the server")
+            // What happened, through the queue: the device's failure and its reason, not the
+            // refusal of the enqueues the callback tried afterwards.
+            #expect(message.contains("playback stopped: the PulseAudio server went away"), "\(message)")
+            #expect(message.contains("-66671"), "\(message)")
+            #expect(!message.contains("-66632") && !message.contains("enqueued"), "\(message)")
             _ = out.fileHandleForReading.readDataToEndOfFile()
 
             // A new server: playing works again.

