@@ -36,6 +36,8 @@ final class FrameCutter: StreamCutter {
     private var mpeg: MPEGAudioHeader?
     private var encoder: MP3Tags.EncoderInfo?
     private var announced = false
+    /// True once bytes before the first frame were passed over as junk.
+    private var skippedJunk = false
     /// Where the first audio frame starts.
     private var dataOffset: Int64 = 0
     /// Whole frames (headers included) seen, for the average frame size seeks estimate with.
@@ -150,6 +152,7 @@ final class FrameCutter: StreamCutter {
                 }
                 j += 1
             }
+            if j > from { skippedJunk = true }
             if j + 1 >= count { return .needMore(consumed: j, need: 2) }
             let isADTS = b[j + 1] & 0x06 == 0
             let headerBytes = isADTS ? 7 : 4
@@ -181,7 +184,8 @@ final class FrameCutter: StreamCutter {
                         }
                         return .found(j)
                     }
-                case .freeFormat where mpeg == nil && adts == nil:
+                case .freeFormat where mpeg == nil && adts == nil && !skippedJunk:
+                    // At the start of the audio, as AudioFile refuses it; after junk it is junk.
                     throw AudioFileStreamError(
                         .unsupportedDataFormat, "free-format MPEG audio (bitrate index 0) is not supported", offset: base + Int64(j))
                 default:
@@ -189,6 +193,7 @@ final class FrameCutter: StreamCutter {
                 }
             }
             j += 1
+            skippedJunk = true
         }
     }
 
