@@ -103,6 +103,10 @@ public final class AudioFileStream {
     /// complete. Pass ``AudioFileStreamParseFlags/discontinuity`` when the bytes do not follow the
     /// previous ones (after ``seek(toPacket:)``, or when some were lost).
     ///
+    /// At the end of the stream, call it once with no bytes: an ADTS or MPEG audio frame after
+    /// junk that no following header can confirm then counts if it ends exactly there, as
+    /// ``AudioFile`` counts a file's last frame.
+    ///
     /// Throws a malformed stream's error (the parser is unusable afterwards),
     /// ``AudioFileStreamError/Code/illegalOperation`` after ``close()`` or from inside a callback.
     public func parse(bytes: UnsafeRawBufferPointer, flags: AudioFileStreamParseFlags = []) throws(AudioFileStreamError) {
@@ -111,7 +115,11 @@ public final class AudioFileStream {
         if let failure { throw failure }
         do {
             if flags.contains(.discontinuity) || seekTarget != nil { discontinuity() }
-            try feed(bytes)
+            if bytes.isEmpty {
+                try finish()
+            } else {
+                try feed(bytes)
+            }
             sink.flush()
             if isClosed { close() }
         } catch {
@@ -243,6 +251,18 @@ public final class AudioFileStream {
                 }
             }
         }
+    }
+
+    /// The end of the stream: what the cutter holds is all there is.
+    private func finish() throws(AudioFileStreamError) {
+        guard let cutter = cutter as? FrameCutter, !pending.isEmpty else { return }
+        cutter.atEnd = true
+        let step = try pending.withStreamBytes { held throws(AudioFileStreamError) in
+            try cutter.cut(held, at: position, sink: sink)
+        }
+        cutter.atEnd = false
+        position += Int64(step.consumed)
+        pending.removeFirst(step.consumed)
     }
 
     /// Refuses a cutter step that would make no progress (a cutter bug, never the data's).

@@ -36,6 +36,8 @@ final class FrameCutter: StreamCutter {
     private var mpeg: MPEGAudioHeader?
     private var encoder: MP3Tags.EncoderInfo?
     private var announced = false
+    /// Set while the parser is told the stream ends with the bytes it has.
+    var atEnd = false
     /// True once bytes before the first frame were passed over as junk.
     private var skippedJunk = false
     /// Where the first audio frame starts.
@@ -160,8 +162,9 @@ final class FrameCutter: StreamCutter {
             if isADTS {
                 if let header = ADTSFormat.Header(b, j), adts.map({ header.sameStream(as: $0) }) ?? (mpeg == nil) {
                     let next = j + header.frameLength
-                    if count - next < 7 { return .needMore(consumed: j, need: header.frameLength + 7) }
-                    if let following = ADTSFormat.Header(b, next), following.sameStream(as: header) {
+                    let last = atEnd && next == count
+                    if count - next < 7 && !last { return .needMore(consumed: j, need: header.frameLength + 7) }
+                    if last || ADTSFormat.Header(b, next).map({ $0.sameStream(as: header) }) == true {
                         if adts == nil { try begin(adts: header, frame: UnsafeRawBufferPointer(rebasing: b[j..<next]), at: base + Int64(j)) }
                         return .found(j)
                     }
@@ -170,8 +173,9 @@ final class FrameCutter: StreamCutter {
                 switch MPEGAudioHeader.parse(b, j) {
                 case .header(let header) where mpeg.map({ header.sameStream(as: $0) }) ?? (adts == nil):
                     let next = j + header.frameLength
-                    if count - next < 4 { return .needMore(consumed: j, need: header.frameLength + 4) }
-                    if let following = MPEGAudioHeader(b, next), following.sameStream(as: header) {
+                    let last = atEnd && next == count
+                    if count - next < 4 && !last { return .needMore(consumed: j, need: header.frameLength + 4) }
+                    if last || MPEGAudioHeader(b, next).map({ $0.sameStream(as: header) }) == true {
                         if mpeg == nil {
                             mpeg = header
                             kind = .mpeg

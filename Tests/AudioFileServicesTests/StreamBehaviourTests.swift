@@ -231,3 +231,26 @@ import AudioCore
         #expect(Set(AudioFileStreamError.Code.allCases.map(\.rawValue)).count == 12)
     }
 }
+
+extension StreamBehaviourTests {
+    /// A last frame after junk has no following header to confirm it; the end-of-stream call
+    /// (no bytes) lets it count when it ends exactly there, as AudioFile counts it.
+    @Test(arguments: ["adts-aac-2ch-44100.aac", "mp3/noxing-2ch-48000.mp3"])
+    func lastFrameAfterJunkCountsAtTheEnd(_ name: String) throws {
+        let path = name.hasPrefix("mp3/") ? MP3Fixtures.path(String(name.dropFirst(4))) : Self.valid(name)
+        let reference = try filePackets(path)
+        guard case .table(let table) = reference.file.container.packets else { Issue.record("no table"); return }
+        let data = try Self.bytes(path)
+        let lastIndex = table.count - 1
+        let lastStart = Int(table.offsets[lastIndex]) - (reference.file.fileType == .adts ? 7 : 0)
+        let bytes = Array(data[0..<lastStart]) + Self.junk(300, seed: 11) + Array(data[lastStart...])
+        var packets: [[UInt8]] = []
+        let stream = try AudioFileStream(propertyListener: { _, _, _ in }, packets: { _, b, descriptions in
+            for d in descriptions! { packets.append(Array(b[Int(d.startOffset)..<(Int(d.startOffset) + Int(d.dataByteSize))])) }
+        })
+        try bytes.withUnsafeBytes { try stream.parse(bytes: $0) }
+        #expect(packets == Array(reference.packets[0..<lastIndex]))
+        try stream.parse(bytes: UnsafeRawBufferPointer(start: nil, count: 0))
+        #expect(packets == reference.packets)
+    }
+}

@@ -90,6 +90,9 @@ private func streamOnce(_ bytes: [UInt8], pieces next: () -> Int) -> StreamOutco
             offset += n
         }
     }
+    if box.outcome.error == nil {
+        do { try stream.parse(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) } catch { box.outcome.error = error.code }
+    }
     _ = stream.packetSizeUpperBound
     _ = stream.bitRate
     _ = try? stream.seek(toPacket: 1)
