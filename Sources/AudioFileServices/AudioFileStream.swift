@@ -14,7 +14,7 @@ public import AudioCore
 /// Streams read: ADTS, MPEG audio (Layers I–III, ID3v2 tags skipped, the Xing/Info frame left out
 /// and its LAME tag turned into ``packetTableInfo``), CAF (with a data size of -1 too; a `pakt`
 /// must come before the data), WAVE, RF64 and BW64, AIFF and AIFF-C, and MPEG-4 files whose
-/// `moov` comes before `mdat` (others end in ``AudioFileStreamError/Code/notOptimized``).
+/// `moov` comes before `mdat` (others end in `AudioFileStreamError.Code.notOptimized`).
 /// The container headers are parsed by the same ``AudioFileFormat`` conformers ``AudioFile``
 /// uses, and the packets delivered are exactly those ``AudioFile`` reads from the same file,
 /// whatever the pieces the bytes arrive in. The format is found by magic bytes after the first
@@ -37,8 +37,8 @@ public import AudioCore
 ///
 /// The callbacks may read the parser's properties and call ``close()``; ``parse(bytes:flags:)``
 /// and ``seek(toPacket:)`` from inside them fail with
-/// ``AudioFileStreamError/Code/illegalOperation``. A malformed stream ends in an
-/// ``AudioFileStreamError``; the parser then refuses further bytes with the same error.
+/// `AudioFileStreamError.Code.illegalOperation`. A malformed stream ends in an
+/// `AudioFileStreamError`; the parser then refuses further bytes with the same error.
 public final class AudioFileStream {
     /// The property listener: the parser, the property now known, and the flags (see
     /// ``AudioFileStreamPropertyFlags``).
@@ -108,7 +108,7 @@ public final class AudioFileStream {
     /// ``AudioFile`` counts a file's last frame.
     ///
     /// Throws a malformed stream's error (the parser is unusable afterwards),
-    /// ``AudioFileStreamError/Code/illegalOperation`` after ``close()`` or from inside a callback.
+    /// `AudioFileStreamError.Code.illegalOperation` after ``close()`` or from inside a callback.
     public func parse(bytes: UnsafeRawBufferPointer, flags: AudioFileStreamParseFlags = []) throws(AudioFileStreamError) {
         guard !isClosed else { throw AudioFileStreamError(.illegalOperation, "the stream is closed") }
         guard !inCallback else { throw AudioFileStreamError(.illegalOperation, "parse called from inside a callback of the same stream") }
@@ -131,7 +131,7 @@ public final class AudioFileStream {
     }
 
     /// Closes the parser (Apple's `AudioFileStreamClose`): later calls fail with
-    /// ``AudioFileStreamError/Code/illegalOperation``. Closing from inside a callback stops the
+    /// `AudioFileStreamError.Code.illegalOperation`. Closing from inside a callback stops the
     /// parse that called it.
     public func close() {
         isClosed = true
