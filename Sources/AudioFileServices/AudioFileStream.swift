@@ -35,7 +35,8 @@ public import AudioCore
 /// ``seek(toPacket:)`` the next bytes are those at the offset it returned, passed with the
 /// discontinuity flag.
 ///
-/// The callbacks may read the parser's properties and call ``close()``; ``parse(bytes:flags:)``
+/// A parser is used from one thread at a time, as Apple's is. The callbacks may read the
+/// parser's properties and call ``close()``; ``parse(bytes:flags:)``
 /// and ``seek(toPacket:)`` from inside them fail with
 /// `AudioFileStreamError.Code.illegalOperation`. A malformed stream ends in an
 /// `AudioFileStreamError`; the parser then refuses further bytes with the same error.

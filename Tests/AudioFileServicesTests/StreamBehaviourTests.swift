@@ -254,3 +254,21 @@ extension StreamBehaviourTests {
         #expect(packets == reference.packets)
     }
 }
+
+extension StreamBehaviourTests {
+    /// A header of many tiny chunks fed a byte at a time: 40 000 empty chunks before 'fmt ' and
+    /// 'data' (the walk goes on from where it stopped, so this is one walk, not one per chunk).
+    @Test func headerOfManyChunksIsWalkedOnce() throws {
+        let wave = try Self.bytes(Self.valid("wav-pcm_s16le-1ch-8000-info.wav"))
+        let file = try AudioFile(path: Self.valid("wav-pcm_s16le-1ch-8000-info.wav"))
+        // RIFF header, then the empty chunks, then the file's own chunks.
+        var bytes = Array(wave[0..<12])
+        for _ in 0..<40_000 { bytes += Array("JUNK".utf8) + [0, 0, 0, 0] }
+        bytes += Array(wave[12...])
+        let reference = try filePackets(Self.valid("wav-pcm_s16le-1ch-8000-info.wav"))
+        let run = streamRun(bytes, pieces: { 1 })
+        #expect(run.error == nil)
+        #expect(run.packets == reference.packets)
+        #expect(run.dataOffset == file.dataOffset + 320_000)
+    }
+}
