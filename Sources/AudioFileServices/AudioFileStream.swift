@@ -256,6 +256,11 @@ public final class AudioFileStream {
 
     /// The end of the stream: what the cutter holds is all there is.
     private func finish() throws(AudioFileStreamError) {
+        // A stream shorter than the bytes the container is recognised by: recognise it by them.
+        if header != nil, !pending.isEmpty, pending.count < pendingNeed, pendingNeed == HeaderGatherer.detectionBytes {
+            pendingNeed = pending.count
+            try advanceHeader()
+        }
         guard let cutter = cutter as? FrameCutter, !pending.isEmpty else { return }
         cutter.atEnd = true
         let step = try pending.withStreamBytes { held throws(AudioFileStreamError) in

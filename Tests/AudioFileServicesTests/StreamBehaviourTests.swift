@@ -272,3 +272,23 @@ extension StreamBehaviourTests {
         #expect(run.dataOffset == file.dataOffset + 320_000)
     }
 }
+
+extension StreamBehaviourTests {
+    /// A stream shorter than the 64 bytes the container is recognised by is recognised at the
+    /// end of the stream: a WAVE file of 16 bytes of PCM.
+    @Test func tinyStreamIsRecognisedAtTheEnd() throws {
+        let wave = try Self.bytes(Self.valid("wav-pcm_s16le-2ch-44100.wav"))
+        let file = try AudioFile(path: Self.valid("wav-pcm_s16le-2ch-44100.wav"))
+        let header = Array(wave[0..<Int(file.dataOffset)])
+        guard header.count + 16 < 64 else { Issue.record("the fixture's header is \(header.count) bytes"); return }
+        var bytes = header + Array(wave[Int(file.dataOffset)..<(Int(file.dataOffset) + 16)])
+        // The sizes say 16 bytes of data in a RIFF of that length.
+        let riff = UInt32(bytes.count - 8), data = UInt32(16)
+        bytes.replaceSubrange(4..<8, with: withUnsafeBytes(of: riff.littleEndian, Array.init))
+        bytes.replaceSubrange((header.count - 4)..<header.count, with: withUnsafeBytes(of: data.littleEndian, Array.init))
+        let run = streamRun(bytes, pieces: { 5 })
+        #expect(run.error == nil)
+        #expect(run.packets.count == 4)
+        #expect(run.packets.joined().elementsEqual(wave[Int(file.dataOffset)..<(Int(file.dataOffset) + 16)]))
+    }
+}
