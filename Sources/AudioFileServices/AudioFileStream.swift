@@ -292,6 +292,9 @@ public final class AudioFileStream {
         header = gatherer
         switch result {
         case .needMore(let count):
+            guard count > pending.count else {
+                throw AudioFileStreamError(.unspecified, "the header parser made no progress", offset: 0)
+            }
             guard count <= Self.maximumHeaderBytes else {
                 throw AudioFileStreamError(
                     .invalidFile, "the header before the audio data is larger than \(Self.maximumHeaderBytes) bytes", offset: 0)
