@@ -292,3 +292,26 @@ extension StreamBehaviourTests {
         #expect(run.packets.joined().elementsEqual(wave[Int(file.dataOffset)..<(Int(file.dataOffset) + 16)]))
     }
 }
+
+extension StreamBehaviourTests {
+    /// An MP3 with a Xing table of contents seeks by it: the estimate lands within 2 % of the
+    /// audio data (plus one frame: the table has 1 % steps) of AudioFile's offset for the packet,
+    /// at every tenth of the file.
+    @Test func mp3SeekUsesTheXingTableOfContents() throws {
+        let path = MP3Fixtures.path("vbr-q4-2ch-44100.mp3")
+        let reference = try filePackets(path)
+        guard case .table(let table) = reference.file.container.packets else { Issue.record("no table"); return }
+        let data = try Self.bytes(path)
+        let stream = try AudioFileStream(propertyListener: { _, _, _ in }, packets: { _, _, _ in })
+        try data.withUnsafeBytes { all in
+            try stream.parse(bytes: UnsafeRawBufferPointer(rebasing: all[0..<(Int(reference.file.dataOffset) + 2000)]))
+        }
+        for tenth in 1..<10 {
+            let packet = table.count * tenth / 10
+            let (offset, estimated) = try stream.seek(toPacket: Int64(packet))
+            #expect(estimated)
+            let exact = table.offsets[packet] - reference.file.dataOffset
+            #expect(abs(offset - exact) <= reference.file.dataByteCount / 50 + Int64(reference.file.maximumPacketSize), "packet \(packet): \(offset) vs \(exact)")
+        }
+    }
+}
