@@ -163,9 +163,9 @@ struct HeaderGatherer {
         do {
             parsed = try format.init(reading: source)
         } catch {
-            if format == CAFFormat.self, error.chunk == "pakt", !seen.contains("pakt") {
-                throw AudioFileStreamError(
-                    .notOptimized, "variable-size packets whose 'pakt' chunk comes after the audio data", offset: nil)
+            // What describes the audio comes after it: a stream cannot go back for it.
+            if let chunk = error.chunk, ["fmt ", "COMM", "desc", "pakt"].contains(chunk), !seen.contains(FourCharCode(chunk)) {
+                throw AudioFileStreamError(.notOptimized, "the '\(chunk)' chunk comes after the audio data, if at all", offset: nil)
             }
             throw AudioFileStreamError(error)
         }

@@ -315,3 +315,23 @@ extension StreamBehaviourTests {
         }
     }
 }
+
+extension StreamBehaviourTests {
+    /// A WAVE file whose 'fmt ' chunk follows its data opens as a file, but a stream reaches the
+    /// audio before knowing its format: Apple's kAudioFileStreamError_NotOptimized.
+    @Test func formatAfterTheDataIsNotOptimized() throws {
+        let path = Self.valid("wav-pcm_s16le-2ch-44100.wav")
+        let wave = try Self.bytes(path)
+        let file = try AudioFile(path: path)
+        // RIFF header, the data chunk (header and body), then the 'fmt ' chunk (the 24 bytes
+        // after the RIFF header in this ffmpeg file).
+        #expect(Array(wave[12..<16]) == Array("fmt ".utf8))
+        let fmt = Array(wave[12..<(12 + 8 + 16)])
+        let data = Array(wave[(Int(file.dataOffset) - 8)..<Int(file.dataOffset + file.dataByteCount)])
+        let bytes = Array(wave[0..<12]) + data + fmt
+        #expect(throws: Never.self) { _ = try AudioFile(source: MemoryByteSource(bytes)) }
+        let run = streamRun(bytes, pieces: { 4096 })
+        #expect(run.error?.code == .notOptimized)
+        #expect(run.packets.isEmpty)
+    }
+}
