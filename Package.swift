@@ -149,6 +149,13 @@ let package = Package(
             exclude: ["C", "ABI"],
             swiftSettings: strict
         ),
+        // An HTTP server inside the test process, serving files as streams arrive.
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "ToolSupportTests",
+            dependencies: ["ToolSupport", "HTTPTestSupport", "AudioFileServices"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "AudioFileServicesTests",
             dependencies: ["AudioFileServices", "ProcessSupport"],
