@@ -129,14 +129,17 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioQueueServicesTests",
-            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "AudioTestSupport"],
+            dependencies: [
+                "AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "AudioTestSupport",
+                "HTTPTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AudioDeviceTests",
             dependencies: [
                 "AudioDevices", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices", "ExtendedAudioFileServices",
-                "AudioCodecFAAD", "AudioTestSupport",
+                "AudioCodecFAAD", "AudioTestSupport", "HTTPTestSupport",
             ],
             swiftSettings: strict
         ),

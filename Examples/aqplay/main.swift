@@ -9,11 +9,17 @@ import ToolSupport
 
 let usage = """
     usage: aqplay [--loops N] [--volume V] [--backend NAME [--device NAME]] FILE
-           aqplay [--loops N] [--volume V] --offline OUT.wav FILE
+           aqplay [--volume V] [--backend NAME [--device NAME]] - | http://HOST[:PORT]/PATH
+           aqplay [--loops N] [--volume V] --offline OUT.wav FILE | - | URL
            aqplay --list-devices
-      Plays FILE (CAF, AIFF/AIFC, WAVE/RF64, ADTS; linear PCM, AAC, IMA4, G.711) through an
-      output audio queue: three buffers refilled by the output callback, priming and remainder
-      frames trimmed.
+      Plays FILE (CAF, AIFF/AIFC, WAVE/RF64, ADTS, MPEG-4, MP3; linear PCM, AAC, ALAC, MPEG
+      audio, IMA4, G.711) through an output audio queue: three buffers refilled by the output
+      callback, priming and remainder frames trimmed.
+      -                  plays standard input, and a URL an HTTP stream (plain HTTP/1.1; ICY
+                         stream titles shown), through Audio File Stream Services: the queue is
+                         made when the stream is ready to produce packets. A stream that stalls
+                         plays on with an underrun reported; one cut short plays what arrived,
+                         then fails. Streams play once (no --loops).
       --loops N          play N times in all, gaplessly (default 1; 0: until interrupted)
       --volume V         gain from 0 (silence) to 1 (unity, the default)
       --offline OUT.wav  render as fast as possible into a 32-bit float WAVE file instead of
@@ -71,17 +77,22 @@ guard let path = options.path else { usageError(nil) }
 if options.device != nil && options.backend == nil {
     usageError("--device needs --backend")
 }
+if isStream(path) && options.plays != 1 {
+    usageError("--loops needs a file; a stream plays once")
+}
 if options.offlinePath != nil {
     if options.plays == 0 { usageError("--loops 0 with --offline would render forever") }
     if options.backend != nil { usageError("--offline renders without a device; drop --backend and --device") }
 }
 
 do {
-    exit(try run(path: path, options: options))
+    exit(try isStream(path) ? runStream(source: path, options: options) : run(path: path, options: options))
 } catch let error as CommandError {
     fail(error.message)
 } catch let error as AudioQueueError {
     fail("\(path): \(error.reason) (\(error.status))")
+} catch let error as ByteStreamError {
+    fail("\(path == "-" ? "standard input" : path): \(error.message)")
 } catch let error as AudioFileError where error.reason.hasPrefix(path) {
     fail("\(error)")  // already names the file
 } catch {

@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioQueueKit
+import Dispatch
+import Synchronization
+import ToolSupport
+
+/// True when `source` names a stream rather than a file: `-` (standard input) or a URL.
+func isStream(_ source: String) -> Bool {
+    source == "-" || HTTPURL.looksLikeURL(source)
+}
+
+/// Plays (or renders offline) standard input or an HTTP stream through Audio File Stream
+/// Services; returns the exit status. A stream that ends early still plays what arrived,
+/// then fails with the reason.
+func runStream(source: String, options: Options) throws -> Int32 {
+    let name = source == "-" ? "standard input" : source
+    let showStatus = isatty(STDERR_FILENO) != 0
+    let live = options.offlinePath == nil
+    let stream: any ByteStream
+    var typeHint: AudioFileType?
+    let title = Mutex<String?>(nil)
+    if source == "-" {
+        stream = FileDescriptorStream()
+    } else {
+        let http: HTTPStream
+        do {
+            http = try HTTPStream(url: source)
+        } catch {
+            throw CommandError(message: "\(name): \(error.message)")
+        }
+        typeHint = fileType(contentType: http.header("content-type"), path: http.url.target)
+        // Titles go on the status line when there is one, else on lines of their own.
+        let printsTitles = !(showStatus && live)
+        http.onTitle = { text in
+            title.withLock { $0 = text }
+            if printsTitles {
+                print("stream title: \(text)")
+                fflush(nil)
+            }
+        }
+        stream = http
+    }
+
+    let player = StreamPlayer(options: options, name: name)
+    player.metersLevels = showStatus && live
+    signal(SIGINT, SIG_IGN)
+    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    interrupt.setEventHandler {
+        player.cancel()
+        stream.cancel()
+        player.events.signal()
+    }
+    interrupt.resume()
+    defer { interrupt.cancel() }
+
+    if !live {
+        // Offline: the parser runs here, rendering whenever it waits for a buffer; then the
+        // rest is rendered until a render comes back short.
+        player.feed(stream, typeHint: typeHint)
+        if player.interrupted.load(ordering: .relaxed) { return 130 }
+        guard let queue = player.queueIfCreated, let output = player.offline else {
+            throw player.failure ?? CommandError(message: "\(name): no audio")
+        }
+        while try output.render() == output.framesPerRender {
+            if player.interrupted.load(ordering: .relaxed) { return 130 }
+        }
+        let badPackets = queue.badPacketCount
+        try queue.dispose(immediate: true)
+        try output.finish()
+        if let failure = player.failure { throw failure }
+        if badPackets > 0 {
+            printError("aqplay: \(name): \(badPackets) packet(s) could not be decoded and were rendered as silence")
+            return 1
+        }
+        return 0
+    }
+
+    // Playing: the parser runs on a thread of its own; this one shows the status line and
+    // watches for underruns until the queue has played everything.
+    let hint = typeHint
+    DispatchQueue(label: "aqplay.stream").async { player.feed(stream, typeHint: hint) }
+    var status = StatusLine(enabled: showStatus)
+    var timeline: AudioQueueTimeline?
+    var announced = false
+    var deviceFailed = false
+    var underruns = 0
+    while true {
+        _ = player.events.wait(timeout: .now() + .milliseconds(showStatus ? 100 : 250))
+        if player.interrupted.load(ordering: .relaxed) { break }
+        let finished = player.feedingFinished
+        guard let queue = player.queueIfCreated else {
+            if finished { break }
+            if showStatus { status.show("waiting for the stream's audio format…") }
+            continue
+        }
+        guard player.hasStarted else {
+            if finished { break }
+            if showStatus { status.show("buffering…") }
+            continue
+        }
+        if !announced {
+            announced = true
+            status.end()
+            announceOutput(queue.currentDeviceInfo, chosen: options.backend != nil || environment("AUDIOQUEUE_BACKEND") != nil)
+            timeline = try? queue.makeTimeline()
+        }
+        if queue.state == .stopped {
+            deviceFailed = !finished
+            break
+        }
+        let seconds = ((try? queue.currentTime().timeStamp.sampleTime) ?? 0) / queue.renderFormat.sampleRate
+        if !finished, let timeline, (try? queue.currentTime(timeline: timeline))?.discontinuity == true {
+            underruns += 1
+            status.end()
+            printError("aqplay: \(name): underrun at \(clock(seconds)): the stream is not keeping up; playing on as data arrives")
+        }
+        var text = clock(seconds)
+        if let current = title.withLock({ $0 }) { text += "  \(current)" }
+        if let levels = try? queue.currentLevelMeterDB(), !levels.isEmpty { text += "  " + meterBars(levels) }
+        status.show(text)
+    }
+    let interrupted = player.interrupted.load(ordering: .relaxed)
+    let queue = player.queueIfCreated
+    if interrupted || deviceFailed {
+        player.cancel()
+        stream.cancel()
+        try? queue?.stop(immediate: true)
+    }
+    status.end()
+    let deviceError = queue?.converterError ?? 0
+    let badPackets = queue?.badPacketCount ?? 0
+    try? queue?.dispose(immediate: true)
+
+    if interrupted { return 130 }
+    if deviceFailed {
+        throw CommandError(message: "\(name): playback stopped before the end; the output device failed (\(deviceError))")
+    }
+    if let failure = player.failure { throw failure }
+    if underruns > 0 {
+        printError("aqplay: \(name): \(underruns) underrun(s): the stream stalled and silence played meanwhile")
+    }
+    if badPackets > 0 {
+        printError("aqplay: \(name): \(badPackets) packet(s) could not be decoded and were played as silence")
+        return 1
+    }
+    return 0
+}
+
+/// The container a stream's `Content-Type` (else its path's extension) names, as a hint for
+/// streams whose bytes do not say (MPEG audio and ADTS after junk).
+func fileType(contentType: String?, path: String) -> AudioFileType? {
+    let mime = contentType?.split(separator: ";").first.map { $0.filter { $0 != " " && $0 != "\t" }.lowercased() }
+    switch mime {
+    case "audio/mpeg", "audio/mp3", "audio/x-mpeg", "audio/mpeg3": return .mp3
+    case "audio/aac", "audio/aacp", "audio/x-aac", "audio/adts": return .adts
+    case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave": return .wave
+    case "audio/x-caf": return .caf
+    case "audio/aiff", "audio/x-aiff": return .aiff
+    case "audio/mp4", "audio/x-m4a": return .m4a
+    default: break
+    }
+    var file = path
+    if let query = file.firstIndex(of: "?") { file = String(file[..<query]) }
+    guard let dot = file.lastIndex(of: "."), !file[dot...].contains("/") else { return nil }
+    switch file[file.index(after: dot)...].lowercased() {
+    case "mp3": return .mp3
+    case "aac", "adts": return .adts
+    case "wav": return .wave
+    case "caf": return .caf
+    case "aif", "aiff", "aifc": return .aiff
+    case "m4a", "mp4": return .m4a
+    default: return nil
+    }
+}

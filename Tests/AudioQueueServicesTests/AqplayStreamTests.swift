@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import AudioCore
+import AudioFileServices
+import AudioTestSupport
+import HTTPTestSupport
+import ProcessSupport
+
+/// aqplay playing streams through Audio File Stream Services, rendering offline: standard input
+/// and HTTP (as it is, chunked, with ICY metadata, cut short) give exactly the WAVE file the
+/// same file gives when aqplay reads it as a file.
+@Suite("aqplay streams")
+struct AqplayStreamTests {
+    /// One file of each container the stream parser reads.
+    static let sources = [
+        "valid/adts-aac-2ch-44100.aac", "valid/adts-aac-1ch-44100-id3v23.aac", "mp3/cbr-128k-2ch-44100.mp3",
+        "mp3/vbr-q4-2ch-44100.mp3", "mp3/id3v24-id3v1-1ch-44100.mp3", "valid/caf-aac-2ch-48000.caf",
+        "valid/caf-pcm_s16le-1ch-11025.caf", "valid/wav-pcm_s16le-2ch-44100.wav", "valid/wav-pcm_f32le-6ch-44100.wav",
+        "valid/aiff-pcm_s16be-2ch-44100.aiff", "valid/aifc-pcm_f32be-2ch-44100.aifc",
+    ]
+
+    static func path(_ name: String) -> String { Fixtures.root.appendingPathComponent(name).path }
+
+    static func output(_ label: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("aqplay-stream-\(getpid())-\(label).wav").path
+    }
+
+    /// Runs aqplay with standard input read from `stdinPath` (else empty).
+    static func aqplayWithInput(_ arguments: [String], stdinPath: String?) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: aqplay)
+        process.arguments = arguments
+        process.standardInput = stdinPath.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Standard error is read on its own thread so that neither pipe can fill up and stall aqplay.
+        let errData = ReadBox()
+        let reader = Thread {
+            errData.data = err.fileHandleForReading.readDataToEndOfFile()
+            errData.done.signal()
+        }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        errData.done.wait()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData.data, as: UTF8.self))
+    }
+
+    /// `aqplay --offline OUT FILE`: the reference every stream rendering must equal.
+    static func renderFile(_ name: String) throws -> Data {
+        let out = output("file-\(name.replacingOccurrences(of: "/", with: "_"))")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try runProcess(aqplay, ["--offline", out, path(name)])
+        #expect(result.status == 0, "\(name) as a file: \(result.err)")
+        return try Data(contentsOf: URL(fileURLWithPath: out))
+    }
+
+    /// `cat FILE | aqplay --offline OUT -` writes the same WAVE file, byte for byte.
+    @Test(arguments: sources)
+    func standardInputEqualsTheFile(name: String) throws {
+        let reference = try Self.renderFile(name)
+        let out = Self.output("stdin")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try Self.aqplayWithInput(["--offline", out, "-"], stdinPath: Self.path(name))
+        #expect(result.status == 0, "\(name) on standard input: \(result.err)")
+        let rendered = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(rendered.count > 44 && rendered == reference, "\(name): \(rendered.count) bytes from standard input, \(reference.count) from the file")
+    }
+
+    /// Over HTTP from the in-process server — with a length, chunked, to the close, with ICY
+    /// metadata every 1000 bytes — the same WAVE file, and the titles on stdout in order.
+    @Test(arguments: ["valid/adts-aac-2ch-44100.aac", "mp3/cbr-128k-2ch-44100.mp3", "mp3/vbr-q4-2ch-44100.mp3",
+                      "valid/wav-pcm_s16le-2ch-44100.wav", "valid/caf-aac-2ch-48000.caf"])
+    func httpEqualsTheFile(name: String) throws {
+        let reference = try Self.renderFile(name)
+        let body = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path(name))))
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        server.route("/plain", ServedResponse(body: body))
+        server.route("/chunked", ServedResponse(body: body, framing: .chunked([1, 500, 4096, 3])))
+        var icy = ServedResponse(body: body, framing: .close)
+        icy.statusLine = "ICY 200 OK"
+        icy.metadataInterval = 1000
+        icy.titles = ["Artist – First", "Artist – Second 'live'"]
+        server.route("/icy", icy)
+        for route in ["/plain", "/chunked", "/icy"] {
+            let out = Self.output("http")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let result = try runProcess(aqplay, ["--offline", out, server.url(route)])
+            #expect(result.status == 0, "\(name) \(route): \(result.err)")
+            let rendered = try Data(contentsOf: URL(fileURLWithPath: out))
+            #expect(rendered.count > 44 && rendered == reference, "\(name) \(route): \(rendered.count) bytes, \(reference.count) from the file")
+            if route == "/icy" {
+                let titles = result.out.split(separator: "\n").filter { $0.hasPrefix("stream title: ") }
+                #expect(titles == ["stream title: Artist – First", "stream title: Artist – Second 'live'"], "\(result.out)")
+            }
+        }
+    }
+
+    /// A connection cut mid-stream: aqplay renders what arrived (a prefix of the whole
+    /// rendering), then exits 1 naming how many bytes of how many came.
+    @Test(arguments: ["valid/wav-pcm_s16le-2ch-44100.wav", "mp3/cbr-128k-2ch-44100.mp3"])
+    func cutStreamPlaysWhatArrivedThenFails(name: String) throws {
+        let whole = try Self.renderFile(name)
+        let body = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path(name))))
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        let cut = body.count / 2
+        var response = ServedResponse(body: body)
+        response.cutAfter = cut
+        server.route("/cut", response)
+        let out = Self.output("cut")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try runProcess(aqplay, ["--offline", out, server.url("/cut")])
+        #expect(result.status == 1)
+        #expect(result.err.contains("connection closed after \(cut) of \(body.count) bytes"), "\(result.err)")
+        let partial = try AqplayTests.floats(out).samples
+        let full = try AqplayTests.floats(Self.writeTemporary(whole)).samples
+        #expect(!partial.isEmpty && partial.count < full.count, "\(partial.count) samples of \(full.count)")
+        // Everything rendered is the whole rendering's beginning (the last packet's decode
+        // may differ where the decoder ran out of input).
+        let channels = Int(try AudioFile(path: Self.path(name)).dataFormat.channelsPerFrame)
+        let compared = max(0, partial.count - 2048 * channels)
+        let first = (0..<compared).first { partial[$0] != full[$0] }
+        #expect(first == nil, "sample \(first ?? -1) differs from the whole rendering's")
+        #expect(partial.count >= full.count / 3, "only \(partial.count) of \(full.count) samples for half the bytes")
+    }
+
+    static func writeTemporary(_ data: Data) throws -> String {
+        let path = output("temp-\(UUID().uuidString)")
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Failures before any audio: a 404, an https:// URL, nothing listening; and a stream
+    /// cannot loop.
+    @Test func refusals() throws {
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        let missing = try runProcess(aqplay, ["--offline", Self.output("404"), server.url("/missing.mp3")])
+        #expect(missing.status == 1)
+        #expect(missing.err.contains("\(server.url("/missing.mp3")): the server answered 404 Not Found"), "\(missing.err)")
+        let tls = try runProcess(aqplay, ["--offline", Self.output("tls"), "https://127.0.0.1/x.mp3"])
+        #expect(tls.status == 1)
+        #expect(tls.err.contains("https:// is not supported"), "\(tls.err)")
+        let url = server.url("/x")
+        server.stop()
+        let refused = try runProcess(aqplay, ["--offline", Self.output("refused"), url])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("connection refused"), "\(refused.err)")
+        let loops = try runProcess(aqplay, ["--loops", "2", "--offline", Self.output("loops"), "-"])
+        #expect(loops.status == 2)
+        #expect(loops.err.contains("a stream plays once"), "\(loops.err)")
+        let empty = try Self.aqplayWithInput(["--offline", Self.output("empty"), "-"], stdinPath: nil)
+        #expect(empty.status == 1)
+        #expect(empty.err.contains("standard input"), "\(empty.err)")
+    }
+}
+
+/// What a reader thread read, handed over when `done` is signalled.
+final class ReadBox: @unchecked Sendable {
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
+}
