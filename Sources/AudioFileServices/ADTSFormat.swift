@@ -49,7 +49,7 @@ public struct ADTSFormat: AudioFileFormat {
 
         /// Parses a header at `p`; nil when there is no sync word, the layer is not 0, or the
         /// fields are impossible.
-        init?(_ b: [UInt8], _ p: Int) {
+        init?<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, _ p: Int) where Bytes.Index == Int {
             guard p >= 0, p + 7 <= b.count, b[p] == 0xFF, b[p + 1] & 0xF6 == 0xF0 else { return nil }
             id = Int(b[p + 1] >> 3 & 1)
             hasCRC = b[p + 1] & 1 == 0
@@ -63,7 +63,7 @@ public struct ADTSFormat: AudioFileFormat {
         }
 
         /// True when the sync word and layer bits are there, whatever the other fields say.
-        static func hasSync(_ b: [UInt8], _ p: Int) -> Bool {
+        static func hasSync<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, _ p: Int) -> Bool where Bytes.Index == Int {
             p + 2 <= b.count && b[p] == 0xFF && b[p + 1] & 0xF6 == 0xF0
         }
 
@@ -145,6 +145,23 @@ public struct ADTSFormat: AudioFileFormat {
             throw AudioFileError(.invalidFile, "no complete ADTS frame", chunk: "adts", offset: first.offset)
         }
 
+        let description = try Self.streamDescription(stream, pce: pce, offset: first.offset)
+        firstHeader = stream
+        junkByteCount = junk
+        info = tags
+        dataFormat = description.format
+        dataOffset = first.offset
+        dataByteCount = lastEnd - first.offset
+        packets = .table(table)
+        channelLayout = description.layout
+        magicCookie = description.cookie
+    }
+
+    /// The data format, channel layout and magic cookie a stream whose first header is `stream`
+    /// has (with its program config element when the channel configuration is 0).
+    static func streamDescription(_ stream: Header, pce: BitSlice?, offset: Int64) throws(AudioFileError) -> (
+        format: AudioStreamBasicDescription, layout: AudioChannelLayout?, cookie: [UInt8]
+    ) {
         let channels: Int
         if let pce {
             channels = pce.channels
@@ -152,20 +169,14 @@ public struct ADTSFormat: AudioFileFormat {
             channels = stream.channelConfiguration == 7 ? 8 : stream.channelConfiguration
         }
         guard channels > 0 else {
-            throw AudioFileError(.unsupportedDataFormat, "ADTS stream with no channels", chunk: "adts", offset: first.offset)
+            throw AudioFileError(.unsupportedDataFormat, "ADTS stream with no channels", chunk: "adts", offset: offset)
         }
-        firstHeader = stream
-        junkByteCount = junk
-        info = tags
-        dataFormat = AudioStreamBasicDescription(
+        let format = AudioStreamBasicDescription(
             sampleRate: Self.sampleRates[stream.samplingIndex], formatID: .mpeg4AAC,
             formatFlags: AudioFormatFlags(rawValue: UInt32(stream.profile + 1)), bytesPerPacket: 0,
             framesPerPacket: 1024, bytesPerFrame: 0, channelsPerFrame: UInt32(channels), bitsPerChannel: 0)
-        dataOffset = first.offset
-        dataByteCount = lastEnd - first.offset
-        packets = .table(table)
-        channelLayout = AudioChannelLayoutTag.aac(channelConfiguration: stream.channelConfiguration).map { AudioChannelLayout(tag: $0) }
-        magicCookie = Self.audioSpecificConfig(stream, pce: pce)
+        let layout = AudioChannelLayoutTag.aac(channelConfiguration: stream.channelConfiguration).map { AudioChannelLayout(tag: $0) }
+        return (format, layout, Self.audioSpecificConfig(stream, pce: pce))
     }
 
     /// Skips any ID3v2 tags at `0` and returns where the audio starts.

@@ -67,21 +67,26 @@ public final class AudioFile: Sendable {
     public var metadata: [(key: String, value: String)] { container.info }
 
     /// `kAudioFilePropertyMaximumPacketSize`: the largest packet actually in the file.
-    public var maximumPacketSize: Int {
+    public var maximumPacketSize: Int { Self.maximumPacketSize(of: container) }
+
+    /// `kAudioFilePropertyPacketSizeUpperBound`: the largest packet the format allows, without
+    /// scanning.
+    public var packetSizeUpperBound: Int { Self.packetSizeUpperBound(of: container) }
+
+    static func maximumPacketSize(of container: any AudioFileFormat) -> Int {
         switch container.packets {
         case .constant(let bytes, _): bytes
         case .table(let table): Int(table.maximumSize)
         }
     }
 
-    /// `kAudioFilePropertyPacketSizeUpperBound`: the largest packet the format allows, without
-    /// scanning.
-    public var packetSizeUpperBound: Int {
-        var bound = max(container.packetSizeUpperBound ?? 0, maximumPacketSize)
+    static func packetSizeUpperBound(of container: any AudioFileFormat) -> Int {
+        var bound = max(container.packetSizeUpperBound ?? 0, maximumPacketSize(of: container))
+        let format = container.dataFormat
         let aac: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2, .mpeg4AAC_LD, .mpeg4AAC_ELD]
-        if aac.contains(dataFormat.formatID) {
+        if aac.contains(format.formatID) {
             // 6144 bits per channel per raw data block (ISO/IEC 14496-3, 4.5.3.2).
-            bound = max(bound, 768 * Int(dataFormat.channelsPerFrame))
+            bound = max(bound, 768 * Int(format.channelsPerFrame))
         }
         return bound
     }

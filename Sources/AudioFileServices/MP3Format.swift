@@ -107,12 +107,8 @@ public struct MP3Format: AudioFileFormat {
             throw AudioFileError(.invalidFile, "no complete MPEG audio frame", chunk: "mpga", offset: first.offset)
         }
 
-        let formatID: AudioFormatID
-        switch stream.layer {
-        case 1: (formatID, fileType) = (.mpegLayer1, .mp1)
-        case 2: (formatID, fileType) = (.mpegLayer2, .mp2)
-        default: (formatID, fileType) = (.mpegLayer3, .mp3)
-        }
+        let described = Self.streamDescription(stream, channels: channels)
+        fileType = described.fileType
         firstHeader = stream
         junkByteCount = junk
         info = tags + trailing.info
@@ -123,10 +119,7 @@ public struct MP3Format: AudioFileFormat {
         } else {
             lameDelayAndPadding = nil
         }
-        dataFormat = AudioStreamBasicDescription(
-            sampleRate: Double(stream.sampleRate), formatID: formatID, formatFlags: AudioFormatFlags(rawValue: 0),
-            bytesPerPacket: 0, framesPerPacket: UInt32(stream.samplesPerFrame), bytesPerFrame: 0,
-            channelsPerFrame: UInt32(channels), bitsPerChannel: 0)
+        dataFormat = described.format
         dataOffset = firstAudio
         dataByteCount = lastEnd - firstAudio
         packets = .table(table)
@@ -134,6 +127,22 @@ public struct MP3Format: AudioFileFormat {
             iTunSMPB: smpb, lame: lameDelayAndPadding, totalFrames: table.totalFrames)
         packetTableInfo = gapless?.info
         gaplessSource = gapless?.source
+    }
+
+    /// The file type and data format of a stream whose first header is `stream`.
+    static func streamDescription(_ stream: MPEGAudioHeader, channels: Int) -> (fileType: AudioFileType, format: AudioStreamBasicDescription) {
+        let formatID: AudioFormatID
+        let fileType: AudioFileType
+        switch stream.layer {
+        case 1: (formatID, fileType) = (.mpegLayer1, .mp1)
+        case 2: (formatID, fileType) = (.mpegLayer2, .mp2)
+        default: (formatID, fileType) = (.mpegLayer3, .mp3)
+        }
+        let format = AudioStreamBasicDescription(
+            sampleRate: Double(stream.sampleRate), formatID: formatID, formatFlags: AudioFormatFlags(rawValue: 0),
+            bytesPerPacket: 0, framesPerPacket: UInt32(stream.samplesPerFrame), bytesPerFrame: 0,
+            channelsPerFrame: UInt32(channels), bitsPerChannel: 0)
+        return (fileType, format)
     }
 
     /// Priming, valid and remainder frames from `iTunSMPB`, else from the LAME tag's delay and

@@ -37,7 +37,7 @@ public struct MPEGAudioHeader: Sendable, Equatable {
     }
 
     /// Parses the header at `p`; nil without a sync word or with reserved or free-format fields.
-    init?(_ b: [UInt8], _ p: Int) {
+    init?<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, _ p: Int) where Bytes.Index == Int {
         guard case .header(let h) = Self.parse(b, p) else { return nil }
         self = h
     }
@@ -52,7 +52,7 @@ public struct MPEGAudioHeader: Sendable, Equatable {
         self.hasCRC = hasCRC
     }
 
-    static func parse(_ b: [UInt8], _ p: Int) -> Parse {
+    static func parse<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, _ p: Int) -> Parse where Bytes.Index == Int {
         guard p >= 0, p + 4 <= b.count, b[p] == 0xFF, b[p + 1] & 0xE0 == 0xE0 else { return .none }
         let versionBits = Int(b[p + 1] >> 3 & 3), layerBits = Int(b[p + 1] >> 1 & 3)
         let bitrateIndex = Int(b[p + 2] >> 4), rateIndex = Int(b[p + 2] >> 2 & 3)

@@ -1,0 +1,291 @@
+import AudioCore
+
+/// Cuts an ADTS or MPEG audio stream into packets by its frame headers, with the header parsers
+/// and rules ``ADTSFormat`` and ``MP3Format`` walk files with:
+///
+/// - ID3v2 tags at the start are skipped (those of up to 1 MiB are read for the metadata and
+///   `iTunSMPB`);
+/// - the first frame, and the first after junk or a discontinuity, counts when the next frame's
+///   header agrees with it (same stream); a free-format MPEG stream is `'fmt?'`;
+/// - then each frame follows the last; an ADTS header with the sync word but impossible fields,
+///   or one that changes the stream, is `'dta?'`, as it makes the file invalid for ``AudioFile``;
+/// - MPEG audio: a Xing/Info or VBRI first frame is not a packet; its frame count and LAME tag
+///   give the packet count and the packet table info ``MP3Format`` derives;
+/// - ADTS packets are the raw data blocks without the header; MPEG packets are whole frames.
+final class FrameCutter: StreamCutter {
+    enum Kind {
+        case adts, mpeg, either
+    }
+
+    private enum State {
+        /// At the start: ID3v2 tags may come first.
+        case tags
+        /// Looking for a frame the next one confirms.
+        case search
+        /// Frames follow one another.
+        case walk
+    }
+
+    private var kind: Kind
+    private var state = State.tags
+    /// Bytes of a large tag still to skip.
+    private var skip: Int64 = 0
+    private var tags: [[UInt8]] = []
+    private var adts: ADTSFormat.Header?
+    private var adtsPCE: ADTSFormat.BitSlice?
+    private var mpeg: MPEGAudioHeader?
+    private var encoder: MP3Tags.EncoderInfo?
+    private var announced = false
+    /// Where the first audio frame starts.
+    private var dataOffset: Int64 = 0
+    /// Whole frames (headers included) seen, for the average frame size seeks estimate with.
+    private var frameBytes: Int64 = 0
+    private var frameCount: Int64 = 0
+
+    init(kind: Kind) { self.kind = kind }
+
+    func cut(_ b: UnsafeRawBufferPointer, at base: Int64, sink: PacketSink) throws(AudioFileStreamError) -> CutStep {
+        var c = 0
+        while true {
+            if skip > 0 {
+                let n = Int(min(skip, Int64(b.count - c)))
+                c += n
+                skip -= Int64(n)
+                if skip > 0 { return CutStep(consumed: c, need: 1) }
+            }
+            let available = b.count - c
+            switch state {
+            case .tags:
+                if available < 10 { return CutStep(consumed: c, need: 10) }
+                guard let size = MP3Tags.id3v2Size(Array(b[c..<(c + 10)])) else {
+                    state = .search
+                    continue
+                }
+                if size - 10 <= 1 << 20 {
+                    if Int64(available) < size { return CutStep(consumed: c, need: Int(size)) }
+                    tags.append(Array(b[c..<(c + Int(size))]))
+                    c += Int(size)
+                } else {
+                    skip = size
+                }
+            case .search:
+                switch try search(b, from: c, base: base) {
+                case .found(let at):
+                    c = at
+                    state = .walk
+                case .needMore(let at, let need):
+                    return CutStep(consumed: at, need: need)
+                }
+            case .walk:
+                if let stream = adts {
+                    if available < 7 { return CutStep(consumed: c, need: 7) }
+                    guard let header = ADTSFormat.Header(b, c) else {
+                        if ADTSFormat.Header.hasSync(b, c) {
+                            throw AudioFileStreamError(.invalidFile, "corrupt ADTS header (impossible sampling index or frame length)", offset: base + Int64(c))
+                        }
+                        c += 1  // junk where a frame should start
+                        state = .search
+                        continue
+                    }
+                    guard header.sameStream(as: stream) else {
+                        throw AudioFileStreamError(
+                            .invalidFile,
+                            "ADTS header changes the stream (sampling index \(header.samplingIndex), channels \(header.channelConfiguration), profile \(header.profile))",
+                            offset: base + Int64(c))
+                    }
+                    if available < header.frameLength { return CutStep(consumed: c, need: header.frameLength) }
+                    try announceIfNeeded(at: base + Int64(c), sink: sink)
+                    sink.append(
+                        UnsafeRawBufferPointer(rebasing: b[(c + header.headerLength)..<(c + header.frameLength)]),
+                        frames: header.rawDataBlocks == 1 ? 0 : UInt32(1024 * header.rawDataBlocks))
+                    c += header.frameLength
+                    frameBytes += Int64(header.frameLength)
+                    frameCount += 1
+                } else if let stream = mpeg {
+                    if available < 4 { return CutStep(consumed: c, need: 4) }
+                    guard let header = MPEGAudioHeader(b, c), header.sameStream(as: stream) else {
+                        c += 1
+                        state = .search
+                        continue
+                    }
+                    if available < header.frameLength { return CutStep(consumed: c, need: header.frameLength) }
+                    try announceIfNeeded(at: base + Int64(c), sink: sink)
+                    sink.append(UnsafeRawBufferPointer(rebasing: b[c..<(c + header.frameLength)]), frames: 0)
+                    c += header.frameLength
+                    frameBytes += Int64(header.frameLength)
+                    frameCount += 1
+                } else {
+                    state = .search
+                }
+            }
+        }
+    }
+
+    private enum Search {
+        case found(Int)
+        case needMore(consumed: Int, need: Int)
+    }
+
+    /// The next frame at or after `from` that the following header confirms (and that continues
+    /// the stream, once there is one). Bytes before a candidate are junk and consumed.
+    private func search(_ b: UnsafeRawBufferPointer, from: Int, base: Int64) throws(AudioFileStreamError) -> Search {
+        var j = from
+        let count = b.count
+        while true {
+            // The next byte pair that could start a header of the kinds looked for.
+            while j + 1 < count {
+                if b[j] == 0xFF {
+                    let second = b[j + 1]
+                    let adtsSync = second & 0xF6 == 0xF0
+                    let mpegSync = second & 0xE0 == 0xE0 && second & 0x06 != 0
+                    switch kind {
+                    case .adts where adtsSync: break
+                    case .mpeg where mpegSync: break
+                    case .either where adtsSync || mpegSync: break
+                    default:
+                        j += 1
+                        continue
+                    }
+                    break
+                }
+                j += 1
+            }
+            if j + 1 >= count { return .needMore(consumed: j, need: 2) }
+            let isADTS = b[j + 1] & 0x06 == 0
+            let headerBytes = isADTS ? 7 : 4
+            if count - j < headerBytes { return .needMore(consumed: j, need: headerBytes) }
+            if isADTS {
+                if let header = ADTSFormat.Header(b, j), adts.map({ header.sameStream(as: $0) }) ?? (mpeg == nil) {
+                    let next = j + header.frameLength
+                    if count - next < 7 { return .needMore(consumed: j, need: header.frameLength + 7) }
+                    if let following = ADTSFormat.Header(b, next), following.sameStream(as: header) {
+                        if adts == nil { try begin(adts: header, frame: UnsafeRawBufferPointer(rebasing: b[j..<next]), at: base + Int64(j)) }
+                        return .found(j)
+                    }
+                }
+            } else {
+                switch MPEGAudioHeader.parse(b, j) {
+                case .header(let header) where mpeg.map({ header.sameStream(as: $0) }) ?? (adts == nil):
+                    let next = j + header.frameLength
+                    if count - next < 4 { return .needMore(consumed: j, need: header.frameLength + 4) }
+                    if let following = MPEGAudioHeader(b, next), following.sameStream(as: header) {
+                        if mpeg == nil {
+                            mpeg = header
+                            kind = .mpeg
+                            // The first frame may be a Xing/Info or VBRI header rather than audio.
+                            let frame = Array(b[j..<(j + min(header.frameLength, 4096))])
+                            if let info = MP3Tags.encoderInfo(frame, header: header) {
+                                encoder = info
+                                return .found(next)
+                            }
+                        }
+                        return .found(j)
+                    }
+                case .freeFormat where mpeg == nil && adts == nil:
+                    throw AudioFileStreamError(
+                        .unsupportedDataFormat, "free-format MPEG audio (bitrate index 0) is not supported", offset: base + Int64(j))
+                default:
+                    break
+                }
+            }
+            j += 1
+        }
+    }
+
+    /// Takes the first ADTS frame's header (and program config element) as the stream's.
+    private func begin(adts header: ADTSFormat.Header, frame: UnsafeRawBufferPointer, at offset: Int64) throws(AudioFileStreamError) {
+        if header.channelConfiguration == 0 {
+            var reader = WindowReader(MemoryByteSource(Array(frame)))
+            do {
+                adtsPCE = try ADTSFormat.programConfig(&reader, at: 0, header: header)
+            } catch {
+                throw AudioFileStreamError(AudioFileError(error.code, error.reason, chunk: error.chunk, offset: offset))
+            }
+        }
+        adts = header
+        kind = .adts
+    }
+
+    /// Reports the stream's properties before its first packet.
+    private func announceIfNeeded(at offset: Int64, sink: PacketSink) throws(AudioFileStreamError) {
+        guard !announced, let stream = sink.stream else { return }
+        announced = true
+        dataOffset = offset
+        var facts = StreamProperties()
+        for tag in tags { facts.info += ID3v2.parse(tag) }
+        facts.dataOffset = offset
+        facts.ready = true
+        if let header = adts {
+            let description: (format: AudioStreamBasicDescription, layout: AudioChannelLayout?, cookie: [UInt8])
+            do {
+                description = try ADTSFormat.streamDescription(header, pce: adtsPCE, offset: offset)
+            } catch {
+                throw AudioFileStreamError(error)
+            }
+            facts.fileType = .adts
+            facts.dataFormat = description.format
+            facts.magicCookie = description.cookie
+            facts.channelLayout = description.layout
+            // 6144 bits per channel per raw data block (ISO/IEC 14496-3, 4.5.3.2), as AudioFile bounds AAC.
+            let bound = UInt32(768 * Int(description.format.channelsPerFrame))
+            facts.packetSizeUpperBound = bound
+            facts.maximumPacketSize = bound
+        } else if let header = mpeg {
+            let described = MP3Format.streamDescription(header, channels: header.channels)
+            facts.fileType = described.fileType
+            facts.dataFormat = described.format
+            let bound = UInt32(Self.largestFrame(header))
+            facts.packetSizeUpperBound = bound
+            facts.maximumPacketSize = bound
+            let smpb = tags.lazy.compactMap(MP3Tags.iTunSMPB).first
+            var total: Int64?
+            if let frames = encoder?.frames {
+                facts.packetCount = UInt64(frames)
+                total = Int64(frames) * Int64(header.samplesPerFrame)
+            } else if let smpb {
+                let fields = smpb.split(separator: " ").compactMap { UInt64($0, radix: 16) }
+                if fields.count >= 4, fields[1] <= UInt64(Int32.max), fields[2] <= UInt64(Int32.max), fields[3] <= UInt64(Int32.max) {
+                    total = Int64(fields[1] + fields[2] + fields[3])
+                }
+            }
+            let lame = encoder?.delay.flatMap { delay in encoder?.padding.map { (delay, $0) } }
+            if let total {
+                facts.packetTableInfo = MP3Format.packetTableInfo(iTunSMPB: smpb, lame: lame, totalFrames: total)?.info
+            }
+        }
+        try stream.announce(facts)
+    }
+
+    /// The longest frame of `header`'s version and layer at its rate: the top bitrate, padded.
+    static func largestFrame(_ header: MPEGAudioHeader) -> Int {
+        var top = header
+        top.bitrateIndex = 14
+        top.padding = true
+        return top.frameLength
+    }
+
+    func restart(at offset: Int64, packet: Int64?) {
+        skip = 0
+        // Before any frame the stream may still open with tags; after, frames are searched for.
+        if adts != nil || mpeg != nil || state != .tags { state = .search }
+    }
+
+    /// The average frame's bytes so far (the first frame's bitrate before any): seeks in
+    /// ADTS and MPEG audio are estimates.
+    var averageBytesPerPacket: Double? {
+        if frameCount > 0 { return Double(frameBytes) / Double(frameCount) }
+        if let mpeg { return Double(mpeg.frameLength) }
+        if let adts { return Double(adts.frameLength) }
+        return nil
+    }
+
+    func byteOffset(ofPacket packet: Int64) throws(AudioFileStreamError) -> (offset: Int64, isEstimated: Bool) {
+        guard packet >= 0 else { throw AudioFileStreamError(.invalidPacketOffset, "packet \(packet) is negative") }
+        guard let average = averageBytesPerPacket else {
+            throw AudioFileStreamError(.dataUnavailable, "no frame has been parsed yet")
+        }
+        let estimate = (Double(packet) * average).rounded()
+        guard estimate < 9e18 else { throw AudioFileStreamError(.invalidPacketOffset, "packet \(packet) is too far") }
+        return (Int64(estimate), true)
+    }
+}

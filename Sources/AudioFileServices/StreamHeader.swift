@@ -1,0 +1,197 @@
+import AudioCore
+
+/// The first bytes of a stream a container parser reads as if they were the whole file: the
+/// header that has arrived, inside a file of `size` bytes whose rest has not. Reads past the held
+/// bytes come back short, so chunk and box walks end there.
+struct StreamPrefixSource: AudioByteSource {
+    let held: [UInt8]
+    let size: Int64
+
+    /// The size a stream's file is taken to have when the header does not bound it: large
+    /// enough for any data chunk, small enough that sums of sizes and offsets cannot overflow.
+    static let unboundedSize = Int64.max / 4
+
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(AudioFileError) -> Int {
+        guard offset >= 0 else { throw AudioFileError(.position, "negative offset \(offset)") }
+        guard offset < Int64(held.count) else { return 0 }
+        let n = min(buffer.count, held.count - Int(offset))
+        held.withUnsafeBytes { src in
+            buffer.baseAddress!.copyMemory(from: src.baseAddress! + Int(offset), byteCount: n)
+        }
+        return n
+    }
+}
+
+/// Gathers a stream's first bytes until its container and where its audio data starts are known,
+/// then parses the header with the container's ``AudioFileFormat`` conformer.
+struct HeaderGatherer {
+    /// Bytes looked at to recognise the container.
+    static let detectionBytes = 64
+
+    enum Container {
+        case undetected
+        case chunks(any AudioFileFormat.Type, ChunkWalker.Layout)
+        case mp4
+    }
+
+    enum Result {
+        /// The header needs this many bytes from the start of the stream.
+        case needMore(Int)
+        /// An ADTS or MPEG audio stream: frames are found by their headers.
+        case frames(FrameCutter)
+        /// A parsed container: what it says, the cutter for its packets, and where the bytes
+        /// the cutter gets start.
+        case container(facts: StreamProperties, cutter: any StreamCutter, headerEnd: Int)
+    }
+
+    private var container = Container.undetected
+    /// Chunk types seen before the audio data.
+    private var seen: Set<FourCharCode> = []
+
+    mutating func advance(_ held: UnsafeRawBufferPointer, typeHint: AudioFileType?) throws(AudioFileStreamError) -> Result {
+        if case .undetected = container {
+            let prefix = UnsafeRawBufferPointer(rebasing: held.prefix(Self.detectionBytes))
+            switch AudioFileFormats.all.first(where: { $0.canRead(prefix: prefix) }) {
+            case let format? where format == MP4Format.self: container = .mp4
+            case let format? where format == CAFFormat.self: container = .chunks(format, .caf)
+            case let format? where format == WAVEFormat.self: container = .chunks(format, .riff)
+            case let format? where format == AIFFFormat.self: container = .chunks(format, .iff)
+            case let format? where format == ADTSFormat.self: return .frames(FrameCutter(kind: .adts))
+            case let format? where format == MP3Format.self: return .frames(FrameCutter(kind: .mpeg))
+            default:
+                switch typeHint.flatMap(AudioFileFormats.forType) {
+                case let format? where format == ADTSFormat.self: return .frames(FrameCutter(kind: .adts))
+                case let format? where format == MP3Format.self: return .frames(FrameCutter(kind: .mpeg))
+                default: return .frames(FrameCutter(kind: .either))
+                }
+            }
+        }
+        let headerEnd: Int
+        switch container {
+        case .undetected:
+            return .needMore(Self.detectionBytes)
+        case .chunks(_, let layout):
+            switch try locateData(held, layout: layout) {
+            case .needMore(let count): return .needMore(count)
+            case .found(let end): headerEnd = end
+            }
+        case .mp4:
+            switch try locateMovieData(held) {
+            case .needMore(let count): return .needMore(count)
+            case .found(let end): headerEnd = end
+            }
+        }
+        return try parse(Array(held[0..<headerEnd]))
+    }
+
+    private enum Located {
+        case needMore(Int)
+        case found(Int)
+    }
+
+    /// Where the header of a RIFF, IFF or CAF file ends: after the data chunk's header (and
+    /// CAF's edit count, AIFF's SSND offset and block size).
+    private mutating func locateData(_ held: UnsafeRawBufferPointer, layout: ChunkWalker.Layout) throws(AudioFileStreamError) -> Located {
+        let source = StreamPrefixSource(held: Array(held), size: StreamPrefixSource.unboundedSize)
+        var walker = ChunkWalker(source, layout: layout, start: layout == .caf ? 8 : 12)
+        do {
+            while let chunk = try walker.next() {
+                let isData = layout == .iff ? chunk.id == "SSND" : chunk.id == "data"
+                guard isData else {
+                    seen.insert(chunk.id)
+                    continue
+                }
+                let end = chunk.bodyOffset + (layout == .riff ? 0 : layout == .caf ? 4 : 8)
+                return end <= Int64(held.count) ? .found(Int(end)) : .needMore(Int(end))
+            }
+        } catch {
+            throw AudioFileStreamError(error)
+        }
+        return .needMore(Int(clamping: walker.position + walker.headerSize))
+    }
+
+    /// Where the header of an MPEG-4 file ends: at the body of the first `mdat`, which must come
+    /// after the `moov`.
+    private func locateMovieData(_ held: UnsafeRawBufferPointer) throws(AudioFileStreamError) -> Located {
+        var position: Int64 = 0
+        var sawMovie = false
+        while true {
+            guard Int64(held.count) - position >= 16 else { return .needMore(Int(clamping: position + 16)) }
+            let box: MP4Box?
+            do {
+                box = try MP4Box.parse(held, at: Int(position), base: 0, limit: StreamPrefixSource.unboundedSize)
+            } catch {
+                throw AudioFileStreamError(error)
+            }
+            guard let box else { return .needMore(Int(clamping: position + 16)) }
+            if box.type == "mdat" {
+                guard sawMovie else {
+                    throw AudioFileStreamError(
+                        .notOptimized, "the audio data ('mdat') comes before the 'moov' box that describes it", offset: box.offset)
+                }
+                return .found(Int(box.bodyOffset))
+            }
+            if box.type == "moov" { sawMovie = true }
+            if held.be32(Int(position)) == 0 {
+                throw AudioFileStreamError(.invalidFile, "'\(box.name)' runs to the end of the file before any audio data", offset: box.offset)
+            }
+            position = box.end
+        }
+    }
+
+    /// Parses the header with the container's conformer and works out what it says.
+    private func parse(_ header: [UInt8]) throws(AudioFileStreamError) -> Result {
+        let format: any AudioFileFormat.Type
+        switch container {
+        case .chunks(let type, _): format = type
+        default: format = MP4Format.self
+        }
+        let source = StreamPrefixSource(held: header, size: StreamPrefixSource.unboundedSize)
+        let parsed: any AudioFileFormat
+        do {
+            parsed = try format.init(reading: source)
+        } catch {
+            if format == CAFFormat.self, error.chunk == "pakt", !seen.contains("pakt") {
+                throw AudioFileStreamError(
+                    .notOptimized, "variable-size packets whose 'pakt' chunk comes after the audio data", offset: nil)
+            }
+            throw AudioFileStreamError(error)
+        }
+        if let mp4 = parsed as? MP4Format, mp4.isFragmented {
+            throw AudioFileStreamError(.unsupportedFileType, "fragmented MPEG-4 streams are not supported", offset: nil)
+        }
+        let end = parsed.dataOffset.addingReportingOverflow(parsed.dataByteCount)
+        let sized = !end.overflow && end.partialValue < StreamPrefixSource.unboundedSize
+
+        var facts = StreamProperties()
+        facts.fileType = parsed.fileType
+        facts.dataFormat = parsed.dataFormat
+        facts.magicCookie = parsed.magicCookie
+        facts.dataOffset = parsed.dataOffset
+        facts.channelLayout = parsed.channelLayout
+        facts.info = parsed.info
+        facts.packetTableInfo = parsed.packetTableInfo
+        facts.maximumPacketSize = UInt32(clamping: AudioFile.maximumPacketSize(of: parsed))
+        facts.packetSizeUpperBound = UInt32(clamping: AudioFile.packetSizeUpperBound(of: parsed))
+        facts.ready = true
+        if sized { facts.byteCount = UInt64(parsed.dataByteCount) }
+
+        let cutter: any StreamCutter
+        switch parsed.packets {
+        case .constant(let bytesPerPacket, let count):
+            if sized { facts.packetCount = UInt64(max(0, count)) }
+            if parsed.dataFormat.bytesPerPacket == 0 {
+                cutter = NoPacketsCutter()
+                facts.packetCount = 0
+            } else {
+                cutter = ConstantCutter(
+                    bytesPerPacket: bytesPerPacket, dataOffset: parsed.dataOffset,
+                    dataEnd: sized ? parsed.dataOffset + parsed.dataByteCount : nil)
+            }
+        case .table(let table):
+            facts.packetCount = UInt64(table.count)
+            cutter = try TableCutter(table: table, dataOffset: parsed.dataOffset)
+        }
+        return .container(facts: facts, cutter: cutter, headerEnd: header.count)
+    }
+}
