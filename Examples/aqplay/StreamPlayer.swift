@@ -84,8 +84,8 @@ final class StreamPlayer: @unchecked Sendable {
     private var currentHasDescriptions = false
     private var primingLeft = 0
     private var remainderFrames = 0
-    /// Frames enqueued (after trimming).
-    private var enqueuedFrames: Int64 = 0
+    /// Packets enqueued so far.
+    private var packetsDelivered = 0
     /// Set when a callback failed: the feeding stops.
     private var callbackFailure: (any Error)?
 
@@ -119,7 +119,7 @@ final class StreamPlayer: @unchecked Sendable {
         }
         if let error = callbackFailure { failure = error }
         do {
-            try finishFeeding()
+            try finishFeeding(complete: failure == nil)
         } catch {
             if failure == nil { failure = error }
         }
@@ -154,10 +154,13 @@ final class StreamPlayer: @unchecked Sendable {
     }
 
     /// The last buffer, then a stop once everything is played (Listing 3-5); the queue starts
-    /// here when the stream was too short to fill its buffers.
-    private func finishFeeding() throws {
+    /// here when the stream was too short to fill its buffers. The remainder frames are
+    /// trimmed only from a `complete` stream that delivered every packet its header counts (or
+    /// does not count them): a stream cut short did not reach the padding.
+    private func finishFeeding(complete: Bool) throws {
         guard let queue, !interrupted.load(ordering: .relaxed) else { return }
-        try enqueueCurrent(isLast: true)
+        let count = parser?.audioDataPacketCount
+        try enqueueCurrent(isLast: complete && (count == nil || count == UInt64(packetsDelivered + currentPackets)))
         try startIfNeeded()
         try queue.stop(immediate: false)
     }
@@ -334,7 +337,7 @@ final class StreamPlayer: @unchecked Sendable {
         }
         buffer.packetDescriptionCount = currentHasDescriptions ? UInt32(currentPackets) : 0
         try queue.enqueue(buffer, packetDescriptions: nil, trimFramesAtStart: trimStart, trimFramesAtEnd: trimEnd)
-        enqueuedFrames += Int64((frames ?? 0) - trimStart - trimEnd)
+        packetsDelivered += currentPackets
     }
 
     /// Frames the buffer's packets decode to; nil when the format does not say.

@@ -21,8 +21,9 @@ struct AqplayStreamTests {
 
     static func path(_ name: String) -> String { Fixtures.root.appendingPathComponent(name).path }
 
+    /// A temporary path of its own (test cases run in parallel).
     static func output(_ label: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("aqplay-stream-\(getpid())-\(label).wav").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("aqplay-stream-\(label)-\(UUID().uuidString).wav").path
     }
 
     /// Runs aqplay with standard input read from `stdinPath` (else empty).
@@ -117,7 +118,9 @@ struct AqplayStreamTests {
         #expect(result.status == 1)
         #expect(result.err.contains("connection closed after \(cut) of \(body.count) bytes"), "\(result.err)")
         let partial = try AqplayTests.floats(out).samples
-        let full = try AqplayTests.floats(Self.writeTemporary(whole)).samples
+        let wholePath = try Self.writeTemporary(whole)
+        defer { try? FileManager.default.removeItem(atPath: wholePath) }
+        let full = try AqplayTests.floats(wholePath).samples
         #expect(!partial.isEmpty && partial.count < full.count, "\(partial.count) samples of \(full.count)")
         // Everything rendered is the whole rendering's beginning (the last packet's decode
         // may differ where the decoder ran out of input).
@@ -129,7 +132,7 @@ struct AqplayStreamTests {
     }
 
     static func writeTemporary(_ data: Data) throws -> String {
-        let path = output("temp-\(UUID().uuidString)")
+        let path = output("whole")
         try data.write(to: URL(fileURLWithPath: path))
         return path
     }
