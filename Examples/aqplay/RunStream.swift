@@ -86,6 +86,7 @@ func runStream(source: String, options: Options) throws -> Int32 {
     var announced = false
     var deviceFailed = false
     var underruns = 0
+    var wasRebuffering = false
     while true {
         _ = player.events.wait(timeout: .now() + .milliseconds(showStatus ? 100 : 250))
         if player.interrupted.load(ordering: .relaxed) { break }
@@ -111,10 +112,19 @@ func runStream(source: String, options: Options) throws -> Int32 {
             break
         }
         let seconds = ((try? queue.currentTime().timeStamp.sampleTime) ?? 0) / queue.renderFormat.sampleRate
-        if !finished, let timeline, (try? queue.currentTime(timeline: timeline))?.discontinuity == true {
+        // An underrun while the stream is still arriving: the queue pauses until its buffers
+        // are full again. Underruns seen while it pauses or resumes belong to the same one.
+        let rebuffering = player.isRebuffering
+        let discontinuity = timeline.flatMap { try? queue.currentTime(timeline: $0).discontinuity } ?? false
+        if discontinuity && !rebuffering && !wasRebuffering && !finished && player.pauseToRebuffer() {
             underruns += 1
             status.end()
-            printError("aqplay: \(name): underrun at \(clock(seconds)): the stream is not keeping up; playing on as data arrives")
+            printError("aqplay: \(name): underrun at \(clock(seconds)): the stream stalled; buffering")
+        }
+        wasRebuffering = rebuffering
+        if rebuffering {
+            status.show("\(clock(seconds))  buffering…")
+            continue
         }
         var text = clock(seconds)
         if let current = title.withLock({ $0 }) { text += "  \(current)" }
@@ -139,7 +149,7 @@ func runStream(source: String, options: Options) throws -> Int32 {
     }
     if let failure = player.failure { throw failure }
     if underruns > 0 {
-        printError("aqplay: \(name): \(underruns) underrun(s): the stream stalled and silence played meanwhile")
+        printError("aqplay: \(name): the stream stalled \(underruns) time(s); playback paused until it caught up")
     }
     if badPackets > 0 {
         printError("aqplay: \(name): \(badPackets) packet(s) could not be decoded and were played as silence")

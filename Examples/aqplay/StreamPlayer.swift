@@ -61,6 +61,8 @@ final class StreamPlayer: @unchecked Sendable {
     private struct Shared {
         var queue: AudioQueue?
         var started = false
+        /// Paused after an underrun until every buffer is filled again.
+        var rebuffering = false
         var finished = false
         var failure: (any Error)?
     }
@@ -102,6 +104,7 @@ final class StreamPlayer: @unchecked Sendable {
 
     var queueIfCreated: AudioQueue? { shared.withLock { $0.queue } }
     var hasStarted: Bool { shared.withLock { $0.started } }
+    var isRebuffering: Bool { shared.withLock { $0.rebuffering } }
     var feedingFinished: Bool { shared.withLock { $0.finished } }
     var failure: (any Error)? { shared.withLock { $0.failure } }
 
@@ -191,7 +194,14 @@ final class StreamPlayer: @unchecked Sendable {
             let maxPacketSize = Int(parser.maximumPacketSize ?? parser.packetSizeUpperBound ?? 0)
             let sizes = deriveBufferSize(format, maxPacketSize: maxPacketSize > 0 ? maxPacketSize : 0x10000, seconds: 0.5)
             bufferByteSize = sizes.bufferByteSize
-            descriptionCapacity = format.isPCM ? 0 : max(1, sizes.numPacketsToRead)
+            // A buffer holds Listing 3-7's packet count, but no more than half a second of them:
+            // at a low bit rate its 16 KiB floor would hold many seconds, and a stream arriving in
+            // real time would start that much later and fill each buffer that slowly.
+            var packets = sizes.numPacketsToRead
+            if format.framesPerPacket > 0 {
+                packets = min(packets, Int((format.sampleRate / Double(format.framesPerPacket) * 0.5).rounded(.up)))
+            }
+            descriptionCapacity = format.isPCM ? 0 : max(1, packets)
             for _ in 0..<numberOfBuffers {
                 pool.put(try queue.allocateBuffer(byteCapacity: bufferByteSize, packetDescriptionCapacity: descriptionCapacity))
             }
@@ -310,13 +320,35 @@ final class StreamPlayer: @unchecked Sendable {
         return buffer
     }
 
-    /// Starts the live queue: called when every buffer is enqueued, or at the end of a stream
-    /// too short to fill them.
+    /// Starts the live queue, or resumes it after an underrun: called when every buffer is
+    /// enqueued, and at the end of the stream.
     private func startIfNeeded() throws {
-        guard offline == nil, let queue, !shared.withLock({ $0.started }) else { return }
-        try queue.start()
-        shared.withLock { $0.started = true }
+        guard offline == nil, let queue else { return }
+        let failure = shared.withLock { s -> AudioQueueError? in
+            guard !s.started || s.rebuffering else { return nil }
+            do throws(AudioQueueError) {
+                try queue.start()
+            } catch {
+                return error
+            }
+            s.started = true
+            s.rebuffering = false
+            return nil
+        }
+        if let failure { throw failure }
         events.signal()
+    }
+
+    /// After an underrun while the stream is still arriving, pauses the queue until its buffers
+    /// are full again (as Apple's streaming players do), so that it does not play on in spurts.
+    /// False when it was not playing.
+    func pauseToRebuffer() -> Bool {
+        guard let queue = queueIfCreated else { return false }
+        return shared.withLock { s in
+            guard s.started, !s.finished, !s.rebuffering, (try? queue.pause()) != nil else { return false }
+            s.rebuffering = true
+            return true
+        }
     }
 
     /// Enqueues the buffer being filled with the priming frames still to trim at its start
