@@ -117,6 +117,10 @@ final class StreamPlayer: @unchecked Sendable {
         var failure: (any Error)?
         do {
             try parse(stream, typeHint: typeHint)
+        } catch let error as ByteStreamError {
+            failure = CommandError(message: "\(name): \(error.message)")
+        } catch let error as AudioFileStreamError {
+            failure = CommandError(message: "\(name): \(error)")
         } catch {
             failure = error
         }

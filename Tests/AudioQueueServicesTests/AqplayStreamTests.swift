@@ -16,7 +16,8 @@ struct AqplayStreamTests {
         "valid/adts-aac-2ch-44100.aac", "valid/adts-aac-1ch-44100-id3v23.aac", "mp3/cbr-128k-2ch-44100.mp3",
         "mp3/vbr-q4-2ch-44100.mp3", "mp3/id3v24-id3v1-1ch-44100.mp3", "valid/caf-aac-2ch-48000.caf",
         "valid/caf-pcm_s16le-1ch-11025.caf", "valid/wav-pcm_s16le-2ch-44100.wav", "valid/wav-pcm_f32le-6ch-44100.wav",
-        "valid/aiff-pcm_s16be-2ch-44100.aiff", "valid/aifc-pcm_f32be-2ch-44100.aifc",
+        "valid/aiff-pcm_s16be-2ch-44100.aiff", "valid/aifc-pcm_f32be-2ch-44100.aifc", "mp4/aac-2ch-44100-faststart.m4a",
+        "mp4/built-itunsmpb-2ch-44100.m4a",
     ]
 
     static func path(_ name: String) -> String { Fixtures.root.appendingPathComponent(name).path }
@@ -129,6 +130,27 @@ struct AqplayStreamTests {
         let first = (0..<compared).first { partial[$0] != full[$0] }
         #expect(first == nil, "sample \(first ?? -1) differs from the whole rendering's")
         #expect(partial.count >= full.count / 3, "only \(partial.count) of \(full.count) samples for half the bytes")
+    }
+
+    /// Playing (to the null device), a cut stream also plays what arrived, then fails.
+    @Test func cutStreamFailsWhenPlaying() throws {
+        let body = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path("mp3/cbr-128k-2ch-44100.mp3"))))
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        var response = ServedResponse(body: body, framing: .chunked([1000]))
+        response.cutAfter = 6000
+        server.route("/cut.mp3", response)
+        let result = try runProcess(aqplay, ["--backend", "null", server.url("/cut.mp3")])
+        #expect(result.status == 1)
+        #expect(result.out.contains("playing through null:null"), "\(result.out)")
+        #expect(result.err.contains("\(server.url("/cut.mp3")): connection closed after 6000 bytes"), "\(result.err)")
+    }
+
+    /// An MPEG-4 file whose `moov` follows its audio cannot be streamed: a clear error.
+    @Test func moovLastIsRefused() throws {
+        let result = try Self.aqplayWithInput(["--offline", Self.output("moov-last"), "-"], stdinPath: Self.path("mp4/aac-2ch-44100.m4a"))
+        #expect(result.status == 1)
+        #expect(result.err.contains("aqplay: standard input: ") && result.err.contains("moov"), "\(result.err)")
     }
 
     static func writeTemporary(_ data: Data) throws -> String {
