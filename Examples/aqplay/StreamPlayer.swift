@@ -379,18 +379,9 @@ final class StreamPlayer: @unchecked Sendable {
     /// Frames the buffer's packets decode to; nil when the format does not say.
     private func frameCount(of buffer: AudioQueueBuffer) -> Int? {
         guard let format else { return nil }
-        if format.isPCM && format.bytesPerFrame > 0 { return Int(buffer.audioDataByteSize) / Int(format.bytesPerFrame) }
-        let perPacket = Int(format.framesPerPacket)
-        if currentHasDescriptions, let list = buffer.packetDescriptions {
-            var frames = 0
-            for i in 0..<currentPackets {
-                let variable = Int(list[i].variableFramesInPacket)
-                guard variable > 0 || perPacket > 0 else { return nil }
-                frames += variable > 0 ? variable : perPacket
-            }
-            return frames
-        }
-        return perPacket > 0 ? currentPackets * perPacket : nil
+        return aqplay.frameCount(
+            format: format, packets: currentPackets, bytes: Int(buffer.audioDataByteSize),
+            descriptions: currentHasDescriptions ? buffer.packetDescriptions : nil)
     }
 
     /// Records a failure inside a callback and stops the parse.
