@@ -87,6 +87,12 @@ let package = Package(
             dependencies: [.product(name: "AudioFileServices", package: "swift-audio-queue")],
             path: "Sources/pcmcat"
         ),
+        // AudioFileStream's parsing throughput, in process (Benchmarks/stream).
+        .executableTarget(
+            name: "streamparse",
+            dependencies: [.product(name: "AudioFileServices", package: "swift-audio-queue")],
+            path: "Sources/streamparse"
+        ),
         // Whole-process IMA4 encoder: a PCM file through AudioFile, PCMConverter (to Float32) and
         // IMA4Encoder; for timing against `ffmpeg -c:a adpcm_ima_qt -f null -` with hyperfine.
         .executableTarget(

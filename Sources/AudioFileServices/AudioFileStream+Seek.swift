@@ -8,9 +8,9 @@ extension AudioFileStream {
     /// MPEG audio (`isEstimated`). The next ``parse(bytes:flags:)`` takes its bytes as starting at
     /// that offset.
     ///
-    /// Throws ``AudioFileStreamError/Code/dataUnavailable`` before the parser is ready to produce
-    /// packets, ``AudioFileStreamError/Code/invalidPacketOffset`` for a packet outside the stream,
-    /// ``AudioFileStreamError/Code/illegalOperation`` after ``close()`` or from a callback.
+    /// Throws `AudioFileStreamError.Code.dataUnavailable` before the parser is ready to produce
+    /// packets, `AudioFileStreamError.Code.invalidPacketOffset` for a packet outside the stream,
+    /// `AudioFileStreamError.Code.illegalOperation` after ``close()`` or from a callback.
     public func seek(toPacket packet: Int64) throws(AudioFileStreamError) -> (byteOffset: Int64, isEstimated: Bool) {
         guard !isClosed else { throw AudioFileStreamError(.illegalOperation, "the stream is closed") }
         guard !inCallback else { throw AudioFileStreamError(.illegalOperation, "seek called from inside a callback of the same stream") }

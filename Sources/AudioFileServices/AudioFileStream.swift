@@ -14,7 +14,7 @@ public import AudioCore
 /// Streams read: ADTS, MPEG audio (Layers I–III, ID3v2 tags skipped, the Xing/Info frame left out
 /// and its LAME tag turned into ``packetTableInfo``), CAF (with a data size of -1 too; a `pakt`
 /// must come before the data), WAVE, RF64 and BW64, AIFF and AIFF-C, and MPEG-4 files whose
-/// `moov` comes before `mdat` (others end in ``AudioFileStreamError/Code/notOptimized``).
+/// `moov` comes before `mdat` (others end in `AudioFileStreamError.Code.notOptimized`).
 /// The container headers are parsed by the same ``AudioFileFormat`` conformers ``AudioFile``
 /// uses, and the packets delivered are exactly those ``AudioFile`` reads from the same file,
 /// whatever the pieces the bytes arrive in. The format is found by magic bytes after the first
@@ -37,8 +37,8 @@ public import AudioCore
 ///
 /// The callbacks may read the parser's properties and call ``close()``; ``parse(bytes:flags:)``
 /// and ``seek(toPacket:)`` from inside them fail with
-/// ``AudioFileStreamError/Code/illegalOperation``. A malformed stream ends in an
-/// ``AudioFileStreamError``; the parser then refuses further bytes with the same error.
+/// `AudioFileStreamError.Code.illegalOperation`. A malformed stream ends in an
+/// `AudioFileStreamError`; the parser then refuses further bytes with the same error.
 public final class AudioFileStream {
     /// The property listener: the parser, the property now known, and the flags (see
     /// ``AudioFileStreamPropertyFlags``).
@@ -103,15 +103,23 @@ public final class AudioFileStream {
     /// complete. Pass ``AudioFileStreamParseFlags/discontinuity`` when the bytes do not follow the
     /// previous ones (after ``seek(toPacket:)``, or when some were lost).
     ///
+    /// At the end of the stream, call it once with no bytes: an ADTS or MPEG audio frame after
+    /// junk that no following header can confirm then counts if it ends exactly there, as
+    /// ``AudioFile`` counts a file's last frame.
+    ///
     /// Throws a malformed stream's error (the parser is unusable afterwards),
-    /// ``AudioFileStreamError/Code/illegalOperation`` after ``close()`` or from inside a callback.
+    /// `AudioFileStreamError.Code.illegalOperation` after ``close()`` or from inside a callback.
     public func parse(bytes: UnsafeRawBufferPointer, flags: AudioFileStreamParseFlags = []) throws(AudioFileStreamError) {
         guard !isClosed else { throw AudioFileStreamError(.illegalOperation, "the stream is closed") }
         guard !inCallback else { throw AudioFileStreamError(.illegalOperation, "parse called from inside a callback of the same stream") }
         if let failure { throw failure }
         do {
             if flags.contains(.discontinuity) || seekTarget != nil { discontinuity() }
-            try feed(bytes)
+            if bytes.isEmpty {
+                try finish()
+            } else {
+                try feed(bytes)
+            }
             sink.flush()
             if isClosed { close() }
         } catch {
@@ -123,7 +131,7 @@ public final class AudioFileStream {
     }
 
     /// Closes the parser (Apple's `AudioFileStreamClose`): later calls fail with
-    /// ``AudioFileStreamError/Code/illegalOperation``. Closing from inside a callback stops the
+    /// `AudioFileStreamError.Code.illegalOperation`. Closing from inside a callback stops the
     /// parse that called it.
     public func close() {
         isClosed = true
@@ -243,6 +251,18 @@ public final class AudioFileStream {
                 }
             }
         }
+    }
+
+    /// The end of the stream: what the cutter holds is all there is.
+    private func finish() throws(AudioFileStreamError) {
+        guard let cutter = cutter as? FrameCutter, !pending.isEmpty else { return }
+        cutter.atEnd = true
+        let step = try pending.withStreamBytes { held throws(AudioFileStreamError) in
+            try cutter.cut(held, at: position, sink: sink)
+        }
+        cutter.atEnd = false
+        position += Int64(step.consumed)
+        pending.removeFirst(step.consumed)
     }
 
     /// Refuses a cutter step that would make no progress (a cutter bug, never the data's).

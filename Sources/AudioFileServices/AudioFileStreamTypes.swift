@@ -23,8 +23,8 @@ public struct AudioFileStreamPropertyID: RawRepresentable, Hashable, Sendable, C
     public static let audioDataByteCount = Self("bcnt")
     /// `kAudioFileStreamProperty_AudioDataPacketCount` (`'pcnt'`).
     public static let audioDataPacketCount = Self("pcnt")
-    /// `kAudioFileStreamProperty_MaximumPacketSize` (`'pszm'`).
-    public static let maximumPacketSize = Self("pszm")
+    /// `kAudioFileStreamProperty_MaximumPacketSize` (`'psze'`, as Apple's header spells it).
+    public static let maximumPacketSize = Self("psze")
     /// `kAudioFileStreamProperty_DataOffset` (`'doff'`).
     public static let dataOffset = Self("doff")
     /// `kAudioFileStreamProperty_ChannelLayout` (`'cmap'`).

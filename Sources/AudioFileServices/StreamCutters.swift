@@ -206,7 +206,7 @@ final class TableCutter: StreamCutter {
 }
 
 extension Array where Element == UInt8 {
-    /// `withUnsafeBytes` whose body throws ``AudioFileStreamError`` only.
+    /// `withUnsafeBytes` whose body throws `AudioFileStreamError` only.
     func withStreamBytes<R>(_ body: (UnsafeRawBufferPointer) throws(AudioFileStreamError) -> R) throws(AudioFileStreamError) -> R {
         let result: Result<R, AudioFileStreamError> = withUnsafeBytes { buffer in
             Result { () throws(AudioFileStreamError) in try body(buffer) }

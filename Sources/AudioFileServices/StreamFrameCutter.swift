@@ -36,6 +36,10 @@ final class FrameCutter: StreamCutter {
     private var mpeg: MPEGAudioHeader?
     private var encoder: MP3Tags.EncoderInfo?
     private var announced = false
+    /// Set while the parser is told the stream ends with the bytes it has.
+    var atEnd = false
+    /// True once bytes before the first frame were passed over as junk.
+    private var skippedJunk = false
     /// Where the first audio frame starts.
     private var dataOffset: Int64 = 0
     /// Whole frames (headers included) seen, for the average frame size seeks estimate with.
@@ -150,6 +154,7 @@ final class FrameCutter: StreamCutter {
                 }
                 j += 1
             }
+            if j > from { skippedJunk = true }
             if j + 1 >= count { return .needMore(consumed: j, need: 2) }
             let isADTS = b[j + 1] & 0x06 == 0
             let headerBytes = isADTS ? 7 : 4
@@ -157,8 +162,9 @@ final class FrameCutter: StreamCutter {
             if isADTS {
                 if let header = ADTSFormat.Header(b, j), adts.map({ header.sameStream(as: $0) }) ?? (mpeg == nil) {
                     let next = j + header.frameLength
-                    if count - next < 7 { return .needMore(consumed: j, need: header.frameLength + 7) }
-                    if let following = ADTSFormat.Header(b, next), following.sameStream(as: header) {
+                    let last = atEnd && next == count
+                    if count - next < 7 && !last { return .needMore(consumed: j, need: header.frameLength + 7) }
+                    if last || ADTSFormat.Header(b, next).map({ $0.sameStream(as: header) }) == true {
                         if adts == nil { try begin(adts: header, frame: UnsafeRawBufferPointer(rebasing: b[j..<next]), at: base + Int64(j)) }
                         return .found(j)
                     }
@@ -167,8 +173,9 @@ final class FrameCutter: StreamCutter {
                 switch MPEGAudioHeader.parse(b, j) {
                 case .header(let header) where mpeg.map({ header.sameStream(as: $0) }) ?? (adts == nil):
                     let next = j + header.frameLength
-                    if count - next < 4 { return .needMore(consumed: j, need: header.frameLength + 4) }
-                    if let following = MPEGAudioHeader(b, next), following.sameStream(as: header) {
+                    let last = atEnd && next == count
+                    if count - next < 4 && !last { return .needMore(consumed: j, need: header.frameLength + 4) }
+                    if last || MPEGAudioHeader(b, next).map({ $0.sameStream(as: header) }) == true {
                         if mpeg == nil {
                             mpeg = header
                             kind = .mpeg
@@ -181,7 +188,8 @@ final class FrameCutter: StreamCutter {
                         }
                         return .found(j)
                     }
-                case .freeFormat where mpeg == nil && adts == nil:
+                case .freeFormat where mpeg == nil && adts == nil && !skippedJunk:
+                    // At the start of the audio, as AudioFile refuses it; after junk it is junk.
                     throw AudioFileStreamError(
                         .unsupportedDataFormat, "free-format MPEG audio (bitrate index 0) is not supported", offset: base + Int64(j))
                 default:
@@ -189,6 +197,7 @@ final class FrameCutter: StreamCutter {
                 }
             }
             j += 1
+            skippedJunk = true
         }
     }
 

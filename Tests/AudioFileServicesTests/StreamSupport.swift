@@ -72,6 +72,10 @@ func streamRun(_ bytes: [UInt8], hint: AudioFileType? = nil, pieces next: () -> 
             offset += n
         }
     }
+    // The end of the stream, as Apple's parser is told it: no bytes.
+    if box.run.error == nil {
+        do { try stream.parse(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) } catch { box.run.error = error }
+    }
     box.run.maximumRetained = stream.maximumRetainedBytes
     box.run.fileFormat = stream.fileFormat
     box.run.dataFormat = stream.dataFormat

@@ -5,7 +5,9 @@ import AudioCodecFAAD
 import ExtendedAudioFileServices
 
 /// One fuzz input: every container parser on the raw bytes, then detection through AudioFile,
-/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2) to Float32. Any outcome but a typed error or success is a finding
+/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2) to Float32;
+/// then AudioFileStream in several chunkings, cross-checked against AudioFile (StreamFuzz.swift).
+/// Any outcome but a typed error or success is a finding
 /// (libFuzzer reports crashes, timeouts and runaway allocations).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -21,6 +23,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let file = try? AudioFile(source: source, fileExtension: ext) else { continue }
         exercise(file)
     }
+    fuzzStream(bytes)
     return 0
 }
 

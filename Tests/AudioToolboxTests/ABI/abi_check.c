@@ -143,6 +143,14 @@ static void checkScalarTypes(void) {
     WIDTH(AudioFileFlags, 4);                  /* CF_OPTIONS(UInt32, AudioFileFlags) */
     WIDTH(AudioFilePermissions, 1);            /* CF_ENUM(SInt8, AudioFilePermissions) */
     WIDTH(AudioBytePacketTranslationFlags, 4); /* CF_OPTIONS(UInt32, AudioBytePacketTranslationFlags) */
+    /* AudioFileStream.h. */
+    WIDTH(AudioFileStreamPropertyID, 4);
+    WIDTH(AudioFileStreamID, 8);
+    WIDTH(AudioFileStreamPropertyFlags, 4);    /* CF_OPTIONS(UInt32, AudioFileStreamPropertyFlags) */
+    WIDTH(AudioFileStreamParseFlags, 4);       /* CF_OPTIONS(UInt32, AudioFileStreamParseFlags) */
+    WIDTH(AudioFileStreamSeekFlags, 4);        /* CF_OPTIONS(UInt32, AudioFileStreamSeekFlags) */
+    WIDTH(AudioFileStream_PropertyListenerProc, 8);
+    WIDTH(AudioFileStream_PacketsProc, 8);
     /* ExtendedAudioFile.h. */
     WIDTH(ExtAudioFilePropertyID, 4);
     WIDTH(ExtAudioFileRef, 8);
@@ -266,6 +274,11 @@ static void checkStructs(void) {
     FIELD(AudioBytePacketTranslation, mPacket, 8, 8);
     FIELD(AudioBytePacketTranslation, mByteOffsetInPacket, 16, 4);
     FIELD(AudioBytePacketTranslation, mFlags, 20, 4);
+
+    /* AudioFormat.h: AudioStreamBasicDescription mASBD; AudioChannelLayoutTag mChannelLayoutTag. */
+    STRUCT(AudioFormatListItem, 48, 8);
+    FIELD(AudioFormatListItem, mASBD, 0, 40);
+    FIELD(AudioFormatListItem, mChannelLayoutTag, 40, 4);
 }
 
 static void checkConstants(void) {
@@ -428,6 +441,43 @@ static void checkConstants(void) {
     CONST_U32(kAudioFilePropertyEstimatedDuration, 0x65647572);    /* 'edur' */
     CONST_U32(kAudioFilePropertyBitRate, 0x62726174);              /* 'brat' */
     CONST_U32(kAudioFilePropertySourceBitDepth, 0x73627464);       /* 'sbtd' */
+
+    /* AudioFileStream.h: flags, result codes and properties. */
+    CONST_U32(kAudioFileStreamPropertyFlag_PropertyIsCached, 1);
+    CONST_U32(kAudioFileStreamPropertyFlag_CacheProperty, 2);
+    CONST_U32(kAudioFileStreamParseFlag_Discontinuity, 1);
+    CONST_U32(kAudioFileStreamSeekFlag_OffsetIsEstimated, 1);
+    CONST_S32(kAudioFileStreamError_UnsupportedFileType, 0x7479703F);   /* 'typ?' */
+    CONST_S32(kAudioFileStreamError_UnsupportedDataFormat, 0x666D743F); /* 'fmt?' */
+    CONST_S32(kAudioFileStreamError_UnsupportedProperty, 0x7074793F);   /* 'pty?' */
+    CONST_S32(kAudioFileStreamError_BadPropertySize, 0x2173697A);       /* '!siz' */
+    CONST_S32(kAudioFileStreamError_NotOptimized, 0x6F70746D);          /* 'optm' */
+    CONST_S32(kAudioFileStreamError_InvalidPacketOffset, 0x70636B3F);   /* 'pck?' */
+    CONST_S32(kAudioFileStreamError_InvalidFile, 0x6474613F);           /* 'dta?' */
+    CONST_S32(kAudioFileStreamError_ValueUnknown, 0x756E6B3F);          /* 'unk?' */
+    CONST_S32(kAudioFileStreamError_DataUnavailable, 0x6D6F7265);       /* 'more' */
+    CONST_S32(kAudioFileStreamError_IllegalOperation, 0x6E6F7065);      /* 'nope' */
+    CONST_S32(kAudioFileStreamError_UnspecifiedError, 0x7768743F);      /* 'wht?' */
+    CONST_S32(kAudioFileStreamError_DiscontinuityCantRecover, 0x64736321); /* 'dsc!' */
+    CONST_U32(kAudioFileStreamProperty_ReadyToProducePackets, 0x72656479); /* 'redy' */
+    CONST_U32(kAudioFileStreamProperty_FileFormat, 0x66666D74);         /* 'ffmt' */
+    CONST_U32(kAudioFileStreamProperty_DataFormat, 0x64666D74);         /* 'dfmt' */
+    CONST_U32(kAudioFileStreamProperty_FormatList, 0x666C7374);         /* 'flst' */
+    CONST_U32(kAudioFileStreamProperty_MagicCookieData, 0x6D676963);    /* 'mgic' */
+    CONST_U32(kAudioFileStreamProperty_AudioDataByteCount, 0x62636E74); /* 'bcnt' */
+    CONST_U32(kAudioFileStreamProperty_AudioDataPacketCount, 0x70636E74); /* 'pcnt' */
+    CONST_U32(kAudioFileStreamProperty_MaximumPacketSize, 0x70737A65);  /* 'psze' */
+    CONST_U32(kAudioFileStreamProperty_DataOffset, 0x646F6666);         /* 'doff' */
+    CONST_U32(kAudioFileStreamProperty_ChannelLayout, 0x636D6170);      /* 'cmap' */
+    CONST_U32(kAudioFileStreamProperty_PacketToFrame, 0x706B6672);      /* 'pkfr' */
+    CONST_U32(kAudioFileStreamProperty_FrameToPacket, 0x6672706B);      /* 'frpk' */
+    CONST_U32(kAudioFileStreamProperty_PacketToByte, 0x706B6279);       /* 'pkby' */
+    CONST_U32(kAudioFileStreamProperty_ByteToPacket, 0x6279706B);       /* 'bypk' */
+    CONST_U32(kAudioFileStreamProperty_PacketTableInfo, 0x706E666F);    /* 'pnfo' */
+    CONST_U32(kAudioFileStreamProperty_PacketSizeUpperBound, 0x706B7562); /* 'pkub' */
+    CONST_U32(kAudioFileStreamProperty_AverageBytesPerPacket, 0x61627070); /* 'abpp' */
+    CONST_U32(kAudioFileStreamProperty_BitRate, 0x62726174);            /* 'brat' */
+    CONST_U32(kAudioFileStreamProperty_InfoDictionary, 0x696E666F);     /* 'info' */
 
     /* ExtendedAudioFile.h: properties and result codes. */
     CONST_U32(kExtAudioFileProperty_FileDataFormat, 0x66666D74);     /* 'ffmt' */

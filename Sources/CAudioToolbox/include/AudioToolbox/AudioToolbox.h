@@ -1,6 +1,7 @@
 /*
  * AudioToolbox.h — Apple's AudioToolbox C API on Linux: Audio Queue Services, Audio File
- * Services and Extended Audio File Services, with the CoreFoundation subset their programs use.
+ * Services, Audio File Stream Services and Extended Audio File Services, with the CoreFoundation
+ * subset their programs use.
  * Compile and link with the flags `Scripts/audiotoolbox-config --cflags --libs` prints.
  *
  * swift-audio-queue. Apache License 2.0.
@@ -11,6 +12,7 @@
 #include <AudioToolbox/ATBase.h>
 #include <AudioToolbox/CoreAudioTypes.h>
 #include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/AudioFileStream.h>
 #include <AudioToolbox/AudioQueue.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
 
