@@ -155,8 +155,9 @@ final class StreamPlayer: @unchecked Sendable {
         defer { chunk.deallocate() }
         while callbackFailure == nil && !interrupted.load(ordering: .relaxed) {
             let n = try stream.read(into: chunk)
-            if n == 0 { break }
+            // No bytes tell the parser the stream has ended (a last frame after junk counts).
             try parser.parse(bytes: UnsafeRawBufferPointer(rebasing: chunk[..<n]))
+            if n == 0 { break }
         }
     }
 

@@ -13,7 +13,8 @@ import ProcessSupport
 struct AqplayStreamTests {
     /// One file of each container the stream parser reads.
     static let sources = [
-        "valid/adts-aac-2ch-44100.aac", "valid/adts-aac-1ch-44100-id3v23.aac", "mp3/cbr-128k-2ch-44100.mp3",
+        "valid/adts-aac-2ch-44100.aac", "valid/adts-aac-1ch-44100-id3v23.aac", "valid/adts-aac-1ch-44100-junk.aac", "mp3/cbr-128k-2ch-44100.mp3",
+        "mp3/junk-2ch-44100.mp3", "mp3/ape-2ch-44100.mp3",
         "mp3/vbr-q4-2ch-44100.mp3", "mp3/id3v24-id3v1-1ch-44100.mp3", "valid/caf-aac-2ch-48000.caf",
         "valid/caf-pcm_s16le-1ch-11025.caf", "valid/wav-pcm_s16le-2ch-44100.wav", "valid/wav-pcm_f32le-6ch-44100.wav",
         "valid/aiff-pcm_s16be-2ch-44100.aiff", "valid/aifc-pcm_f32be-2ch-44100.aifc", "mp4/aac-2ch-44100-faststart.m4a",
