@@ -72,6 +72,39 @@ struct AqplayStreamTests {
         #expect(rendered.count > 44 && rendered == reference, "\(name): \(rendered.count) bytes from standard input, \(reference.count) from the file")
     }
 
+    /// Every fixture aqplay plays as a file plays the same from standard input — or, laid out so
+    /// that it cannot be streamed (the CAF `pakt` or the MPEG-4 `moov` after the audio), is
+    /// refused with Audio File Stream Services' kAudioFileStreamError_NotOptimized; fragmented
+    /// MPEG-4, which the stream parser does not read, is refused by name.
+    @Test func everyFixtureFromStandardInput() throws {
+        var compared = 0, refused = 0
+        for directory in ["valid", "mp3", "mp4", "alac", "aac-refs"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: Self.path(directory)).sorted()
+            for file in names where ![".json", ".framecrc", ".f32crc", ".f32", ".txt"].contains(where: { file.hasSuffix($0) }) {
+                let name = "\(directory)/\(file)"
+                let asFile = Self.output("sweep-file"), asStream = Self.output("sweep-stdin")
+                defer {
+                    try? FileManager.default.removeItem(atPath: asFile)
+                    try? FileManager.default.removeItem(atPath: asStream)
+                }
+                guard try runProcess(aqplay, ["--offline", asFile, Self.path(name)]).status == 0 else { continue }
+                let result = try Self.aqplayWithInput(["--offline", asStream, "-"], stdinPath: Self.path(name))
+                if result.status == 1
+                    && (result.err.contains("('optm')") || result.err.contains("fragmented MPEG-4 streams are not supported")) {
+                    refused += 1
+                    continue
+                }
+                #expect(result.status == 0, "\(name): \(result.err)")
+                guard result.status == 0 else { continue }
+                let same = FileManager.default.contentsEqual(atPath: asFile, andPath: asStream)
+                #expect(same, "\(name): standard input renders differently")
+                compared += 1
+            }
+        }
+        print("\(compared) fixtures render the same from standard input; \(refused) cannot be streamed")
+        #expect(compared > 100)
+    }
+
     /// Over HTTP from the in-process server — with a length, chunked, to the close, with ICY
     /// metadata every 1000 bytes — the same WAVE file, and the titles on stdout in order.
     @Test(arguments: ["valid/adts-aac-2ch-44100.aac", "mp3/cbr-128k-2ch-44100.mp3", "mp3/vbr-q4-2ch-44100.mp3",
