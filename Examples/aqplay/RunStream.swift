@@ -31,6 +31,7 @@ func runStream(source: String, options: Options) throws -> Int32 {
             throw CommandError(message: "\(name): \(error.message)")
         }
         typeHint = fileType(contentType: http.header("content-type"), path: http.url.target)
+        if let station = http.header("icy-name"), !station.isEmpty { print("station: \(station)") }
         // Titles go on the status line when there is one, else on lines of their own.
         let printsTitles = !(showStatus && live)
         http.onTitle = { text in
@@ -127,6 +128,7 @@ func runStream(source: String, options: Options) throws -> Int32 {
             continue
         }
         var text = clock(seconds)
+        if let duration = player.duration { text += " / \(clock(duration))" }
         if let current = title.withLock({ $0 }) { text += "  \(current)" }
         if let levels = try? queue.currentLevelMeterDB(), !levels.isEmpty { text += "  " + meterBars(levels) }
         status.show(text)

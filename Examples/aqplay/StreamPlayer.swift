@@ -60,6 +60,8 @@ final class StreamPlayer: @unchecked Sendable {
     // Set on the feeding thread, read by the main thread under the lock.
     private struct Shared {
         var queue: AudioQueue?
+        /// The length the stream's header gives, in seconds.
+        var duration: Double?
         var started = false
         /// Paused after an underrun until every buffer is filled again.
         var rebuffering = false
@@ -105,6 +107,7 @@ final class StreamPlayer: @unchecked Sendable {
     var queueIfCreated: AudioQueue? { shared.withLock { $0.queue } }
     var hasStarted: Bool { shared.withLock { $0.started } }
     var isRebuffering: Bool { shared.withLock { $0.rebuffering } }
+    var duration: Double? { shared.withLock { $0.duration } }
     var feedingFinished: Bool { shared.withLock { $0.finished } }
     var failure: (any Error)? { shared.withLock { $0.failure } }
 
@@ -218,11 +221,32 @@ final class StreamPlayer: @unchecked Sendable {
                 try queue.start()
                 offline = try OfflineOutput(queue, format: offlineFormat, path: path)
             }
-            shared.withLock { $0.queue = queue }
+            let duration = Self.duration(of: parser, format: format)
+            shared.withLock {
+                $0.queue = queue
+                $0.duration = duration
+            }
             events.signal()
         } catch {
             fail(error)
         }
+    }
+
+    /// The stream's length from its header's packet (or byte) count, less the priming and
+    /// remainder; nil when the header does not say.
+    private static func duration(of parser: AudioFileStream, format: AudioStreamBasicDescription) -> Double? {
+        var frames: Double
+        if let table = parser.packetTableInfo, table.numberValidFrames > 0 {
+            frames = Double(table.numberValidFrames)
+        } else if let packets = parser.audioDataPacketCount, format.framesPerPacket > 0 {
+            frames = Double(packets) * Double(format.framesPerPacket)
+        } else if let bytes = parser.audioDataByteCount, format.isPCM, format.bytesPerFrame > 0 {
+            frames = Double(bytes / UInt64(format.bytesPerFrame))
+        } else {
+            return nil
+        }
+        frames = max(0, frames)
+        return format.sampleRate > 0 && frames > 0 ? frames / format.sampleRate : nil
     }
 
     /// Copies a batch of packets into buffers, enqueueing each buffer the next packet does not fit.

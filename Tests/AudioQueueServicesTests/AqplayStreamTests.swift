@@ -118,6 +118,7 @@ struct AqplayStreamTests {
         server.route("/chunked", ServedResponse(body: body, framing: .chunked([1, 500, 4096, 3])))
         var icy = ServedResponse(body: body, framing: .close)
         icy.statusLine = "ICY 200 OK"
+        icy.headers = [("icy-name", "Test FM")]
         icy.metadataInterval = 1000
         icy.titles = ["Artist – First", "Artist – Second 'live'"]
         server.route("/icy", icy)
@@ -131,6 +132,7 @@ struct AqplayStreamTests {
             if route == "/icy" {
                 let titles = result.out.split(separator: "\n").filter { $0.hasPrefix("stream title: ") }
                 #expect(titles == ["stream title: Artist – First", "stream title: Artist – Second 'live'"], "\(result.out)")
+                #expect(result.out.hasPrefix("station: Test FM\n"), "\(result.out)")
             }
         }
     }
