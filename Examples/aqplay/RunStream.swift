@@ -30,6 +30,9 @@ func runStream(source: String, options: Options) throws -> Int32 {
         } catch {
             throw CommandError(message: "\(name): \(error.message)")
         }
+        if let refusal = notAudio(contentType: http.header("content-type")) {
+            throw CommandError(message: "\(name): \(refusal)")
+        }
         typeHint = fileType(contentType: http.header("content-type"), path: http.url.target)
         if let station = http.header("icy-name"), !station.isEmpty { print("station: \(station)") }
         // Titles go on the status line when there is one, else on lines of their own.
@@ -158,6 +161,20 @@ func runStream(source: String, options: Options) throws -> Int32 {
         return 1
     }
     return 0
+}
+
+/// Why a response of this `Content-Type` is not an audio stream (a web page, or a playlist of
+/// streams, as internet radio directories link to); nil when it may be.
+func notAudio(contentType: String?) -> String? {
+    guard let mime = contentType?.split(separator: ";").first?.filter({ $0 != " " && $0 != "\t" }).lowercased() else { return nil }
+    switch mime {
+    case "audio/x-mpegurl", "audio/mpegurl", "application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/x-scpls":
+        return "the server sent a playlist (\(mime)), not audio; play one of the URLs it lists"
+    case "text/html", "application/xhtml+xml":
+        return "the server sent a web page (\(mime)), not audio"
+    default:
+        return nil
+    }
 }
 
 /// The container a stream's `Content-Type` (else its path's extension) names, as a hint for

@@ -203,6 +203,12 @@ struct AqplayStreamTests {
         let missing = try runProcess(aqplay, ["--offline", Self.output("404"), server.url("/missing.mp3")])
         #expect(missing.status == 1)
         #expect(missing.err.contains("\(server.url("/missing.mp3")): the server answered 404 Not Found"), "\(missing.err)")
+        var playlist = ServedResponse(body: Array("http://127.0.0.1/a.mp3\n".utf8))
+        playlist.headers = [("Content-Type", "audio/x-mpegurl")]
+        server.route("/radio.m3u", playlist)
+        let m3u = try runProcess(aqplay, ["--offline", Self.output("m3u"), server.url("/radio.m3u")])
+        #expect(m3u.status == 1)
+        #expect(m3u.err.contains("the server sent a playlist (audio/x-mpegurl), not audio"), "\(m3u.err)")
         let tls = try runProcess(aqplay, ["--offline", Self.output("tls"), "https://127.0.0.1/x.mp3"])
         #expect(tls.status == 1)
         #expect(tls.err.contains("https:// is not supported"), "\(tls.err)")
