@@ -71,7 +71,14 @@ struct BodyReader {
     /// chunk, reads the trailer fields and finishes.
     private mutating func startChunk() throws(ByteStreamError) {
         if chunkOpen {
-            guard let end = try connection.readLine(limit: 2) else { throw closedBetweenChunks() }
+            // The CR LF that ends the chunk; anything else means the chunk ran on.
+            let end: String?
+            do {
+                end = try connection.readLine(limit: 4096)
+            } catch where error.kind == .badResponse {
+                end = "?"
+            }
+            guard let end else { throw closedBetweenChunks() }
             guard end.isEmpty else { throw ByteStreamError(.badResponse, "a chunk is longer than its size line says") }
             chunkOpen = false
         }

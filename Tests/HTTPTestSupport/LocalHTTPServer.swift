@@ -18,11 +18,15 @@ public struct ServedResponse: Sendable {
 
     /// The status line, without CR LF.
     public var statusLine = "HTTP/1.1 200 OK"
-    /// Extra header fields.
+    /// Header fields besides the framing and `icy-metaint` ones.
     public var headers: [(String, String)] = [("Content-Type", "application/octet-stream")]
     /// The audio bytes.
     public var body: [UInt8] = []
+    /// How the body is framed.
     public var framing: Framing = .contentLength
+    /// When set, these bytes are the whole response (status line, headers and all), sent as
+    /// they are before the connection closes: for malformed responses.
+    public var raw: [UInt8]?
     /// Body bytes per second on the wire (sent in tenths of a second); nil for as fast as possible.
     public var bytesPerSecond: Int?
     /// Closes the connection after this many audio bytes.
@@ -169,6 +173,10 @@ public final class LocalHTTPServer: @unchecked Sendable {
         log.withLock { $0.append(request) }
         guard let response = routes.withLock({ $0[request[":path"] ?? ""] }) else {
             _ = send(fd, Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            return
+        }
+        if let raw = response.raw {
+            _ = send(fd, raw)
             return
         }
         let withMetadata = request["icy-metadata"] == "1" && response.metadataInterval != nil
