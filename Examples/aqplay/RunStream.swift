@@ -112,7 +112,10 @@ func runStream(source: String, options: Options) throws -> Int32 {
             timeline = try? queue.makeTimeline()
         }
         if queue.state == .stopped {
-            deviceFailed = !finished
+            // Stopped before the feeding finished: the device failed — unless the feeding was
+            // finishing as the queue played out (it signals as it ends).
+            if !finished { _ = player.events.wait(timeout: .now() + .milliseconds(500)) }
+            deviceFailed = !player.feedingFinished
             break
         }
         let seconds = ((try? queue.currentTime().timeStamp.sampleTime) ?? 0) / queue.renderFormat.sampleRate

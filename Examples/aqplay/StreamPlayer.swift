@@ -82,6 +82,8 @@ final class StreamPlayer: @unchecked Sendable {
     private var format: AudioStreamBasicDescription?
     private var bufferByteSize = 0
     private var descriptionCapacity = 0
+    /// Packets per buffer: Listing 3-7's count, at most half a second of them.
+    private var packetsPerBuffer = 1
     /// The buffer being filled, its packet count and whether its packets carry descriptions.
     private var current: AudioQueueBuffer?
     private var currentPackets = 0
@@ -172,8 +174,15 @@ final class StreamPlayer: @unchecked Sendable {
         guard let queue, !interrupted.load(ordering: .relaxed) else { return }
         let count = parser?.audioDataPacketCount
         try enqueueCurrent(isLast: complete && (count == nil || count == UInt64(packetsDelivered + currentPackets)))
-        try startIfNeeded()
-        try queue.stop(immediate: false)
+        if offline == nil && !hasStarted {
+            // Everything is enqueued before the start, as when the file path's priming reaches
+            // the end: asked to stop first, the queue plays it all and ends without padding.
+            try queue.stop(immediate: false)
+            try startIfNeeded()
+        } else {
+            try startIfNeeded()
+            try queue.stop(immediate: false)
+        }
     }
 
     // MARK: The parser's callbacks
@@ -209,7 +218,8 @@ final class StreamPlayer: @unchecked Sendable {
             if format.framesPerPacket > 0 {
                 packets = min(packets, Int((format.sampleRate / Double(format.framesPerPacket) * 0.5).rounded(.up)))
             }
-            descriptionCapacity = format.isPCM ? 0 : max(1, packets)
+            packetsPerBuffer = max(1, packets)
+            descriptionCapacity = format.isPCM ? 0 : packetsPerBuffer
             for _ in 0..<numberOfBuffers {
                 pool.put(try queue.allocateBuffer(byteCapacity: bufferByteSize, packetDescriptionCapacity: descriptionCapacity))
             }
@@ -268,7 +278,9 @@ final class StreamPlayer: @unchecked Sendable {
                 var offset = 0
                 while bytes.count - offset >= packetSize {
                     let buffer = try currentBuffer()
-                    var room = (Int(buffer.audioDataBytesCapacity) - Int(buffer.audioDataByteSize)) / packetSize
+                    var room = min(
+                        (Int(buffer.audioDataBytesCapacity) - Int(buffer.audioDataByteSize)) / packetSize,
+                        packetsPerBuffer - currentPackets)
                     if room == 0 || currentHasDescriptions {
                         try enqueueCurrent(isLast: false)
                         continue
