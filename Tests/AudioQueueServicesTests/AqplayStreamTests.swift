@@ -168,6 +168,33 @@ struct AqplayStreamTests {
         #expect(partial.count >= full.count / 3, "only \(partial.count) of \(full.count) samples for half the bytes")
     }
 
+    /// Playing live (to the WAVE file backend, in real time), standard input gives exactly what
+    /// the file gives — for streams shorter than the buffers, where the queue starts at the end,
+    /// and for one of six seconds, where it starts once its buffers are full.
+    @Test(arguments: ["valid/adts-aac-2ch-44100.aac", "mp3/cbr-128k-2ch-44100.mp3", "valid/wav-pcm_u8-1ch-8000.wav",
+                      "streams/tone-6s-1ch-22050.mp3"])
+    func livePlaybackEqualsTheFile(name: String) throws {
+        let asFile = Self.output("live-file"), asStream = Self.output("live-stdin")
+        defer {
+            try? FileManager.default.removeItem(atPath: asFile)
+            try? FileManager.default.removeItem(atPath: asStream)
+        }
+        let file = try runProcess(aqplay, [Self.path(name)], environment: ["AUDIOQUEUE_BACKEND": "file", "AUDIOQUEUE_DEVICE": asFile])
+        #expect(file.status == 0, "\(file.err)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: aqplay)
+        process.arguments = ["-"]
+        process.environment = mergedEnvironment(["AUDIOQUEUE_BACKEND": "file", "AUDIOQUEUE_DEVICE": asStream])
+        process.standardInput = FileHandle(forReadingAtPath: Self.path(name))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let a = try Data(contentsOf: URL(fileURLWithPath: asFile)), b = try Data(contentsOf: URL(fileURLWithPath: asStream))
+        #expect(a.count > 44 && a == b, "\(name): \(b.count) bytes played from standard input, \(a.count) from the file")
+    }
+
     /// Playing (to the null device), a cut stream also plays what arrived, then fails.
     @Test func cutStreamFailsWhenPlaying() throws {
         let body = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path("mp3/cbr-128k-2ch-44100.mp3"))))
