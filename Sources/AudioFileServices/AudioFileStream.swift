@@ -35,7 +35,8 @@ public import AudioCore
 /// ``seek(toPacket:)`` the next bytes are those at the offset it returned, passed with the
 /// discontinuity flag.
 ///
-/// The callbacks may read the parser's properties and call ``close()``; ``parse(bytes:flags:)``
+/// A parser is used from one thread at a time, as Apple's is. The callbacks may read the
+/// parser's properties and call ``close()``; ``parse(bytes:flags:)``
 /// and ``seek(toPacket:)`` from inside them fail with
 /// `AudioFileStreamError.Code.illegalOperation`. A malformed stream ends in an
 /// `AudioFileStreamError`; the parser then refuses further bytes with the same error.
@@ -255,6 +256,11 @@ public final class AudioFileStream {
 
     /// The end of the stream: what the cutter holds is all there is.
     private func finish() throws(AudioFileStreamError) {
+        // A stream shorter than the bytes the container is recognised by: recognise it by them.
+        if header != nil, !pending.isEmpty, pending.count < pendingNeed, pendingNeed == HeaderGatherer.detectionBytes {
+            pendingNeed = pending.count
+            try advanceHeader()
+        }
         guard let cutter = cutter as? FrameCutter, !pending.isEmpty else { return }
         cutter.atEnd = true
         let step = try pending.withStreamBytes { held throws(AudioFileStreamError) in
@@ -286,6 +292,9 @@ public final class AudioFileStream {
         header = gatherer
         switch result {
         case .needMore(let count):
+            guard count > pending.count else {
+                throw AudioFileStreamError(.unspecified, "the header parser made no progress", offset: 0)
+            }
             guard count <= Self.maximumHeaderBytes else {
                 throw AudioFileStreamError(
                     .invalidFile, "the header before the audio data is larger than \(Self.maximumHeaderBytes) bytes", offset: 0)

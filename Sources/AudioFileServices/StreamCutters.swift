@@ -38,7 +38,7 @@ protocol StreamCutter: AnyObject {
 /// Gathers variable-size packets into one contiguous batch for the packets callback (at most
 /// 64 KiB, or one larger packet), and hands constant-size packets over where they lie.
 final class PacketSink {
-    unowned(unsafe) var stream: AudioFileStream?
+    weak var stream: AudioFileStream?
     private var data: [UInt8] = []
     private var descriptions: [AudioStreamPacketDescription] = []
     static let batchBytes = 1 << 16

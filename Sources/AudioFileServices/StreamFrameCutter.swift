@@ -290,11 +290,26 @@ final class FrameCutter: StreamCutter {
 
     func byteOffset(ofPacket packet: Int64) throws(AudioFileStreamError) -> (offset: Int64, isEstimated: Bool) {
         guard packet >= 0 else { throw AudioFileStreamError(.invalidPacketOffset, "packet \(packet) is negative") }
+        if let estimate = tocOffset(ofPacket: packet) { return (estimate, true) }
         guard let average = averageBytesPerPacket else {
             throw AudioFileStreamError(.dataUnavailable, "no frame has been parsed yet")
         }
         let estimate = (Double(packet) * average).rounded()
         guard estimate < 9e18 else { throw AudioFileStreamError(.invalidPacketOffset, "packet \(packet) is too far") }
         return (Int64(estimate), true)
+    }
+
+    /// Where a Xing header's table of contents puts `packet`: its 100 entries give the byte
+    /// position, in 256ths of the stream's bytes from the Xing frame on, at each percent of its
+    /// frames; between entries the position is interpolated. Relative to the first audio frame.
+    private func tocOffset(ofPacket packet: Int64) -> Int64? {
+        guard let encoder, let toc = encoder.toc, toc.count == 100, let frames = encoder.frames, frames > 0,
+              let bytes = encoder.bytes, bytes > 0, let stream = mpeg
+        else { return nil }
+        let percent = min(99.999, max(0, Double(packet) / Double(frames) * 100))
+        let i = Int(percent)
+        let a = Double(toc[i]), b = i < 99 ? Double(toc[i + 1]) : 256
+        let position = (a + (b - a) * (percent - Double(i))) / 256 * Double(bytes)
+        return max(0, Int64(position.rounded()) - Int64(stream.frameLength))
     }
 }

@@ -47,6 +47,9 @@ struct HeaderGatherer {
     private var container = Container.undetected
     /// Chunk types seen before the audio data.
     private var seen: Set<FourCharCode> = []
+    /// Where the next chunk or box header starts, once the walk has begun.
+    private var nextHeader: Int64?
+    private var sawMovie = false
 
     mutating func advance(_ held: UnsafeRawBufferPointer, typeHint: AudioFileType?) throws(AudioFileStreamError) -> Result {
         if case .undetected = container {
@@ -90,32 +93,41 @@ struct HeaderGatherer {
     }
 
     /// Where the header of a RIFF, IFF or CAF file ends: after the data chunk's header (and
-    /// CAF's edit count, AIFF's SSND offset and block size).
+    /// CAF's edit count, AIFF's SSND offset and block size). The chunk headers are walked as
+    /// ``ChunkWalker`` walks them, on the bytes held, from where the last call stopped.
     private mutating func locateData(_ held: UnsafeRawBufferPointer, layout: ChunkWalker.Layout) throws(AudioFileStreamError) -> Located {
-        let source = StreamPrefixSource(held: Array(held), size: StreamPrefixSource.unboundedSize)
-        var walker = ChunkWalker(source, layout: layout, start: layout == .caf ? 8 : 12)
-        do {
-            while let chunk = try walker.next() {
-                let isData = layout == .iff ? chunk.id == "SSND" : chunk.id == "data"
-                guard isData else {
-                    seen.insert(chunk.id)
-                    continue
-                }
-                let end = chunk.bodyOffset + (layout == .riff ? 0 : layout == .caf ? 4 : 8)
+        let headerSize: Int64 = layout == .caf ? 12 : 8
+        var position = nextHeader ?? (layout == .caf ? 8 : 12)
+        while position <= Int64(held.count) - headerSize {
+            let p = Int(position)
+            let id = FourCharCode(held[p], held[p + 1], held[p + 2], held[p + 3])
+            let size: Int64
+            switch layout {
+            case .riff: size = Int64(UInt32(held[p + 4]) | UInt32(held[p + 5]) << 8 | UInt32(held[p + 6]) << 16 | UInt32(held[p + 7]) << 24)
+            case .iff: size = Int64(held.be32(p + 4))
+            case .caf: size = Int64(bitPattern: held.be64(p + 4))
+            }
+            nextHeader = position
+            if layout == .iff ? id == "SSND" : id == "data" {
+                let end = position + headerSize + (layout == .riff ? 0 : layout == .caf ? 4 : 8)
                 return end <= Int64(held.count) ? .found(Int(end)) : .needMore(Int(end))
             }
-        } catch {
-            throw AudioFileStreamError(error)
+            seen.insert(id)
+            guard size >= 0 else {
+                throw AudioFileStreamError(.invalidFile, "chunk '\(id)' of \(size) bytes before the audio data", offset: position)
+            }
+            position += headerSize + size + (layout != .caf && size & 1 == 1 ? 1 : 0)
         }
-        return .needMore(Int(clamping: walker.position + walker.headerSize))
+        nextHeader = position
+        return .needMore(Int(clamping: position + headerSize))
     }
 
     /// Where the header of an MPEG-4 file ends: at the body of the first `mdat`, which must come
-    /// after the `moov`.
-    private func locateMovieData(_ held: UnsafeRawBufferPointer) throws(AudioFileStreamError) -> Located {
-        var position: Int64 = 0
-        var sawMovie = false
+    /// after the `moov`. The top-level boxes are walked from where the last call stopped.
+    private mutating func locateMovieData(_ held: UnsafeRawBufferPointer) throws(AudioFileStreamError) -> Located {
+        var position = nextHeader ?? 0
         while true {
+            nextHeader = position
             guard Int64(held.count) - position >= 16 else { return .needMore(Int(clamping: position + 16)) }
             let box: MP4Box?
             do {
@@ -151,9 +163,9 @@ struct HeaderGatherer {
         do {
             parsed = try format.init(reading: source)
         } catch {
-            if format == CAFFormat.self, error.chunk == "pakt", !seen.contains("pakt") {
-                throw AudioFileStreamError(
-                    .notOptimized, "variable-size packets whose 'pakt' chunk comes after the audio data", offset: nil)
+            // What describes the audio comes after it: a stream cannot go back for it.
+            if let chunk = error.chunk, ["fmt ", "COMM", "desc", "pakt"].contains(chunk), !seen.contains(FourCharCode(chunk)) {
+                throw AudioFileStreamError(.notOptimized, "the '\(chunk)' chunk comes after the audio data, if at all", offset: nil)
             }
             throw AudioFileStreamError(error)
         }

@@ -59,17 +59,16 @@ public func _AudioFileStreamOpen(
     let box = StreamBox(clientData: inClientData, listener: inPropertyListenerProc, packets: inPacketsProc)
     return streamStatus { () throws(AudioFileStreamError) in
         let hint = inFileTypeHint == 0 ? nil : AudioFileType(rawValue: inFileTypeHint)
-        box.handle = StreamBox.table.insert(box)
-        let handle = box.handle
         box.stream = try AudioFileServices.AudioFileStream(
             fileTypeHint: hint,
             propertyListener: { [unowned box] _, id, flags in
                 var c = CAudioToolbox.AudioFileStreamPropertyFlags(rawValue: flags.rawValue)
-                box.listener(box.clientData.pointer, handle.opaque, id.rawValue, &c)
+                box.listener(box.clientData.pointer, box.handle.opaque, id.rawValue, &c)
                 flags = AudioFileServices.AudioFileStreamPropertyFlags(rawValue: c.rawValue)
             },
             packets: { [unowned box] _, data, descriptions in box.deliver(data, descriptions) })
-        outAudioFileStream.pointee = handle.opaque
+        box.handle = StreamBox.table.insert(box)
+        outAudioFileStream.pointee = box.handle.opaque
     }
 }
 

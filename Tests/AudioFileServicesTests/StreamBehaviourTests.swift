@@ -254,3 +254,84 @@ extension StreamBehaviourTests {
         #expect(packets == reference.packets)
     }
 }
+
+extension StreamBehaviourTests {
+    /// A header of many tiny chunks fed a byte at a time: 40 000 empty chunks before 'fmt ' and
+    /// 'data' (the walk goes on from where it stopped, so this is one walk, not one per chunk).
+    @Test func headerOfManyChunksIsWalkedOnce() throws {
+        let wave = try Self.bytes(Self.valid("wav-pcm_s16le-1ch-8000-info.wav"))
+        let file = try AudioFile(path: Self.valid("wav-pcm_s16le-1ch-8000-info.wav"))
+        // RIFF header, then the empty chunks, then the file's own chunks.
+        var bytes = Array(wave[0..<12])
+        for _ in 0..<40_000 { bytes += Array("JUNK".utf8) + [0, 0, 0, 0] }
+        bytes += Array(wave[12...])
+        let reference = try filePackets(Self.valid("wav-pcm_s16le-1ch-8000-info.wav"))
+        let run = streamRun(bytes, pieces: { 1 })
+        #expect(run.error == nil)
+        #expect(run.packets == reference.packets)
+        #expect(run.dataOffset == file.dataOffset + 320_000)
+    }
+}
+
+extension StreamBehaviourTests {
+    /// A stream shorter than the 64 bytes the container is recognised by is recognised at the
+    /// end of the stream: a WAVE file of 16 bytes of PCM.
+    @Test func tinyStreamIsRecognisedAtTheEnd() throws {
+        let wave = try Self.bytes(Self.valid("wav-pcm_s16le-2ch-44100.wav"))
+        let file = try AudioFile(path: Self.valid("wav-pcm_s16le-2ch-44100.wav"))
+        let header = Array(wave[0..<Int(file.dataOffset)])
+        guard header.count + 16 < 64 else { Issue.record("the fixture's header is \(header.count) bytes"); return }
+        var bytes = header + Array(wave[Int(file.dataOffset)..<(Int(file.dataOffset) + 16)])
+        // The sizes say 16 bytes of data in a RIFF of that length.
+        let riff = UInt32(bytes.count - 8), data = UInt32(16)
+        bytes.replaceSubrange(4..<8, with: withUnsafeBytes(of: riff.littleEndian, Array.init))
+        bytes.replaceSubrange((header.count - 4)..<header.count, with: withUnsafeBytes(of: data.littleEndian, Array.init))
+        let run = streamRun(bytes, pieces: { 5 })
+        #expect(run.error == nil)
+        #expect(run.packets.count == 4)
+        #expect(run.packets.joined().elementsEqual(wave[Int(file.dataOffset)..<(Int(file.dataOffset) + 16)]))
+    }
+}
+
+extension StreamBehaviourTests {
+    /// An MP3 with a Xing table of contents seeks by it: the estimate lands within 2 % of the
+    /// audio data (plus one frame: the table has 1 % steps) of AudioFile's offset for the packet,
+    /// at every tenth of the file.
+    @Test func mp3SeekUsesTheXingTableOfContents() throws {
+        let path = MP3Fixtures.path("vbr-q4-2ch-44100.mp3")
+        let reference = try filePackets(path)
+        guard case .table(let table) = reference.file.container.packets else { Issue.record("no table"); return }
+        let data = try Self.bytes(path)
+        let stream = try AudioFileStream(propertyListener: { _, _, _ in }, packets: { _, _, _ in })
+        try data.withUnsafeBytes { all in
+            try stream.parse(bytes: UnsafeRawBufferPointer(rebasing: all[0..<(Int(reference.file.dataOffset) + 2000)]))
+        }
+        for tenth in 1..<10 {
+            let packet = table.count * tenth / 10
+            let (offset, estimated) = try stream.seek(toPacket: Int64(packet))
+            #expect(estimated)
+            let exact = table.offsets[packet] - reference.file.dataOffset
+            #expect(abs(offset - exact) <= reference.file.dataByteCount / 50 + Int64(reference.file.maximumPacketSize), "packet \(packet): \(offset) vs \(exact)")
+        }
+    }
+}
+
+extension StreamBehaviourTests {
+    /// A WAVE file whose 'fmt ' chunk follows its data opens as a file, but a stream reaches the
+    /// audio before knowing its format: Apple's kAudioFileStreamError_NotOptimized.
+    @Test func formatAfterTheDataIsNotOptimized() throws {
+        let path = Self.valid("wav-pcm_s16le-2ch-44100.wav")
+        let wave = try Self.bytes(path)
+        let file = try AudioFile(path: path)
+        // RIFF header, the data chunk (header and body), then the 'fmt ' chunk (the 24 bytes
+        // after the RIFF header in this ffmpeg file).
+        #expect(Array(wave[12..<16]) == Array("fmt ".utf8))
+        let fmt = Array(wave[12..<(12 + 8 + 16)])
+        let data = Array(wave[(Int(file.dataOffset) - 8)..<Int(file.dataOffset + file.dataByteCount)])
+        let bytes = Array(wave[0..<12]) + data + fmt
+        #expect(throws: Never.self) { _ = try AudioFile(source: MemoryByteSource(bytes)) }
+        let run = streamRun(bytes, pieces: { 4096 })
+        #expect(run.error?.code == .notOptimized)
+        #expect(run.packets.isEmpty)
+    }
+}

@@ -19,7 +19,7 @@ func fuzzStream(_ bytes: [UInt8]) {
         return z ^ (z >> 31)
     }
     let whole = streamOnce(bytes) { bytes.count }
-    if bytes.count <= 16384 {
+    if bytes.count <= 4096 {
         let single = streamOnce(bytes) { 1 }
         check(single, whole, "one byte at a time")
     }
