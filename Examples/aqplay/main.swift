@@ -10,7 +10,8 @@ import ToolSupport
 let usage = """
     usage: aqplay [--loops N] [--volume V] [--backend NAME [--device NAME]] FILE
            aqplay [--volume V] [--backend NAME [--device NAME]] - | http://HOST[:PORT]/PATH
-           aqplay [--loops N] [--volume V] --offline OUT.wav FILE | - | URL
+           aqplay [--loops N] [--volume V] --offline OUT.wav FILE
+           aqplay [--volume V] --offline OUT.wav - | http://HOST[:PORT]/PATH
            aqplay --list-devices
       Plays FILE (CAF, AIFF/AIFC, WAVE/RF64, ADTS, MPEG-4, MP3; linear PCM, AAC, ALAC, MPEG
       audio, IMA4, G.711) through an output audio queue: three buffers refilled by the output
@@ -18,8 +19,8 @@ let usage = """
       -                  plays standard input, and a URL an HTTP stream (plain HTTP/1.1; ICY
                          stream titles shown), through Audio File Stream Services: the queue is
                          made when the stream is ready to produce packets. A stream that stalls
-                         plays on with an underrun reported; one cut short plays what arrived,
-                         then fails. Streams play once (no --loops).
+                         pauses, reported as an underrun, until the buffers refill; one cut short
+                         plays what arrived, then fails. Streams play once (no --loops).
       --loops N          play N times in all, gaplessly (default 1; 0: until interrupted)
       --volume V         gain from 0 (silence) to 1 (unity, the default)
       --offline OUT.wav  render as fast as possible into a 32-bit float WAVE file instead of
