@@ -65,19 +65,32 @@ public struct ByteStreamError: Error, Equatable, Sendable, CustomStringConvertib
 }
 
 /// A file descriptor read to its end: standard input for `-`.
-public final class FileDescriptorStream: ByteStream {
+public final class FileDescriptorStream: ByteStream, @unchecked Sendable {
     private let fd: Int32
+    private let timeout: Double?
     private let cancelled = Atomic<Bool>(false)
 
-    /// Reads `fd` (standard input by default); the descriptor stays open.
-    public init(fd: Int32 = 0) {
+    /// Reads `fd` (standard input by default), failing with ``ByteStreamError/Kind/timedOut``
+    /// when nothing arrives for `timeout` seconds (nil: waits as long as it takes). The
+    /// descriptor stays open.
+    public init(fd: Int32 = 0, timeout: Double? = nil) {
         self.fd = fd
+        self.timeout = timeout
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ByteStreamError) -> Int {
         guard !buffer.isEmpty else { return 0 }
         while true {
             if cancelled.load(ordering: .relaxed) { throw ByteStreamError(.cancelled, "reading was cancelled") }
+            if let timeout {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, Int32(min(timeout * 1000, 1_000_000_000).rounded(.up)))
+                if ready < 0 && errno == EINTR { continue }
+                if ready == 0 {
+                    let shown = timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)"
+                    throw ByteStreamError(.timedOut, "no data for \(shown) s; the input stalled")
+                }
+            }
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }

@@ -13,6 +13,9 @@ struct Options {
     var backend: String?
     var device: String?
     var listDevices = false
+    /// Seconds a stream may send nothing before it counts as dropped (nil: 30 for HTTP, no
+    /// limit for standard input).
+    var timeout: Double?
     var path: String?
 }
 

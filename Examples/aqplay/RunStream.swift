@@ -22,11 +22,13 @@ func runStream(source: String, options: Options) throws -> Int32 {
     var typeHint: AudioFileType?
     let title = Mutex<String?>(nil)
     if source == "-" {
-        stream = FileDescriptorStream()
+        stream = FileDescriptorStream(timeout: options.timeout)
     } else {
         let http: HTTPStream
         do {
-            http = try HTTPStream(url: source)
+            var httpOptions = HTTPStream.Options()
+            httpOptions.readTimeout = options.timeout ?? httpOptions.readTimeout
+            http = try HTTPStream(url: source, options: httpOptions)
         } catch {
             throw CommandError(message: "\(name): \(error.message)")
         }

@@ -9,9 +9,9 @@ import ToolSupport
 
 let usage = """
     usage: aqplay [--loops N] [--volume V] [--backend NAME [--device NAME]] FILE
-           aqplay [--volume V] [--backend NAME [--device NAME]] - | http://HOST[:PORT]/PATH
+           aqplay [--volume V] [--timeout S] [--backend NAME [--device NAME]] - | http://HOST[:PORT]/PATH
            aqplay [--loops N] [--volume V] --offline OUT.wav FILE
-           aqplay [--volume V] --offline OUT.wav - | http://HOST[:PORT]/PATH
+           aqplay [--volume V] [--timeout S] --offline OUT.wav - | http://HOST[:PORT]/PATH
            aqplay --list-devices
       Plays FILE (CAF, AIFF/AIFC, WAVE/RF64, ADTS, MPEG-4, MP3; linear PCM, AAC, ALAC, MPEG
       audio, IMA4, G.711) through an output audio queue: three buffers refilled by the output
@@ -21,6 +21,8 @@ let usage = """
                          made when the stream is ready to produce packets. A stream that stalls
                          pauses, reported as an underrun, until the buffers refill; one cut short
                          plays what arrived, then fails. Streams play once (no --loops).
+      --timeout S        seconds a stream may send nothing before it counts as dropped
+                         (default: 30 for HTTP, none for standard input)
       --loops N          play N times in all, gaplessly (default 1; 0: until interrupted)
       --volume V         gain from 0 (silence) to 1 (unity, the default)
       --offline OUT.wav  render as fast as possible into a 32-bit float WAVE file instead of
@@ -45,6 +47,11 @@ while let argument = arguments.next() {
             usageError("--volume needs a gain from 0 to 1")
         }
         options.volume = v
+    case "--timeout":
+        guard let value = arguments.next(), let t = Double(value), t > 0, t <= 86400 else {
+            usageError("--timeout needs a number of seconds")
+        }
+        options.timeout = t
     case "--offline":
         guard let value = arguments.next(), !value.isEmpty else { usageError("--offline needs an output file") }
         options.offlinePath = value
@@ -77,6 +84,9 @@ if options.listDevices {
 guard let path = options.path else { usageError(nil) }
 if options.device != nil && options.backend == nil {
     usageError("--device needs --backend")
+}
+if !isStream(path) && options.timeout != nil {
+    usageError("--timeout is for streams (- or a URL)")
 }
 if isStream(path) && options.plays != 1 {
     usageError("--loops needs a file; a stream plays once")

@@ -137,6 +137,40 @@ struct AqplayStreamTests {
         }
     }
 
+    /// Rendering offline does not depend on when the bytes come: a stream sent at its own bit
+    /// rate that stalls for a second renders the file's WAVE; one that stalls beyond
+    /// `--timeout` renders what came, then fails naming the stall.
+    @Test func stallsOffline() throws {
+        let name = "mp3/cbr-128k-2ch-44100.mp3"
+        let reference = try Self.renderFile(name)
+        let body = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path(name))))
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        var slow = ServedResponse(body: body)
+        slow.bytesPerSecond = 16000 * 4
+        slow.stallAfter = 4000
+        slow.stallSeconds = 1
+        server.route("/slow", slow)
+        var stuck = slow
+        stuck.stallSeconds = 30
+        server.route("/stuck", stuck)
+
+        let out = Self.output("slow")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try runProcess(aqplay, ["--offline", out, server.url("/slow")])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == reference)
+
+        let partial = Self.output("stuck")
+        defer { try? FileManager.default.removeItem(atPath: partial) }
+        let timedOut = try runProcess(aqplay, ["--timeout", "0.5", "--offline", partial, server.url("/stuck")])
+        #expect(timedOut.status == 1)
+        #expect(timedOut.err.contains("\(server.url("/stuck")): no data for 0.5 s (after "), "\(timedOut.err)")
+        #expect(try AqplayTests.floats(partial).samples.count > 0)
+        let misuse = try runProcess(aqplay, ["--timeout", "5", "--offline", partial, Self.path(name)])
+        #expect(misuse.status == 2 && misuse.err.contains("--timeout is for streams"), "\(misuse.err)")
+    }
+
     /// A connection cut mid-stream: aqplay renders what arrived (a prefix of the whole
     /// rendering), then exits 1 naming how many bytes of how many came.
     @Test(arguments: ["valid/wav-pcm_s16le-2ch-44100.wav", "mp3/cbr-128k-2ch-44100.mp3"])

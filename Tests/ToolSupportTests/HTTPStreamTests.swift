@@ -321,6 +321,20 @@ struct HTTPStreamTests {
         #expect(ICYMetadata.streamTitle(in: Array("StreamTitle='it's';".utf8)) == "it's")
     }
 
+    /// Standard input that sends nothing for longer than its time limit fails as timed out.
+    @Test func fileDescriptorStreamTimesOut() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        _ = write(fds[1], "abc", 3)
+        let (bytes, error) = Self.drain(FileDescriptorStream(fd: fds[0], timeout: 0.2))
+        #expect(bytes == Array("abc".utf8))
+        #expect(error?.kind == .timedOut && error?.message == "no data for 0.2 s; the input stalled")
+    }
+
     /// Standard input (here a pipe) is read to its end.
     @Test func fileDescriptorStream() throws {
         var fds: [Int32] = [0, 0]
