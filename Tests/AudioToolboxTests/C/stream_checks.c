@@ -221,13 +221,19 @@ static void errors(const char *path) {
     EXPECT_STATUS(AudioFileStreamClose(s), kAudioFileStreamError_IllegalOperation);
     free(bytes);
 
-    /* Garbage that claims to be a WAVE file ends in a result code, not a crash. */
+    /* A WAVE file whose 'fmt ' chunk is too short to describe anything, and one whose data
+       comes before its format: result codes, not crashes. */
     unsigned char junk[256];
     memset(junk, 0xFF, sizeof junk);
-    memcpy(junk, "RIFF\xff\xff\xff\xffWAVEdata\x10\x00\x00\x00", 20);
+    memcpy(junk, "RIFF\xff\xff\xff\xffWAVEfmt \x02\x00\x00\x00\x01\x00" "data\x10\x00\x00\x00", 30);
     EXPECT_STATUS(AudioFileStreamOpen(NULL, ignoreProperty, ignorePackets, 0, &s), noErr);
     OSStatus status = AudioFileStreamParseBytes(s, sizeof junk, junk, 0);
     EXPECT(status == kAudioFileStreamError_InvalidFile, "damaged WAVE: %d", (int)status);
+    EXPECT_STATUS(AudioFileStreamParseBytes(s, sizeof junk, junk, 0), kAudioFileStreamError_InvalidFile);
+    EXPECT_STATUS(AudioFileStreamClose(s), noErr);
+    memcpy(junk, "RIFF\xff\xff\xff\xffWAVEdata\x10\x00\x00\x00", 20);
+    EXPECT_STATUS(AudioFileStreamOpen(NULL, ignoreProperty, ignorePackets, 0, &s), noErr);
+    EXPECT_STATUS(AudioFileStreamParseBytes(s, sizeof junk, junk, 0), kAudioFileStreamError_NotOptimized);
     EXPECT_STATUS(AudioFileStreamClose(s), noErr);
 }
 
