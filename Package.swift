@@ -129,14 +129,17 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioQueueServicesTests",
-            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "AudioTestSupport"],
+            dependencies: [
+                "AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "AudioTestSupport",
+                "HTTPTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AudioDeviceTests",
             dependencies: [
                 "AudioDevices", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices", "ExtendedAudioFileServices",
-                "AudioCodecFAAD", "AudioTestSupport",
+                "AudioCodecFAAD", "AudioTestSupport", "HTTPTestSupport",
             ],
             swiftSettings: strict
         ),
@@ -147,6 +150,13 @@ let package = Package(
             dependencies: ["AudioToolbox", "ProcessSupport"],
             // The C and C++ programs the tests compile themselves against the library.
             exclude: ["C", "ABI"],
+            swiftSettings: strict
+        ),
+        // An HTTP server inside the test process, serving files as streams arrive.
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "ToolSupportTests",
+            dependencies: ["ToolSupport", "HTTPTestSupport", "AudioFileServices"],
             swiftSettings: strict
         ),
         .testTarget(

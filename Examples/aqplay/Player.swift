@@ -149,21 +149,29 @@ final class Player: Sendable {
         return try file.readPackets(from: packet, count: numPacketsToRead, into: buffer.data, descriptions: descriptions)
     }
 
-    /// Frames the packets just read decode to: per packet from the descriptions where they
-    /// say, else the format's frames per packet; nil when neither knows.
+    /// Frames the packets just read decode to.
     private func frameCount(of buffer: AudioQueueBuffer, packets: Int, bytes: Int) -> Int? {
-        let format = file.dataFormat
-        if format.isPCM && format.bytesPerFrame > 0 { return bytes / Int(format.bytesPerFrame) }
-        let perPacket = Int(format.framesPerPacket)
-        if file.needsDescriptions, let descriptions = buffer.packetDescriptions {
-            var frames = 0
-            for i in 0..<packets {
-                let variable = Int(descriptions[i].variableFramesInPacket)
-                guard variable > 0 || perPacket > 0 else { return nil }
-                frames += variable > 0 ? variable : perPacket
-            }
-            return frames
-        }
-        return perPacket > 0 ? packets * perPacket : nil
+        aqplay.frameCount(
+            format: file.dataFormat, packets: packets, bytes: bytes,
+            descriptions: file.needsDescriptions ? buffer.packetDescriptions : nil)
     }
+}
+
+/// Frames `packets` packets of `bytes` bytes decode to: per packet from the descriptions where
+/// they say, else the format's frames per packet; nil when neither knows.
+func frameCount(
+    format: AudioStreamBasicDescription, packets: Int, bytes: Int, descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?
+) -> Int? {
+    if format.isPCM && format.bytesPerFrame > 0 { return bytes / Int(format.bytesPerFrame) }
+    let perPacket = Int(format.framesPerPacket)
+    if let descriptions {
+        var frames = 0
+        for i in 0..<packets {
+            let variable = Int(descriptions[i].variableFramesInPacket)
+            guard variable > 0 || perPacket > 0 else { return nil }
+            frames += variable > 0 ? variable : perPacket
+        }
+        return frames
+    }
+    return perPacket > 0 ? packets * perPacket : nil
 }

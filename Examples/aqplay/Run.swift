@@ -13,6 +13,9 @@ struct Options {
     var backend: String?
     var device: String?
     var listDevices = false
+    /// Seconds a stream may send nothing before it counts as dropped (nil: 30 for HTTP, no
+    /// limit for standard input).
+    var timeout: Double?
     var path: String?
 }
 
@@ -43,21 +46,7 @@ func run(path: String, options: Options) throws -> Int32 {
     }
 
     // Where the audio goes: a file rendered offline, a chosen device, or the default output.
-    var offlineFormat: AudioStreamBasicDescription?
-    if options.offlinePath != nil {
-        let format = AudioStreamBasicDescription.linearPCM(
-            sampleRate: render.sampleRate, channels: render.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
-        try queue.setOfflineRenderFormat(format)
-        offlineFormat = format
-    } else if let backend = options.backend {
-        do {
-            try queue.setCurrentDevice(options.device.map { "\(backend):\($0)" } ?? backend)
-        } catch {
-            guard error.code == .invalidDevice else { throw error }
-            let known = AudioBackends.all.map(\.name).joined(separator: ", ")
-            throw CommandError(message: "\(path): \(error.reason) (\(error.status)); known backends: \(known)")
-        }
-    }
+    let offlineFormat = try chooseOutput(queue, options: options, name: path)
 
     let showStatus = isatty(STDERR_FILENO) != 0
     if showStatus && offlineFormat == nil {
@@ -162,60 +151,29 @@ private func renderOffline(
     inputPath: String, showProgress: Bool
 ) throws -> Int32 {
     try queue.start()
-    let bytesPerFrame = Int(format.bytesPerFrame)
-    let framesPerRender = max(1, min(32768, (8 << 20) / bytesPerFrame))
-    let capture = try queue.allocateBuffer(byteCapacity: framesPerRender * bytesPerFrame)
-
-    // Written under a temporary name and renamed when complete.
-    let temporaryPath = outputPath + ".aqplay-\(getpid()).tmp"
-    let writer: AudioFileWriter
-    do {
-        writer = try AudioFileWriter(path: temporaryPath, type: .wave, format: format, flags: .eraseFile)
-    } catch {
-        throw CommandError(message: "\(outputPath): \(error)")
-    }
-    var complete = false
-    defer { if !complete { unlink(temporaryPath) } }
+    let output = try OfflineOutput(queue, format: format, path: outputPath)
 
     var status = StatusLine(enabled: showProgress)
     let total = player.file.estimatedDuration * Double(player.plays)
     var lastShown: UInt64 = 0
-    var sampleTime: Int64 = 0
     while true {
         if player.interrupted.load(ordering: .relaxed) {
             status.end()
             return 130
         }
-        try queue.offlineRender(at: .sampleTime(Double(sampleTime)), into: capture, frameCount: framesPerRender)
+        let frames = try output.render()
         if let failure = player.failure { throw failure }
-        let frames = Int(capture.audioDataByteSize) / bytesPerFrame
-        do {
-            try writer.writePackets(UnsafeRawBufferPointer(capture.validData), count: frames)
-        } catch {
-            throw CommandError(message: "\(outputPath): \(error)")
-        }
-        sampleTime += Int64(frames)
-        if frames < framesPerRender { break }
+        if frames < output.framesPerRender { break }
         let now = DispatchTime.now().uptimeNanoseconds
         if now - lastShown >= 100_000_000 {
             lastShown = now
-            status.show("rendering \(clock(Double(sampleTime) / format.sampleRate)) / \(clock(total))")
+            status.show("rendering \(clock(output.seconds)) / \(clock(total))")
         }
     }
     status.end()
-    do {
-        try writer.close()
-    } catch {
-        throw CommandError(message: "\(outputPath): \(error)")
-    }
     let badPackets = queue.badPacketCount
     try queue.dispose(immediate: true)
-    guard rename(temporaryPath, outputPath) == 0 else {
-        throw CommandError(message: "\(outputPath): \(String(cString: strerror(errno)))")
-    }
-    complete = true
-    print("wrote \(sampleTime) frames (\(clock(Double(sampleTime) / format.sampleRate)), \(format.channelsPerFrame) ch, "
-        + "\(Int(format.sampleRate)) Hz, 32-bit float) to \(outputPath)")
+    try output.finish()
     if badPackets > 0 {
         printError("aqplay: \(inputPath): \(badPackets) packet(s) could not be decoded and were rendered as silence")
         return 1
@@ -225,7 +183,7 @@ private func renderOffline(
 
 /// Says on stdout where the audio is going, and how the device differs from what was asked
 /// for (its note), from the queue's current device.
-private func announceOutput(_ info: AudioDeviceInfo?, chosen: Bool) {
+func announceOutput(_ info: AudioDeviceInfo?, chosen: Bool) {
     guard let info else {
         print("playing through the default output")
         return

@@ -9,11 +9,20 @@ import ToolSupport
 
 let usage = """
     usage: aqplay [--loops N] [--volume V] [--backend NAME [--device NAME]] FILE
+           aqplay [--volume V] [--timeout S] [--backend NAME [--device NAME]] - | http://HOST[:PORT]/PATH
            aqplay [--loops N] [--volume V] --offline OUT.wav FILE
+           aqplay [--volume V] [--timeout S] --offline OUT.wav - | http://HOST[:PORT]/PATH
            aqplay --list-devices
-      Plays FILE (CAF, AIFF/AIFC, WAVE/RF64, ADTS; linear PCM, AAC, IMA4, G.711) through an
-      output audio queue: three buffers refilled by the output callback, priming and remainder
-      frames trimmed.
+      Plays FILE (CAF, AIFF/AIFC, WAVE/RF64, ADTS, MPEG-4, MP3; linear PCM, AAC, ALAC, MPEG
+      audio, IMA4, G.711) through an output audio queue: three buffers refilled by the output
+      callback, priming and remainder frames trimmed.
+      -                  plays standard input, and a URL an HTTP stream (plain HTTP/1.1; ICY
+                         stream titles shown), through Audio File Stream Services: the queue is
+                         made when the stream is ready to produce packets. A stream that stalls
+                         pauses, reported as an underrun, until the buffers refill; one cut short
+                         plays what arrived, then fails. Streams play once (no --loops).
+      --timeout S        seconds a stream may send nothing before it counts as dropped
+                         (default: 30 for HTTP, none for standard input)
       --loops N          play N times in all, gaplessly (default 1; 0: until interrupted)
       --volume V         gain from 0 (silence) to 1 (unity, the default)
       --offline OUT.wav  render as fast as possible into a 32-bit float WAVE file instead of
@@ -38,6 +47,11 @@ while let argument = arguments.next() {
             usageError("--volume needs a gain from 0 to 1")
         }
         options.volume = v
+    case "--timeout":
+        guard let value = arguments.next(), let t = Double(value), t > 0, t <= 86400 else {
+            usageError("--timeout needs a number of seconds")
+        }
+        options.timeout = t
     case "--offline":
         guard let value = arguments.next(), !value.isEmpty else { usageError("--offline needs an output file") }
         options.offlinePath = value
@@ -71,17 +85,25 @@ guard let path = options.path else { usageError(nil) }
 if options.device != nil && options.backend == nil {
     usageError("--device needs --backend")
 }
+if !isStream(path) && options.timeout != nil {
+    usageError("--timeout is for streams (- or a URL)")
+}
+if isStream(path) && options.plays != 1 {
+    usageError("--loops needs a file; a stream plays once")
+}
 if options.offlinePath != nil {
     if options.plays == 0 { usageError("--loops 0 with --offline would render forever") }
     if options.backend != nil { usageError("--offline renders without a device; drop --backend and --device") }
 }
 
 do {
-    exit(try run(path: path, options: options))
+    exit(try isStream(path) ? runStream(source: path, options: options) : run(path: path, options: options))
 } catch let error as CommandError {
     fail(error.message)
 } catch let error as AudioQueueError {
     fail("\(path): \(error.reason) (\(error.status))")
+} catch let error as ByteStreamError {
+    fail("\(path == "-" ? "standard input" : path): \(error.message)")
 } catch let error as AudioFileError where error.reason.hasPrefix(path) {
     fail("\(error)")  // already names the file
 } catch {
