@@ -1,6 +1,7 @@
 import AudioCore
 import AudioDevices
 @testable import AudioDeviceALSA
+import AudioTestSupport
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -351,6 +352,23 @@ struct ALSATests {
         #expect(sink.state.withLock { $0.frames } == state.frames, "the sink is not called after stop returns")
     }
 
+    /// The integers ALSA is given are ffmpeg's conversions of the same floats, bit for bit: noise
+    /// beyond full scale and exact 16-bit ties (Tests/Fixtures/codecs/pcm-noise.*, made by
+    /// Scripts/fixtures/make_codec_refs.sh).
+    @Test(arguments: [(ALSASampleFormat.int16, "s16le"), (.int32, "s32le")])
+    func integerConversionMatchesFFmpeg(format: ALSASampleFormat, name: String) throws {
+        let floats = try Fixtures.codecBytes("pcm-noise.f32le")
+        let reference = try Fixtures.codecBytes("pcm-noise.f32le.\(name)")
+        let count = floats.count / 4
+        var out = [UInt8](repeating: 0xA5, count: reference.count)
+        floats.withUnsafeBytes { raw in
+            let samples = raw.bindMemory(to: Float.self)
+            out.withUnsafeMutableBytes { SampleConversion.encode(samples.baseAddress!, count: count, into: $0.baseAddress!, format: format) }
+        }
+        #expect(count == 2048)
+        #expect(out == reference)
+    }
+
     @Test func plughwIsTheTwinOfHw() {
         #expect(PCMSetup.plugTwin(of: "hw:0,0") == "plughw:0,0")
         #expect(PCMSetup.plugTwin(of: "hw:CARD=PCH,DEV=0") == "plughw:CARD=PCH,DEV=0")
@@ -359,18 +377,19 @@ struct ALSATests {
         #expect(PCMSetup.plugTwin(of: "default") == nil)
     }
 
+    /// Ties go to even (ffmpeg's `lrintf`), beyond full scale clips, NaN is silence.
     @Test func integerConversionRoundsAndClips() {
-        let input: [Float] = [0, 0.5, -0.5, 1, -1, 2, -2, 1.0 / 65536, -1.0 / 65536, .nan, 3.0 / 65536]
+        let input: [Float] = [0, 0.5, -0.5, 1, -1, 2, -2, 1.0 / 65536, -1.0 / 65536, .nan, 3.0 / 65536, -3.0 / 65536, 0x1p-32, 0x1.8p-31]
         var s16 = [Int16](repeating: 7, count: input.count)
         s16.withUnsafeMutableBytes { out in
             SampleConversion.encode(input, count: input.count, into: out.baseAddress!, format: .int16)
         }
-        #expect(s16 == [0, 16384, -16384, 32767, -32768, 32767, -32768, 1, -1, 0, 2])
+        #expect(s16 == [0, 16384, -16384, 32767, -32768, 32767, -32768, 0, 0, 0, 2, -2, 0, 0])
         var s32 = [Int32](repeating: 7, count: input.count)
         s32.withUnsafeMutableBytes { out in
             SampleConversion.encode(input, count: input.count, into: out.baseAddress!, format: .int32)
         }
-        #expect(s32 == [0, 1 << 30, -(1 << 30), .max, .min, .max, .min, 32768, -32768, 0, 98304])
+        #expect(s32 == [0, 1 << 30, -(1 << 30), .max, .min, .max, .min, 32768, -32768, 0, 98304, -98304, 0, 2])
 
         var back = [Float](repeating: 9, count: 3)
         [Int16(16384), -32768, 32767].withUnsafeBytes { raw in

@@ -23,6 +23,18 @@ public enum Fixtures {
 
     public static func path(_ name: String) -> String { valid.appendingPathComponent(name).path }
 
+    /// Reference data for the codecs (Scripts/fixtures/make_codec_refs.sh, ffmpeg).
+    public static let codecs = root.appendingPathComponent("codecs")
+
+    /// The bytes of a file in Tests/Fixtures/codecs; throws, naming the script that makes it,
+    /// when it is missing, so a check against it cannot be skipped silently.
+    public static func codecBytes(_ name: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: codecs.appendingPathComponent(name).path) else {
+            throw SupportError("missing fixture codecs/\(name); run Scripts/fixtures/make_codec_refs.sh")
+        }
+        return [UInt8](data)
+    }
+
     public static var names: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: valid.path)) ?? []).filter {
             !$0.hasSuffix(".json") && !$0.hasSuffix(".framecrc") && !$0.hasSuffix(".f32crc")
