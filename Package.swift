@@ -130,7 +130,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioQueueServicesTests",
-            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "AudioTestSupport"],
+            dependencies: [
+                "AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "AudioTestSupport",
+                "AudioQueueKit",  // the documents' snippets import it
+            ],
             swiftSettings: strict
         ),
         .testTarget(
