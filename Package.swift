@@ -110,7 +110,7 @@ let package = Package(
             name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices", "AudioTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioCodecMPG123Tests",
-            dependencies: ["AudioCodecMPG123", "AudioFileServices", "ExtendedAudioFileServices"],
+            dependencies: ["AudioCodecMPG123", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -118,7 +118,8 @@ let package = Package(
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport"],
             swiftSettings: strict
         ),
-        // Running the package's executables and the reference tools, for every test target that does.
+        // What every test target shares: running the package's executables and the reference tools,
+        // the fixture locator, Adler-32, the random generator, the sound server probe and the wait.
         .target(name: "ProcessSupport", path: "Tests/ProcessSupport", swiftSettings: strict),
         // Fixtures and a guide-style file player shared by the queue and device tests.
         .target(
@@ -132,6 +133,7 @@ let package = Package(
             dependencies: [
                 "AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "AudioTestSupport",
                 "HTTPTestSupport",
+                "AudioQueueKit",  // the documents' snippets import it
             ],
             swiftSettings: strict
         ),

@@ -3,9 +3,12 @@
 // all samples of an interleaved buffer, or one channel when either side is non-interleaved.
 //
 // Conventions (Apple's and ffmpeg's): an n-bit integer x means x / 2^(n-1) (unsigned: x - 2^(n-1)
-// first); float to integer scales by 2^(n-1), rounds to nearest with ties to even and clips;
+// first); float to integer scales by 2^(n-1), rounds to nearest with ties to even and clips
+// (AudioCore's roundClip, shared with the devices);
 // integer to integer is an exact shift when widening and a rounding, clipping shift when
 // narrowing. Every step that can be exact is.
+
+import AudioCore
 
 // MARK: - Loads and stores
 
@@ -97,30 +100,7 @@ func roundingShift(_ value: Int32, by shift: Int, maximum: Int32) -> Int32 {
     return min(quotient &+ up, maximum)
 }
 
-/// 1.5 × 2^52: adding it to a Double of magnitude below 2^51 leaves that value rounded to an
-/// integer (ties to even, the default rounding mode) in the low bits of the significand.
-private let doubleRoundingMagic = 6_755_399_441_055_744.0
-/// 1.5 × 2^23: the same for Float and magnitudes below 2^22.
-private let floatRoundingMagic: Float = 12_582_912.0
-
-/// `value` (already scaled) rounded to nearest with ties to even and clipped to
-/// `lower...upper` (integers within ±2^31); NaN becomes 0. Branch-free, so loops vectorize.
-@inline(__always)
-func roundClip(_ value: Double, lower: Double, upper: Double) -> Int32 {
-    var x = value.isNaN ? 0 : value
-    x = x < lower ? lower : x
-    x = x > upper ? upper : x
-    return Int32(truncatingIfNeeded: Int64(bitPattern: (x + doubleRoundingMagic).bitPattern))
-}
-
-/// Float `value` (already scaled) rounded to nearest with ties to even and clipped to Int16.
-@inline(__always)
-func roundClip16(_ value: Float) -> Int16 {
-    var x = value.isNaN ? 0 : value
-    x = x < -32768 ? -32768 : x
-    x = x > 32767 ? 32767 : x
-    return Int16(truncatingIfNeeded: Int32(bitPattern: (x + floatRoundingMagic).bitPattern))
-}
+// roundClip and roundClip16 (float to integer, ties to even) are AudioCore's SampleRounding.
 
 // MARK: - Stream loop
 

@@ -3,49 +3,54 @@
 /// ``code`` is the value Apple's `AudioFile…` functions return for the same failure, so code
 /// ported from AudioToolbox can compare ``status`` against `kAudioFileInvalidFileError` and
 /// friends. ``chunk`` and ``offset`` name the place in the file where a malformed file failed.
-public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AudioFileError: AudioResultError {
     /// Apple's Audio File Services result codes.
-    public enum Code: OSStatus, Sendable, CaseIterable {
+    public struct Code: AudioResultCode {
+        /// The `OSStatus` value.
+        public var rawValue: OSStatus
+        /// The code whose value is `rawValue`, named or not.
+        public init(rawValue: OSStatus) { self.rawValue = rawValue }
+
         /// `kAudioFileUnspecifiedError` (`'wht?'`).
-        case unspecified = 0x7768_743F
+        public static let unspecified = Code(rawValue: 0x7768_743F)
         /// `kAudioFileUnsupportedFileTypeError` (`'typ?'`): not a container this library reads.
-        case unsupportedFileType = 0x7479_703F
+        public static let unsupportedFileType = Code(rawValue: 0x7479_703F)
         /// `kAudioFileUnsupportedDataFormatError` (`'fmt?'`): the container holds data it cannot describe.
-        case unsupportedDataFormat = 0x666D_743F
+        public static let unsupportedDataFormat = Code(rawValue: 0x666D_743F)
         /// `kAudioFileUnsupportedPropertyError` (`'pty?'`).
-        case unsupportedProperty = 0x7074_793F
+        public static let unsupportedProperty = Code(rawValue: 0x7074_793F)
         /// `kAudioFileBadPropertySizeError` (`'!siz'`).
-        case badPropertySize = 0x2173_697A
+        public static let badPropertySize = Code(rawValue: 0x2173_697A)
         /// `kAudioFilePermissionsError` (`'prm?'`).
-        case permissions = 0x7072_6D3F
+        public static let permissions = Code(rawValue: 0x7072_6D3F)
         /// `kAudioFileNotOptimizedError` (`'optm'`).
-        case notOptimized = 0x6F70_746D
+        public static let notOptimized = Code(rawValue: 0x6F70_746D)
         /// `kAudioFileInvalidChunkError` (`'chk?'`): a chunk is malformed.
-        case invalidChunk = 0x6368_6B3F
+        public static let invalidChunk = Code(rawValue: 0x6368_6B3F)
         /// `kAudioFileDoesNotAllow64BitDataSizeError` (`'off?'`).
-        case doesNotAllow64BitDataSize = 0x6F66_663F
+        public static let doesNotAllow64BitDataSize = Code(rawValue: 0x6F66_663F)
         /// `kAudioFileInvalidPacketOffsetError` (`'pck?'`): a packet index beyond the file.
-        case invalidPacketOffset = 0x7063_6B3F
+        public static let invalidPacketOffset = Code(rawValue: 0x7063_6B3F)
         /// `kAudioFileInvalidPacketDependencyError` (`'dep?'`).
-        case invalidPacketDependency = 0x6465_703F
+        public static let invalidPacketDependency = Code(rawValue: 0x6465_703F)
         /// `kAudioFileInvalidFileError` (`'dta?'`): the file is malformed or not of its type.
-        case invalidFile = 0x6474_613F
+        public static let invalidFile = Code(rawValue: 0x6474_613F)
         /// `kAudioFileOperationNotSupportedError` (`0x6F703F3F`).
-        case operationNotSupported = 0x6F70_3F3F
+        public static let operationNotSupported = Code(rawValue: 0x6F70_3F3F)
         /// `kAudioFileNotOpenError` (-38).
-        case notOpen = -38
+        public static let notOpen = Code(rawValue: -38)
         /// `kAudioFileEndOfFileError` (-39).
-        case endOfFile = -39
+        public static let endOfFile = Code(rawValue: -39)
         /// `kAudioFilePositionError` (-40).
-        case position = -40
+        public static let position = Code(rawValue: -40)
         /// `kAudioFileFileNotFoundError` (-43).
-        case fileNotFound = -43
+        public static let fileNotFound = Code(rawValue: -43)
         /// `dupFNErr` (-48): `AudioFileCreateWithURL` without `kAudioFileFlags_EraseFile` found a
         /// file at the path.
-        case duplicateFileName = -48
+        public static let duplicateFileName = Code(rawValue: -48)
         /// `kAudio_ParamError` (-50): an argument out of range, such as packet table frames that
         /// do not add up to the frames in the file.
-        case parameter = -50
+        public static let parameter = Code(rawValue: -50)
     }
 
     /// Apple's result code for this failure.
@@ -64,9 +69,6 @@ public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible
         self.chunk = chunk
         self.offset = offset
     }
-
-    /// The `OSStatus` Apple's function returns for this failure.
-    public var status: OSStatus { code.rawValue }
 
     public var description: String {
         var out = reason

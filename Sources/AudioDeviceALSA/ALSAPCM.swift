@@ -1,3 +1,4 @@
+import AudioCore
 import AudioDevices
 import CALSA
 import Synchronization
@@ -342,25 +343,16 @@ final class PCMWaiter: @unchecked Sendable {
 /// Float32 to the PCM's integer formats and back. Nothing here allocates.
 enum SampleConversion {
     /// Writes `count` samples from `source` into `destination` in `format`, rounding to the
-    /// nearest integer and clipping to the format's range.
+    /// nearest integer with ties to even and clipping to the format's range (AudioCore's
+    /// rounding, the one PCMConverter uses).
     static func encode(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutableRawPointer, format: ALSASampleFormat) {
         switch format {
         case .float32:
             destination.copyMemory(from: source, byteCount: count * 4)
         case .int32:
-            let out = destination.assumingMemoryBound(to: Int32.self)
-            for i in 0..<count {
-                let x = Double(source[i])
-                let v = x.isNaN ? 0 : (x * 2_147_483_648).rounded()
-                out[i] = v >= 2_147_483_647 ? .max : v <= -2_147_483_648 ? .min : Int32(v)
-            }
+            convertFloatToInt32(source, count: count, into: destination.assumingMemoryBound(to: Int32.self))
         case .int16:
-            let out = destination.assumingMemoryBound(to: Int16.self)
-            for i in 0..<count {
-                let x = source[i]
-                let v = x.isNaN ? 0 : (x * 32768).rounded()
-                out[i] = v >= 32767 ? .max : v <= -32768 ? .min : Int16(v)
-            }
+            convertFloatToInt16(source, count: count, into: destination.assumingMemoryBound(to: Int16.self))
         }
     }
 

@@ -1,59 +1,64 @@
 public import AudioCore
 
 /// An error from an audio queue, carrying Apple's `kAudioQueueErr_…` result code.
-public struct AudioQueueError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AudioQueueError: AudioResultError {
     /// Apple's audio queue result codes (`AudioQueue.h`).
-    public enum Code: OSStatus, Sendable, CaseIterable {
+    public struct Code: AudioResultCode {
+        /// The `OSStatus` value.
+        public var rawValue: OSStatus
+        /// The code whose value is `rawValue`, named or not.
+        public init(rawValue: OSStatus) { self.rawValue = rawValue }
+
         /// `kAudioQueueErr_InvalidBuffer`: the buffer does not belong to this queue (or was freed).
-        case invalidBuffer = -66687
+        public static let invalidBuffer = Code(rawValue: -66687)
         /// `kAudioQueueErr_BufferEmpty`: the buffer's ``AudioQueueBuffer/audioDataByteSize`` is 0.
-        case bufferEmpty = -66686
+        public static let bufferEmpty = Code(rawValue: -66686)
         /// `kAudioQueueErr_DisposalPending`: the queue is being (or has been) disposed of.
-        case disposalPending = -66685
+        public static let disposalPending = Code(rawValue: -66685)
         /// `kAudioQueueErr_InvalidProperty`: no such property, or not writable.
-        case invalidProperty = -66684
+        public static let invalidProperty = Code(rawValue: -66684)
         /// `kAudioQueueErr_InvalidPropertySize`: the property value's size is wrong.
-        case invalidPropertySize = -66683
+        public static let invalidPropertySize = Code(rawValue: -66683)
         /// `kAudioQueueErr_InvalidParameter`: no such parameter, or an argument out of range.
-        case invalidParameter = -66682
+        public static let invalidParameter = Code(rawValue: -66682)
         /// `kAudioQueueErr_CannotStart`: the queue cannot start (the device would not).
-        case cannotStart = -66681
+        public static let cannotStart = Code(rawValue: -66681)
         /// `kAudioQueueErr_InvalidDevice`: the device cannot be found or opened.
-        case invalidDevice = -66680
+        public static let invalidDevice = Code(rawValue: -66680)
         /// `kAudioQueueErr_BufferInQueue`: the buffer cannot be freed while enqueued.
-        case bufferInQueue = -66679
+        public static let bufferInQueue = Code(rawValue: -66679)
         /// `kAudioQueueErr_InvalidRunState`: not allowed while running (or while stopped).
-        case invalidRunState = -66678
+        public static let invalidRunState = Code(rawValue: -66678)
         /// `kAudioQueueErr_InvalidQueueType`: an output-only call on an input queue, or the reverse.
-        case invalidQueueType = -66677
+        public static let invalidQueueType = Code(rawValue: -66677)
         /// `kAudioQueueErr_Permissions`.
-        case permissions = -66676
+        public static let permissions = Code(rawValue: -66676)
         /// `kAudioQueueErr_InvalidPropertyValue`: the property value is not acceptable.
-        case invalidPropertyValue = -66675
+        public static let invalidPropertyValue = Code(rawValue: -66675)
         /// `kAudioQueueErr_PrimeTimedOut`.
-        case primeTimedOut = -66674
+        public static let primeTimedOut = Code(rawValue: -66674)
         /// `kAudioQueueErr_CodecNotFound`: no decoder for the queue's format.
-        case codecNotFound = -66673
+        public static let codecNotFound = Code(rawValue: -66673)
         /// `kAudioQueueErr_InvalidCodecAccess`.
-        case invalidCodecAccess = -66672
+        public static let invalidCodecAccess = Code(rawValue: -66672)
         /// `kAudioQueueErr_QueueInvalidated`: the device went away under a running queue.
-        case queueInvalidated = -66671
+        public static let queueInvalidated = Code(rawValue: -66671)
         /// `kAudioQueueErr_TooManyTaps`: processing taps are not supported here.
-        case tooManyTaps = -66670
+        public static let tooManyTaps = Code(rawValue: -66670)
         /// `kAudioQueueErr_InvalidTapContext`.
-        case invalidTapContext = -66669
+        public static let invalidTapContext = Code(rawValue: -66669)
         /// `kAudioQueueErr_RecordUnderrun`: an input queue ran out of buffers to record into.
-        case recordUnderrun = -66668
+        public static let recordUnderrun = Code(rawValue: -66668)
         /// `kAudioQueueErr_InvalidTapType`.
-        case invalidTapType = -66667
+        public static let invalidTapType = Code(rawValue: -66667)
         /// `kAudioQueueErr_BufferEnqueuedTwice`: the buffer is already enqueued.
-        case bufferEnqueuedTwice = -66666
+        public static let bufferEnqueuedTwice = Code(rawValue: -66666)
         /// `kAudioQueueErr_CannotStartYet`.
-        case cannotStartYet = -66665
+        public static let cannotStartYet = Code(rawValue: -66665)
         /// `kAudioQueueErr_EnqueueDuringReset`: enqueue during a reset, stop or dispose.
-        case enqueueDuringReset = -66632
+        public static let enqueueDuringReset = Code(rawValue: -66632)
         /// `kAudioQueueErr_InvalidOfflineMode`: needs offline mode and the queue is not in it, or the reverse.
-        case invalidOfflineMode = -66626
+        public static let invalidOfflineMode = Code(rawValue: -66626)
     }
 
     /// Apple's result code.
@@ -66,9 +71,6 @@ public struct AudioQueueError: Error, Hashable, Sendable, CustomStringConvertibl
         self.code = code
         self.reason = reason
     }
-
-    /// The `OSStatus` Apple's function returns for this failure.
-    public var status: OSStatus { code.rawValue }
 
     public var description: String { "\(reason) (\(status))" }
 }

@@ -26,15 +26,6 @@ final class FileBox: @unchecked Sendable {
     }
 }
 
-func fileStatus(_ body: () throws(AudioFileError) -> Void) -> OSStatus {
-    do throws(AudioFileError) {
-        try body()
-        return noErrStatus
-    } catch {
-        return error.code.rawValue
-    }
-}
-
 private let notOpen = OSStatus(kAudioFileNotOpenError)
 
 @_spi(CImplementation) @_cdecl("AudioFileOpenURL")
@@ -44,7 +35,7 @@ public func _AudioFileOpenURL(_ inFileRef: CFURLRef?, _ inPermissions: Int8, _ i
     guard inPermissions & 0x03 != 0 else { return OSStatus(kAudioFilePermissionsError) }
     // Files open for reading; changing an existing file in place is not supported.
     guard inPermissions & 0x02 == 0 else { return OSStatus(kAudioFileOperationNotSupportedError) }
-    return fileStatus { () throws(AudioFileError) in
+    return resultStatus { () throws(AudioFileError) in
         let file = try AudioFile(path: path, typeHint: inFileTypeHint == 0 ? nil : AudioFileType(rawValue: inFileTypeHint))
         let box = FileBox(.reader(file))
         box.handle = FileBox.table.insert(box)
@@ -59,7 +50,7 @@ public func _AudioFileCreateWithURL(
 ) -> OSStatus {
     guard let outAudioFile, let inFormat, let path = CFObjects.path(UnsafeRawPointer(inFileRef)) else { return paramError }
     AudioToolboxSetUp.once()
-    return fileStatus { () throws(AudioFileError) in
+    return resultStatus { () throws(AudioFileError) in
         let writer = try AudioFileWriter(
             path: path, type: AudioFileType(rawValue: inFileType), format: SwiftASBD(inFormat.pointee),
             flags: AudioFileFlags(rawValue: inFlags))
@@ -74,14 +65,14 @@ public func _AudioFileClose(_ inAudioFile: AudioFileID?) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
     FileBox.table.remove(box.handle)
     guard case .writer(let writer) = box.file else { return noErrStatus }
-    return fileStatus { () throws(AudioFileError) in try writer.close() }
+    return resultStatus { () throws(AudioFileError) in try writer.close() }
 }
 
 @_spi(CImplementation) @_cdecl("AudioFileOptimize")
 public func _AudioFileOptimize(_ inAudioFile: AudioFileID?) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
     guard case .writer(let writer) = box.file else { return noErrStatus }
-    return fileStatus { () throws(AudioFileError) in try writer.updateHeader() }
+    return resultStatus { () throws(AudioFileError) in try writer.updateHeader() }
 }
 
 @_spi(CImplementation) @_cdecl("AudioFileReadBytes")
@@ -92,7 +83,7 @@ public func _AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8
     let wanted = Int(ioNumBytes.pointee)
     ioNumBytes.pointee = 0
     if wanted == 0 { return noErrStatus }
-    return fileStatus { () throws(AudioFileError) in
+    return resultStatus { () throws(AudioFileError) in
         let bytes = try file.readBytes(at: inStartingByte, count: wanted)
         bytes.withUnsafeBytes { outBuffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         ioNumBytes.pointee = UInt32(bytes.count)
@@ -108,7 +99,7 @@ public func _AudioFileWriteBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt
     guard case .writer(let writer) = box.file else { return OSStatus(kAudioFilePermissionsError) }
     let count = Int(ioNumBytes.pointee)
     ioNumBytes.pointee = 0
-    return fileStatus { () throws(AudioFileError) in
+    return resultStatus { () throws(AudioFileError) in
         let written = try writer.writeBytes(startingByte: inStartingByte, UnsafeRawBufferPointer(start: inBuffer, count: count))
         ioNumBytes.pointee = UInt32(written)
     }
@@ -131,7 +122,7 @@ private func readPackets(
     let swiftDescriptions = descriptions.map {
         UnsafeMutableBufferPointer(start: UnsafeMutableRawPointer($0).assumingMemoryBound(to: SwiftPacketDescription.self), count: wanted)
     }
-    return fileStatus { () throws(AudioFileError) in
+    return resultStatus { () throws(AudioFileError) in
         let (bytes, packets) = try file.readPackets(
             from: start, count: wanted, into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity),
             descriptions: file.needsDescriptions ? swiftDescriptions : nil)
@@ -207,7 +198,7 @@ public func _AudioFileWritePackets(
     let descriptions = inPacketDescriptions.map {
         UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: SwiftPacketDescription.self), count: count)
     }
-    return fileStatus { () throws(AudioFileError) in
+    return resultStatus { () throws(AudioFileError) in
         let written = try writer.writePackets(
             startingPacket: inStartingPacket, bytes: UnsafeRawBufferPointer(start: inBuffer, count: Int(inNumBytes)),
             descriptions: descriptions, packetCount: count)

@@ -131,7 +131,7 @@ public func _AudioFileSetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: U
         return box.propertyBytes(inPropertyID) == nil ? unsupported : OSStatus(kAudioFilePermissionsError)
     }
     let data = UnsafeRawBufferPointer(start: inPropertyData, count: Int(inDataSize))
-    return fileStatus { () throws(AudioFileError) in
+    return resultStatus { () throws(AudioFileError) in
         switch inPropertyID {
         case UInt32(kAudioFilePropertyMagicCookieData):
             try writer.setMagicCookie(Array(data))

@@ -17,7 +17,7 @@ public func _AudioQueueNewOutput(
         return paramError
     }
     let weak = QueueBox.WeakRef()
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let queue = try AudioQueue(format: SwiftASBD(inFormat.pointee), callbackQueue: box.callbackQueue) { _, buffer in
             guard let box = weak.box, let c = QueueBox.cView(of: buffer) else { return }
             box.deliver(buffer: c) { inCallbackProc(box.userData, box.ref, c) }
@@ -40,7 +40,7 @@ public func _AudioQueueNewInput(
         return paramError
     }
     let weak = QueueBox.WeakRef()
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let queue = try AudioInputQueue(format: SwiftASBD(inFormat.pointee), callbackQueue: box.callbackQueue) { _, buffer, startTime, packetCount, descriptions in
             guard let box = weak.box, let c = QueueBox.cView(of: buffer), box.buffer(c) != nil else { return }
             c.pointee.mAudioDataByteSize = min(buffer.audioDataByteSize, buffer.audioDataBytesCapacity)
@@ -65,12 +65,12 @@ public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> 
     guard QueueBox.table.object(inAQ) != nil else { return OSStatus(kAudioQueueErr_DisposalPending) }
     if inImmediate != 0 {
         box.retire()
-        return queueStatus { () throws(AudioQueueError) in
+        return resultStatus { () throws(AudioQueueError) in
             try box.control.dispose(immediate: true)
         }
     }
     // Asynchronously: the queue plays (or records) what it has, with its callbacks, then goes.
-    let status = queueStatus { () throws(AudioQueueError) in
+    let status = resultStatus { () throws(AudioQueueError) in
         try box.control.dispose(immediate: false)
     }
     guard status == noErrStatus else { return status }
@@ -95,7 +95,7 @@ public func _AudioQueueAllocateBufferWithPacketDescriptions(
     _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>?
 ) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let outBuffer else { return paramError }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let buffer: AudioQueueServices.AudioQueueBuffer = try box.control.allocateBuffer(byteCapacity: Int(inBufferByteSize), packetDescriptionCapacity: Int(inNumberPacketDescriptions))
         outBuffer.pointee = box.add(buffer)
     }
@@ -105,7 +105,7 @@ public func _AudioQueueAllocateBufferWithPacketDescriptions(
 public func _AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     guard let inBuffer, let buffer = box.buffer(inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
-    let status = queueStatus { () throws(AudioQueueError) in
+    let status = resultStatus { () throws(AudioQueueError) in
         try box.control.freeBuffer(buffer)
     }
     if status == noErrStatus { box.remove(inBuffer) }
@@ -135,7 +135,7 @@ public func _AudioQueueEnqueueBuffer(
     guard let box = QueueBox.find(inAQ) else { return paramError }
     guard let buffer = prepare(box, inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
     if inNumPacketDescs > 0 && inPacketDescs == nil { return paramError }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         switch box.queue! {
         case .output(let q): try q.enqueue(buffer, packetDescriptions: descriptions(inNumPacketDescs, inPacketDescs))
         case .input(let q): try q.enqueue(buffer)
@@ -161,7 +161,7 @@ public func _AudioQueueEnqueueBufferWithParameters(
             events.append(AudioQueueServices.AudioQueueParameterEvent(id, e.mValue))
         }
     }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let actual = try queue.enqueue(
             buffer, packetDescriptions: descriptions(inNumPacketDescs, inPacketDescs),
             trimFramesAtStart: Int(inTrimFramesAtStart), trimFramesAtEnd: Int(inTrimFramesAtEnd),
@@ -176,7 +176,7 @@ public func _AudioQueueEnqueueBufferWithParameters(
 public func _AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointer<CAudioToolbox.AudioTimeStamp>?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     let time = inStartTime.map { SwiftTimeStamp($0.pointee) }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         try box.control.start(at: time)
     }
 }
@@ -185,7 +185,7 @@ public func _AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointe
 public func _AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare: UInt32, _ outNumberOfFramesPrepared: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let prepared = try queue.prime(frames: Int(inNumberOfFramesToPrepare))
         outNumberOfFramesPrepared?.pointee = UInt32(clamping: prepared)
     }
@@ -194,7 +194,7 @@ public func _AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare
 @_spi(CImplementation) @_cdecl("AudioQueueStop")
 public func _AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         try box.control.stop(immediate: inImmediate != 0)
     }
 }
@@ -202,7 +202,7 @@ public func _AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> OSS
 @_spi(CImplementation) @_cdecl("AudioQueuePause")
 public func _AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         try box.control.pause()
     }
 }
@@ -210,7 +210,7 @@ public func _AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
 @_spi(CImplementation) @_cdecl("AudioQueueFlush")
 public func _AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         try box.control.flush()
     }
 }
@@ -218,7 +218,7 @@ public func _AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
 @_spi(CImplementation) @_cdecl("AudioQueueReset")
 public func _AudioQueueReset(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         try box.control.reset()
     }
 }

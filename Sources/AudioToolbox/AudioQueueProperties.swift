@@ -23,14 +23,14 @@ private let invalidPropertySize = OSStatus(kAudioQueueErr_InvalidPropertySize)
 public func _AudioQueueGetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32, _ outValue: UnsafeMutablePointer<Float32>?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let outValue else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidParameter) }
-    return queueStatus { () throws(AudioQueueError) in outValue.pointee = try queue.parameter(id: inParamID) }
+    return resultStatus { () throws(AudioQueueError) in outValue.pointee = try queue.parameter(id: inParamID) }
 }
 
 @_spi(CImplementation) @_cdecl("AudioQueueSetParameter")
 public func _AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32, _ inValue: Float32) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidParameter) }
-    return queueStatus { () throws(AudioQueueError) in try queue.setParameter(id: inParamID, inValue) }
+    return resultStatus { () throws(AudioQueueError) in try queue.setParameter(id: inParamID, inValue) }
 }
 
 // MARK: Properties
@@ -42,7 +42,7 @@ public func _AudioQueueGetPropertySize(_ inAQ: AudioQueueRef?, _ inID: UInt32, _
         outDataSize.pointee = UInt32(MemoryLayout<CFStringRef>.size)
         return noErrStatus
     }
-    return queueStatus { () throws(AudioQueueError) in outDataSize.pointee = UInt32(try box.control.propertySize(inID)) }
+    return resultStatus { () throws(AudioQueueError) in outDataSize.pointee = UInt32(try box.control.propertySize(inID)) }
 }
 
 @_spi(CImplementation) @_cdecl("AudioQueueGetProperty")
@@ -56,7 +56,7 @@ public func _AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ out
         ioDataSize.pointee = UInt32(MemoryLayout<CFStringRef>.size)
         return noErrStatus
     }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let written = try box.control.getProperty(inID, into: UnsafeMutableRawBufferPointer(start: outData, count: Int(ioDataSize.pointee)))
         ioDataSize.pointee = UInt32(written)
     }
@@ -77,22 +77,22 @@ public func _AudioQueueSetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inD
             uid = ""
         }
         let utf8 = Array(uid.utf8)
-        return utf8.withUnsafeBytes { b in queueStatus { () throws(AudioQueueError) in try box.control.setProperty(inID, from: b) } }
+        return utf8.withUnsafeBytes { b in resultStatus { () throws(AudioQueueError) in try box.control.setProperty(inID, from: b) } }
     }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         try box.control.setProperty(inID, from: UnsafeRawBufferPointer(start: inData, count: Int(inDataSize)))
     }
 }
 
 private func setEmpty(_ box: QueueBox, _ id: UInt32) -> OSStatus {
-    queueStatus { () throws(AudioQueueError) in try box.control.setProperty(id, from: UnsafeRawBufferPointer(start: nil, count: 0)) }
+    resultStatus { () throws(AudioQueueError) in try box.control.setProperty(id, from: UnsafeRawBufferPointer(start: nil, count: 0)) }
 }
 
 @_spi(CImplementation) @_cdecl("AudioQueueAddPropertyListener")
 public func _AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inProc: AudioQueuePropertyListenerProc?, _ inUserData: UnsafeMutableRawPointer?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let inProc else { return paramError }
     guard let property = AudioQueueServices.AudioQueuePropertyID(rawValue: inID) else { return OSStatus(kAudioQueueErr_InvalidProperty) }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let userData = UserData(inUserData)
         let key = box.newListenerKey()
         let deliver: @Sendable () -> Void = { [weak box] in
@@ -110,7 +110,7 @@ public func _AudioQueueRemovePropertyListener(_ inAQ: AudioQueueRef?, _ inID: UI
     guard let box = QueueBox.find(inAQ), let inProc else { return paramError }
     guard AudioQueueServices.AudioQueuePropertyID(rawValue: inID) != nil else { return OSStatus(kAudioQueueErr_InvalidProperty) }
     guard let token = box.removeListener(inID, inProc, inUserData) else { return noErrStatus }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         try box.control.removePropertyListener(token)
     }
 }
@@ -131,7 +131,7 @@ final class TimelineBox: @unchecked Sendable {
 @_spi(CImplementation) @_cdecl("AudioQueueCreateTimeline")
 public func _AudioQueueCreateTimeline(_ inAQ: AudioQueueRef?, _ outTimeline: UnsafeMutablePointer<AudioQueueTimelineRef?>?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let outTimeline else { return paramError }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let timeline: AudioQueueTimeline = try box.control.makeTimeline()
         outTimeline.pointee = TimelineBox.table.insert(TimelineBox(queue: box.handle, timeline: timeline)).opaque
     }
@@ -156,7 +156,7 @@ public func _AudioQueueGetCurrentTime(
         guard let t = TimelineBox.table.object(inTimeline), t.queue == box.handle else { return paramError }
         timeline = t.timeline
     }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let (stamp, discontinuity) = try box.control.currentTime(timeline: timeline)
         outTimeStamp?.pointee = stamp.c
         outTimelineDiscontinuity?.pointee = discontinuity ? 1 : 0
@@ -166,7 +166,7 @@ public func _AudioQueueGetCurrentTime(
 @_spi(CImplementation) @_cdecl("AudioQueueDeviceGetCurrentTime")
 public func _AudioQueueDeviceGetCurrentTime(_ inAQ: AudioQueueRef?, _ outTimeStamp: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let outTimeStamp else { return paramError }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         let stamp = try box.control.deviceCurrentTime()
         outTimeStamp.pointee = stamp.c
     }
@@ -184,7 +184,7 @@ public func _AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat
         guard count <= 1024, let l = LayoutBytes.decode(UnsafeRawPointer(inLayout), size: 12 + 20 * count) else { return paramError }
         layout = l
     }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         try queue.setOfflineRenderFormat(inFormat.map { SwiftASBD($0.pointee) }, channelLayout: layout)
     }
 }
@@ -202,7 +202,7 @@ public func _AudioQueueOfflineRender(_ inAQ: AudioQueueRef?, _ inTimestamp: Unsa
         box.runLoop?.drainNow(mode: box.mode)
     }
     defer { if onLoop { box.endInline() } }
-    return queueStatus { () throws(AudioQueueError) in
+    return resultStatus { () throws(AudioQueueError) in
         try queue.offlineRender(at: SwiftTimeStamp(inTimestamp.pointee), into: buffer, frameCount: Int(inNumberFrames))
         ioBuffer.pointee.mAudioDataByteSize = buffer.audioDataByteSize
     }

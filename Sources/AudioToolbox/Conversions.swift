@@ -82,9 +82,10 @@ func copyOut(_ bytes: [UInt8], _ outData: UnsafeMutableRawPointer?, _ ioDataSize
 
 let noErrStatus: OSStatus = 0
 
-/// Runs a queue call: noErr, or the Swift queue's result code.
-func queueStatus(_ body: () throws(AudioQueueError) -> Void) -> OSStatus {
-    do throws(AudioQueueError) {
+/// Runs a call of the Swift API: noErr, or the result code of the error it throws — the whole
+/// map from a Swift error to the C API's `OSStatus`.
+func resultStatus<E: AudioResultError>(_ body: () throws(E) -> Void) -> OSStatus {
+    do throws(E) {
         try body()
         return noErrStatus
     } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 import AudioCore
 import AudioCodecs
@@ -204,19 +205,6 @@ func aacFormat(_ rate: Double, _ channels: UInt32, id: AudioFormatID = .mpeg4AAC
 
 func float32(_ rate: Double, _ channels: UInt32) -> AudioStreamBasicDescription {
     .linearPCM(sampleRate: rate, channels: channels, bitsPerChannel: 32, isFloat: true)
-}
-
-/// The 64-bit SplitMix generator: reproducible pseudo-random numbers for the tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 @Suite("AudioSpecificConfig and the output format")

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 import AudioCore
 import AudioCodecs
@@ -51,7 +52,7 @@ struct DecodeBehaviourTests {
         #expect(afterReset.framesPerPacket.allSatisfy { $0 == 1024 })
         #expect(afterReset.samples == fresh.samples)
         // From the second packet after the seek on, the decode is the stream's own.
-        let reference = try #require(AACFixtures.reference(caf))
+        let reference = try AACFixtures.reference(caf)
         let tail = Array(reference[(8 * 1024 * 2)...])
         let decodedTail = Array(afterReset.samples[(1024 * 2)...])
         for c in 0..<2 {
@@ -137,7 +138,7 @@ struct DecodeBehaviourTests {
         let silence = decoded.samples[(bad * 1024 * channels)..<((bad + 1) * 1024 * channels)]
         #expect(silence.allSatisfy { $0 == 0 })
 
-        let reference = try #require(AACFixtures.reference(name))
+        let reference = try AACFixtures.reference(name)
         let map = AACFixtures.ffmpegToAAC(channels: channels)
         for c in 0..<channels {
             let before = snr(reference: reference, refChannels: channels, refChannel: c,
@@ -262,7 +263,7 @@ struct ImplicitSBRTests {
         #expect(decoder.outputFormat == float32(input.format.sampleRate, UInt32(channels)))
         #expect(decoded.errors.isEmpty, "\(decoded.errors)")
         #expect(decoded.framesPerPacket.allSatisfy { $0 == 1024 })
-        let reference = try #require(AACFixtures.reference(name))
+        let reference = try AACFixtures.reference(name)
         let lag = bestAlignment(reference: reference, test: decoded.samples, channels: channels,
                                 map: Array(0..<channels), range: 600)
         #expect(lag == 481)
@@ -290,7 +291,7 @@ struct ImplicitSBRTests {
         #expect(decoded.errors[bad]?.code == .badData)
         #expect(decoded.errors[bad]?.reason.contains("First SBR frame") == true, "\(String(describing: decoded.errors[bad]))")
         #expect(decoded.framesPerPacket.allSatisfy { $0 == 1024 })
-        let reference = try #require(AACFixtures.reference(name))
+        let reference = try AACFixtures.reference(name)
         for c in 0..<channels {
             let after = snr(reference: reference, refChannels: channels, refChannel: c,
                             test: decoded.samples, testChannels: channels, testChannel: c, from: (bad + 2) * 1024)

@@ -23,7 +23,7 @@ private func compareWithFFmpeg(_ name: String, minimumSNR: Double) throws -> [Do
     #expect(decoded.framesPerPacket.allSatisfy { $0 == 1024 })
     #expect(decoded.frameCount == input.packets.count * 1024)
 
-    let reference = try #require(AACFixtures.reference(name), "no reference: run Scripts/fixtures/make_aac_refs.sh")
+    let reference = try AACFixtures.reference(name)
     #expect(reference.count == decoded.samples.count, "ffmpeg decoded \(reference.count / channels) frames")
     let map = AACFixtures.ffmpegToAAC(channels: channels)
     let lag = bestAlignment(reference: reference, test: decoded.samples, channels: channels, map: map, range: 2048)
@@ -51,7 +51,7 @@ struct FixtureDecodeTests {
         #expect(AACFixtures.names.count >= 19)
         #expect(AACFixtures.pnsFreeNames.count >= 7)
         for name in AACFixtures.names + AACFixtures.pnsFreeNames {
-            #expect(AACFixtures.reference(name) != nil, "no reference for \(name): run Scripts/fixtures/make_aac_refs.sh")
+            #expect(throws: Never.self, "no reference for \(name): run Scripts/fixtures/make_aac_refs.sh") { _ = try AACFixtures.reference(name) }
         }
     }
 

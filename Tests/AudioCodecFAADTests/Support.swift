@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import AudioCore
 import AudioCodecs
 import AudioCodecFAAD
@@ -8,18 +9,11 @@ import AudioTestSupport
 /// The AAC fixtures (made by Scripts/make-fixtures with ffmpeg) and ffmpeg's decodes of them
 /// (Scripts/fixtures/make_aac_refs.sh).
 enum AACFixtures {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-    static let valid = root.appendingPathComponent("valid")
-    static let refs = root.appendingPathComponent("aac-refs")
+    static let valid = Fixtures.valid
+    static let refs = Fixtures.aacRefs
 
     /// Every `adts-aac-*.aac` and `caf-aac-*.caf` fixture.
-    static let names: [String] = {
-        let all = (try? FileManager.default.contentsOfDirectory(atPath: valid.path)) ?? []
-        return all.filter {
-            ($0.hasPrefix("adts-aac-") && $0.hasSuffix(".aac")) || ($0.hasPrefix("caf-aac-") && $0.hasSuffix(".caf"))
-        }.sorted()
-    }()
+    static let names: [String] = Fixtures.names.filter(Fixtures.isAAC)
 
     /// The PNS-free streams made by Scripts/fixtures/make_aac_refs.sh (`nopns-*.aac`, `nopns-*.caf`).
     static let pnsFreeNames: [String] = {
@@ -32,13 +26,8 @@ enum AACFixtures {
         (name.hasPrefix("nopns-") ? refs : valid).appendingPathComponent(name).path
     }
 
-    /// ffmpeg's decode as interleaved Float32, or nil when there is none.
-    static func reference(_ name: String) -> [Float]? {
-        guard let data = try? Data(contentsOf: refs.appendingPathComponent(name + ".f32")) else { return nil }
-        return data.withUnsafeBytes { raw in
-            (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.load(fromByteOffset: $0 * 4, as: UInt32.self))) }
-        }
-    }
+    /// ffmpeg's decode as interleaved Float32; throws when there is none.
+    static func reference(_ name: String) throws -> [Float] { try Fixtures.float32(refs.appendingPathComponent(name + ".f32")) }
 
     /// For each channel in ffmpeg's order, the channel of the decoder's (AAC) order that holds it.
     /// ffmpeg reorders 5.1 (C L R Ls Rs LFE in the bitstream) to L R C LFE Ls Rs.

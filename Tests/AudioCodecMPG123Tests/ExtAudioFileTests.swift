@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioCodecs
 import AudioCodecMPG123
@@ -36,7 +37,7 @@ struct ExtAudioFileTests {
         let reader = try ExtAudioFile(path: MP3Fixtures.refs.appendingPathComponent(name).path)
         #expect(reader.fileDataFormat.formatID == .mpegLayer3)
         let samples = try readAllFloat(reader)
-        let reference = try #require(MP3Fixtures.reference(name))
+        let reference = try MP3Fixtures.reference(name)
         print("\(name): \(samples.count / 2) frames (priming \(reader.primingFrames)), ffmpeg \(reference.count / 2)")
         #expect(samples.count / 2 == 22050)
         #expect(reader.primingFrames == 1105)
@@ -95,7 +96,7 @@ struct ExtAudioFileSeekTests {
         #expect(file.fileType == .wave)
         #expect(file.dataFormat.formatID == id)
         #expect(Int(file.dataFormat.framesPerPacket) == framesPerPacket)
-        let packets = try #require(MP3Fixtures.framecrc(name), "no ffmpeg packets for \(name)")
+        let packets = try MP3Fixtures.framecrc(name)
         #expect(file.packetCount == Int64(packets.count))
         var next: Int64 = 0
         while next < file.packetCount {
@@ -103,7 +104,7 @@ struct ExtAudioFileSeekTests {
             for (i, d) in (read.descriptions ?? []).enumerated() {
                 let bytes = read.data[Int(d.startOffset)..<(Int(d.startOffset) + Int(d.dataByteSize))]
                 let reference = packets[Int(next) + i]
-                #expect(Int(d.dataByteSize) == reference.size && ffmpegAdler32(bytes) == reference.adler, "packet \(Int(next) + i)")
+                #expect(Int(d.dataByteSize) == reference.size && adler32(bytes, start: 0) == reference.adler, "packet \(Int(next) + i)")
             }
             next += Int64(read.packetCount)
             if read.packetCount == 0 { break }
@@ -112,7 +113,7 @@ struct ExtAudioFileSeekTests {
         let reader = try ExtAudioFile(path: path)
         let channels = Int(reader.fileDataFormat.channelsPerFrame)
         let samples = try readAllFloat(reader)
-        let reference = try #require(MP3Fixtures.reference(name))
+        let reference = try MP3Fixtures.reference(name)
         #expect(samples.count == reference.count, "\(samples.count / channels) frames, ffmpeg \(reference.count / channels)")
         #expect(samples.count == packets.count * framesPerPacket * channels)
         for c in 0..<channels {

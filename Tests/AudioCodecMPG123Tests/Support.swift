@@ -1,12 +1,12 @@
 import Foundation
+import ProcessSupport
 import AudioCore
 import AudioCodecs
 import AudioCodecMPG123
 
 /// The MPEG audio fixtures and ffmpeg's decodes of them (Scripts/fixtures/make_mp3_refs.sh).
 enum MP3Fixtures {
-    static let refs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").appendingPathComponent("mp3-refs")
+    static let refs = Fixtures.mp3Refs
 
     /// Every `.mp3` and `.mp2` fixture.
     static let names: [String] = {
@@ -14,15 +14,12 @@ enum MP3Fixtures {
         return all.filter { $0.hasSuffix(".mp3") || $0.hasSuffix(".mp2") }.sorted()
     }()
 
-    static func bytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: refs.appendingPathComponent(name)))
-    }
+    static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.bytes(refs.appendingPathComponent(name)) }
 
-    /// ffmpeg's packets of a file (`-c copy -f framecrc`): size and Adler-32 of each.
-    static func framecrc(_ name: String) -> [(size: Int, adler: UInt32)]? {
-        guard let text = try? String(contentsOf: refs.appendingPathComponent(name + ".framecrc"), encoding: .utf8) else {
-            return nil
-        }
+    /// ffmpeg's packets of a file (`-c copy -f framecrc`): size and Adler-32 of each; throws when
+    /// there is no such file.
+    static func framecrc(_ name: String) throws -> [(size: Int, adler: UInt32)] {
+        let text = try String(contentsOf: refs.appendingPathComponent(name + ".framecrc"), encoding: .utf8)
         return text.split(separator: "\n").compactMap { line in
             guard !line.hasPrefix("#") else { return nil }
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -32,13 +29,8 @@ enum MP3Fixtures {
         }
     }
 
-    /// ffmpeg's decode as interleaved Float32, or nil when there is none.
-    static func reference(_ name: String) -> [Float]? {
-        guard let data = try? Data(contentsOf: refs.appendingPathComponent(name + ".f32")) else { return nil }
-        return data.withUnsafeBytes { raw in
-            (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.load(fromByteOffset: $0 * 4, as: UInt32.self))) }
-        }
-    }
+    /// ffmpeg's decode as interleaved Float32; throws when there is none.
+    static func reference(_ name: String) throws -> [Float] { try Fixtures.float32(refs.appendingPathComponent(name + ".f32")) }
 }
 
 /// One MPEG audio frame header (ISO/IEC 11172-3 2.4.2.3, 13818-3, and MPEG-2.5), parsed here
@@ -208,25 +200,3 @@ func snr(reference: [Float], test: [Float], channels: Int, channel: Int, lag: In
     return noise == 0 ? .infinity : 10 * log10(signal / noise)
 }
 
-/// A small deterministic generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// Adler-32 as ffmpeg's framecrc computes it (`av_adler32_update(0, …)`: started from 0, not 1).
-func ffmpegAdler32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-    var a: UInt32 = 0
-    var b: UInt32 = 0
-    for byte in bytes {
-        a = (a + UInt32(byte)) % 65521
-        b = (b + a) % 65521
-    }
-    return b << 16 | a
-}

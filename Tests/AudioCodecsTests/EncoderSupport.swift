@@ -6,15 +6,9 @@ import ProcessSupport
 
 /// References made by Scripts/fixtures/make_encoder_refs.sh (ffmpeg, Python's audioop).
 enum EncoderFixtures {
-    static let directory = CodecFixtures.directory.deletingLastPathComponent().appendingPathComponent("encoders")
-
-    /// The bytes of a reference file; records an issue and returns nil when it is missing.
-    static func bytes(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> [UInt8]? {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)) else {
-            Issue.record("missing fixture \(name); run Scripts/fixtures/make_encoder_refs.sh", sourceLocation: sourceLocation)
-            return nil
-        }
-        return [UInt8](data)
+    /// The bytes of a file in Tests/Fixtures/encoders; throws when it is missing.
+    static func bytes(_ name: String) throws -> [UInt8] {
+        try Fixtures.bytes(Fixtures.root.appendingPathComponent("encoders").appendingPathComponent(name))
     }
 }
 

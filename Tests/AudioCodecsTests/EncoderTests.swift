@@ -1,4 +1,5 @@
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioCodecs
 
@@ -154,8 +155,8 @@ struct EncoderTests {
         ("f64le", lpcm(bits: 64, float: true, channels: 2)),
     ])
     func pcmMatchesFFmpeg(name: String, output: AudioStreamBasicDescription) throws {
-        let source = try #require(CodecFixtures.bytes("pcm-noise.f32le"))
-        let reference = try #require(CodecFixtures.bytes("pcm-noise.f32le.\(name)"))
+        let source = try Fixtures.codecBytes("pcm-noise.f32le")
+        let reference = try Fixtures.codecBytes("pcm-noise.f32le.\(name)")
         let frames = source.count / 8
         let encoder = try PCMEncoder(input: floatInput(for: output), output: output)
         let (bytes, result) = try encode(encoder, unpackFloats(source), frames: frames)
@@ -169,7 +170,7 @@ struct EncoderTests {
     func bigEndianAndNonInterleavedMatchFFmpeg(codec: String, bits: UInt32, float: Bool) throws {
         let scratch = try ScratchDirectory("pcm-\(codec)")
         defer { scratch.remove() }
-        let source = try #require(CodecFixtures.bytes("pcm-noise.f32le"))
+        let source = try Fixtures.codecBytes("pcm-noise.f32le")
         try scratch.write(source, to: "in.f32le")
         try FFmpeg.run([
             "-f", "f32le", "-ar", "8000", "-ac", "2", "-i", scratch.path("in.f32le"), "-c:a", "pcm_\(codec)", "-f", codec,

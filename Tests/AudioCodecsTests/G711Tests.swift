@@ -1,4 +1,5 @@
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioCodecs
 
@@ -26,8 +27,8 @@ struct G711Tests {
 
     @Test(arguments: [("alaw", AudioFormatID.aLaw), ("mulaw", AudioFormatID.uLaw)])
     func everyByteMatchesFFmpeg(name: String, id: AudioFormatID) throws {
-        let input = try #require(CodecFixtures.bytes("g711-bytes.u8"))
-        let reference = unpack(try #require(CodecFixtures.bytes("g711-\(name).s16le")), as: Int16.self)
+        let input = try Fixtures.codecBytes("g711-bytes.u8")
+        let reference = unpack(try Fixtures.codecBytes("g711-\(name).s16le"), as: Int16.self)
         #expect(input == Array(0...255))
         #expect(reference.count == 256)
         expectEqualArrays(try Self.decodeFrames(input, format: Self.format(id)), reference, "frame by frame")
@@ -41,7 +42,7 @@ struct G711Tests {
     }
 
     @Test func stereoKeepsChannelOrder() throws {
-        let reference = unpack(try #require(CodecFixtures.bytes("g711-mulaw.s16le")), as: Int16.self)
+        let reference = unpack(try Fixtures.codecBytes("g711-mulaw.s16le"), as: Int16.self)
         let bytes: [UInt8] = [0x00, 0xFF, 0x80, 0x7F, 0x12, 0xED]
         let decoded = try Self.decodeFrames(bytes, format: Self.format(.uLaw, channels: 2))
         #expect(decoded == bytes.map { reference[Int($0)] })

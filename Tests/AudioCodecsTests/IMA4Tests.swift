@@ -1,4 +1,5 @@
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioCodecs
 
@@ -32,8 +33,8 @@ struct IMA4Tests {
 
     @Test(arguments: references)
     func matchesFFmpegBitExactly(name: String, channels: Int) throws {
-        let packets = try #require(CodecFixtures.bytes(name + ".ima4"))
-        let reference = unpack(try #require(CodecFixtures.bytes(name + ".s16le")), as: Int16.self)
+        let packets = try Fixtures.codecBytes(name + ".ima4")
+        let reference = unpack(try Fixtures.codecBytes(name + ".s16le"), as: Int16.self)
         #expect(packets.count % (34 * channels) == 0)
         #expect(reference.count == packets.count / 34 * 64)
         let decoded = try Self.decodeAll(packets, channels: channels)
@@ -43,8 +44,8 @@ struct IMA4Tests {
     /// ffmpeg's encoder writes headers that agree with the previous packet's final state, so
     /// its decode depends on carrying that state; without it the output differs.
     @Test func encodedStreamsNeedTheCarriedPredictor() throws {
-        let packets = try #require(CodecFixtures.bytes("ima4-2ch-44100.ima4"))
-        let reference = unpack(try #require(CodecFixtures.bytes("ima4-2ch-44100.s16le")), as: Int16.self)
+        let packets = try Fixtures.codecBytes("ima4-2ch-44100.ima4")
+        let reference = unpack(try Fixtures.codecBytes("ima4-2ch-44100.s16le"), as: Int16.self)
         let withoutCarry = try Self.decodeAll(packets, channels: 2, resetEach: true)
         #expect(withoutCarry.count == reference.count)
         #expect(withoutCarry != reference, "decoding without the carried predictor matched the reference")

@@ -1,4 +1,5 @@
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioCodecs
 
@@ -42,8 +43,8 @@ struct PCMConverterReferenceTests {
 
     @Test(arguments: pairs)
     func matchesFFmpeg(from: String, to: String) throws {
-        let source = try #require(CodecFixtures.bytes("pcm-noise.\(from)"))
-        let reference = try #require(CodecFixtures.bytes("pcm-noise.\(from).\(to)"))
+        let source = try Fixtures.codecBytes("pcm-noise.\(from)")
+        let reference = try Fixtures.codecBytes("pcm-noise.\(from).\(to)")
         let input = Self.format(from)
         let output = Self.format(to)
         let inWord = Int(input.bytesPerFrame) / 2
@@ -86,7 +87,7 @@ struct PCMConverterReferenceTests {
     /// Sanity of the references themselves: the tie channel really holds ties, and the
     /// noise goes beyond full scale, so rounding and clipping are exercised.
     @Test func referencesExerciseTiesAndClipping() throws {
-        let doubles = unpackDoubles(try #require(CodecFixtures.bytes("pcm-noise.f64le")))
+        let doubles = unpackDoubles(try Fixtures.codecBytes("pcm-noise.f64le"))
         #expect(doubles.count == 2048)
         let ties = stride(from: 1, to: doubles.count, by: 2).map { doubles[$0] * 32768 }
         #expect(ties.allSatisfy { $0 - $0.rounded(.down) == 0.5 })

@@ -1,22 +1,8 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioCodecs
-
-/// Reference data made by Scripts/fixtures/make_codec_refs.sh (ffmpeg), never by this package.
-enum CodecFixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").appendingPathComponent("codecs")
-
-    /// The bytes of a reference file; records an issue and returns nil when it is missing.
-    static func bytes(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> [UInt8]? {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)) else {
-            Issue.record("missing fixture \(name); run Scripts/fixtures/make_codec_refs.sh", sourceLocation: sourceLocation)
-            return nil
-        }
-        return [UInt8](data)
-    }
-}
 
 /// A linear PCM description; `word` defaults to the fewest bytes that hold `bits`.
 func lpcm(

@@ -47,6 +47,36 @@ struct CodeTests {
         #expect(error.description.contains("offset 12"))
         #expect(error.description.contains("'chk?'"))
     }
+
+    /// A code Apple has not defined (or defines after this library) is still a code: it keeps
+    /// its value, prints it, matches no named code, and a switch reaches `default:`.
+    @Test func unnamedCodesAreCodes() {
+        let future = AudioFileError.Code(rawValue: 0x6E65_7721)  // 'new!'
+        #expect(future.rawValue == 0x6E65_7721)
+        #expect(future.description == "'new!'")
+        #expect(future != .invalidFile)
+        let error = AudioFileError(future, "from a later release")
+        #expect(error.status == 0x6E65_7721)
+        func name(_ code: AudioFileError.Code) -> String {
+            switch code {
+            case .invalidFile: "invalid file"
+            case .endOfFile: "end of file"
+            default: "other"
+            }
+        }
+        #expect(name(future) == "other")
+        #expect(name(AudioFileError.Code(rawValue: -39)) == "end of file")
+        #expect(AudioFileError.Code.endOfFile.description == "-39")
+    }
+
+    /// A status from the C API matches a named code in a switch.
+    @Test func statusMatchesNamedCodes() {
+        let status: OSStatus = 0x6474_613F
+        var matched = false
+        if case AudioFileError.Code.invalidFile = status { matched = true }
+        #expect(matched)
+        #expect(!(AudioFileError.Code.invalidChunk ~= status))
+    }
 }
 
 @Suite("AudioStreamBasicDescription")

@@ -1,6 +1,7 @@
 import AudioCore
 import AudioDevices
 @testable import AudioDeviceALSA
+import AudioTestSupport
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -16,6 +17,9 @@ private final class RampSource: AudioRenderSource, @unchecked Sendable {
         var position = 0
         var calls = 0
         var events: [String] = []
+        /// Set by the test while the device must not call: after pause or stop returns.
+        var halted = false
+        var callsWhileHalted = 0
     }
 
     let channels: Int
@@ -39,6 +43,7 @@ private final class RampSource: AudioRenderSource, @unchecked Sendable {
     func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
         state.withLock { s in
             s.calls += 1
+            if s.halted { s.callsWhileHalted += 1 }
             let n = totalFrames.map { min(frameCount, $0 - s.position) } ?? frameCount
             for f in 0..<n {
                 for c in 0..<channels { buffer[f * channels + c] = Self.sample(frame: s.position + f, channel: c) }
@@ -64,6 +69,10 @@ private final class RampSource: AudioRenderSource, @unchecked Sendable {
 
     var events: [String] { state.withLock { $0.events } }
     var calls: Int { state.withLock { $0.calls } }
+    /// From now until ``resume()`` a call is a fault, counted in ``callsWhileHalted``.
+    func halt() { state.withLock { $0.halted = true } }
+    func resume() { state.withLock { $0.halted = false } }
+    var callsWhileHalted: Int { state.withLock { $0.callsWhileHalted } }
 
     /// The whole ramp as the device should have played it.
     static func expected(frames: Int, channels: Int) -> [Float] {
@@ -77,6 +86,9 @@ private final class RecordingSink: AudioCaptureSink, @unchecked Sendable {
         var frames = 0
         var nonZero = 0
         var events: [String] = []
+        /// Set by the test once stop has returned; a capture after it is a fault.
+        var halted = false
+        var callsWhileHalted = 0
     }
 
     let channels: Int
@@ -86,6 +98,7 @@ private final class RecordingSink: AudioCaptureSink, @unchecked Sendable {
 
     func capture(_ samples: UnsafePointer<Float>, frameCount: Int, hostTime: UInt64) {
         state.withLock { s in
+            if s.halted { s.callsWhileHalted += 1 }
             s.frames += frameCount
             for i in 0..<(frameCount * channels) where samples[i] != 0 { s.nonZero += 1 }
         }
@@ -101,15 +114,6 @@ private final class RecordingSink: AudioCaptureSink, @unchecked Sendable {
         }
         state.withLock { $0.events.append(text) }
     }
-}
-
-/// Waits (a generous hang guard, not a timing assertion) until `condition` holds.
-private func eventually(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<20_000 {
-        if condition() { return true }
-        usleep(1000)
-    }
-    return condition()
 }
 
 private func temporaryPath(_ label: String) -> String {
@@ -209,16 +213,17 @@ struct ALSATests {
         try device.start(source: source)
         #expect(eventually { source.calls >= 6 })
         device.pause()
-        let callsAtPause = source.calls
-        usleep(100_000)
-        #expect(source.calls == callsAtPause, "the source is not called while paused")
+        source.halt()
         #expect(source.events == ["started"])
+        source.resume()
         try device.start(source: source)
         #expect(eventually { source.events.contains("stopped(drained: true)") })
         let elapsed = Double(HostTime.now() - began) / 1e9
         device.stop(drain: true)
-        // Not a timing assertion: an unpaced device would be done in a few milliseconds.
+        // A lower bound no load can break, not a timing assertion: an unpaced device would be
+        // done in a few milliseconds.
         #expect(elapsed >= Double(frames) / Self.sampleRate * 0.5, "played \(frames) frames in \(elapsed) s")
+        #expect(source.callsWhileHalted == 0, "the source is not called while paused")
         let expected = bytes(of: RampSource.expected(frames: frames, channels: Self.channels))
         let written = readFile(path)
         #expect(written.count == expected.count)
@@ -232,9 +237,8 @@ struct ALSATests {
         try device.start(source: source)
         #expect(eventually { source.calls >= 10 })
         device.stop(drain: false)
+        source.halt()
         let callsAtStop = source.calls
-        usleep(50_000)
-        #expect(source.calls == callsAtStop, "the source is not called after stop returns")
         #expect(source.events.first == "started")
         #expect(!source.events.contains { $0.hasPrefix("stopped") || $0.hasPrefix("failed") })
         #expect(device.framesRendered == Int64(callsAtStop * device.periodFrames))
@@ -244,6 +248,9 @@ struct ALSATests {
         try device.start(source: again)
         #expect(eventually { again.events.contains("stopped(drained: true)") })
         device.stop(drain: true)
+        // Closing joins the I/O thread: any call after stop returned has happened by now.
+        device.close()
+        #expect(source.callsWhileHalted == 0, "the source is not called after stop returns")
     }
 
     @Test func startTwiceAndUseAfterCloseAreRefused() throws {
@@ -284,6 +291,7 @@ struct ALSATests {
     @Test func concurrentStopsAreSerialized() async throws {
         let device = try ALSAOutputDevice(name: "null", sampleRate: Self.sampleRate, channels: Self.channels)
         defer { device.close() }
+        var sources: [RampSource] = []
         for round in 0..<20 {
             let source = RampSource(channels: Self.channels, totalFrames: nil)
             try device.start(source: source)
@@ -291,11 +299,13 @@ struct ALSATests {
             await withTaskGroup(of: Void.self) { group in
                 for i in 0..<4 { group.addTask { device.stop(drain: (i + round) % 2 == 0) } }
             }
-            let calls = source.calls
-            usleep(2000)
-            #expect(source.calls == calls)
+            source.halt()
             #expect(device.presentationDelay == 0)
+            sources.append(source)
         }
+        // Closing joins the I/O thread: any call after a stop returned has happened by now.
+        device.close()
+        #expect(sources.allSatisfy { $0.callsWhileHalted == 0 }, "a source was called after stop returned")
     }
 
     @Test func aNameThatDoesNotExistIsNotFound() {
@@ -344,12 +354,31 @@ struct ALSATests {
         try device.start(sink: sink)
         #expect(eventually { sink.state.withLock { $0.frames } >= 4096 })
         device.stop()
+        sink.state.withLock { $0.halted = true }
         let state = sink.state.withLock { $0 }
         #expect(state.events.first == "started")
         #expect(state.nonZero == 0)
         #expect(device.framesCaptured == Int64(state.frames))
-        usleep(20_000)
-        #expect(sink.state.withLock { $0.frames } == state.frames, "the sink is not called after stop returns")
+        // Closing joins the I/O thread: any call after stop returned has happened by now.
+        device.close()
+        #expect(sink.state.withLock { $0.callsWhileHalted } == 0, "the sink is not called after stop returns")
+    }
+
+    /// The integers ALSA is given are ffmpeg's conversions of the same floats, bit for bit: noise
+    /// beyond full scale and exact 16-bit ties (Tests/Fixtures/codecs/pcm-noise.*, made by
+    /// Scripts/fixtures/make_codec_refs.sh).
+    @Test(arguments: [(ALSASampleFormat.int16, "s16le"), (.int32, "s32le")])
+    func integerConversionMatchesFFmpeg(format: ALSASampleFormat, name: String) throws {
+        let floats = try Fixtures.codecBytes("pcm-noise.f32le")
+        let reference = try Fixtures.codecBytes("pcm-noise.f32le.\(name)")
+        let count = floats.count / 4
+        var out = [UInt8](repeating: 0xA5, count: reference.count)
+        floats.withUnsafeBytes { raw in
+            let samples = raw.bindMemory(to: Float.self)
+            out.withUnsafeMutableBytes { SampleConversion.encode(samples.baseAddress!, count: count, into: $0.baseAddress!, format: format) }
+        }
+        #expect(count == 2048)
+        #expect(out == reference)
     }
 
     @Test func plughwIsTheTwinOfHw() {
@@ -360,18 +389,19 @@ struct ALSATests {
         #expect(PCMSetup.plugTwin(of: "default") == nil)
     }
 
+    /// Ties go to even (ffmpeg's `lrintf`), beyond full scale clips, NaN is silence.
     @Test func integerConversionRoundsAndClips() {
-        let input: [Float] = [0, 0.5, -0.5, 1, -1, 2, -2, 1.0 / 65536, -1.0 / 65536, .nan, 3.0 / 65536]
+        let input: [Float] = [0, 0.5, -0.5, 1, -1, 2, -2, 1.0 / 65536, -1.0 / 65536, .nan, 3.0 / 65536, -3.0 / 65536, 0x1p-32, 0x1.8p-31]
         var s16 = [Int16](repeating: 7, count: input.count)
         s16.withUnsafeMutableBytes { out in
             SampleConversion.encode(input, count: input.count, into: out.baseAddress!, format: .int16)
         }
-        #expect(s16 == [0, 16384, -16384, 32767, -32768, 32767, -32768, 1, -1, 0, 2])
+        #expect(s16 == [0, 16384, -16384, 32767, -32768, 32767, -32768, 0, 0, 0, 2, -2, 0, 0])
         var s32 = [Int32](repeating: 7, count: input.count)
         s32.withUnsafeMutableBytes { out in
             SampleConversion.encode(input, count: input.count, into: out.baseAddress!, format: .int32)
         }
-        #expect(s32 == [0, 1 << 30, -(1 << 30), .max, .min, .max, .min, 32768, -32768, 0, 98304])
+        #expect(s32 == [0, 1 << 30, -(1 << 30), .max, .min, .max, .min, 32768, -32768, 0, 98304, -98304, 0, 2])
 
         var back = [Float](repeating: 9, count: 3)
         [Int16(16384), -32768, 32767].withUnsafeBytes { raw in

@@ -40,10 +40,9 @@ extension SharedServer {
             }
         }
 
-        /// aqrecord running; `started` is when it said it was recording.
+        /// aqrecord running, once it has said it is recording.
         struct Running {
             let process: Process
-            let started: Date
             let output: Pipe
             let errors: Pipe
         }
@@ -63,9 +62,14 @@ extension SharedServer {
                 if chunk.isEmpty { break }
                 line.append(chunk)
             }
-            let started = Date()
             try #require(String(decoding: line, as: UTF8.self).hasPrefix("recording from pulse:"), "aqrecord said: \(String(decoding: line, as: UTF8.self)) \(String(decoding: err.fileHandleForReading.availableData, as: UTF8.self))")
-            return Running(process: process, started: started, output: out, errors: err)
+            return Running(process: process, output: out, errors: err)
+        }
+
+        /// The seconds a file being recorded holds so far (0 while it does not open).
+        static func secondsWritten(_ path: String) -> Double {
+            guard let file = try? AudioFile(path: path) else { return 0 }
+            return Double(file.validFrames) / file.dataFormat.sampleRate
         }
 
         static func ffprobe(_ path: String) throws -> (codec: String, rate: Int, channels: Int, seconds: Double) {
@@ -96,16 +100,19 @@ extension SharedServer {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("aqrecord-\(getpid())-\(c.file)").path
             defer { unlink(path) }
             let running = try Self.launch(c.arguments + [path])
-            Thread.sleep(forTimeInterval: 3)
-            let recorded = Date().timeIntervalSince(running.started)
+            // The recording is under way once the file being written holds two seconds.
+            #expect(eventually(within: 30) { Self.secondsWritten(path) >= 2 }, "the file never held two seconds")
             running.process.interrupt()
             running.process.waitUntilExit()
             let err = String(decoding: running.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let out = String(decoding: running.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(running.process.terminationStatus == 0, "aqrecord: \(err)")
             withExtendedLifetime(noise) {}
             let file = try AudioFile(path: path)
             let seconds = Double(file.validFrames) / file.dataFormat.sampleRate
-            #expect(abs(seconds - recorded) <= 0.05, "\(seconds) s in the file, \(recorded) s recorded")
+            #expect(seconds >= 2, "\(seconds) s in the file")
+            // What aqrecord says it recorded is what the file holds, frame for frame.
+            #expect(out.contains("recorded \(file.validFrames) frames"), "aqrecord said: \(out); the file holds \(file.validFrames) frames")
             let probe = try Self.ffprobe(path)
             #expect(probe.codec == c.codec)
             #expect(probe.rate == Int(file.dataFormat.sampleRate))
@@ -119,7 +126,7 @@ extension SharedServer {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("aqrecord-kill-\(getpid())-\(c.file)").path
             defer { unlink(path) }
             let running = try Self.launch(c.arguments + [path])
-            Thread.sleep(forTimeInterval: 3)
+            #expect(eventually(within: 30) { Self.secondsWritten(path) >= 2 }, "the file never held two seconds")
             kill(running.process.processIdentifier, SIGKILL)
             running.process.waitUntilExit()
             withExtendedLifetime(noise) {}

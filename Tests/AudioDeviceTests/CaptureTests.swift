@@ -88,16 +88,6 @@ struct PulseTestModule {
     }
 }
 
-/// Polls `condition` every 10 ms for up to `seconds` (a hang guard, not a timing assertion).
-func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return true
-}
-
 /// The sample rate and channel count the server says a source runs at (`pactl list short
 /// sources`: `... float32le 2ch 48000Hz ...`).
 func sourceSpec(_ name: String) throws -> (rate: Int, channels: Int) {
@@ -127,15 +117,16 @@ extension SharedServer {
             let recorder = MonitorRecorder(seconds: 10, rate: 48000, channels: 2)
             try input.start(sink: recorder)
             // An idle null sink can take a while to send its monitor's first fragment.
-            try #require(waitFor(seconds: 5) { recorder.frames > 0 }, "\(label): nothing recorded")
+            try #require(eventually(within: 5) { recorder.frames > 0 }, "\(label): nothing recorded")
             let play = try runProcess("/usr/bin/paplay", ["--device=\(Server.sink)", noise])
             #expect(play.status == 0, "paplay: \(play.err)")
             Thread.sleep(forTimeInterval: 0.2)
             input.stop(drain: true)
             let calls = recorder.calls.load(ordering: .acquiring)
-            Thread.sleep(forTimeInterval: 0.1)
-            #expect(recorder.calls.load(ordering: .acquiring) == calls, "\(label): capture went on after stop returned")
             #expect(input.framesCaptured == Int64(recorder.frames))
+            // Closing ends the device's thread: any capture after stop returned has happened by now.
+            input.close()
+            #expect(recorder.calls.load(ordering: .acquiring) == calls, "\(label): capture went on after stop returned")
 
             checkHolds(reference.samples, recording: recorder.samples, label: label)
             let pieces = recorder.pieces
@@ -190,7 +181,7 @@ extension SharedServer {
             #expect(input.info.note == "source \(Self.monitor) runs at \(spec.rate) Hz; PulseAudio resamples to 44100 Hz")
             let recorder = MonitorRecorder(seconds: 4, rate: 44100, channels: 2)
             try input.start(sink: recorder)
-            try #require(waitFor(seconds: 5) { recorder.frames >= 44100 }, "nothing recorded at 44.1 kHz")
+            try #require(eventually(within: 5) { recorder.frames >= 44100 }, "nothing recorded at 44.1 kHz")
             input.stop(drain: false)
             let pieces = recorder.pieces
             checkPieceSizes(pieces, bufferFrames: 882, label: "44.1 kHz")
@@ -211,7 +202,7 @@ extension SharedServer {
                 defer { input.close() }
                 let recorder = MonitorRecorder(seconds: 4, rate: 48000, channels: 2)
                 try input.start(sink: recorder)
-                try #require(waitFor(seconds: 5) { recorder.frames > 0 }, "round \(round): nothing recorded")
+                try #require(eventually(within: 5) { recorder.frames > 0 }, "round \(round): nothing recorded")
                 // Stop at a different point of a fragment each round.
                 Thread.sleep(forTimeInterval: 0.2 + Double(round) * 0.011)
                 let called = HostTime.now()
@@ -222,7 +213,8 @@ extension SharedServer {
                 #expect(Double(recorder.frames) >= recordedBefore - 96,
                         "round \(round): \(recorder.frames) frames delivered of \(Int(recordedBefore)) recorded before stop was called")
                 checkPieceSizes(recorder.pieces, bufferFrames: 2400, label: "round \(round)")
-                Thread.sleep(forTimeInterval: 0.1)
+                // Closing ends the device's thread: any capture after stop returned has happened by now.
+                input.close()
                 #expect(recorder.calls.load(ordering: .acquiring) == calls, "round \(round): capture went on after stop returned")
             }
         }
@@ -234,9 +226,9 @@ extension SharedServer {
             defer { input.close() }
             let recorder = MonitorRecorder(seconds: 8, rate: 48000, channels: 2, stall: (call: 20, seconds: 2.5))
             try input.start(sink: recorder)
-            try #require(waitFor(seconds: 5) { recorder.calls.load(ordering: .acquiring) > 20 }, "nothing recorded")
+            try #require(eventually(within: 5) { recorder.calls.load(ordering: .acquiring) > 20 }, "nothing recorded")
             let resumed = recorder.calls.load(ordering: .acquiring)
-            #expect(waitFor(seconds: 10) { recorder.calls.load(ordering: .acquiring) > resumed + 100 }, "recording did not go on")
+            #expect(eventually(within: 10) { recorder.calls.load(ordering: .acquiring) > resumed + 100 }, "recording did not go on")
             input.stop()
             let events = recorder.events.withLock { $0 }
             #expect(events.contains("overrun"), "\(events)")
@@ -258,27 +250,25 @@ extension SharedServer.ServerLossTests {
         try lossy.start()
         let server = lossy.address
         var input: PulseInputDevice?
-        for _ in 0..<50 where input == nil {
+        eventually(within: 5) {
             input = try? PulseInputDevice(
                 source: "lossy.monitor", sampleRate: 48000, channels: 2, bufferFrames: 480,
                 applicationName: "swift-audio-queue tests", server: server)
-            if input == nil { Thread.sleep(forTimeInterval: 0.1) }
+            return input != nil
         }
         let device = try #require(input, "the private server does not answer")
         defer { device.close() }
         let recorder = MonitorRecorder(seconds: 10, rate: 48000, channels: 2)
         try device.start(sink: recorder)
-        try #require(waitFor(seconds: 5) { recorder.frames >= 4800 }, "nothing recorded from the private server")
+        try #require(eventually(within: 5) { recorder.frames >= 4800 }, "nothing recorded from the private server")
 
         lossy.kill()
-        #expect(waitFor(seconds: 5) { recorder.events.withLock { $0.contains { $0.hasPrefix("failed") } } },
+        #expect(eventually(within: 5) { recorder.events.withLock { $0.contains { $0.hasPrefix("failed") } } },
                 "no failure reported: \(recorder.events.withLock { $0 })")
         let events = recorder.events.withLock { $0 }
         #expect(events.first?.hasPrefix("started") == true && events.last?.hasPrefix("failed") == true, "\(events)")
         #expect(recorder.failures.withLock { $0.map(\.code) } == [.disconnected])
         let calls = recorder.calls.load(ordering: .acquiring)
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(recorder.calls.load(ordering: .acquiring) == calls, "capture went on after the failure")
         #expect(throws: AudioDeviceError.self) { try device.start(sink: recorder) }
         do {
             try device.start(sink: recorder)
@@ -286,6 +276,9 @@ extension SharedServer.ServerLossTests {
             #expect(error.code == .disconnected, "\(error)")
         }
         device.stop(drain: true)   // nothing to stop: returns at once
+        // Closing ends the device's thread: any capture after the failure has happened by now.
+        device.close()
+        #expect(recorder.calls.load(ordering: .acquiring) == calls, "capture went on after the failure")
     }
 }
 
@@ -300,7 +293,7 @@ struct ALSAClocklessCaptureTests {
         #expect(device.periodFrames == 480)
         let recorder = MonitorRecorder(seconds: 4, rate: 48000, channels: 2)
         try device.start(sink: recorder)
-        try #require(waitFor(seconds: 5) { recorder.frames >= 9600 })
+        try #require(eventually(within: 5) { recorder.frames >= 9600 })
         let before = HostTime.now()
         device.stop(drain: true)
         let after = HostTime.now()
@@ -313,7 +306,8 @@ struct ALSAClocklessCaptureTests {
         #expect(end + 1_000_000 >= before, "what was delivered ends \(Double(before) - Double(end)) ns before stop was called")
         #expect(end <= after + 1_000_000, "frames delivered that were due only after stop returned")
         #expect(device.framesCaptured == Int64(recorder.frames))
-        usleep(50_000)
+        // Closing joins the device's thread: any capture after stop returned has happened by now.
+        device.close()
         #expect(recorder.calls.load(ordering: .acquiring) == calls, "capture went on after stop returned")
         #expect(recorder.events.withLock { $0 } == ["started(hostTime: \(pieces[0].hostTime))"])
     }
@@ -323,7 +317,7 @@ struct ALSAClocklessCaptureTests {
         defer { device.close() }
         let recorder = MonitorRecorder(seconds: 4, rate: 48000, channels: 2, stall: (call: 5, seconds: 0.3))
         try device.start(sink: recorder)
-        #expect(waitFor(seconds: 5) { recorder.calls.load(ordering: .acquiring) >= 20 })
+        #expect(eventually(within: 5) { recorder.calls.load(ordering: .acquiring) >= 20 })
         device.stop()
         #expect(recorder.events.withLock { $0 }.contains("overrun"), "\(recorder.events.withLock { $0 })")
         let pieces = recorder.pieces

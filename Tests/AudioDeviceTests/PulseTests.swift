@@ -4,16 +4,12 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import ProcessSupport
 
 /// The server the PulseAudio tests use: whatever libpulse finds (Scripts/lib/pulse.sh starts a
-/// private one and points PULSE_RUNTIME_PATH at it).
+/// private one and points PULSE_RUNTIME_PATH at it); ProcessSupport's ``AudioServer`` probes it.
 private enum PulseTestServer {
-    /// AQ_REQUIRE_AUDIO_SERVER=1 (CI): a missing server fails the tests instead of skipping them.
-    static let required = ProcessInfo.processInfo.environment["AQ_REQUIRE_AUDIO_SERVER"] == "1"
-    static let available = PulseBackend(applicationName: "swift-audio-queue tests").isAvailable()
-    /// The null sink the tests play to (AQ_TEST_SINK, else `aqtest`).
-    static let sink = ProcessInfo.processInfo.environment["AQ_TEST_SINK"].flatMap { $0.isEmpty ? nil : $0 } ?? "aqtest"
-    static var shouldRun: Bool { available || required }
+    static let sink = AudioServer.sink
     static let rate = 48_000.0
 }
 
@@ -23,11 +19,11 @@ extension SharedServer {
     "PulseAudio backend", .serialized,
     // Skipped when no PulseAudio server answers (start one with Scripts/lib/pulse.sh), unless
     // AQ_REQUIRE_AUDIO_SERVER=1, where that is a failure.
-    .enabled(if: PulseTestServer.shouldRun, "no PulseAudio server answers and AQ_REQUIRE_AUDIO_SERVER is not 1")
+    .enabled(if: AudioServer.runTests, "no PulseAudio server answers and AQ_REQUIRE_AUDIO_SERVER is not 1")
 )
 struct PulseTests {
     init() throws {
-        try #require(PulseTestServer.available, "AQ_REQUIRE_AUDIO_SERVER=1 but no PulseAudio server answers")
+        try #require(AudioServer.available, "AQ_REQUIRE_AUDIO_SERVER=1 but no PulseAudio server answers")
     }
 
     /// The test sink and its monitor are listed, each in its direction, with the defaults marked.
@@ -76,12 +72,13 @@ struct PulseTests {
 
         // Everything played is in the monitor by now; let the record stream deliver it.
         let wanted = recorder.frames + Int(rate / 2)
-        _ = poll(seconds: 5) { recorder.frames >= wanted }
+        _ = eventually(within: 5) { recorder.frames >= wanted }
         input.stop()
         let recorded = recorder.frames
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(recorder.frames == recorded, "capture continued after stop()")
         #expect(input.framesCaptured == Int64(recorded))
+        // Closing ends the device's thread: any capture after stop returned has happened by now.
+        input.close()
+        #expect(recorder.frames == recorded, "capture continued after stop()")
         #expect(recorder.events.withLock { $0 }.first == "started")
 
         let samples = recorder.samples
@@ -104,13 +101,17 @@ struct PulseTests {
         defer { device.close() }
         let source = SignalSource(TestSignal.make(frames: Int(rate), rate: rate), channels: 2, loops: true)
 
+        var callsAtLastStop: Int?
         for round in 1...2 {
+            if let callsAtLastStop {
+                #expect(source.renderCalls.load(ordering: .acquiring) == callsAtLastStop, "round \(round - 1): render called after stop returned")
+            }
             let before = device.framesRendered
             try device.start(source: source)
             try #require(source.started.wait(timeout: .now() + 5) == .success, "round \(round): no .started")
-            try #require(poll(seconds: 5) { device.framesRendered >= before + Int64(rate / 4) }, "round \(round): rendering stalled")
+            try #require(eventually(within: 5) { device.framesRendered >= before + Int64(rate / 4) }, "round \(round): rendering stalled")
             #expect(device.presentationDelay >= 0 && device.presentationDelay < Int(rate * 2))
-            #expect(poll(seconds: 2) { device.streamTime != nil }, "round \(round): no stream time")
+            #expect(eventually(within: 2) { device.streamTime != nil }, "round \(round): no stream time")
 
             let returned = DispatchSemaphore(value: 0)
             let callsAtStop = Mutex<Int>(-1)
@@ -120,10 +121,12 @@ struct PulseTests {
                 returned.signal()
             }
             try #require(returned.wait(timeout: .now() + 5) == .success, "round \(round): stop did not return")
-            Thread.sleep(forTimeInterval: 0.25)
-            #expect(source.renderCalls.load(ordering: .acquiring) == callsAtStop.withLock { $0 }, "round \(round): render called after stop returned")
+            callsAtLastStop = callsAtStop.withLock { $0 }
             #expect(device.framesRendered > before)
         }
+        // Closing ends the device's thread: any call after the last stop returned has happened by now.
+        device.close()
+        #expect(source.renderCalls.load(ordering: .acquiring) == callsAtLastStop, "round 2: render called after stop returned")
         // (An underrun on a loaded machine is not what this test is about.)
         #expect(source.events.withLock { $0 }.filter { $0 != "underrun" } == ["started", "started"], "a requested stop is not reported")
     }
@@ -309,16 +312,6 @@ private struct PrivateNullSink {
         guard process.terminationStatus == 0 else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
-}
-
-/// Polls `condition` every 10 ms for up to `seconds`.
-private func poll(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return true
 }
 
 /// `started`, `stopped(drained: true)`, `underrun`, `overrun`, `failed`.

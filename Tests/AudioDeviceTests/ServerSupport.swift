@@ -8,21 +8,20 @@ import AudioDeviceALSA
 import AudioTestSupport
 import ProcessSupport
 
-/// The PulseAudio server Scripts/test starts (private runtime directory, null sink `aqtest`).
+/// The PulseAudio server Scripts/test starts (private runtime directory, null sink `aqtest`),
+/// as ProcessSupport's ``AudioServer`` probes it.
 enum Server {
-    /// CI sets AQ_REQUIRE_AUDIO_SERVER=1: there, a missing server is a failure, not a skip.
-    static let required = ProcessInfo.processInfo.environment["AQ_REQUIRE_AUDIO_SERVER"] == "1"
-    static let available = PulseBackend().isAvailable()
-    /// Run server tests when a server answers, or when one is required (they then fail).
-    static let runTests = available || required
-    static let sink = ProcessInfo.processInfo.environment["AQ_TEST_SINK"] ?? "aqtest"
+    static let required = AudioServer.required
+    static let available = AudioServer.available
+    static let runTests = AudioServer.runTests
+    static let sink = AudioServer.sink
     /// The server is PipeWire's PulseAudio server (Scripts/lib/pipewire.sh sets AQ_SERVER_NAME).
     static let isPipeWire = ProcessInfo.processInfo.environment["AQ_SERVER_NAME"] == "pipewire"
     /// The device buffer the playback tests ask for: a quarter of a second, so that a test
     /// machine busy with other tests does not let the server run dry (an underrun would put a
     /// gap into a recording that must match the signal exactly).
     static let testBufferFrames = 12_000
-    static let skipReason: Comment = "no PulseAudio server answers (Scripts/test starts a private one; AQ_REQUIRE_AUDIO_SERVER=1 makes this a failure)"
+    static let skipReason = Comment(rawValue: AudioServer.skipReason)
 }
 
 /// Every test that plays to the shared server's sink runs inside this suite, one at a time, so
@@ -185,9 +184,7 @@ struct LossyServer {
             ], environment: environment)
             try #require(r.status == 0, "pulseaudio did not start: \(r.err)")
         }
-        for _ in 0..<50 where (try? runProcess("/usr/bin/pactl", ["info"], environment: environment))?.status != 0 {
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        eventually(within: 5) { (try? runProcess("/usr/bin/pactl", ["info"], environment: environment))?.status == 0 }
     }
 
     /// Runs pactl on it.

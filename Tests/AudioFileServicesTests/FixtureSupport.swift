@@ -1,23 +1,13 @@
 import Foundation
+import ProcessSupport
 import AudioCore
 import AudioFileServices
 
-/// Paths and reference data made by Scripts/make-fixtures (ffmpeg, ffprobe, sox and the
-/// fixture builders), never by this package.
-enum Fixtures {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-    static let valid = root.appendingPathComponent("valid")
-    static let malformed = root.appendingPathComponent("malformed")
-    static let packageRoot = root.deletingLastPathComponent().deletingLastPathComponent()
-
+/// ffprobe's and ffmpeg's reports and the malformed-file manifest, beside the fixtures
+/// ProcessSupport's ``Fixtures`` locates.
+extension Fixtures {
     /// Names of the valid audio fixtures (every file that is not reference data).
-    static let validNames: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: valid.path)) ?? []
-        return names.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".framecrc") && !$0.hasSuffix(".f32crc") }.sorted()
-    }()
-
-    static func path(_ name: String) -> String { valid.appendingPathComponent(name).path }
+    static let validNames: [String] = names
 
     static func json(_ url: URL) -> [String: Any]? {
         guard let data = try? Data(contentsOf: url) else { return nil }
@@ -89,25 +79,6 @@ struct FFprobe {
     var channelLayout: String? { stream["channel_layout"] as? String }
     var formatName: String { format["format_name"] as? String ?? "" }
     var tags: [String: String] { format["tags"] as? [String: String] ?? [:] }
-}
-
-/// Adler-32 (RFC 1950) started from 0 rather than 1, as ffmpeg's framecrc computes it
-/// (`av_adler32_update(0, …)`).
-func adler32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-    var a: UInt32 = 0
-    var b: UInt32 = 0
-    var index = bytes.startIndex
-    while index < bytes.endIndex {
-        let end = min(index + 5552, bytes.endIndex)
-        for byte in bytes[index..<end] {
-            a += UInt32(byte)
-            b += a
-        }
-        a %= 65521
-        b %= 65521
-        index = end
-    }
-    return b << 16 | a
 }
 
 extension AudioFile {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioFileServices
 
@@ -64,7 +65,7 @@ struct ReadPacketTests {
         for (i, d) in descriptions.enumerated() {
             #expect(d.startOffset == offset)
             #expect(Int(d.dataByteSize) == reference[i + 1].size)
-            #expect(adler32(read.data[Int(d.startOffset)..<Int(d.startOffset) + Int(d.dataByteSize)]) == reference[i + 1].adler)
+            #expect(adler32(read.data[Int(d.startOffset)..<Int(d.startOffset) + Int(d.dataByteSize)], start: 0) == reference[i + 1].adler)
             offset += Int64(d.dataByteSize)
         }
         #expect(Int(offset) == read.data.count)

@@ -1,4 +1,5 @@
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioFileServices
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioFileServices
 
@@ -30,7 +31,7 @@ struct AqplayTests {
         #expect(result.out.contains("wrote 158760 frames"), "\(result.out)")
         let (rendered, format) = try Self.floats(out)
         #expect(format.sampleRate == 44100 && format.channelsPerFrame == 2 && format.bitsPerChannel == 32)
-        let ffmpeg = try #require(try ffmpegAACReference(Self.loopFile))
+        let ffmpeg = try ffmpegAACReference(Self.loopFile)
         #expect(rendered.count == 3 * ffmpeg.count)
         guard rendered.count == 3 * ffmpeg.count else { return }
         let looped = ffmpeg + ffmpeg + ffmpeg

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import Dispatch
 import Synchronization
 import AudioCore
@@ -63,18 +64,16 @@ struct LiveDeviceTests {
     /// reports a discontinuity, once.
     @Test func underrunIsATimelineDiscontinuity() throws {
         let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)
-        let queue = try AudioQueue(format: format, device: try NullDevice(sampleRate: 48000, channels: 1, periodFrames: 256)) { _, _ in }
+        let device = try NullDevice(sampleRate: 48000, channels: 1, periodFrames: 256)
+        let queue = try AudioQueue(format: format, device: device) { _, _ in }
         let timeline = try queue.makeTimeline()
         try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.5, count: 2400)))
         try queue.start()
-        let deadline = Date().addingTimeInterval(5)
-        var sawDiscontinuity = false
-        while Date() < deadline && !sawDiscontinuity {
-            Thread.sleep(forTimeInterval: 0.02)
-            sawDiscontinuity = try queue.currentTime(timeline: timeline).discontinuity
-        }
-        #expect(sawDiscontinuity)
+        // Once the device has played a period past the 2400 frames, the timeline has run dry;
+        // the discontinuity stays reported until it is read.
+        #expect(eventually { device.framesRendered >= 2400 + 256 })
         let time = try queue.currentTime(timeline: timeline)
+        #expect(time.discontinuity)
         #expect(time.timeStamp.sampleTime >= 2400)
         #expect(time.timeStamp.flags.contains(.sampleTimeValid))
         #expect(try queue.deviceCurrentTime().sampleTime > 0)
@@ -86,21 +85,24 @@ struct LiveDeviceTests {
     @Test func synchronousStopOfALiveQueue() throws {
         let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
         let log = CallbackLog()
-        let queue = try AudioQueue(format: format, device: try NullDevice(sampleRate: 48000, channels: 2, periodFrames: 256)) { queue, buffer in
+        let callbacks = DispatchQueue(label: "callbacks")
+        let queue = try AudioQueue(
+            format: format, callbackQueue: callbacks, device: try NullDevice(sampleRate: 48000, channels: 2, periodFrames: 256)
+        ) { queue, buffer in
             log.record(buffer)
             try? queue.enqueue(buffer)   // keep playing forever
         }
         for _ in 0..<3 { try queue.enqueue(try floatBuffer(queue, ramp(frames: 480, channels: 2))) }
         try queue.start()
-        let deadline = Date().addingTimeInterval(5)
-        while log.count < 10 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        #expect(log.count >= 10)
+        #expect(eventually { log.count >= 10 })
         try queue.stop(immediate: true)
         let atReturn = log.count
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(log.count == atReturn)
         #expect(queue.state == .stopped && !queue.isRunning)
+        // Disposing joins the queue's threads, and a block on the callback queue runs after any
+        // callback already sent there: a callback after stop returned would have run by now.
         try queue.dispose(immediate: true)
+        callbacks.sync {}
+        #expect(log.count == atReturn)
     }
 
     /// After an asynchronous stop has played everything, the same queue and device start again.

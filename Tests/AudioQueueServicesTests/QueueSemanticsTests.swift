@@ -206,7 +206,10 @@ struct QueueSemanticsTests {
 
     @Test func syncStopReturnsEveryBufferAndNoCallbackFollows() throws {
         let log = CallbackLog()
-        let queue = try offlineFloatQueue(log: log)
+        let callbacks = DispatchQueue(label: "callbacks")
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+        let queue = try AudioQueue(format: format, callbackQueue: callbacks) { _, buffer in log.record(buffer) }
+        try queue.setOfflineRenderFormat(format)
         for i in 0..<4 { try queue.enqueue(try floatBuffer(queue, ramp(frames: 1000, channels: 2, from: i * 1000))) }
         try queue.start()
         _ = try render(queue, frames: 1500)
@@ -215,9 +218,12 @@ struct QueueSemanticsTests {
         #expect(atReturn == 4)
         #expect(queue.state == .stopped)
         #expect(!queue.isRunning)
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(log.count == atReturn)
         expectCode(.invalidRunState) { _ = try render(queue, frames: 10) }
+        // Disposing joins the queue's threads, and a block on the callback queue runs after any
+        // callback already sent there: a callback after stop returned would have run by now.
+        try queue.dispose(immediate: true)
+        callbacks.sync {}
+        #expect(log.count == atReturn)
     }
 
     @Test func theGuidesCallbackPatternRefillsAndStopsFromInside() throws {
@@ -363,16 +369,9 @@ extension AudioQueueBuffer {
     }
 }
 
-/// Waits up to two seconds for `condition` (callbacks arrive on the queue's own thread).
+/// Waits for `condition` (callbacks arrive on the queue's own thread); a hang is a failure.
 func waitUntil(_ condition: () -> Bool) throws {
-    let deadline = Date().addingTimeInterval(2)
-    while !condition() {
-        guard Date() < deadline else {
-            Issue.record("timed out")
-            return
-        }
-        Thread.sleep(forTimeInterval: 0.002)
-    }
+    if !eventually(condition) { Issue.record("timed out") }
 }
 
 /// Expects `body` to throw an AudioQueueError with `code`.

@@ -38,7 +38,8 @@ struct QueueRegressionTests {
         try queue.start(at: AudioTimeStamp(hostTime: HostTime.now() + 200_000_000, flags: .hostTimeValid))
         try queue.pause()
         try queue.start()
-        Thread.sleep(forTimeInterval: 0.4)
+        // Wait until the device has played past the superseded start time (0.2 s) twice over.
+        #expect(eventually { device.framesRendered >= 19_200 })
         #expect(queue.state == .running)
         #expect(queue.converterError == 0)
         try queue.stop(immediate: true)

@@ -15,54 +15,6 @@ public struct SupportError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Fixtures made by Scripts/make-fixtures (ffmpeg, sox).
-public enum Fixtures {
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-    public static let valid = root.appendingPathComponent("valid")
-
-    public static func path(_ name: String) -> String { valid.appendingPathComponent(name).path }
-
-    public static var names: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: valid.path)) ?? []).filter {
-            !$0.hasSuffix(".json") && !$0.hasSuffix(".framecrc") && !$0.hasSuffix(".f32crc")
-        }.sorted()
-    }
-
-    /// Formats no decoder is offered for (WAVE ADPCM, GSM, MPEG).
-    public static func isUndecodable(_ name: String) -> Bool {
-        name.contains("adpcm_ms") || name.contains("adpcm_ima_wav") || name.contains("gsm") || name.contains("mp3")
-    }
-
-    public static var decodable: [String] { names.filter { !isUndecodable($0) } }
-
-    /// ffmpeg's Adler-32 of its float decode (`-f crc`), where the fixture has one.
-    public static func ffmpegCRC(_ name: String) -> UInt32? {
-        guard let text = try? String(contentsOfFile: path(name) + ".f32crc", encoding: .utf8),
-              let range = text.range(of: "CRC=0x") else { return nil }
-        return UInt32(text[range.upperBound...].prefix { $0.isHexDigit }, radix: 16)
-    }
-}
-
-/// Adler-32 (RFC 1950), as ffmpeg's crc muxer computes it.
-public func adler32(_ samples: [Float]) -> UInt32 {
-    var a: UInt32 = 1, b: UInt32 = 0
-    samples.withUnsafeBytes { bytes in
-        var index = 0
-        while index < bytes.count {
-            let end = min(index + 5552, bytes.count)
-            for i in index..<end {
-                a += UInt32(bytes[i])
-                b += a
-            }
-            a %= 65521
-            b %= 65521
-            index = end
-        }
-    }
-    return b << 16 | a
-}
-
 /// ExtAudioFile's decode of a whole file to interleaved Float32: what afconvert writes.
 public func referenceDecode(_ path: String) throws -> (samples: [Float], channels: Int) {
     AACDecoder.register()
@@ -84,14 +36,11 @@ public func referenceDecode(_ path: String) throws -> (samples: [Float], channel
 /// ffmpeg's own decode of an AAC fixture (Scripts/fixtures/make_aac_refs.sh writes it beside
 /// the fixture's name in Tests/Fixtures/aac-refs), in the AAC decoder's channel order (5.1 as
 /// C L R Ls Rs LFE), with the priming and remainder frames the file's packet table gives
-/// trimmed: ffmpeg decodes every packet in full. Nil when there is no such decode.
-public func ffmpegAACReference(_ path: String) throws -> [Float]? {
+/// trimmed: ffmpeg decodes every packet in full. Throws ``MissingFixture`` when there is no
+/// such decode.
+public func ffmpegAACReference(_ path: String) throws -> [Float] {
     let name = URL(fileURLWithPath: path).lastPathComponent
-    let refs = Fixtures.root.appendingPathComponent("aac-refs")
-    guard let data = try? Data(contentsOf: refs.appendingPathComponent(name + ".f32")) else { return nil }
-    let decoded: [Float] = data.withUnsafeBytes { raw in
-        (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.load(fromByteOffset: $0 * 4, as: UInt32.self))) }
-    }
+    let decoded = try Fixtures.float32(Fixtures.aacRefs.appendingPathComponent(name + ".f32"))
     let file = try AudioFile(path: path)
     let channels = Int(file.dataFormat.channelsPerFrame)
     var frames = decoded.count / channels

@@ -118,14 +118,3 @@ public final class TestInputDevice: AudioInputDevice, @unchecked Sendable {
         state.withLock { $0.next += Int64(frames) }
     }
 }
-
-/// Waits, polling, until `condition` holds; false when it did not within `seconds` (a hang,
-/// not a timing measurement).
-public func eventually(within seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-    let deadline = HostTime.now() + UInt64(seconds * 1e9)
-    while !condition() {
-        if HostTime.now() > deadline { return false }
-        usleep(2000)
-    }
-    return true
-}

@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import ProcessSupport
 
 /// Swift code written against macOS's AudioToolbox calls the same functions with Apple's
 /// signatures: pointers to the C structs, C function pointers as closures, nil run loops.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioFileServices
 import AudioCodecs
@@ -8,9 +9,7 @@ import ExtendedAudioFileServices
 /// ffmpeg's decode of an AAC fixture (Scripts/fixtures/make_aac_refs.sh): every frame the
 /// packets decode to, interleaved Float32, with no priming trimmed.
 func ffmpegAACReference(_ name: String) throws -> [Float] {
-    let url = Refs.fixtures.appendingPathComponent("aac-refs").appendingPathComponent(name + ".f32")
-    let data = try Data(contentsOf: url)
-    return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    try Fixtures.float32(Fixtures.aacRefs.appendingPathComponent(name + ".f32"))
 }
 
 /// Signal-to-noise ratio in dB of `test` against `reference` for one channel.
@@ -29,19 +28,19 @@ func snr(_ reference: ArraySlice<Float>, _ test: ArraySlice<Float>, channel: Int
 
 @Suite("afconvert of AAC")
 struct AACConvertTests {
-    static let names = Refs.names.filter { $0.hasSuffix(".aac") || $0.hasPrefix("caf-aac") }
+    static let names = Fixtures.names.filter { $0.hasSuffix(".aac") || $0.hasPrefix("caf-aac") }
 
     /// `afconvert -f WAVE -d LEF32` of every AAC fixture: exactly `validFrames` frames where the
     /// file has a packet table (priming and remainder trimmed), packets × 1024 otherwise, and
     /// within 60 dB of ffmpeg's decode of the same frames, sample-aligned.
     @Test(arguments: names)
     func matchesFFmpegTrimmed(name: String) throws {
-        let source = try AudioFile(path: Refs.path(name))
+        let source = try AudioFile(path: Fixtures.path(name))
         let channels = Int(source.dataFormat.channelsPerFrame)
         let reference = try ffmpegAACReference(name)
         let out = temporaryPath(name + ".wav")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try run(afconvert, ["-f", "WAVE", "-d", "LEF32", Refs.path(name), out])
+        let result = try run(afconvert, ["-f", "WAVE", "-d", "LEF32", Fixtures.path(name), out])
         #expect(result.status == 0, "\(result.err)")
         let converted = try AudioFile(path: out)
         let samples = try converted.readBytes(at: 0, count: Int(converted.dataByteCount)).withUnsafeBytes {
@@ -75,7 +74,7 @@ struct MultiBlockADTSTests {
     /// The fixture's frames repacked two raw data blocks per ADTS frame (ISO/IEC 13818-7:
     /// number_of_raw_data_blocks_in_frame = 1, no CRC): each packet is 2048 frames.
     static func repacked() throws -> String {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Refs.path("adts-aac-2ch-44100.aac"))))
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("adts-aac-2ch-44100.aac"))))
         var frames: [ArraySlice<UInt8>] = []
         var p = 0
         while p + 7 <= bytes.count {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioFileServices
 import AudioCodecs
@@ -7,7 +8,7 @@ import ExtendedAudioFileServices
 
 /// ffmpeg's ALAC files and decodes, made by Scripts/fixtures/make_alac_fixtures.sh.
 enum ALACFixtures {
-    static let directory = Refs.fixtures.appendingPathComponent("alac")
+    static let directory = Fixtures.root.appendingPathComponent("alac")
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
@@ -64,10 +65,9 @@ enum ALACFixtures {
     }
 
     static func adler(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        bytes.withUnsafeBytes { adler32($0, a: &a, b: &b) }
-        return b << 16 | a
+        var sum = Adler32()
+        bytes.withUnsafeBytes { sum.update($0) }
+        return sum.value
     }
 
     /// Every packet of a file with its frame count from the packet table.
@@ -267,18 +267,5 @@ struct ALACFileTests {
         let n = try reader.read(into: buffer, frameCount: 5000)
         #expect(n == 5000)
         #expect(Array(buffer.region(0)[0..<buffer.byteLength]) == Array(whole[80000..<120000]))
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -9,7 +9,7 @@ func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, 
     try runProcess(executable, arguments)
 }
 
-let afconvert = Refs.packageRoot.appendingPathComponent(".build/debug/afconvert").path
+let afconvert = Fixtures.packageRoot.appendingPathComponent(".build/debug/afconvert").path
 
 /// ffmpeg, which Scripts/test installs; the writer's output is checked by it.
 let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -31,20 +31,20 @@ func ffmpegFloatCRC(_ path: String) throws -> UInt32? {
 struct AfconvertTests {
     /// `afconvert -f WAVE -d LEF32` of every bit-exactly decodable fixture holds exactly
     /// ffmpeg's float decode of the source.
-    @Test(arguments: Refs.bitExact)
+    @Test(arguments: Fixtures.bitExact)
     func leF32WaveEqualsFFmpegDecode(name: String) throws {
-        let expected = try #require(Refs.crc(name))
+        let expected = try Fixtures.ffmpegCRC(name)
         let out = temporaryPath(name + ".wav")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try run(afconvert, ["-f", "WAVE", "-d", "LEF32", Refs.path(name), out])
+        let result = try run(afconvert, ["-f", "WAVE", "-d", "LEF32", Fixtures.path(name), out])
         #expect(result.status == 0, "\(result.err)")
         let file = try AudioFile(path: out)
         #expect(file.fileType == .wave)
         #expect(file.dataFormat.isFloat && file.dataFormat.bitsPerChannel == 32 && !file.dataFormat.isBigEndian)
         let data = try file.readBytes(at: 0, count: Int(file.dataByteCount))
-        var a: UInt32 = 1, b: UInt32 = 0
-        data.withUnsafeBytes { adler32($0, a: &a, b: &b) }
-        #expect(b << 16 | a == expected)
+        var sum = Adler32()
+        data.withUnsafeBytes { sum.update($0) }
+        #expect(sum.value == expected)
         if file.dataFormat.channelsPerFrame > 2 {
             let container = try #require(file.container as? WAVEFormat)
             #expect(container.formatTag == 3)  // float, given in WAVE_FORMAT_EXTENSIBLE's sub-format
@@ -62,14 +62,14 @@ struct AfconvertTests {
     ])
     func writtenFilesDecodeInFFmpeg(type: String, data: String, ext: String) throws {
         for name in ["wav-pcm_s16le-2ch-44100.wav", "aiff-pcm_s16be-6ch-22050.aiff", "caf-adpcm_ima_qt-2ch-44100.caf"] {
-            let expected = try #require(Refs.crc(name))
+            let expected = try Fixtures.ffmpegCRC(name)
             let out = temporaryPath("\(name)-\(data).\(ext)")
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let result = try run(afconvert, ["-f", type, "-d", data, Refs.path(name), out])
+            let result = try run(afconvert, ["-f", type, "-d", data, Fixtures.path(name), out])
             #expect(result.status == 0, "\(result.err)")
             #expect(try ffmpegFloatCRC(out) == expected, "\(name) → \(type) \(data)")
             let file = try AudioFile(path: out)
-            #expect(file.packetCount == (try AudioFile(path: Refs.path(name))).totalFrames)
+            #expect(file.packetCount == (try AudioFile(path: Fixtures.path(name))).totalFrames)
             if type == "AIFF" {
                 #expect(file.dataFormat.isBigEndian || file.dataFormat.isFloat || file.fileType == .aifc)
                 #expect(file.dataFormat.isBigEndian || file.fileType == .aifc)
@@ -85,10 +85,10 @@ struct AfconvertTests {
         ("wav-pcm_u8-1ch-8000.wav", "caf"), ("wav-pcm_u8-1ch-8000.wav", "aif"), ("caf-pcm_s24be-1ch-96000.caf", "wav"),
     ])
     func defaultFormatsSurviveTheContainer(name: String, ext: String) throws {
-        let expected = try #require(Refs.crc(name))
+        let expected = try Fixtures.ffmpegCRC(name)
         let out = temporaryPath("default-\(name).\(ext)")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try run(afconvert, [Refs.path(name), out])
+        let result = try run(afconvert, [Fixtures.path(name), out])
         #expect(result.status == 0, "\(result.err)")
         #expect(try ffmpegFloatCRC(out) == expected)
     }
@@ -98,14 +98,14 @@ struct AfconvertTests {
     @Test func neverDestroysInputOrLeavesPartialOutput() throws {
         let copy = temporaryPath("self.wav")
         defer { try? FileManager.default.removeItem(atPath: copy) }
-        try FileManager.default.copyItem(atPath: Refs.path("wav-pcm_s16le-2ch-44100.wav"), toPath: copy)
+        try FileManager.default.copyItem(atPath: Fixtures.path("wav-pcm_s16le-2ch-44100.wav"), toPath: copy)
         let before = try Data(contentsOf: URL(fileURLWithPath: copy))
         let result = try run(afconvert, [copy, copy])
         #expect(result.status == 2)
         #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
-        let name = try #require(Refs.undecodable.first)
+        let name = try #require(Fixtures.undecodable.first)
         let out = temporaryPath("never.wav")
-        _ = try run(afconvert, ["-d", "LEF32", Refs.path(name), out])
+        _ = try run(afconvert, ["-d", "LEF32", Fixtures.path(name), out])
         #expect(!FileManager.default.fileExists(atPath: out))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
             .filter { $0.contains("never.wav.afconvert-") }
@@ -113,17 +113,17 @@ struct AfconvertTests {
     }
 
     @Test func undecodableInputFailsWithFmt() throws {
-        let name = try #require(Refs.undecodable.first)
+        let name = try #require(Fixtures.undecodable.first)
         let out = temporaryPath("undecodable.wav")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try run(afconvert, ["-f", "WAVE", "-d", "LEF32", Refs.path(name), out])
+        let result = try run(afconvert, ["-f", "WAVE", "-d", "LEF32", Fixtures.path(name), out])
         #expect(result.status == 1)
         #expect(result.err.contains("'fmt?'"))
     }
 
     @Test func badArgumentsAreUsageErrors() throws {
         #expect(try run(afconvert, []).status == 2)
-        #expect(try run(afconvert, ["-d", "XYZ", Refs.path("wav-pcm_s16le-2ch-44100.wav"), temporaryPath("x.wav")]).status == 2)
+        #expect(try run(afconvert, ["-d", "XYZ", Fixtures.path("wav-pcm_s16le-2ch-44100.wav"), temporaryPath("x.wav")]).status == 2)
         #expect(try run(afconvert, ["-f", "mp3", "a", "b"]).status == 2)
         let missing = try run(afconvert, ["/nonexistent.wav", temporaryPath("y.wav")])
         #expect(missing.status == 1)

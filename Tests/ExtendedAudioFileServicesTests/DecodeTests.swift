@@ -1,57 +1,11 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioFileServices
 import AudioCodecs
 import AudioCodecFAAD
 import ExtendedAudioFileServices
-
-/// Fixtures made by Scripts/make-fixtures (ffmpeg, sox): paths and ffmpeg's reference decodes.
-enum Refs {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-    static let valid = fixtures.appendingPathComponent("valid")
-    static let packageRoot = fixtures.deletingLastPathComponent().deletingLastPathComponent()
-
-    static func path(_ name: String) -> String { valid.appendingPathComponent(name).path }
-
-    static var names: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: valid.path)) ?? []).filter {
-            !$0.hasSuffix(".json") && !$0.hasSuffix(".framecrc") && !$0.hasSuffix(".f32crc")
-        }.sorted()
-    }
-
-    /// Fixtures with ffmpeg's whole-stream Adler-32 of its float decode (`-f crc`).
-    static var bitExact: [String] {
-        names.filter { FileManager.default.fileExists(atPath: path($0) + ".f32crc") }
-    }
-
-    static func crc(_ name: String) -> UInt32? {
-        guard let text = try? String(contentsOfFile: path(name) + ".f32crc", encoding: .utf8),
-              let range = text.range(of: "CRC=0x") else { return nil }
-        return UInt32(text[range.upperBound...].prefix { $0.isHexDigit }, radix: 16)
-    }
-
-    /// Formats decoding is not offered for (WAVE ADPCM, GSM, MPEG).
-    static var undecodable: [String] {
-        names.filter { $0.contains("adpcm_ms") || $0.contains("adpcm_ima_wav") || $0.contains("gsm") || $0.contains("mp3") }
-    }
-}
-
-/// Standard Adler-32 (RFC 1950), as ffmpeg's crc muxer computes it.
-func adler32(_ bytes: UnsafeRawBufferPointer, a: inout UInt32, b: inout UInt32) {
-    var index = 0
-    while index < bytes.count {
-        let end = min(index + 5552, bytes.count)
-        for i in index..<end {
-            a += UInt32(bytes[i])
-            b += a
-        }
-        a %= 65521
-        b %= 65521
-        index = end
-    }
-}
 
 func float32(_ format: AudioStreamBasicDescription) -> AudioStreamBasicDescription {
     AudioStreamBasicDescription.linearPCM(sampleRate: format.sampleRate, channels: format.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
@@ -106,20 +60,20 @@ func meanSquare(_ a: [Float], _ b: [Float], lag: Int, channels: Int) -> Double {
 @Suite("Decoding reader against ffmpeg")
 struct DecodeTests {
     /// PCM, G.711 and IMA4 decode to exactly ffmpeg's float samples.
-    @Test(arguments: Refs.bitExact)
+    @Test(arguments: Fixtures.bitExact)
     func bitExactWithFFmpeg(name: String) throws {
-        let expected = try #require(Refs.crc(name))
-        let (bytes, frames, reader) = try decodeAll(Refs.path(name))
+        let expected = try Fixtures.ffmpegCRC(name)
+        let (bytes, frames, reader) = try decodeAll(Fixtures.path(name))
         #expect(Int64(frames) == reader.fileLengthFrames)
-        var a: UInt32 = 1, b: UInt32 = 0
-        bytes.withUnsafeBytes { adler32($0, a: &a, b: &b) }
-        #expect(b << 16 | a == expected, "Adler-32 of \(frames) frames")
+        var sum = Adler32()
+        bytes.withUnsafeBytes { sum.update($0) }
+        #expect(sum.value == expected, "Adler-32 of \(frames) frames")
     }
 
-    @Test(arguments: Refs.undecodable)
+    @Test(arguments: Fixtures.undecodable)
     func unsupportedFormatsSayFmt(name: String) {
         do {
-            _ = try ExtAudioFile(path: Refs.path(name))
+            _ = try ExtAudioFile(path: Fixtures.path(name))
             Issue.record("opened \(name) for decoding")
         } catch {
             #expect(error.status == AudioFileError.Code.unsupportedDataFormat.rawValue)
@@ -129,7 +83,7 @@ struct DecodeTests {
     /// A header claiming packets of billions of frames and bytes (a fuzz finding) is refused
     /// before any buffer is sized from it.
     @Test func absurdPacketSizesAreUnsupported() {
-        let path = Refs.fixtures.appendingPathComponent("fuzz-regressions/caf-aac-huge-constant-packets.caf").path
+        let path = Fixtures.root.appendingPathComponent("fuzz-regressions/caf-aac-huge-constant-packets.caf").path
         do {
             _ = try ExtAudioFile(path: path)
             Issue.record("opened a file with 4 GiB packets for decoding")
@@ -147,8 +101,8 @@ struct DecodeTests {
         ("caf-aac-2ch-48000.caf", Float(0.02)), ("adts-aac-2ch-44100.aac", Float(0.02)),
     ])
     func seekIsSampleExact(name: String, tolerance: Float) throws {
-        let (whole, frames, _) = try decodeAll(Refs.path(name))
-        let reader = try ExtAudioFile(path: Refs.path(name))
+        let (whole, frames, _) = try decodeAll(Fixtures.path(name))
+        let reader = try ExtAudioFile(path: Fixtures.path(name))
         let client = float32(reader.decodedFormat)
         try reader.setClientDataFormat(client)
         let bytesPerFrame = Int(client.bytesPerFrame)

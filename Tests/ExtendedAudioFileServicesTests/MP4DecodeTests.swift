@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioFileServices
 import AudioCodecs
@@ -10,7 +11,7 @@ import ExtendedAudioFileServices
 /// skips the priming frames the edit list or iTunSMPB gives and keeps the rest.
 @Suite("MPEG-4 AAC decoding")
 struct MP4DecodeTests {
-    static let dir = Refs.fixtures.appendingPathComponent("mp4")
+    static let dir = Fixtures.root.appendingPathComponent("mp4")
     static let names = ["aac-2ch-44100.m4a", "aac-1ch-8000.m4a", "built-itunsmpb-2ch-44100.m4a", "built-elst-1ch-48000.m4a"]
 
     static func reference(_ name: String) throws -> [Float] {

@@ -1,0 +1,97 @@
+public import Foundation
+
+/// A reference file the tests need is missing: a failure that names the script that makes it,
+/// never a check quietly left out.
+public struct MissingFixture: Error, CustomStringConvertible {
+    /// The file, relative to Tests/Fixtures.
+    public let path: String
+    public init(_ path: String) { self.path = path }
+    public var description: String { "missing fixture Tests/Fixtures/\(path); run Scripts/make-fixtures" }
+}
+
+/// The fixtures and reference data Scripts/make-fixtures makes with tools nobody here wrote
+/// (ffmpeg, ffprobe, sox and the spec-built fixture builders), for every test target.
+public enum Fixtures {
+    /// Tests/Fixtures.
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+    /// The package's own directory.
+    public static let packageRoot = root.deletingLastPathComponent().deletingLastPathComponent()
+    /// Files every reader must open, with ffprobe's and ffmpeg's reports beside them.
+    public static let valid = root.appendingPathComponent("valid")
+    /// Files every reader must refuse with the code the manifest gives.
+    public static let malformed = root.appendingPathComponent("malformed")
+    /// Raw PCM and codec references (Scripts/fixtures/make_codec_refs.sh).
+    public static let codecs = root.appendingPathComponent("codecs")
+    /// ffmpeg's AAC decodes (Scripts/fixtures/make_aac_refs.sh).
+    public static let aacRefs = root.appendingPathComponent("aac-refs")
+    /// MPEG audio files and ffmpeg's decodes (Scripts/fixtures/make_mp3_refs.sh).
+    public static let mp3Refs = root.appendingPathComponent("mp3-refs")
+
+    /// The path of a valid fixture.
+    public static func path(_ name: String) -> String { valid.appendingPathComponent(name).path }
+
+    /// The bytes of `file` (a URL under ``root``); throws ``MissingFixture`` when it is not there.
+    public static func data(_ file: URL) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw MissingFixture(String(file.path.dropFirst(root.path.count + 1)))
+        }
+        return data
+    }
+
+    /// The bytes of `file` (a URL under ``root``); throws ``MissingFixture`` when it is not there.
+    public static func bytes(_ file: URL) throws -> [UInt8] { [UInt8](try data(file)) }
+
+    /// The bytes of a file in Tests/Fixtures/codecs.
+    public static func codecBytes(_ name: String) throws -> [UInt8] { try bytes(codecs.appendingPathComponent(name)) }
+
+    /// Little-endian Float32 samples (ffmpeg's `-f f32le`) from `file`.
+    public static func float32(_ file: URL) throws -> [Float] {
+        try data(file).withUnsafeBytes { raw in
+            (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+        }
+    }
+
+    /// The audio files in `directory` (every file that is not reference data), sorted.
+    public static func audioFiles(in directory: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            !$0.hasSuffix(".json") && !$0.hasSuffix(".framecrc") && !$0.hasSuffix(".f32crc") && !$0.hasSuffix(".f32")
+        }.sorted()
+    }
+
+    /// Names of the valid audio fixtures.
+    public static var names: [String] { audioFiles(in: valid) }
+
+    /// Formats no decoder is offered for (WAVE ADPCM, GSM, MPEG).
+    public static func isUndecodable(_ name: String) -> Bool {
+        name.contains("adpcm_ms") || name.contains("adpcm_ima_wav") || name.contains("gsm") || name.contains("mp3")
+    }
+
+    /// The valid fixtures a decoder is offered for.
+    public static var decodable: [String] { names.filter { !isUndecodable($0) } }
+
+    /// The valid fixtures no decoder is offered for.
+    public static var undecodable: [String] { names.filter(isUndecodable) }
+
+    /// The decodable fixtures whose decode must equal ffmpeg's bit for bit (all but AAC); each
+    /// has an `.f32crc`, which ``ffmpegCRC(_:)`` requires.
+    public static var bitExact: [String] { decodable.filter { !isAAC($0) } }
+
+    /// AAC fixtures (ADTS and CAF): ffmpeg's reference for them is its decode in aac-refs, since
+    /// two AAC decoders agree only to about 130 dB, not bit for bit.
+    public static func isAAC(_ name: String) -> Bool {
+        (name.hasPrefix("adts-aac-") && name.hasSuffix(".aac")) || (name.hasPrefix("caf-aac-") && name.hasSuffix(".caf"))
+    }
+
+    /// ffmpeg's Adler-32 of its float decode (`-f crc`) of a valid fixture: Scripts/make-fixtures
+    /// writes one for every decodable fixture that is not AAC. Throws when it is missing.
+    public static func ffmpegCRC(_ name: String) throws -> UInt32 {
+        let file = valid.appendingPathComponent(name + ".f32crc")
+        let text = String(decoding: try data(file), as: UTF8.self)
+        guard let range = text.range(of: "CRC=0x"),
+              let crc = UInt32(text[range.upperBound...].prefix { $0.isHexDigit }, radix: 16) else {
+            throw MissingFixture("valid/\(name).f32crc (no CRC=0x… line)")
+        }
+        return crc
+    }
+}
