@@ -3,9 +3,9 @@
 /// ``code`` is the value Apple's `AudioFileStream…` functions return for the same failure
 /// (`kAudioFileStreamError_InvalidFile` and friends), so the C API is a plain map. ``offset`` is
 /// the byte offset in the stream where a malformed stream failed.
-public struct AudioFileStreamError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AudioFileStreamError: AudioResultError {
     /// Apple's Audio File Stream Services result codes (`kAudioFileStreamError_…`).
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: AudioResultCode {
         /// The `OSStatus` value.
         public var rawValue: OSStatus
         /// The code whose `OSStatus` is `rawValue`.
@@ -44,8 +44,6 @@ public struct AudioFileStreamError: Error, Hashable, Sendable, CustomStringConve
             .invalidPacketOffset, .invalidFile, .valueUnknown, .dataUnavailable, .illegalOperation, .unspecified,
             .discontinuityCantRecover,
         ]
-
-        public var description: String { rawValue.fourCharDescription }
     }
 
     /// Apple's result code for this failure.
@@ -77,9 +75,6 @@ public struct AudioFileStreamError: Error, Hashable, Sendable, CustomStringConve
         if let chunk = error.chunk { reason += " [chunk '\(chunk)']" }
         self.init(code, reason, offset: error.offset)
     }
-
-    /// The `OSStatus` Apple's function returns for this failure.
-    public var status: OSStatus { code.rawValue }
 
     public var description: String {
         reason + (offset.map { " [at offset \($0)]" } ?? "") + " (\(status.fourCharDescription))"

@@ -40,15 +40,6 @@ final class StreamBox: @unchecked Sendable {
 private let illegal = OSStatus(kAudioFileStreamError_IllegalOperation)
 private let unknown = OSStatus(kAudioFileStreamError_ValueUnknown)
 
-private func streamStatus(_ body: () throws(AudioFileStreamError) -> Void) -> OSStatus {
-    do throws(AudioFileStreamError) {
-        try body()
-        return noErrStatus
-    } catch {
-        return error.status
-    }
-}
-
 @_spi(CImplementation) @_cdecl("AudioFileStreamOpen")
 public func _AudioFileStreamOpen(
     _ inClientData: UnsafeMutableRawPointer?, _ inPropertyListenerProc: AudioFileStream_PropertyListenerProc?,
@@ -57,7 +48,7 @@ public func _AudioFileStreamOpen(
 ) -> OSStatus {
     guard let inPropertyListenerProc, let inPacketsProc, let outAudioFileStream else { return paramError }
     let box = StreamBox(clientData: inClientData, listener: inPropertyListenerProc, packets: inPacketsProc)
-    return streamStatus { () throws(AudioFileStreamError) in
+    return resultStatus { () throws(AudioFileStreamError) in
         let hint = inFileTypeHint == 0 ? nil : AudioFileType(rawValue: inFileTypeHint)
         box.stream = try AudioFileServices.AudioFileStream(
             fileTypeHint: hint,
@@ -76,7 +67,7 @@ public func _AudioFileStreamOpen(
 public func _AudioFileStreamParseBytes(_ inAudioFileStream: AudioFileStreamID?, _ inDataByteSize: UInt32, _ inData: UnsafeRawPointer?, _ inFlags: UInt32) -> OSStatus {
     guard let box = StreamBox.table.object(inAudioFileStream), let stream = box.stream else { return illegal }
     guard inData != nil || inDataByteSize == 0 else { return paramError }
-    return streamStatus { () throws(AudioFileStreamError) in
+    return resultStatus { () throws(AudioFileStreamError) in
         try stream.parse(bytes: UnsafeRawBufferPointer(start: inData, count: Int(inDataByteSize)), flags: AudioFileServices.AudioFileStreamParseFlags(rawValue: inFlags))
     }
 }
@@ -85,7 +76,7 @@ public func _AudioFileStreamParseBytes(_ inAudioFileStream: AudioFileStreamID?, 
 public func _AudioFileStreamSeek(_ inAudioFileStream: AudioFileStreamID?, _ inPacketOffset: Int64, _ outDataByteOffset: UnsafeMutablePointer<Int64>?, _ ioFlags: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     guard let box = StreamBox.table.object(inAudioFileStream), let stream = box.stream else { return illegal }
     guard let outDataByteOffset, let ioFlags else { return paramError }
-    return streamStatus { () throws(AudioFileStreamError) in
+    return resultStatus { () throws(AudioFileStreamError) in
         let (offset, estimated) = try stream.seek(toPacket: inPacketOffset)
         outDataByteOffset.pointee = offset
         ioFlags.pointee = estimated ? UInt32(kAudioFileStreamSeekFlag_OffsetIsEstimated.rawValue) : 0
@@ -170,7 +161,7 @@ extension StreamBox {
 @_spi(CImplementation) @_cdecl("AudioFileStreamGetPropertyInfo")
 public func _AudioFileStreamGetPropertyInfo(_ inAudioFileStream: AudioFileStreamID?, _ inPropertyID: UInt32, _ outPropertyDataSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<Bool>?) -> OSStatus {
     guard let box = StreamBox.table.object(inAudioFileStream) else { return illegal }
-    return streamStatus { () throws(AudioFileStreamError) in
+    return resultStatus { () throws(AudioFileStreamError) in
         guard let value = try box.propertyBytes(inPropertyID) else {
             throw AudioFileStreamError(.unsupportedProperty, "no property '\(FourCharCode(rawValue: inPropertyID))'")
         }
@@ -185,12 +176,12 @@ public func _AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID?,
     guard let ioPropertyDataSize, let outPropertyData else { return paramError }
     let badSize = OSStatus(kAudioFileStreamError_BadPropertySize)
     var value: [UInt8]?
-    let status = streamStatus { () throws(AudioFileStreamError) in value = try box.propertyBytes(inPropertyID) }
+    let status = resultStatus { () throws(AudioFileStreamError) in value = try box.propertyBytes(inPropertyID) }
     guard status == noErrStatus else { return status }
     guard let value else { return OSStatus(kAudioFileStreamError_UnsupportedProperty) }
     if translations.contains(inPropertyID) {
         guard Int(ioPropertyDataSize.pointee) == value.count else { return badSize }
-        return streamStatus { () throws(AudioFileStreamError) in try box.translate(inPropertyID, outPropertyData) }
+        return resultStatus { () throws(AudioFileStreamError) in try box.translate(inPropertyID, outPropertyData) }
     }
     // A magic cookie may be asked for with more room than it needs; fixed-size values must fit.
     return copyOut(value, outPropertyData, ioPropertyDataSize, tooSmall: badSize)

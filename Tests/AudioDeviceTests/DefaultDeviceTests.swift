@@ -118,7 +118,7 @@ private final class PlayingQueue: Sendable {
     func startAndWaitUntilPlaying() throws {
         for b in player.buffers { player.fill(b) }
         try queue.start()
-        try #require(waitFor(seconds: 10) { sampleTime > 14_400 }, "the queue did not start playing")
+        try #require(eventually(within: 10) { sampleTime > 14_400 }, "the queue did not start playing")
         _ = try queue.currentTime(timeline: timeline)
     }
 
@@ -127,7 +127,7 @@ private final class PlayingQueue: Sendable {
     /// Whether the clock goes on by a tenth of a second (within ten seconds).
     func clockAdvances() -> Bool {
         let from = sampleTime
-        return waitFor(seconds: 10) { sampleTime > from + 4800 }
+        return eventually(within: 10) { sampleTime > from + 4800 }
     }
 
     func dispose() { try? queue.dispose(immediate: true) }
@@ -138,7 +138,7 @@ private final class PlayingQueue: Sendable {
 private func loadNullSink(_ name: String, on server: LossyServer) throws -> String {
     let r = try server.pactl(["load-module", "module-null-sink", "sink_name=\(name)", "format=float32le", "rate=48000", "channels=2"])
     try #require(r.status == 0, "pactl cannot load a null sink: \(r.err)")
-    try #require(waitFor(seconds: 5) { (try? sinks(on: server))?.values.contains(name) == true }, "sink \(name) never appeared")
+    try #require(eventually(within: 5) { (try? sinks(on: server))?.values.contains(name) == true }, "sink \(name) never appeared")
     return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
@@ -164,5 +164,5 @@ private func sinkPlaying(on server: LossyServer) throws -> String? {
 
 /// Waits until `server`'s default sink is `name`.
 private func waitForDefault(_ name: String, on server: LossyServer) throws -> Bool {
-    waitFor(seconds: 5) { (try? server.pactl(["get-default-sink"]))?.out.trimmingCharacters(in: .whitespacesAndNewlines) == name }
+    eventually(within: 5) { (try? server.pactl(["get-default-sink"]))?.out.trimmingCharacters(in: .whitespacesAndNewlines) == name }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 @testable import AudioFileServices
 
