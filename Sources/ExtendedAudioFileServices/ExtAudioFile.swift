@@ -56,25 +56,25 @@ public final class ExtAudioFile {
 
     /// Packets to decode before a seek target, per format (AAC's overlap needs the previous
     /// packet; SBR more).
-    private let prerollPackets: Int64
-    private let decoder: any AudioDecoder
-    private var converter: PCMConverter?
-    private let isPCM: Bool
+    let prerollPackets: Int64
+    let decoder: any AudioDecoder
+    var converter: PCMConverter?
+    let isPCM: Bool
     /// Decoded frames not yet handed out, in ``decodedFormat``.
-    private let decoded: PCMBuffer
-    private var decodedStart = 0
-    private var nextPacket: Int64 = 0
+    let decoded: PCMBuffer
+    var decodedStart = 0
+    var nextPacket: Int64 = 0
     /// Frames of the decoded timeline already returned or skipped (priming included).
-    private var position: Int64 = 0
+    var position: Int64 = 0
     /// Packet bytes and descriptions read from the file, reused for every read.
     private let packetBytes: UnsafeMutableRawBufferPointer
     private let descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>
-    private let packetsPerRead: Int
+    let packetsPerRead: Int
     /// Where each packet starts in the decoded timeline, for files whose packets vary in frame
     /// count (CAF with frames per packet 0, ADTS frames of several blocks); empty otherwise.
     private let packetStartFrames: [Int64]
     /// Packets that failed to decode (concealed with silence) since the file was opened.
-    public private(set) var badPackets = 0
+    public internal(set) var badPackets = 0
 
     /// Opens `path` for decoding.
     public convenience init(path: String) throws(ExtAudioFileError) {
@@ -294,33 +294,53 @@ public final class ExtAudioFile {
             throw .file(error)
         }
         guard packets > 0 else { return false }
-        var used = packets
-        let variable = file.needsDescriptions
-        let bytesPerPacket = Int(fileDataFormat.bytesPerPacket)
-        for i in 0..<packets {
-            let start = variable ? Int(descriptions[i].startOffset) : i * bytesPerPacket
-            let size = variable ? Int(descriptions[i].dataByteSize) : bytesPerPacket
-            let frames = variable && descriptions[i].variableFramesInPacket > 0 ? Int(descriptions[i].variableFramesInPacket) : nil
-            // Packets of several blocks (or of more frames than usual) may not all fit: the
-            // rest are read again on the next fill.
-            if i > 0 && decoded.framesFree < max(frames ?? 0, decoder.maximumFramesPerPacket) {
-                used = i
-                break
-            }
-            do {
-                let packet = UnsafeRawBufferPointer(rebasing: packetBytes[start..<(start + size)])
-                try decoder.decode(packet: packet, frames: frames, into: decoded)
-            } catch {
-                guard error.code == .badData else {
-                    // Leave nothing half done: a later read starts this batch again.
-                    decoded.frameLength = 0
-                    decoder.reset()
-                    throw .codec(error)
-                }
-                badPackets += 1  // concealed by the decoder; the stream goes on
-            }
+        let batch: (used: Int, bad: Int)
+        do {
+            batch = try decodeBatch(
+                decoder, packets: packets, bytes: UnsafeRawBufferPointer(packetBytes), descriptions: descriptions,
+                format: fileDataFormat, variable: file.needsDescriptions, dropping: 0, into: decoded)
+        } catch {
+            // Leave nothing half done: a later read starts this batch again.
+            decoded.frameLength = 0
+            decoder.reset()
+            throw .codec(error)
         }
+        badPackets += batch.bad  // concealed by the decoder; the stream goes on
+        let used = batch.used
         nextPacket += Int64(used)
         return true
     }
+}
+
+/// Decodes `packets` packets read by `AudioFile.readPackets` into `bytes` (with `descriptions`
+/// where `variable`) and appends their frames to `output`, stopping before a packet that might
+/// not fit (it is read again next time). The first `dropping` packets are pre-roll: decoded for
+/// the decoder's state, their frames dropped. A packet that fails with `badData` is concealed by
+/// the decoder and counted in `bad` (pre-roll excepted); any other error is thrown.
+func decodeBatch(
+    _ decoder: any AudioDecoder, packets: Int, bytes: UnsafeRawBufferPointer,
+    descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>,
+    format: AudioStreamBasicDescription, variable: Bool, dropping: Int, into output: PCMBuffer
+) throws(AudioCodecError) -> (used: Int, bad: Int) {
+    var bad = 0
+    let bytesPerPacket = Int(format.bytesPerPacket)
+    for i in 0..<packets {
+        let start = variable ? Int(descriptions[i].startOffset) : i * bytesPerPacket
+        let size = variable ? Int(descriptions[i].dataByteSize) : bytesPerPacket
+        let frames = variable && descriptions[i].variableFramesInPacket > 0 ? Int(descriptions[i].variableFramesInPacket) : nil
+        // Packets of several blocks (or of more frames than usual) may not all fit: the rest
+        // are decoded by the next call.
+        if i > 0 && output.framesFree < max(frames ?? 0, decoder.maximumFramesPerPacket) {
+            return (i, bad)
+        }
+        let mark = output.frameLength
+        do {
+            try decoder.decode(packet: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + size)]), frames: frames, into: output)
+        } catch {
+            guard error.code == .badData else { throw error }
+            if i >= dropping { bad += 1 }
+        }
+        if i < dropping { output.frameLength = mark }
+    }
+    return (packets, bad)
 }
