@@ -26,21 +26,23 @@ extension ExtAudioFile {
     /// `packetsPerPiece` packets (by default about 256 Ki frames, and at least 32 times the
     /// pre-roll); each piece is decoded by a decoder of its own, made from the registry, starting
     /// the codec's pre-roll packets before the piece (AAC 2, MPEG Layer III 10 for the bit
-    /// reservoir, IMA4 4; none for ALAC and G.711) and dropping their frames, and converted to the
+    /// reservoir, rounded down to a multiple of 8 packets for libmpg123's filter bank; none for
+    /// ALAC and G.711) and dropping their frames, and converted to the
     /// client format on the thread that decoded it. The pieces are joined in order on the calling
     /// thread, where the packet table's priming and remainder frames are trimmed once, from the
     /// joined whole. At most two pieces per thread are held at a time, so memory stays bounded
     /// whatever the file's length.
     ///
-    /// A decoder's state is otherwise rebuilt by its pre-roll with one exception: faad2 draws the
-    /// noise of AAC's perceptual noise substitution (PNS) from a generator that runs through the
-    /// whole stream, so in packets using PNS after the first piece the noise differs from a
-    /// single-threaded read's (as it does after ``seek(toFrame:)``); other packets are identical.
+    /// Where the pre-roll cannot rebuild a decoder's state, every read restarts the decoder at
+    /// the same places: faad2 draws the noise of AAC's perceptual noise substitution from a
+    /// generator that runs through the whole stream, so an AAC decoder is reset (and pre-rolled)
+    /// every 512 packets in any read, and the default pieces are those 512 packets. IMA4's
+    /// decoder carries its predictors across packets, so IMA4 is decoded on the calling thread.
     ///
     /// `body` is called on the calling thread with a buffer in the client format that is reused
     /// once `body` returns; returning false stops the read, leaving the read position just after
-    /// the frames handed out. Linear PCM, a `maximumThreads` of 1, and files of a single piece are
-    /// read on the calling thread alone. An error is the one the single-threaded read would
+    /// the frames handed out. Linear PCM, IMA4, a `maximumThreads` of 1 and files of a single
+    /// piece are read on the calling thread alone. An error is the one the single-threaded read would
     /// throw: the pieces' errors are raised in file order, and frames before the failing piece
     /// have been handed out. Packets concealed by their decoders are counted in ``badPackets``.
     ///
@@ -67,7 +69,11 @@ extension ExtAudioFile {
         }
         let remaining = file.packetCount - nextPacket
         let framesPerPacket = max(Int(fileDataFormat.framesPerPacket), decoder.maximumFramesPerPacket, 1)
-        let piece = Int64(max(1, packetsPerPiece ?? max((256 << 10) / framesPerPacket, 32 * Int(prerollPackets))))
+        // By default about 256 Ki frames and at least 32 times the pre-roll, or, where the
+        // decoder is reset at an interval, that interval (a piece starting elsewhere decodes
+        // from the reset point before it).
+        let piece = max(1, Int64(packetsPerPiece ?? 0) > 0 ? Int64(packetsPerPiece!) :
+            resetInterval ?? Int64(max((256 << 10) / framesPerPacket, 32 * Int(prerollPackets))))
         let pieces = (remaining + piece - 1) / piece
         let threads = Int(min(Int64(max(1, maximumThreads)), pieces))
         func readHere() throws(ExtAudioFileError) -> Int64 {
@@ -80,10 +86,13 @@ extension ExtAudioFile {
             }
             return delivered
         }
-        if isPCM || threads < 2 { return try readHere() }
+        // Linear PCM needs no decoding; IMA4's decoder carries each channel's full-precision
+        // predictor from packet to packet as long as the headers agree with it, so a piece's
+        // first packet can only be decoded right after all before it.
+        if isPCM || fileDataFormat.formatID == .appleIMA4 || threads < 2 { return try readHere() }
         let job = PieceDecoding(
             file: file, converter: converter, decodedFormat: decodedFormat, batchFrames: decoded.frameCapacity,
-            packetsPerRead: packetsPerRead, preroll: prerollPackets, firstPacket: nextPacket,
+            planner: planner, firstPacket: nextPacket,
             packetsPerPiece: piece, pieceCount: Int(pieces), slotCount: 2 * threads)
         defer { job.finish() }
         guard job.start(threads: threads) > 0 else { return try readHere() }

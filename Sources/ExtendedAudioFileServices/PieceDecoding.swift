@@ -52,8 +52,7 @@ final class PieceDecoding: @unchecked Sendable {
     let converter: PCMConverter?
     let clientFormat: AudioStreamBasicDescription
     let batchFrames: Int
-    let packetsPerRead: Int
-    let preroll: Int64
+    let planner: BatchPlanner
     let firstPacket: Int64
     let packetsPerPiece: Int64
     let pieceCount: Int
@@ -66,21 +65,20 @@ final class PieceDecoding: @unchecked Sendable {
 
     init(
         file: AudioFile, converter: PCMConverter?, decodedFormat: AudioStreamBasicDescription, batchFrames: Int,
-        packetsPerRead: Int, preroll: Int64, firstPacket: Int64, packetsPerPiece: Int64, pieceCount: Int, slotCount: Int
+        planner: BatchPlanner, firstPacket: Int64, packetsPerPiece: Int64, pieceCount: Int, slotCount: Int
     ) {
         self.file = file
         self.converter = converter
         clientFormat = converter?.output ?? decodedFormat
         self.batchFrames = batchFrames
-        self.packetsPerRead = packetsPerRead
-        self.preroll = preroll
+        self.planner = planner
         self.firstPacket = firstPacket
         self.packetsPerPiece = packetsPerPiece
         self.pieceCount = pieceCount
-        let bytes = max(file.packetSizeUpperBound, 1) * packetsPerRead
+        let bytes = max(file.packetSizeUpperBound, 1) * planner.readable
         slots = (0..<slotCount).map { _ in
             PieceSlot(
-                packetBytes: bytes, descriptions: packetsPerRead,
+                packetBytes: bytes, descriptions: planner.readable,
                 decoded: converter == nil ? nil : PCMBuffer(format: decodedFormat, frameCapacity: batchFrames))
         }
         // Made empty and signalled: libdispatch traps when a semaphore is freed holding less
@@ -163,14 +161,18 @@ final class PieceDecoding: @unchecked Sendable {
             slot.error = .file(AudioFileError(.unsupportedDataFormat, "cannot decode '\(format.formatID)': \(error.reason)"))
             return
         }
-        var packet = max(0, start - preroll)
+        // A fresh decoder starts where any read's decoder for `start` would have started: the
+        // pre-roll before it, or before the reset point it follows.
+        var packet = planner.startPacket(for: start)
+        var resetPoint = planner.resetPoint(for: start)
         while packet < end {
             if cancelled.load(ordering: .relaxed) { return }
+            let plan = planner.plan(cursor: packet, keep: start, end: end, resetPoint: &resetPoint)
+            if plan.reset { decoder.reset() }
             let packets: Int
             do {
                 packets = try file.readPackets(
-                    from: packet, count: Int(min(Int64(packetsPerRead), end - packet)), into: slot.packetBytes,
-                    descriptions: slot.descriptions
+                    from: plan.from, count: plan.count, into: slot.packetBytes, descriptions: slot.descriptions
                 ).packetCount
             } catch {
                 slot.error = .file(error)
@@ -194,9 +196,9 @@ final class PieceDecoding: @unchecked Sendable {
             do {
                 let batch = try decodeBatch(
                     decoder, packets: packets, bytes: UnsafeRawBufferPointer(slot.packetBytes), descriptions: slot.descriptions,
-                    format: format, variable: file.needsDescriptions, dropping: Int(max(0, start - packet)), into: target)
+                    format: format, variable: file.needsDescriptions, dropping: min(plan.dropping, packets), into: target)
                 slot.badPackets += batch.bad
-                packet += Int64(batch.used)
+                packet = plan.from + Int64(batch.used)
                 if let converter, let decoded = slot.decoded {
                     try converter.convert(decoded, appendingTo: output)
                 }
