@@ -8,7 +8,7 @@ import AudioCodecMPG123
 import ExtendedAudioFileServices
 
 /// Fixtures of every compressed format readAll splits, by directory and name.
-private enum Pieces {
+enum Pieces {
     static func path(_ relative: String) -> String { Refs.fixtures.appendingPathComponent(relative).path }
 
     static let fixtures = [
