@@ -72,8 +72,8 @@ extension ExtAudioFile {
         // By default about 256 Ki frames and at least 32 times the pre-roll, or, where the
         // decoder is reset at an interval, that interval (a piece starting elsewhere decodes
         // from the reset point before it).
-        let piece = max(1, Int64(packetsPerPiece ?? 0) > 0 ? Int64(packetsPerPiece!) :
-            resetInterval ?? Int64(max((256 << 10) / framesPerPacket, 32 * Int(prerollPackets))))
+        let byDefault = resetInterval ?? Int64(max((256 << 10) / framesPerPacket, 32 * Int(prerollPackets)))
+        let piece = max(1, packetsPerPiece.map(Int64.init) ?? byDefault)
         let pieces = (remaining + piece - 1) / piece
         let threads = Int(min(Int64(max(1, maximumThreads)), pieces))
         func readHere() throws(ExtAudioFileError) -> Int64 {
