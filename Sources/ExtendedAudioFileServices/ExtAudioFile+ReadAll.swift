@@ -23,15 +23,15 @@ extension ExtAudioFile {
     /// Apple has no such call; it is what repeated ``read(into:frameCount:)`` calls until one
     /// returns 0 would deliver, frame for frame and byte for byte, and leaves the file positioned
     /// at its end in the same way. A compressed file is split at packet boundaries into pieces of
-    /// `packetsPerPiece` packets (by default about 256 Ki frames, and at least 32 times the
-    /// pre-roll); each piece is decoded by a decoder of its own, made from the registry, starting
-    /// the codec's pre-roll packets before the piece (AAC 2, MPEG Layer III 10 for the bit
+    /// `packetsPerPiece` packets (by default about 256 Ki frames, at least 32 times the
+    /// pre-roll). Each piece is decoded by a decoder of its own, made from the registry, starting
+    /// the codec's pre-roll packets before the piece (AAC 2; MPEG Layer III 10 for the bit
     /// reservoir, rounded down to a multiple of 8 packets for libmpg123's filter bank; none for
-    /// ALAC and G.711) and dropping their frames, and converted to the
-    /// client format on the thread that decoded it. The pieces are joined in order on the calling
-    /// thread, where the packet table's priming and remainder frames are trimmed once, from the
-    /// joined whole. At most two pieces per thread are held at a time, so memory stays bounded
-    /// whatever the file's length.
+    /// ALAC and G.711) and dropping their frames, and is converted to the client format on the
+    /// thread that decoded it. The pieces are joined in order on the calling thread, where the
+    /// packet table's priming and remainder frames are trimmed once, from the joined whole. At
+    /// most two pieces per thread are held at a time, so memory stays bounded whatever the
+    /// file's length.
     ///
     /// Where the pre-roll cannot rebuild a decoder's state, every read restarts the decoder at
     /// the same places: faad2 draws the noise of AAC's perceptual noise substitution from a
@@ -39,12 +39,13 @@ extension ExtAudioFile {
     /// every 512 packets in any read, and the default pieces are those 512 packets. IMA4's
     /// decoder carries its predictors across packets, so IMA4 is decoded on the calling thread.
     ///
-    /// `body` is called on the calling thread with a buffer in the client format that is reused
-    /// once `body` returns; returning false stops the read, leaving the read position just after
-    /// the frames handed out. Linear PCM, IMA4, a `maximumThreads` of 1 and files of a single
-    /// piece are read on the calling thread alone. An error is the one the single-threaded read would
-    /// throw: the pieces' errors are raised in file order, and frames before the failing piece
-    /// have been handed out. Packets concealed by their decoders are counted in ``badPackets``.
+    /// `maximumThreads` is capped at 64. `body` is called on the calling thread with a buffer in
+    /// the client format that is reused once `body` returns; returning false stops the read,
+    /// leaving the read position just after the frames handed out. Linear PCM, IMA4, a
+    /// `maximumThreads` of 1 and files of a single piece are read on the calling thread alone.
+    /// An error is the one the single-threaded read would throw: the pieces' errors are raised
+    /// in file order, and frames before the failing piece have been handed out. Packets
+    /// concealed by their decoders are counted in ``badPackets``.
     ///
     /// - Returns: the number of frames handed to `body`.
     @discardableResult
@@ -75,7 +76,8 @@ extension ExtAudioFile {
         let byDefault = resetInterval ?? Int64(max((256 << 10) / framesPerPacket, 32 * Int(prerollPackets)))
         let piece = max(1, packetsPerPiece.map(Int64.init) ?? byDefault)
         let pieces = (remaining + piece - 1) / piece
-        let threads = Int(min(Int64(max(1, maximumThreads)), pieces))
+        // At most 64 threads (and two pieces in memory per thread), whatever is asked.
+        let threads = Int(min(Int64(min(max(1, maximumThreads), 64)), pieces))
         func readHere() throws(ExtAudioFileError) -> Int64 {
             while true {
                 buffer.frameLength = 0
