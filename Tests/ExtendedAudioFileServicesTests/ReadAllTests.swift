@@ -181,4 +181,33 @@ struct ReadAllTests {
             #expect(parallelError?.status == expected.status)
         }
     }
+
+    /// Damaged files (the malformed fixtures and the fuzz regressions) that open for decoding
+    /// end alike read on one thread and in pieces of one packet on several: the same bytes and
+    /// count of concealed packets, or the same error.
+    @Test func damagedFilesEndAlike() throws {
+        var opened = 0
+        for directory in ["malformed", "fuzz-regressions", "mp3"] {
+            let folder = Refs.fixtures.appendingPathComponent(directory)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            where !name.hasSuffix(".json") && !name.hasSuffix(".framecrc") && !name.hasSuffix(".txt") {
+                let path = folder.appendingPathComponent(name).path
+                guard (try? Pieces.open(path, int16: false)) != nil else { continue }
+                opened += 1
+                func outcome(threads: Int) -> String {
+                    do {
+                        let reader = try Pieces.open(path, int16: false)
+                        let bytes = threads == 1 ? try Pieces.serial(reader) : try Pieces.parallel(reader, threads: threads, piece: 1)
+                        return "\(bytes.count) bytes, Adler-32 \(bytes.withUnsafeBytes { b in var a: UInt32 = 1, c: UInt32 = 0; adler32(b, a: &a, b: &c); return c << 16 | a }), \(reader.badPackets) concealed"
+                    } catch let error as ExtAudioFileError {
+                        return "error \(error.status)"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+                #expect(outcome(threads: 3) == outcome(threads: 1), "\(directory)/\(name)")
+            }
+        }
+        #expect(opened > 10)
+    }
 }
