@@ -160,13 +160,13 @@ public final class ExtAudioFile {
             // packet), so neither buffer is sized by a header field beyond reason.
             packetsPerRead = max(1, min(4096, 65536 / framesPerPacket, (4 << 20) / upper))
         }
-        // Room for the pre-roll read again at a reset point, besides a batch.
         // libmpg123's synthesis filter bank writes a ring of 16 blocks of 32 frames, where it
         // starts depending on the frames decoded since the start: decoding from a multiple of 8
         // frames (of 576 or 1152 frames) puts every block at the place it has in a decode from
         // the start, which rounds alike, so pieces join byte for byte.
         let alignment: Int64 = [.mpegLayer1, .mpegLayer2, .mpegLayer3].contains(format.formatID) ? 8 : 1
         planner = BatchPlanner(packetsPerRead: packetsPerRead, preroll: prerollPackets, interval: resetInterval, alignment: alignment)
+        // Room for the pre-roll read again at a reset point, besides a batch.
         let readable = planner.readable
         packetBytes = .allocate(byteCount: isPCM ? 16 : upper * readable, alignment: 16)
         // Constant-size PCM packets need no descriptions.
