@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExtendedAudioFileServicesTests",
-            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport"],
+            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "AudioCodecMPG123", "ProcessSupport"],
             swiftSettings: strict
         ),
         // What every test target shares: running the package's executables and the reference tools,

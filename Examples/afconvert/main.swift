@@ -12,11 +12,13 @@ import ExtendedAudioFileServices
 import ToolSupport
 
 let usage = """
-    usage: afconvert [-f WAVE|caff|AIFF] [-d LEI16|LEI24|LEI32|LEF32|LEF64|BEI16|BEI24|BEI32|BEF32|BEF64] [-v] IN OUT
+    usage: afconvert [-f WAVE|caff|AIFF] [-d LEI16|LEI24|LEI32|LEF32|LEF64|BEI16|BEI24|BEI32|BEF32|BEF64] [-v] [--threads N] IN OUT
       -f   output file type (default: from OUT's extension)
       -d   output data format: L/B = little/big-endian, I/F = integer/float, then bits
            (default: the source's format where it is linear PCM, else LEI16)
       -v   verbose
+      --threads N  decode a compressed file on up to N threads (default: the number of
+           processors; 1 decodes on one); the output is the same whatever N
     Output rate and channel count are the source's. AIFF output is big-endian; little-endian or
     float data in AIFF is written as AIFF-C.
     """
@@ -30,6 +32,7 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 var fileType: AudioFileType?
 var dataFormatName: String?
 var verbose = false
+var threads = ExtAudioFile.processorCount
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
@@ -46,6 +49,9 @@ while let argument = arguments.next() {
         guard let value = arguments.next() else { fail("-d needs a data format\n\(usage)", status: 2) }
         dataFormatName = value
     case "-v", "--verbose": verbose = true
+    case "--threads":
+        guard let value = arguments.next(), let n = Int(value), n >= 1 else { fail("--threads needs a count of at least 1\n\(usage)", status: 2) }
+        threads = n
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -161,20 +167,17 @@ if verbose {
     print("Formats:\n  \(reader.fileDataFormat)\n  -> \(output)")
 }
 
-// About 1 MiB of output per read and write (at least one frame); the one buffer serves the
-// whole conversion.
-let chunk = max(1, (1 << 20) / Int(output.bytesPerFrame))
-guard let buffer = PCMBuffer(format: output, frameCapacity: chunk) else { fail("cannot allocate a buffer for \(output)") }
 let total = reader.fileLengthFrames
 let showProgress = isatty(2) != 0 && Double(total) / source.sampleRate > 10
 var scratch = [UInt8](repeating: 0, count: Int(output.bytesPerFrame))
 var done: Int64 = 0
 var lastPercent = -1
+var writeError: (any Error)?
+// The whole file in order, decoded in pieces on up to `threads` threads; each buffer (about 1
+// MiB) is written in WAVE's channel order where it differs.
 do {
-    while true {
-        buffer.frameLength = 0
-        let n = try reader.read(into: buffer, frameCount: chunk)
-        if n == 0 { break }
+    try reader.readAll(maximumThreads: threads) { buffer in
+        let n = buffer.frameLength
         if let reorder {
             // Channel k of each output frame is channel reorder[k] of the decoded frame.
             let frameBytes = Int(output.bytesPerFrame)
@@ -190,7 +193,12 @@ do {
                 }
             }
         }
-        try writer.writePackets(UnsafeRawBufferPointer(buffer.region()), count: n)
+        do {
+            try writer.writePackets(UnsafeRawBufferPointer(buffer.region()), count: n)
+        } catch {
+            writeError = error
+            return false
+        }
         done += Int64(n)
         if showProgress {
             let percent = Int(done * 100 / max(total, 1))
@@ -200,10 +208,14 @@ do {
                 lastPercent = percent
             }
         }
+        return true
     }
-    try writer.close()
-} catch let error as ExtAudioFileError {
+} catch {
     failWriting("\(inputPath): \(error)")
+}
+if let writeError { failWriting("\(outputPath): \(writeError)") }
+do {
+    try writer.close()
 } catch {
     failWriting("\(outputPath): \(error)")
 }

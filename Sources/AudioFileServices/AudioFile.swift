@@ -270,6 +270,7 @@ public final class AudioFile: Sendable {
             try readExactly(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<plan.bytes]))
             return plan.bytes
         case .table(let table):
+            if let bytes = try readSpan(of: plan, table: table, into: buffer, descriptions: descriptions) { return bytes }
             // Read runs of packets that lie back to back in the file with one call each.
             var written = 0
             var runStart = plan.start
@@ -292,6 +293,38 @@ public final class AudioFile: Sendable {
             try readExactly(at: table.offsets[runStart], into: UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + runBytes)]))
             return written + runBytes
         }
+    }
+
+    /// Reads packets that follow each other in the file with small gaps between them (ADTS and
+    /// MPEG audio frame headers, MPEG-4 chunks of one track) with one call for the whole span,
+    /// then moves each packet down to close the gaps. Nil, having read nothing, when the packets
+    /// are out of order or overlap, when the span does not fit in `buffer`, or when the gaps
+    /// would more than double the bytes read.
+    private func readSpan(
+        of plan: ReadPlan, table: PacketTable, into buffer: UnsafeMutableRawBufferPointer,
+        descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
+    ) throws(AudioFileError) -> Int? {
+        let first = plan.start, last = plan.start + plan.packets - 1
+        guard plan.packets > 1 else { return nil }
+        for i in (first + 1)...last where table.offsets[i] < table.offsets[i - 1] + Int64(table.sizes[i - 1]) {
+            return nil
+        }
+        let base = table.offsets[first]
+        let span = table.offsets[last] + Int64(table.sizes[last]) - base
+        guard span <= Int64(buffer.count), span <= 2 * Int64(plan.bytes) else { return nil }
+        try readExactly(at: base, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(span)]))
+        let variableFrames = !table.frames.isEmpty
+        var written = 0
+        for i in first...last {
+            let size = Int(table.sizes[i])
+            let from = Int(table.offsets[i] - base)
+            // Packets are in order and apart, so each moves down (or stays).
+            if from != written { (buffer.baseAddress! + written).copyMemory(from: buffer.baseAddress! + from, byteCount: size) }
+            descriptions?[i - first] = AudioStreamPacketDescription(
+                startOffset: Int64(written), variableFramesInPacket: variableFrames ? table.frames[i] : 0, dataByteSize: UInt32(size))
+            written += size
+        }
+        return written
     }
 
     private func readExactly(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(AudioFileError) {

@@ -56,25 +56,31 @@ public final class ExtAudioFile {
 
     /// Packets to decode before a seek target, per format (AAC's overlap needs the previous
     /// packet; SBR more).
-    private let prerollPackets: Int64
-    private let decoder: any AudioDecoder
-    private var converter: PCMConverter?
-    private let isPCM: Bool
+    let prerollPackets: Int64
+    /// For decoders whose state the pre-roll does not rebuild, the packet interval at which the
+    /// decoder is reset and pre-rolled however the file is read (see ``readAll(maximumThreads:packetsPerPiece:_:)``).
+    let resetInterval: Int64?
+    let planner: BatchPlanner
+    /// The reset point the decoder's state already starts from (-1: none).
+    var resetPoint: Int64 = -1
+    let decoder: any AudioDecoder
+    var converter: PCMConverter?
+    let isPCM: Bool
     /// Decoded frames not yet handed out, in ``decodedFormat``.
-    private let decoded: PCMBuffer
-    private var decodedStart = 0
-    private var nextPacket: Int64 = 0
+    let decoded: PCMBuffer
+    var decodedStart = 0
+    var nextPacket: Int64 = 0
     /// Frames of the decoded timeline already returned or skipped (priming included).
-    private var position: Int64 = 0
+    var position: Int64 = 0
     /// Packet bytes and descriptions read from the file, reused for every read.
     private let packetBytes: UnsafeMutableRawBufferPointer
     private let descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>
-    private let packetsPerRead: Int
+    let packetsPerRead: Int
     /// Where each packet starts in the decoded timeline, for files whose packets vary in frame
     /// count (CAF with frames per packet 0, ADTS frames of several blocks); empty otherwise.
     private let packetStartFrames: [Int64]
     /// Packets that failed to decode (concealed with silence) since the file was opened.
-    public private(set) var badPackets = 0
+    public internal(set) var badPackets = 0
 
     /// Opens `path` for decoding.
     public convenience init(path: String) throws(ExtAudioFileError) {
@@ -111,20 +117,30 @@ public final class ExtAudioFile {
         let aac: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2]
         if aac.contains(format.formatID) {
             prerollPackets = 2  // the MDCT overlap needs the previous packet; SBR a little more
+            // faad2 draws the noise of perceptual noise substitution from one generator running
+            // through the stream, and SBR codes envelopes relative to earlier frames, so the
+            // decoder restarts every 512 packets (about 12 s at 44.1 kHz, 0.4 % more decoding):
+            // what each packet decodes to is then the same whether the file is read in order,
+            // after a seek, or in pieces on several threads.
+            resetInterval = 512
         } else if format.formatID == .mpegLayer3 {
             // A Layer III frame overlaps the previous one (IMDCT), whose main data may begin up
             // to 511 bytes (255 in MPEG-2) back in the 9 frames before that: enough for every
             // MPEG-1 bitrate (at least 60 bytes of main data a frame) and MPEG-2 and 2.5 from
             // 24 kbit/s up.
             prerollPackets = 10
+            resetInterval = nil
         } else if format.formatID == .mpegLayer2 || format.formatID == .mpegLayer1 {
             prerollPackets = 1  // the synthesis filter bank's 512 frames of state
+            resetInterval = nil
         } else if format.formatID == .appleIMA4 {
             // IMA4 decoders carry the full-precision predictor across packets while the header's
             // 9-bit predictor stays within reach, so a few packets bring the state back in line.
             prerollPackets = 4
+            resetInterval = nil
         } else {
             prerollPackets = 0
+            resetInterval = nil
         }
         let framesPerPacket = max(Int(format.framesPerPacket), decoder.maximumFramesPerPacket, 1)
         let upper = max(file.packetSizeUpperBound, 1)
@@ -144,9 +160,17 @@ public final class ExtAudioFile {
             // packet), so neither buffer is sized by a header field beyond reason.
             packetsPerRead = max(1, min(4096, 65536 / framesPerPacket, (4 << 20) / upper))
         }
-        packetBytes = .allocate(byteCount: isPCM ? 16 : upper * packetsPerRead, alignment: 16)
+        // libmpg123's synthesis filter bank writes a ring of 16 blocks of 32 frames, where it
+        // starts depending on the frames decoded since the start: decoding from a multiple of 8
+        // frames (of 576 or 1152 frames) puts every block at the place it has in a decode from
+        // the start, which rounds alike, so pieces join byte for byte.
+        let alignment: Int64 = [.mpegLayer1, .mpegLayer2, .mpegLayer3].contains(format.formatID) ? 8 : 1
+        planner = BatchPlanner(packetsPerRead: packetsPerRead, preroll: prerollPackets, interval: resetInterval, alignment: alignment)
+        // Room for the pre-roll read again at a reset point, besides a batch.
+        let readable = planner.readable
+        packetBytes = .allocate(byteCount: isPCM ? 16 : upper * readable, alignment: 16)
         // Constant-size PCM packets need no descriptions.
-        descriptions = .allocate(capacity: isPCM && !file.needsDescriptions ? 1 : packetsPerRead)
+        descriptions = .allocate(capacity: isPCM && !file.needsDescriptions ? 1 : readable)
         descriptions.initialize(repeating: AudioStreamPacketDescription(startOffset: 0, dataByteSize: 0))
         let capacity = max(framesPerPacket, decoder.maximumFramesPerPacket) * packetsPerRead
         guard let buffer = PCMBuffer(format: decodedFormat, frameCapacity: capacity) else {
@@ -192,10 +216,11 @@ public final class ExtAudioFile {
             throw .file(AudioFileError(.position, "frame \(frame) is outside 0…\(fileLengthFrames)"))
         }
         let target = frame + primingFrames
-        var packet: Int64
+        let packet: Int64
         if packetStartFrames.isEmpty {
             let fpp = Int64(max(fileDataFormat.framesPerPacket, 1))
-            packet = max(0, target / fpp - prerollPackets)
+            packet = planner.startPacket(for: target / fpp)
+            resetPoint = planner.resetPoint(for: target / fpp)
             position = packet * fpp
         } else {
             // The last packet starting at or before the target, by binary search.
@@ -204,7 +229,8 @@ public final class ExtAudioFile {
                 let mid = (low + high + 1) / 2
                 if packetStartFrames[mid] <= target { low = mid } else { high = mid - 1 }
             }
-            packet = max(0, Int64(low) - prerollPackets)
+            packet = planner.startPacket(for: Int64(low))
+            resetPoint = planner.resetPoint(for: Int64(low))
             position = packetStartFrames[Int(packet)]
         }
         decoder.reset()
@@ -287,40 +313,111 @@ public final class ExtAudioFile {
             nextPacket += Int64(packets)
             return true
         }
+        let plan = planner.plan(cursor: nextPacket, keep: nextPacket, end: file.packetCount, resetPoint: &resetPoint)
+        if plan.reset { decoder.reset() }
         let packets: Int
         do {
-            packets = try file.readPackets(from: nextPacket, count: count, into: packetBytes, descriptions: descriptions).packetCount
+            packets = try file.readPackets(from: plan.from, count: plan.count, into: packetBytes, descriptions: descriptions).packetCount
         } catch {
             throw .file(error)
         }
-        guard packets > 0 else { return false }
-        var used = packets
-        let variable = file.needsDescriptions
-        let bytesPerPacket = Int(fileDataFormat.bytesPerPacket)
-        for i in 0..<packets {
-            let start = variable ? Int(descriptions[i].startOffset) : i * bytesPerPacket
-            let size = variable ? Int(descriptions[i].dataByteSize) : bytesPerPacket
-            let frames = variable && descriptions[i].variableFramesInPacket > 0 ? Int(descriptions[i].variableFramesInPacket) : nil
-            // Packets of several blocks (or of more frames than usual) may not all fit: the
-            // rest are read again on the next fill.
-            if i > 0 && decoded.framesFree < max(frames ?? 0, decoder.maximumFramesPerPacket) {
-                used = i
-                break
-            }
-            do {
-                let packet = UnsafeRawBufferPointer(rebasing: packetBytes[start..<(start + size)])
-                try decoder.decode(packet: packet, frames: frames, into: decoded)
-            } catch {
-                guard error.code == .badData else {
-                    // Leave nothing half done: a later read starts this batch again.
-                    decoded.frameLength = 0
-                    decoder.reset()
-                    throw .codec(error)
-                }
-                badPackets += 1  // concealed by the decoder; the stream goes on
-            }
+        guard packets > plan.dropping else { return false }
+        let batch: (used: Int, bad: Int)
+        do {
+            batch = try decodeBatch(
+                decoder, packets: packets, bytes: UnsafeRawBufferPointer(packetBytes), descriptions: descriptions,
+                format: fileDataFormat, variable: file.needsDescriptions, dropping: plan.dropping, into: decoded)
+        } catch {
+            // Leave nothing half done: a later read starts this batch again.
+            decoded.frameLength = 0
+            decoder.reset()
+            resetPoint = -1
+            throw .codec(error)
         }
-        nextPacket += Int64(used)
+        badPackets += batch.bad  // concealed by the decoder; the stream goes on
+        nextPacket = plan.from + Int64(batch.used)
         return true
+    }
+}
+
+/// Decodes `packets` packets read by `AudioFile.readPackets` into `bytes` (with `descriptions`
+/// where `variable`) and appends their frames to `output`, stopping before a packet that might
+/// not fit (it is read again next time). The first `dropping` packets are pre-roll: decoded for
+/// the decoder's state, their frames dropped. A packet that fails with `badData` is concealed by
+/// the decoder and counted in `bad` (pre-roll excepted); any other error is thrown.
+func decodeBatch(
+    _ decoder: any AudioDecoder, packets: Int, bytes: UnsafeRawBufferPointer,
+    descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>,
+    format: AudioStreamBasicDescription, variable: Bool, dropping: Int, into output: PCMBuffer
+) throws(AudioCodecError) -> (used: Int, bad: Int) {
+    var bad = 0
+    let bytesPerPacket = Int(format.bytesPerPacket)
+    for i in 0..<packets {
+        let start = variable ? Int(descriptions[i].startOffset) : i * bytesPerPacket
+        let size = variable ? Int(descriptions[i].dataByteSize) : bytesPerPacket
+        let frames = variable && descriptions[i].variableFramesInPacket > 0 ? Int(descriptions[i].variableFramesInPacket) : nil
+        // Packets of several blocks (or of more frames than usual) may not all fit: the rest
+        // are decoded by the next call (after at least one packet that is kept).
+        if i > dropping && output.framesFree < max(frames ?? 0, decoder.maximumFramesPerPacket) {
+            return (i, bad)
+        }
+        let mark = output.frameLength
+        do {
+            try decoder.decode(packet: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + size)]), frames: frames, into: output)
+        } catch {
+            guard error.code == .badData else { throw error }
+            if i >= dropping { bad += 1 }
+        }
+        if i < dropping { output.frameLength = mark }
+    }
+    return (packets, bad)
+}
+
+/// Which packets a batch decodes, for every way of reading a file: in order, after a seek, or
+/// in pieces on several threads. Where the format has a reset interval, a decoder is reset at
+/// each multiple of it and first decodes the pre-roll before it again, dropping its frames, so
+/// that every packet decodes to the same frames however the file is read.
+struct BatchPlanner: Sendable {
+    let packetsPerRead: Int
+    let preroll: Int64
+    let interval: Int64?
+    /// Decoding starts at a multiple of this many packets (1: anywhere).
+    let alignment: Int64
+
+    /// Packets the read buffers hold: a batch and, with a reset interval, the pre-roll.
+    var readable: Int { packetsPerRead + (interval == nil ? 0 : Int(preroll)) }
+
+    /// The packet a fresh decoder starts from for `packet`'s frames to be right.
+    func startPacket(for packet: Int64) -> Int64 {
+        if interval != nil { return max(0, resetPoint(for: packet) - preroll) }
+        return max(0, packet - preroll) / alignment * alignment
+    }
+
+    /// The reset point a decoder that decodes `packet` last passed.
+    func resetPoint(for packet: Int64) -> Int64 {
+        guard let interval else { return -1 }
+        return packet / interval * interval
+    }
+
+    /// The batch to decode next when packet `cursor` is the next one and frames are kept from
+    /// packet `keep` on (before: pre-roll), up to `end`. `reset` says whether the decoder must be
+    /// reset first; `resetPoint` is the reset point its state starts from, updated.
+    func plan(cursor: Int64, keep: Int64, end: Int64, resetPoint: inout Int64) -> (from: Int64, count: Int, dropping: Int, reset: Bool) {
+        var from = cursor
+        var limit = end
+        var reset = false
+        if let interval {
+            if cursor > 0 && cursor % interval == 0 && resetPoint != cursor {
+                reset = true
+                resetPoint = cursor
+                from = max(0, cursor - preroll)
+            }
+            limit = min(end, (cursor / interval + 1) * interval)
+        }
+        // Frames are kept from `keep` on, and never twice: after a reset, the pre-roll decoded
+        // again is dropped.
+        let skip = max(0, max(keep, cursor) - from)
+        let count = Int(min(limit - from, Int64(min(readable, Int(min(skip, Int64(readable))) + packetsPerRead))))
+        return (from, max(count, 0), Int(min(skip, Int64(max(count, 0)))), reset)
     }
 }

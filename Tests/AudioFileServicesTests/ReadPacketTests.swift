@@ -121,4 +121,34 @@ struct ReadPacketTests {
             try AudioFile(source: MemoryByteSource(Array("plain text, not audio".utf8)))
         }
     }
+
+    /// Packets with headers or other bytes between them (ADTS, MPEG audio, MPEG-4) read many at
+    /// a time, with one read of their whole span or, in a buffer too small for the span, run by
+    /// run, come out back to back exactly as read one by one.
+    @Test(arguments: ["valid/adts-aac-2ch-44100.aac", "mp3/cbr-128k-2ch-44100.mp3", "mp4/aac-2ch-44100.m4a"])
+    func packetsAcrossGapsReadAsOneByOne(fixture: String) throws {
+        let file = try AudioFile(path: Fixtures.root.appendingPathComponent(fixture).path)
+        let count = min(Int(file.packetCount), 40)
+        var single: [UInt8] = []
+        var sizes: [UInt32] = []
+        for packet in 0..<count {
+            let read = try file.readPackets(from: Int64(packet), count: 1)
+            single += read.data
+            sizes.append(try #require(read.descriptions?.first).dataByteSize)
+        }
+        for room in [1 << 20, single.count] {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: room, alignment: 16)
+            defer { buffer.deallocate() }
+            let descriptions = UnsafeMutableBufferPointer<AudioStreamPacketDescription>.allocate(capacity: count)
+            defer { descriptions.deallocate() }
+            let read = try file.readPackets(from: 0, count: count, into: buffer, descriptions: descriptions)
+            #expect(read.packetCount == count && read.byteCount == single.count)
+            #expect(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<read.byteCount])) == single)
+            var offset: Int64 = 0
+            for i in 0..<read.packetCount {
+                #expect(descriptions[i].startOffset == offset && descriptions[i].dataByteSize == sizes[i])
+                offset += Int64(sizes[i])
+            }
+        }
+    }
 }

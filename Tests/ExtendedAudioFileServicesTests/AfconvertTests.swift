@@ -125,8 +125,42 @@ struct AfconvertTests {
         #expect(try run(afconvert, []).status == 2)
         #expect(try run(afconvert, ["-d", "XYZ", Fixtures.path("wav-pcm_s16le-2ch-44100.wav"), temporaryPath("x.wav")]).status == 2)
         #expect(try run(afconvert, ["-f", "mp3", "a", "b"]).status == 2)
+        #expect(try run(afconvert, ["--threads", "0", "a.aac", "b.wav"]).status == 2)
+        #expect(try run(afconvert, ["--threads"]).status == 2)
         let missing = try run(afconvert, ["/nonexistent.wav", temporaryPath("y.wav")])
         #expect(missing.status == 1)
         #expect(missing.err.contains("-43"))
+    }
+
+    /// `--threads N` writes the same file as `--threads 1` (the single-threaded read), for AAC,
+    /// MP3 and ALAC fixtures (one piece) and 40-second AAC and MP3 files (several pieces in
+    /// flight on several threads).
+    @Test(arguments: ["valid/adts-aac-6ch-48000.aac", "mp4/aac-2ch-44100.m4a", "mp3/vbr-q4-2ch-44100.mp3", "alac/alac-2ch-44100-s16-tone.caf", "long.aac", "long.mp3"])
+    func threadsWriteTheSameFile(fixture: String) throws {
+        let source: String
+        switch fixture {
+        case "long.aac":
+            guard let path = try Pieces.long(fixture, codec: ["-c:a", "aac", "-b:a", "128k", "-f", "adts"]) else { return }
+            source = path
+        case "long.mp3":
+            guard let path = try Pieces.long(fixture, codec: ["-c:a", "libmp3lame", "-b:a", "128k"]) else { return }
+            source = path
+        default:
+            source = Refs.fixtures.appendingPathComponent(fixture).path
+        }
+        let name = fixture.replacingOccurrences(of: "/", with: "-")
+        let single = temporaryPath(name + "-1.wav")
+        defer { try? FileManager.default.removeItem(atPath: single) }
+        let one = try run(afconvert, ["--threads", "1", "-d", "LEI24", source, single])
+        #expect(one.status == 0, "\(one.err)")
+        let expected = try Data(contentsOf: URL(fileURLWithPath: single))
+        for threads in ["2", "5"] {
+            let out = temporaryPath(name + "-\(threads).wav")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let result = try run(afconvert, ["--threads", threads, "-d", "LEI24", source, out])
+            #expect(result.status == 0, "\(result.err)")
+            let same = try Data(contentsOf: URL(fileURLWithPath: out)) == expected
+            #expect(same, "\(fixture), \(threads) threads")
+        }
     }
 }
