@@ -37,11 +37,13 @@ extension ExtAudioFile {
     /// the same places: faad2 draws the noise of AAC's perceptual noise substitution from a
     /// generator that runs through the whole stream, so an AAC decoder is reset (and pre-rolled)
     /// every 512 packets in any read, and the default pieces are those 512 packets. IMA4's
-    /// decoder carries its predictors across packets, so IMA4 is decoded on the calling thread.
+    /// decoder carries its predictors across packets, and HE-AAC's SBR decoding its envelopes
+    /// and header, so IMA4 and HE-AAC (SBR signalled or implicit) are decoded on the calling
+    /// thread.
     ///
     /// `maximumThreads` is capped at 64. `body` is called on the calling thread with a buffer in
     /// the client format that is reused once `body` returns; returning false stops the read,
-    /// leaving the read position just after the frames handed out. Linear PCM, IMA4, a
+    /// leaving the read position just after the frames handed out. Linear PCM, IMA4, HE-AAC, a
     /// `maximumThreads` of 1 and files of a single piece are read on the calling thread alone.
     /// An error is the one the single-threaded read would throw: the pieces' errors are raised
     /// in file order, and frames before the failing piece have been handed out. Packets
@@ -89,9 +91,10 @@ extension ExtAudioFile {
             return delivered
         }
         // Linear PCM needs no decoding; IMA4's decoder carries each channel's full-precision
-        // predictor from packet to packet as long as the headers agree with it, so a piece's
-        // first packet can only be decoded right after all before it.
-        if isPCM || fileDataFormat.formatID == .appleIMA4 || threads < 2 { return try readHere() }
+        // predictor from packet to packet as long as the headers agree with it, and HE-AAC's SBR
+        // state is never restarted, so there a piece's first packet can only be decoded right
+        // after all before it.
+        if isPCM || !splitsExactly || threads < 2 { return try readHere() }
         let job = PieceDecoding(
             file: file, converter: converter, decodedFormat: decodedFormat, batchFrames: decoded.frameCapacity,
             planner: planner, firstPacket: nextPacket,

@@ -60,6 +60,10 @@ public final class ExtAudioFile {
     /// For decoders whose state the pre-roll does not rebuild, the packet interval at which the
     /// decoder is reset and pre-rolled however the file is read (see ``readAll(maximumThreads:packetsPerPiece:_:)``).
     let resetInterval: Int64?
+    /// Whether pieces decoded apart (with the pre-roll and resets above) join into exactly what
+    /// one continuous read gives; when not, ``readAll(maximumThreads:packetsPerPiece:_:)``
+    /// decodes on the calling thread.
+    let splitsExactly: Bool
     let planner: BatchPlanner
     /// The reset point the decoder's state already starts from (-1: none).
     var resetPoint: Int64 = -1
@@ -115,14 +119,21 @@ public final class ExtAudioFile {
             fileLengthFrames = total
         }
         let aac: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2]
-        if aac.contains(format.formatID) {
-            prerollPackets = 2  // the MDCT overlap needs the previous packet; SBR a little more
+        if format.formatID == .mpeg4AAC && decoder.outputFormat.sampleRate == format.sampleRate {
+            prerollPackets = 2  // the MDCT overlap needs the previous packet
             // faad2 draws the noise of perceptual noise substitution from one generator running
-            // through the stream, and SBR codes envelopes relative to earlier frames, so the
-            // decoder restarts every 512 packets (about 12 s at 44.1 kHz, 0.4 % more decoding):
-            // what each packet decodes to is then the same whether the file is read in order,
-            // after a seek, or in pieces on several threads.
+            // through the stream, so the decoder restarts every 512 packets (about 12 s at
+            // 44.1 kHz, 0.4 % more decoding): what each packet decodes to is then the same
+            // whether the file is read in order, after a seek, or in pieces on several threads.
             resetInterval = 512
+            splitsExactly = true
+        } else if aac.contains(format.formatID) {
+            // HE-AAC (SBR, signalled or implicit): SBR codes envelopes relative to earlier frames
+            // and sends its header only now and then, so a restarted decoder could play the core
+            // alone for a while. Its reads are never restarted and never split.
+            prerollPackets = 2
+            resetInterval = nil
+            splitsExactly = false
         } else if format.formatID == .mpegLayer3 {
             // A Layer III frame overlaps the previous one (IMDCT), whose main data may begin up
             // to 511 bytes (255 in MPEG-2) back in the 9 frames before that: enough for every
@@ -130,17 +141,21 @@ public final class ExtAudioFile {
             // 24 kbit/s up.
             prerollPackets = 10
             resetInterval = nil
+            splitsExactly = true
         } else if format.formatID == .mpegLayer2 || format.formatID == .mpegLayer1 {
             prerollPackets = 1  // the synthesis filter bank's 512 frames of state
             resetInterval = nil
+            splitsExactly = true
         } else if format.formatID == .appleIMA4 {
             // IMA4 decoders carry the full-precision predictor across packets while the header's
             // 9-bit predictor stays within reach, so a few packets bring the state back in line.
             prerollPackets = 4
             resetInterval = nil
+            splitsExactly = false
         } else {
             prerollPackets = 0
             resetInterval = nil
+            splitsExactly = true
         }
         let framesPerPacket = max(Int(format.framesPerPacket), decoder.maximumFramesPerPacket, 1)
         let upper = max(file.packetSizeUpperBound, 1)

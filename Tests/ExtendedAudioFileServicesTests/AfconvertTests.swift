@@ -146,7 +146,7 @@ struct AfconvertTests {
             guard let path = try Pieces.long(fixture, codec: ["-c:a", "libmp3lame", "-b:a", "128k"]) else { return }
             source = path
         default:
-            source = Refs.fixtures.appendingPathComponent(fixture).path
+            source = Fixtures.root.appendingPathComponent(fixture).path
         }
         let name = fixture.replacingOccurrences(of: "/", with: "-")
         let single = temporaryPath(name + "-1.wav")

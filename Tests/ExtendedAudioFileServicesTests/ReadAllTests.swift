@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 import AudioFileServices
 import AudioCodecs
@@ -9,7 +10,7 @@ import ExtendedAudioFileServices
 
 /// Fixtures of every compressed format readAll splits, by directory and name.
 enum Pieces {
-    static func path(_ relative: String) -> String { Refs.fixtures.appendingPathComponent(relative).path }
+    static func path(_ relative: String) -> String { Fixtures.root.appendingPathComponent(relative).path }
 
     static let fixtures = [
         "valid/adts-aac-2ch-44100.aac", "valid/adts-aac-6ch-48000.aac", "valid/adts-aac-1ch-8000.aac",
@@ -188,7 +189,7 @@ struct ReadAllTests {
     @Test func damagedFilesEndAlike() throws {
         var opened = 0
         for directory in ["malformed", "fuzz-regressions", "mp3"] {
-            let folder = Refs.fixtures.appendingPathComponent(directory)
+            let folder = Fixtures.root.appendingPathComponent(directory)
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             where !name.hasSuffix(".json") && !name.hasSuffix(".framecrc") && !name.hasSuffix(".txt") {
                 let path = folder.appendingPathComponent(name).path
@@ -198,7 +199,7 @@ struct ReadAllTests {
                     do {
                         let reader = try Pieces.open(path, int16: false)
                         let bytes = threads == 1 ? try Pieces.serial(reader) : try Pieces.parallel(reader, threads: threads, piece: 1)
-                        return "\(bytes.count) bytes, Adler-32 \(bytes.withUnsafeBytes { b in var a: UInt32 = 1, c: UInt32 = 0; adler32(b, a: &a, b: &c); return c << 16 | a }), \(reader.badPackets) concealed"
+                        return "\(bytes.count) bytes, Adler-32 \(adler32(bytes[...])), \(reader.badPackets) concealed"
                     } catch let error as ExtAudioFileError {
                         return "error \(error.status)"
                     } catch {
