@@ -263,14 +263,17 @@ public final class AudioFileStream {
             pendingNeed = pending.count
             try advanceHeader()
         }
-        guard let cutter = cutter as? FrameCutter, !pending.isEmpty else { return }
-        cutter.atEnd = true
-        let step = try pending.withStreamBytes { held throws(AudioFileStreamError) in
-            try cutter.cut(held, at: position, sink: sink)
+        guard let cutter = cutter as? FrameCutter else { return }
+        if !pending.isEmpty {
+            cutter.atEnd = true
+            let step = try pending.withStreamBytes { held throws(AudioFileStreamError) in
+                try cutter.cut(held, at: position, sink: sink)
+            }
+            cutter.atEnd = false
+            position += Int64(step.consumed)
+            pending.removeFirst(step.consumed)
         }
-        cutter.atEnd = false
-        position += Int64(step.consumed)
-        pending.removeFirst(step.consumed)
+        try cutter.streamEnded(sink: sink)
     }
 
     /// Refuses a cutter step that would make no progress (a cutter bug, never the data's).

@@ -86,6 +86,11 @@ final class FrameCutter: StreamCutter {
         return CutStep(consumed: b.count, need: 1)  // the data's end or after it
     }
 
+    /// The stream ended: MPEG audio in a container that had no frame is ready with no packets.
+    func streamEnded(sink: PacketSink) throws(AudioFileStreamError) {
+        try announceIfNeeded(at: 0, sink: sink, withoutFrame: true)
+    }
+
     private func cutFrames(_ b: UnsafeRawBufferPointer, at base: Int64, sink: PacketSink) throws(AudioFileStreamError) -> CutStep {
         var c = 0
         while true {

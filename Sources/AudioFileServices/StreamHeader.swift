@@ -205,9 +205,11 @@ struct HeaderGatherer {
                 cutter = NoPacketsCutter()
                 facts.packetCount = 0
             } else {
+                // The packets the header counts (an AIFF COMM may count fewer than SSND holds).
+                let counted = max(0, count).multipliedReportingOverflow(by: Int64(bytesPerPacket))
+                let bytes = counted.overflow ? parsed.dataByteCount : min(parsed.dataByteCount, counted.partialValue)
                 cutter = ConstantCutter(
-                    bytesPerPacket: bytesPerPacket, dataOffset: parsed.dataOffset,
-                    dataEnd: sized ? parsed.dataOffset + parsed.dataByteCount : nil)
+                    bytesPerPacket: bytesPerPacket, dataOffset: parsed.dataOffset, dataEnd: sized ? parsed.dataOffset + bytes : nil)
             }
         case .table(let table):
             facts.packetCount = UInt64(table.count)

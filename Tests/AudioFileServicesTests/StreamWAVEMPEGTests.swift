@@ -124,9 +124,13 @@ import AudioCore
     @Test func dataWithoutFrames() throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixtures[0].path)))
         let file = try Self.rebuilt(bytes, data: [UInt8](repeating: 0, count: 500), trailing: [])
-        let opened = try AudioFile(source: MemoryByteSource(file))
-        #expect(opened.packetCount == 0)
-        for piece in [1, 4096] {
+        // And streamed: a data size of 0xFFFFFFFF runs to the end of the stream.
+        var streamed = file
+        let data = try Self.dataChunk(file).header
+        streamed.replaceSubrange((data + 4)..<(data + 8), with: [0xFF, 0xFF, 0xFF, 0xFF])
+        for (file, piece) in [(file, 1), (file, 4096), (streamed, 1), (streamed, 4096)] {
+            let opened = try AudioFile(source: MemoryByteSource(file))
+            #expect(opened.packetCount == 0)
             let run = streamRun(file, pieces: { piece })
             #expect(run.error == nil)
             #expect(run.ready)
