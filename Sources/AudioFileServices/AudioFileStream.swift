@@ -13,7 +13,9 @@ public import AudioCore
 ///
 /// Streams read: ADTS, MPEG audio (Layers I–III, ID3v2 tags skipped, the Xing/Info frame left out
 /// and its LAME tag turned into ``packetTableInfo``), CAF (with a data size of -1 too; a `pakt`
-/// must come before the data), WAVE, RF64 and BW64, AIFF and AIFF-C, and MPEG-4 files whose
+/// must come before the data), WAVE, RF64 and BW64 (MPEG audio in them cut into its frames as
+/// ``AudioFile`` walks them, up to the end of the data chunk, with the data format announced
+/// from the first frame's header), AIFF and AIFF-C, and MPEG-4 files whose
 /// `moov` comes before `mdat` (others end in `AudioFileStreamError.Code.notOptimized`).
 /// The container headers are parsed by the same ``AudioFileFormat`` conformers ``AudioFile``
 /// uses, and the packets delivered are exactly those ``AudioFile`` reads from the same file,
@@ -25,8 +27,8 @@ public import AudioCore
 /// (everything before the audio data of a chunked file — bounded at
 /// ``maximumHeaderBytes`` — or one ID3v2 tag of up to 1 MiB) or else one packet plus the header
 /// that confirms it: for CAF, WAVE, AIFF and MPEG-4, less than the largest packet; for ADTS, less
-/// than one frame plus 7 bytes; for MPEG audio, one frame plus 4 bytes. While ``parse(bytes:flags:)``
-/// runs, packets of variable size are copied into a batch of at most 64 KiB (or one packet)
+/// than one frame plus 7 bytes; for MPEG audio (in WAVE too), one frame plus 4 bytes. While
+/// ``parse(bytes:flags:)`` runs, packets of variable size are copied into a batch of at most 64 KiB (or one packet)
 /// handed to the packets callback; constant-size packets are handed over in the caller's memory.
 ///
 /// **Junk and discontinuities.** Junk before an ADTS or MPEG audio stream, between its frames and
@@ -261,14 +263,17 @@ public final class AudioFileStream {
             pendingNeed = pending.count
             try advanceHeader()
         }
-        guard let cutter = cutter as? FrameCutter, !pending.isEmpty else { return }
-        cutter.atEnd = true
-        let step = try pending.withStreamBytes { held throws(AudioFileStreamError) in
-            try cutter.cut(held, at: position, sink: sink)
+        guard let cutter = cutter as? FrameCutter else { return }
+        if !pending.isEmpty {
+            cutter.atEnd = true
+            let step = try pending.withStreamBytes { held throws(AudioFileStreamError) in
+                try cutter.cut(held, at: position, sink: sink)
+            }
+            cutter.atEnd = false
+            position += Int64(step.consumed)
+            pending.removeFirst(step.consumed)
         }
-        cutter.atEnd = false
-        position += Int64(step.consumed)
-        pending.removeFirst(step.consumed)
+        try cutter.streamEnded(sink: sink)
     }
 
     /// Refuses a cutter step that would make no progress (a cutter bug, never the data's).
@@ -308,7 +313,7 @@ public final class AudioFileStream {
         case .container(let facts, let cutter, let headerEnd):
             header = nil
             self.cutter = cutter
-            try announce(facts)
+            if let facts { try announce(facts) }
             try replayPending(from: headerEnd)
         }
     }

@@ -126,8 +126,8 @@ final class ConstantCutter: StreamCutter {
     }
 }
 
-/// A stream that has no packets for this parser (MPEG audio inside WAVE, which ``AudioFile``
-/// does not packetise either).
+/// A stream that has no packets for this parser: variable-size packets that neither a table nor
+/// frame headers delimit, which ``AudioFile`` reads none of either.
 final class NoPacketsCutter: StreamCutter {
     func cut(_ bytes: UnsafeRawBufferPointer, at base: Int64, sink: PacketSink) throws(AudioFileStreamError) -> CutStep {
         CutStep(consumed: bytes.count, need: 1)

@@ -12,6 +12,11 @@ import AudioCore
 /// - MPEG audio: a Xing/Info or VBRI first frame is not a packet; its frame count and LAME tag
 ///   give the packet count and the packet table info ``MP3Format`` derives;
 /// - ADTS packets are the raw data blocks without the header; MPEG packets are whole frames.
+///
+/// MPEG audio inside a container (a WAVE data chunk) is cut as ``WAVEFormat`` walks it: no ID3v2
+/// tags, nothing past the end of the data (chunks after it are not scanned), a frame running
+/// past that end stops the walk, and the container's properties are announced with the first
+/// frame's data format (or as the header gives them once the data ends without a frame).
 final class FrameCutter: StreamCutter {
     enum Kind {
         case adts, mpeg, either
@@ -46,9 +51,47 @@ final class FrameCutter: StreamCutter {
     private var frameBytes: Int64 = 0
     private var frameCount: Int64 = 0
 
-    init(kind: Kind) { self.kind = kind }
+    /// For MPEG audio inside a container: what its header says, announced with the first frame.
+    private let container: StreamProperties?
+    /// Where the container's audio data ends (nil: at the end of the stream).
+    private let dataEnd: Int64?
+
+    init(kind: Kind) {
+        self.kind = kind
+        container = nil
+        dataEnd = nil
+    }
+
+    /// A cutter for MPEG audio frames in a container's audio data, from `facts.dataOffset` to
+    /// `dataEnd` (nil: to the end of the stream). `facts` are the container header's properties.
+    init(mpegIn facts: StreamProperties, dataEnd: Int64?) {
+        kind = .mpeg
+        state = .search
+        container = facts
+        self.dataEnd = dataEnd
+    }
 
     func cut(_ b: UnsafeRawBufferPointer, at base: Int64, sink: PacketSink) throws(AudioFileStreamError) -> CutStep {
+        guard let dataEnd else { return try cutFrames(b, at: base, sink: sink) }
+        let left = dataEnd - base
+        if left > Int64(b.count) { return try cutFrames(b, at: base, sink: sink) }
+        if left > 0 {
+            // The end of the data is in view: what the frames leave before it is not audio.
+            let wasAtEnd = atEnd
+            atEnd = true
+            defer { atEnd = wasAtEnd }
+            _ = try cutFrames(UnsafeRawBufferPointer(rebasing: b[0..<Int(left)]), at: base, sink: sink)
+        }
+        try announceIfNeeded(at: dataEnd, sink: sink, withoutFrame: true)
+        return CutStep(consumed: b.count, need: 1)  // the data's end or after it
+    }
+
+    /// The stream ended: MPEG audio in a container that had no frame is ready with no packets.
+    func streamEnded(sink: PacketSink) throws(AudioFileStreamError) {
+        try announceIfNeeded(at: 0, sink: sink, withoutFrame: true)
+    }
+
+    private func cutFrames(_ b: UnsafeRawBufferPointer, at base: Int64, sink: PacketSink) throws(AudioFileStreamError) -> CutStep {
         var c = 0
         while true {
             if skip > 0 {
@@ -163,8 +206,10 @@ final class FrameCutter: StreamCutter {
                 if let header = ADTSFormat.Header(b, j), adts.map({ header.sameStream(as: $0) }) ?? (mpeg == nil) {
                     let next = j + header.frameLength
                     let last = atEnd && next == count
-                    if count - next < 7 && !last { return .needMore(consumed: j, need: header.frameLength + 7) }
-                    if last || ADTSFormat.Header(b, next).map({ $0.sameStream(as: header) }) == true {
+                    if count - next < 7 && !last {
+                        // No confirming header can follow: at the end, the candidate is not a frame.
+                        if !atEnd { return .needMore(consumed: j, need: header.frameLength + 7) }
+                    } else if last || ADTSFormat.Header(b, next).map({ $0.sameStream(as: header) }) == true {
                         if adts == nil { try begin(adts: header, frame: UnsafeRawBufferPointer(rebasing: b[j..<next]), at: base + Int64(j)) }
                         return .found(j)
                     }
@@ -174,8 +219,9 @@ final class FrameCutter: StreamCutter {
                 case .header(let header) where mpeg.map({ header.sameStream(as: $0) }) ?? (adts == nil):
                     let next = j + header.frameLength
                     let last = atEnd && next == count
-                    if count - next < 4 && !last { return .needMore(consumed: j, need: header.frameLength + 4) }
-                    if last || MPEGAudioHeader(b, next).map({ $0.sameStream(as: header) }) == true {
+                    if count - next < 4 && !last {
+                        if !atEnd { return .needMore(consumed: j, need: header.frameLength + 4) }
+                    } else if last || MPEGAudioHeader(b, next).map({ $0.sameStream(as: header) }) == true {
                         if mpeg == nil {
                             mpeg = header
                             kind = .mpeg
@@ -215,9 +261,18 @@ final class FrameCutter: StreamCutter {
         kind = .adts
     }
 
-    /// Reports the stream's properties before its first packet.
-    private func announceIfNeeded(at offset: Int64, sink: PacketSink) throws(AudioFileStreamError) {
+    /// Reports the stream's properties before its first packet (for a container whose data
+    /// ends `withoutFrame`, those its header gives, with no packets).
+    private func announceIfNeeded(at offset: Int64, sink: PacketSink, withoutFrame: Bool = false) throws(AudioFileStreamError) {
         guard !announced, let stream = sink.stream else { return }
+        if withoutFrame {
+            guard var facts = container else { return }
+            announced = true
+            facts.packetCount = 0
+            facts.ready = true
+            try stream.announce(facts)
+            return
+        }
         announced = true
         dataOffset = offset
         var facts = StreamProperties()
@@ -260,6 +315,16 @@ final class FrameCutter: StreamCutter {
             let lame = encoder?.delay.flatMap { delay in encoder?.padding.map { (delay, $0) } }
             if let total {
                 facts.packetTableInfo = MP3Format.packetTableInfo(iTunSMPB: smpb, lame: lame, totalFrames: total)?.info
+            }
+            if let container {
+                // The container's file type, data offset, sizes, layout and metadata; the frame's format.
+                let format = facts.dataFormat.map { format in
+                    var format = format
+                    format.formatFlags = container.dataFormat?.formatFlags ?? format.formatFlags
+                    return format
+                }
+                (facts.fileType, facts.dataFormat, facts.dataOffset) = (container.fileType, format, container.dataOffset)
+                (facts.byteCount, facts.channelLayout, facts.info) = (container.byteCount, container.channelLayout, container.info)
             }
         }
         try stream.announce(facts)

@@ -39,9 +39,10 @@ struct HeaderGatherer {
         case needMore(Int)
         /// An ADTS or MPEG audio stream: frames are found by their headers.
         case frames(FrameCutter)
-        /// A parsed container: what it says, the cutter for its packets, and where the bytes
-        /// the cutter gets start.
-        case container(facts: StreamProperties, cutter: any StreamCutter, headerEnd: Int)
+        /// A parsed container: what it says (nil: the cutter says it before its first packet,
+        /// as for MPEG audio in WAVE, whose data format is the first frame's), the cutter for its
+        /// packets, and where the bytes the cutter gets start.
+        case container(facts: StreamProperties?, cutter: any StreamCutter, headerEnd: Int)
     }
 
     private var container = Container.undetected
@@ -192,13 +193,23 @@ struct HeaderGatherer {
         switch parsed.packets {
         case .constant(let bytesPerPacket, let count):
             if sized { facts.packetCount = UInt64(max(0, count)) }
+            if let wave = parsed as? WAVEFormat, wave.formatTag == WAVEFormat.Tag.mpeg || wave.formatTag == WAVEFormat.Tag.mpegLayer3 {
+                // The frames are walked as WAVEFormat walks them, up to the end of the data chunk.
+                facts.packetCount = nil
+                facts.maximumPacketSize = nil
+                facts.packetSizeUpperBound = nil
+                let cutter = FrameCutter(mpegIn: facts, dataEnd: sized ? parsed.dataOffset + parsed.dataByteCount : nil)
+                return .container(facts: nil, cutter: cutter, headerEnd: header.count)
+            }
             if parsed.dataFormat.bytesPerPacket == 0 {
                 cutter = NoPacketsCutter()
                 facts.packetCount = 0
             } else {
+                // The packets the header counts (an AIFF COMM may count fewer than SSND holds).
+                let counted = max(0, count).multipliedReportingOverflow(by: Int64(bytesPerPacket))
+                let bytes = counted.overflow ? parsed.dataByteCount : min(parsed.dataByteCount, counted.partialValue)
                 cutter = ConstantCutter(
-                    bytesPerPacket: bytesPerPacket, dataOffset: parsed.dataOffset,
-                    dataEnd: sized ? parsed.dataOffset + parsed.dataByteCount : nil)
+                    bytesPerPacket: bytesPerPacket, dataOffset: parsed.dataOffset, dataEnd: sized ? parsed.dataOffset + bytes : nil)
             }
         case .table(let table):
             facts.packetCount = UInt64(table.count)

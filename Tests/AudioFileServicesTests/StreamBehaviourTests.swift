@@ -335,4 +335,35 @@ extension StreamBehaviourTests {
         #expect(run.error?.code == .notOptimized)
         #expect(run.packets.isEmpty)
     }
+
+    /// An AIFF COMM chunk that counts fewer sample frames than SSND holds: the file has the frames
+    /// COMM counts, and so has the stream (also with an SSND size far past the end of the file).
+    @Test func aiffFrameCountBoundsThePackets() throws {
+        let path = Self.valid("aiff-pcm_s16be-2ch-44100.aiff")
+        var bytes = try Self.bytes(path)
+        func chunk(_ id: String) -> Int? {
+            var p = 12
+            while p + 8 <= bytes.count {
+                if Array(bytes[p..<(p + 4)]) == Array(id.utf8) { return p }
+                p += 8 + (Int(bytes.be32(p + 4)) + 1) & ~1
+            }
+            return nil
+        }
+        let comm = try #require(chunk("COMM"))
+        let frames = Int(bytes.be32(comm + 10))
+        #expect(frames > 100)
+        let counted = frames / 2
+        bytes.replaceSubrange((comm + 10)..<(comm + 14), with: [UInt8(counted >> 24), UInt8(counted >> 16 & 0xFF), UInt8(counted >> 8 & 0xFF), UInt8(counted & 0xFF)])
+        var oversized = bytes
+        let ssnd = try #require(chunk("SSND"))
+        oversized.replaceSubrange((ssnd + 4)..<(ssnd + 8), with: [0x7F, 0xFF, 0xFF, 0xF0])
+        for file in [bytes, oversized] {
+            #expect(try AudioFile(source: MemoryByteSource(file)).packetCount == Int64(counted))
+            for piece in [1, 4096, file.count] {
+                let run = streamRun(file, pieces: { piece })
+                #expect(run.error == nil)
+                #expect(run.packets.count == counted, "pieces of \(piece)")
+            }
+        }
+    }
 }

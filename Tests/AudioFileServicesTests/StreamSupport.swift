@@ -152,7 +152,7 @@ enum StreamFixtures {
 
     static let all: [String] = {
         let audio: Set<String> = ["aac", "caf", "wav", "rf64", "aif", "aiff", "aifc", "mp3", "mp2", "bin", "m4a", "m4b", "mp4", "3gp"]
-        return ["valid", "mp3", "mp4", "alac", "codecs", "aac-refs"].flatMap {
+        return ["valid", "mp3", "mp3-refs", "mp4", "alac", "codecs", "aac-refs"].flatMap {
             files(in: Fixtures.root.appendingPathComponent($0), extensions: audio)
         }
     }()
