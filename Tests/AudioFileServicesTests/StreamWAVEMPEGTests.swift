@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessSupport
 import AudioCore
 @testable import AudioFileServices
 
@@ -65,7 +66,7 @@ import AudioCore
                 .property(.packetSizeUpperBound), .property(.readyToProducePackets), .packets,
             ], "\(label)")
             #expect(run.packets.map(\.count) == reference.map(\.size), "\(label)")
-            #expect(run.packets.map { adler32($0[...]) } == reference.map(\.adler), "\(label)")
+            #expect(run.packets.map { adler32($0[...], start: 0) } == reference.map(\.adler), "\(label)")
             #expect(run.format?.formatID == fixture.id, "\(label)")
             #expect(run.format?.channelsPerFrame == fixture.channels, "\(label)")
         }
