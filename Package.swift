@@ -158,7 +158,7 @@ let package = Package(
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strict),
         .testTarget(
             name: "ToolSupportTests",
-            dependencies: ["ToolSupport", "HTTPTestSupport", "AudioFileServices"],
+            dependencies: ["ToolSupport", "HTTPTestSupport", "AudioFileServices", "ProcessSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -16,18 +16,7 @@ enum MP3Fixtures {
 
     static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.bytes(refs.appendingPathComponent(name)) }
 
-    /// ffmpeg's packets of a file (`-c copy -f framecrc`): size and Adler-32 of each; throws when
-    /// there is no such file.
-    static func framecrc(_ name: String) throws -> [(size: Int, adler: UInt32)] {
-        let text = try String(contentsOf: refs.appendingPathComponent(name + ".framecrc"), encoding: .utf8)
-        return text.split(separator: "\n").compactMap { line in
-            guard !line.hasPrefix("#") else { return nil }
-            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count >= 6, let size = Int(fields[4]), fields[5].hasPrefix("0x"),
-                  let adler = UInt32(fields[5].dropFirst(2), radix: 16) else { return nil }
-            return (size, adler)
-        }
-    }
+    static func framecrc(_ name: String) throws -> [(size: Int, adler: UInt32)] { try Fixtures.framecrc(name, in: refs) }
 
     /// ffmpeg's decode as interleaved Float32; throws when there is none.
     static func reference(_ name: String) throws -> [Float] { try Fixtures.float32(refs.appendingPathComponent(name + ".f32")) }

@@ -24,19 +24,6 @@ extension Fixtures {
         json(valid.appendingPathComponent(name + ".facts.json"))
     }
 
-    /// ffmpeg's packets: (size, Adler-32) per packet, from `ffmpeg -c copy -f framecrc`.
-    static func framecrc(_ name: String, in directory: URL = valid) -> [(size: Int, adler: UInt32)]? {
-        guard let text = try? String(contentsOf: directory.appendingPathComponent(name + ".framecrc"), encoding: .utf8) else {
-            return nil
-        }
-        return text.split(separator: "\n").compactMap { line in
-            guard !line.hasPrefix("#") else { return nil }
-            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count >= 6, let size = Int(fields[4]), fields[5].hasPrefix("0x"),
-                  let adler = UInt32(fields[5].dropFirst(2), radix: 16) else { return nil }
-            return (size, adler)
-        }
-    }
 
     struct ManifestEntry: Sendable {
         let file: String

@@ -45,7 +45,7 @@ struct MalformedFixtureTests {
     /// (its last may be a partial one, which the reader drops).
     @Test(arguments: Fixtures.manifest.filter { $0.reference == "framecrc" })
     func damagedPacketsAreFFmpegs(entry: Fixtures.ManifestEntry) throws {
-        let reference = try #require(Fixtures.framecrc(entry.file, in: Fixtures.malformed), "no ffmpeg packets for \(entry.file)")
+        let reference = try Fixtures.framecrc(entry.file, in: Fixtures.malformed)
         let file = try AudioFile(path: Fixtures.malformed.appendingPathComponent(entry.file).path)
         let (data, sizes) = try file.allPackets()
         #expect(sizes.count >= reference.count - 1 && sizes.count <= reference.count, "\(sizes.count) packets, ffmpeg \(reference.count)")

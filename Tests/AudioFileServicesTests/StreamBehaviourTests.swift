@@ -61,7 +61,7 @@ import AudioCore
     // MARK: Junk and discontinuities
 
     static func junk(_ count: Int, seed: UInt64) -> [UInt8] {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
@@ -205,7 +205,7 @@ import AudioCore
     @Test func malformedInputEndsCleanly() throws {
         let names = (try FileManager.default.contentsOfDirectory(atPath: Fixtures.malformed.path)).filter { !$0.hasSuffix(".json") }
         #expect(names.count > 20)
-        var random = SeededRandom(seed: 99)
+        var random = SplitMix(seed: 99)
         for name in names.sorted() {
             let data = try Self.bytes(Fixtures.malformed.appendingPathComponent(name).path)
             for piece in [1, 4096, data.count] {

@@ -68,7 +68,7 @@ import AudioCore
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let reference = try filePackets(path)
         let expectation = Self.expected(path, bytes)
-        var random = SeededRandom(seed: UInt64(bytes.count) &* 0x2545_F491)
+        var random = SplitMix(seed: UInt64(bytes.count) &* 0x2545_F491)
         let chunkings: [(String, () -> Int)] = [
             ("whole file", { bytes.count }),
             ("one byte", { 1 }),

@@ -123,18 +123,8 @@ func normalizedFrames(_ frames: [UInt32], perPacket: UInt32) -> [UInt32] {
     frames.map { $0 == 0 ? perPacket : $0 }
 }
 
-/// A seeded generator (SplitMix64), so a failing chunking can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Piece sizes from the tests' seeded generator, so a failing chunking can be replayed.
+extension SplitMix {
     /// A piece size from 1 B to 1 MiB, spread evenly over the powers of two in between.
     mutating func pieceSize() -> Int {
         let bits = Int.random(in: 0...20, using: &self)

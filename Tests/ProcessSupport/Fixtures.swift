@@ -87,6 +87,20 @@ public enum Fixtures {
         (name.hasPrefix("adts-aac-") && name.hasSuffix(".aac")) || (name.hasPrefix("caf-aac-") && name.hasSuffix(".caf"))
     }
 
+    /// ffmpeg's packets of a fixture (`ffmpeg -c copy -f framecrc`, which Scripts/make-fixtures
+    /// writes beside it as `NAME.framecrc`): each packet's size and Adler-32 (started at 0, as
+    /// framecrc computes it). Throws when the file is missing.
+    public static func framecrc(_ name: String, in directory: URL = valid) throws -> [(size: Int, adler: UInt32)] {
+        let text = String(decoding: try data(directory.appendingPathComponent(name + ".framecrc")), as: UTF8.self)
+        return text.split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#") else { return nil }
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count >= 6, let size = Int(fields[4]), fields[5].hasPrefix("0x"),
+                  let adler = UInt32(fields[5].dropFirst(2), radix: 16) else { return nil }
+            return (size, adler)
+        }
+    }
+
     /// ffmpeg's Adler-32 of its float decode (`-f crc`) of a valid fixture: Scripts/make-fixtures
     /// writes one for every decodable fixture that is not AAC. Throws when it is missing.
     public static func ffmpegCRC(_ name: String) throws -> UInt32 {
