@@ -51,6 +51,12 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // The offline render of C/crender.c through the Swift API (Benchmarks/capi).
+        // Many output queues playing short sounds at once (Benchmarks/manyqueues).
+        .executableTarget(
+            name: "manyqueues",
+            dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
+            path: "Sources/manyqueues"
+        ),
         .executableTarget(
             name: "swiftrender",
             dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],

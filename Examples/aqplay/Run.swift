@@ -115,7 +115,7 @@ func run(path: String, options: Options) throws -> Int32 {
             break
         }
         if signalled || player.failure != nil || (player.isDone && queue.state == .stopped) { break }
-        status.show(liveText(queue, rate: render.sampleRate, duration: duration, plays: options.plays))
+        if showStatus { status.show(liveText(queue, rate: render.sampleRate, duration: duration, plays: options.plays)) }
     }
     if interrupted || player.failure != nil {
         player.finish()

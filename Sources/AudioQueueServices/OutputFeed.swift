@@ -22,6 +22,10 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     let hasPlayed = Atomic<Bool>(false)
     /// Signalled when the ring is half empty or ran dry; the render thread waits on it.
     let wake = DispatchSemaphore(value: 0)
+    /// Set once the render thread has been woken for a dry ring; cleared when audio flows
+    /// again. A queue with nothing to play (a sound-effect voice between sounds) then wakes it
+    /// once, not on every device period: enqueue, stop and dispose wake it themselves.
+    let dryReported = Atomic<Bool>(false)
     nonisolated(unsafe) weak var queue: AudioQueue?
 
     init(ring: FloatRing, channels: Int) {
@@ -34,6 +38,7 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
         underrunFrames.store(0, ordering: .releasing)
         endOfStream.store(false, ordering: .releasing)
         hasPlayed.store(false, ordering: .releasing)
+        dryReported.store(false, ordering: .releasing)
     }
 
     func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
@@ -55,8 +60,14 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
         }
         if playing { framesPulled.add(Int64(frameCount), ordering: .releasing) }
         // The render thread refills once the ring is half empty (or ran dry): waking it for
-        // every period would cost a context switch each, for a few frames of decoding.
-        if n < frameCount || ring.available * 2 <= ring.capacity { wake.signal() }
+        // every period would cost a context switch each, for a few frames of decoding. A ring
+        // that stays dry wakes it once.
+        if n == 0 {
+            if !dryReported.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
+        } else {
+            if dryReported.load(ordering: .relaxed) { dryReported.store(false, ordering: .releasing) }
+            if n < frameCount || ring.available * 2 <= ring.capacity { wake.signal() }
+        }
         return frameCount
     }
 
