@@ -72,7 +72,8 @@ extension AudioFileStream {
         guard byteOffset >= 0 else { throw AudioFileStreamError(.invalidPacketOffset, "byte offset \(byteOffset) is negative") }
         guard known.ready, let cutter else { throw AudioFileStreamError(.dataUnavailable, "the parser is not ready to produce packets yet") }
         if let table = (cutter as? TableCutter)?.table, let dataOffset = known.dataOffset {
-            let target = byteOffset + dataOffset
+            let (target, overflow) = byteOffset.addingReportingOverflow(dataOffset)
+            guard !overflow else { throw AudioFileStreamError(.invalidPacketOffset, "byte offset \(byteOffset) lies beyond any stream") }
             var low = 0, high = table.count
             while low < high {
                 let mid = (low + high) / 2

@@ -19,7 +19,9 @@ extension AudioFileStream {
         }
         guard packet >= 0 else { throw AudioFileStreamError(.invalidPacketOffset, "packet \(packet) is negative") }
         let result = try cutter.byteOffset(ofPacket: packet)
-        seekTarget = (dataOffset + result.offset, packet)
+        let (target, overflow) = dataOffset.addingReportingOverflow(result.offset)
+        guard !overflow else { throw AudioFileStreamError(.invalidPacketOffset, "packet \(packet) lies beyond any stream") }
+        seekTarget = (target, packet)
         return (result.offset, result.isEstimated)
     }
 }

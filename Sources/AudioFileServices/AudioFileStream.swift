@@ -25,7 +25,7 @@ public import AudioCore
 ///
 /// **Memory.** Between calls the parser keeps at most the container header it is waiting for
 /// (everything before the audio data of a chunked file — bounded at
-/// ``maximumHeaderBytes`` — or one ID3v2 tag of up to 1 MiB) or else one packet plus the header
+/// ``maximumHeaderBytes`` — or ID3v2 tags of up to 1 MiB in all) or else one packet plus the header
 /// that confirms it: for CAF, WAVE, AIFF and MPEG-4, less than the largest packet; for ADTS, less
 /// than one frame plus 7 bytes; for MPEG audio (in WAVE too), one frame plus 4 bytes. While
 /// ``parse(bytes:flags:)`` runs, packets of variable size are copied into a batch of at most 64 KiB (or one packet)

@@ -99,6 +99,10 @@ public struct CAFFormat: AudioFileFormat {
             guard valid >= 0, priming >= 0, remainder >= 0 else {
                 throw p.reader.error("negative frame count (valid \(valid), priming \(priming), remainder \(remainder))")
             }
+            // The three together are the total frames, which must fit in 63 bits.
+            guard valid <= Int64.max - Int64(priming) - Int64(remainder) else {
+                throw p.reader.error("frame counts (valid \(valid), priming \(priming), remainder \(remainder)) add up to more than 2^63")
+            }
             var info = AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: priming, remainderFrames: remainder)
             if format.bytesPerPacket == 0 || format.framesPerPacket == 0 {
                 let table = try Self.packetTable(
@@ -108,7 +112,10 @@ public struct CAFFormat: AudioFileFormat {
             } else {
                 let count = dataByteCount / Int64(format.bytesPerPacket)
                 packets = .constant(bytesPerPacket: Int(format.bytesPerPacket), count: count)
-                if truncated { info = Self.clamp(info, toFrames: count * Int64(format.framesPerPacket)) }
+                if truncated {
+                    let (frames, overflow) = count.multipliedReportingOverflow(by: Int64(format.framesPerPacket))
+                    info = Self.clamp(info, toFrames: overflow ? Int64.max : frames)
+                }
             }
             packetTableInfo = info
         } else {

@@ -145,6 +145,12 @@ private struct SampleSizes {
             guard sampleCount <= fileSize / Int64(constant) else {
                 throw body.error("\(sampleCount) samples of \(constant) bytes are more than the file's \(fileSize) bytes", .invalidFile)
             }
+            // A stream's size is unknown, so it bounds nothing: allow as many samples as a
+            // header within the stream header limit could list one by one.
+            let streamLimit = Int64(AudioFileStream.maximumHeaderBytes / 4)
+            guard fileSize < StreamPrefixSource.unboundedSize || sampleCount <= streamLimit else {
+                throw body.error("\(name) lists \(sampleCount) samples of \(constant) bytes, more than the \(streamLimit) a stream may hold", .invalidFile)
+            }
         }
         count = Int(sampleCount)
     }

@@ -144,12 +144,19 @@ final class TableCutter: StreamCutter {
     let table: PacketTable
     let dataOffset: Int64
     private var next = 0
+    /// The largest packet a stream may hold (as ExtAudioFile decodes no larger): 16 MiB.
+    static let maximumPacketBytes: UInt32 = 16 << 20
 
     /// A cutter for `table`, whose packets must lie in order without overlapping (`notOptimized`
     /// otherwise: a stream cannot go back).
     init(table: PacketTable, dataOffset: Int64) throws(AudioFileStreamError) {
         var end = Int64.min
         for i in 0..<table.count {
+            // The parser holds a whole packet while it waits for it: no larger than a decoder takes.
+            guard table.sizes[i] <= Self.maximumPacketBytes else {
+                throw AudioFileStreamError(
+                    .unsupportedDataFormat, "packet \(i) of \(table.sizes[i]) bytes is larger than \(Self.maximumPacketBytes) bytes", offset: table.offsets[i])
+            }
             guard table.offsets[i] >= end else {
                 throw AudioFileStreamError(.notOptimized, "packet \(i) lies before the end of packet \(i - 1): the packets are not in stream order", offset: table.offsets[i])
             }

@@ -3,8 +3,8 @@ import AudioCore
 /// Cuts an ADTS or MPEG audio stream into packets by its frame headers, with the header parsers
 /// and rules ``ADTSFormat`` and ``MP3Format`` walk files with:
 ///
-/// - ID3v2 tags at the start are skipped (those of up to 1 MiB are read for the metadata and
-///   `iTunSMPB`);
+/// - ID3v2 tags at the start are skipped (the first, up to 16 tags and 1 MiB in all, are read
+///   for the metadata and `iTunSMPB`);
 /// - the first frame, and the first after junk or a discontinuity, counts when the next frame's
 ///   header agrees with it (same stream); a free-format MPEG stream is `'fmt?'`;
 /// - then each frame follows the last; an ADTS header with the sync word but impossible fields,
@@ -36,6 +36,9 @@ final class FrameCutter: StreamCutter {
     /// Bytes of a large tag still to skip.
     private var skip: Int64 = 0
     private var tags: [[UInt8]] = []
+    /// Body bytes of the tags kept: at most ``maximumTagBytes`` in all.
+    private(set) var tagBytes: Int64 = 0
+    static let maximumTagBytes: Int64 = 1 << 20
     private var adts: ADTSFormat.Header?
     private var adtsPCE: ADTSFormat.BitSlice?
     private var mpeg: MPEGAudioHeader?
@@ -108,9 +111,12 @@ final class FrameCutter: StreamCutter {
                     state = .search
                     continue
                 }
-                if size - 10 <= 1 << 20 {
+                // Tags are kept for the metadata up to one of 1 MiB in all (and 16 of them);
+                // the rest are skipped, as a larger one is.
+                if tags.count < 16 && tagBytes + size - 10 <= Self.maximumTagBytes {
                     if Int64(available) < size { return CutStep(consumed: c, need: Int(size)) }
                     tags.append(Array(b[c..<(c + Int(size))]))
+                    tagBytes += size - 10
                     c += Int(size)
                 } else {
                     skip = size

@@ -117,7 +117,15 @@ struct HeaderGatherer {
             guard size >= 0 else {
                 throw AudioFileStreamError(.invalidFile, "chunk '\(id)' of \(size) bytes before the audio data", offset: position)
             }
-            position += headerSize + size + (layout != .caf && size & 1 == 1 ? 1 : 0)
+            // A chunk that ends past the header cap (or past Int64) cannot precede data a
+            // stream can reach.
+            let (end, overflow) = (position + headerSize + (layout != .caf && size & 1 == 1 ? 1 : 0)).addingReportingOverflow(size)
+            guard !overflow, end <= Int64(AudioFileStream.maximumHeaderBytes) else {
+                throw AudioFileStreamError(
+                    .invalidFile, "chunk '\(id)' of \(size) bytes before the audio data runs past the \(AudioFileStream.maximumHeaderBytes)-byte header limit",
+                    offset: position)
+            }
+            position = end
         }
         nextHeader = position
         return .needMore(Int(clamping: position + headerSize))
