@@ -35,7 +35,7 @@ final class FrameCutter: StreamCutter {
     private var state = State.tags
     /// Bytes of a large tag still to skip.
     private var skip: Int64 = 0
-    private var tags: [[UInt8]] = []
+    private(set) var tags: [[UInt8]] = []
     /// Body bytes of the tags kept: at most ``maximumTagBytes`` in all.
     private(set) var tagBytes: Int64 = 0
     static let maximumTagBytes: Int64 = 1 << 20
