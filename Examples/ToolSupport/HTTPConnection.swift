@@ -16,6 +16,11 @@ final class HTTPConnection: @unchecked Sendable {
     /// Bytes received on this connection so far.
     private(set) var received: Int64 = 0
     private let cancelled = Atomic<Bool>(false)
+    /// While set, the monotonic time (seconds) by which every read must be done: the response
+    /// head has one time limit in all, so a server that sends a byte now and then cannot hold
+    /// it open for ever.
+    private var deadline: Double?
+    private var deadlineWhat = ""
 
     /// Connects to `host`:`port` (every address the name resolves to, in order), each attempt
     /// limited to `connectTimeout` seconds.
@@ -91,6 +96,22 @@ final class HTTPConnection: @unchecked Sendable {
 
     private enum Wait { case ready, timedOut, failed(Int32) }
 
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Until ``endDeadline()``, all reads together must be done within `seconds`; past it they
+    /// fail as timed out, naming `what`.
+    func startDeadline(_ seconds: Double, for what: String) {
+        deadline = Self.monotonicSeconds() + seconds
+        deadlineWhat = what
+    }
+
+    /// Reads wait for each next bytes as long as the read time-out again.
+    func endDeadline() { deadline = nil }
+
     /// Waits until `fd` is ready for `events`, at most `seconds`.
     private static func waitFor(_ fd: Int32, events: Int32, seconds: Double) -> Wait {
         var deadline = timespec()
@@ -139,8 +160,11 @@ final class HTTPConnection: @unchecked Sendable {
         }
         while true {
             if cancelled.load(ordering: .relaxed) { throw ByteStreamError(.cancelled, "reading was cancelled") }
-            switch Self.waitFor(fd, events: POLLIN, seconds: readTimeout) {
+            let wait = deadline.map { min(readTimeout, max(0, $0 - Self.monotonicSeconds())) } ?? readTimeout
+            switch Self.waitFor(fd, events: POLLIN, seconds: wait) {
             case .ready: break
+            case .timedOut where wait < readTimeout:
+                throw ByteStreamError(.timedOut, "\(deadlineWhat) did not arrive within \(seconds(readTimeout)) (after \(received) bytes)")
             case .timedOut:
                 throw ByteStreamError(.timedOut, "no data for \(seconds(readTimeout)) (after \(received) bytes); the server stalled")
             case .failed(let code): throw .system("cannot wait for data", code)

@@ -13,7 +13,8 @@ public final class HTTPStream: ByteStream, @unchecked Sendable {
     public struct Options: Sendable {
         /// Seconds to wait for a connection.
         public var connectTimeout: Double = 10
-        /// Seconds to wait for the response headers, and then for each next bytes of the body.
+        /// Seconds to wait for the whole response head (status line and headers), and then for
+        /// each next bytes of the body.
         public var readTimeout: Double = 30
         /// Redirects followed before giving up.
         public var maximumRedirects = 5
@@ -57,7 +58,7 @@ public final class HTTPStream: ByteStream, @unchecked Sendable {
             let connection = try HTTPConnection(
                 host: url.host, port: url.port, connectTimeout: options.connectTimeout, readTimeout: options.readTimeout)
             try connection.send(Self.request(for: url, metadata: options.requestsMetadata))
-            let head = try ResponseHead(reading: connection)
+            let head = try ResponseHead(reading: connection, timeout: options.readTimeout)
             if [301, 302, 303, 307, 308].contains(head.status), let location = head.value(of: "location") {
                 redirects += 1
                 guard redirects <= options.maximumRedirects else {
@@ -161,7 +162,10 @@ private struct ResponseHead {
     var isICY: Bool
     var fields: [(name: String, value: String)] = []
 
-    init(reading connection: HTTPConnection) throws(ByteStreamError) {
+    /// Reads the head, all of it within `timeout` seconds.
+    init(reading connection: HTTPConnection, timeout: Double) throws(ByteStreamError) {
+        connection.startDeadline(timeout, for: "the response headers")
+        defer { connection.endDeadline() }
         guard let line = try connection.readLine(limit: 8192) else {
             throw ByteStreamError(.badResponse, "the server closed the connection without answering")
         }

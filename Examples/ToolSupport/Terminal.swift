@@ -67,3 +67,13 @@ public func writeError(_ text: String) {
 public func printError(_ text: String) {
     writeError(text + "\n")
 }
+
+/// `text` from a remote source (a stream title, a station name) made safe to print: control
+/// characters (C0, DEL and C1, escape sequences among them) become spaces, and it is cut to
+/// `limit` characters.
+public func printable(_ text: String, limit: Int = 200) -> String {
+    let cleaned = text.unicodeScalars.map { scalar -> Character in
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? " " : Character(scalar)
+    }
+    return String(cleaned.prefix(limit))
+}

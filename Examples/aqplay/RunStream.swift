@@ -36,10 +36,11 @@ func runStream(source: String, options: Options) throws -> Int32 {
             throw CommandError(message: "\(name): \(refusal)")
         }
         typeHint = fileType(contentType: http.header("content-type"), path: http.url.target)
-        if let station = http.header("icy-name"), !station.isEmpty { print("station: \(station)") }
+        if let station = http.header("icy-name").map({ printable($0) }), !station.isEmpty { print("station: \(station)") }
         // Titles go on the status line when there is one, else on lines of their own.
         let printsTitles = !(showStatus && live)
-        http.onTitle = { text in
+        http.onTitle = { received in
+            let text = printable(received)
             title.withLock { $0 = text }
             if printsTitles {
                 print("stream title: \(text)")

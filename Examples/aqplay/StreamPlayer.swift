@@ -18,8 +18,8 @@ final class BufferPool: Sendable {
 
     /// A free buffer at once, or nil.
     func tryTake() -> AudioQueueBuffer? {
-        guard available.wait(timeout: .now()) == .success else { return nil }
-        return free.withLock { $0.removeFirst() }
+        guard !cancelled.load(ordering: .relaxed), available.wait(timeout: .now()) == .success else { return nil }
+        return free.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 
     /// A free buffer, waiting for one as long as `timeoutNanos` (for ever without it); nil on
@@ -28,17 +28,17 @@ final class BufferPool: Sendable {
         while !cancelled.load(ordering: .relaxed) {
             let deadline: DispatchTime = .now() + .nanoseconds(Int(min(timeoutNanos ?? 100_000_000, 100_000_000)))
             if available.wait(timeout: deadline) == .success {
-                return free.withLock { $0.removeFirst() }
+                return free.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             }
             if timeoutNanos != nil { return nil }
         }
         return nil
     }
 
-    /// Makes waiting takes return nil.
+    /// Makes takes return nil: a waiting take sees it within its 100 ms wait. (No signal: a
+    /// signal without a buffer would let a take past the semaphore to an empty list.)
     func cancel() {
         cancelled.store(true, ordering: .relaxed)
-        available.signal()
     }
 }
 

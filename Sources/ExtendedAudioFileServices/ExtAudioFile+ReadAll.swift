@@ -76,8 +76,8 @@ extension ExtAudioFile {
         // decoder is reset at an interval, that interval (a piece starting elsewhere decodes
         // from the reset point before it).
         let byDefault = resetInterval ?? Int64(max((256 << 10) / framesPerPacket, 32 * Int(prerollPackets)))
-        let piece = max(1, packetsPerPiece.map(Int64.init) ?? byDefault)
-        let pieces = (remaining + piece - 1) / piece
+        let piece = min(max(1, packetsPerPiece.map(Int64.init) ?? byDefault), max(1, remaining))
+        let pieces = remaining / piece + (remaining % piece > 0 ? 1 : 0)
         // At most 64 threads (and two pieces in memory per thread), whatever is asked.
         let threads = Int(min(Int64(min(max(1, maximumThreads), 64)), pieces))
         func readHere() throws(ExtAudioFileError) -> Int64 {

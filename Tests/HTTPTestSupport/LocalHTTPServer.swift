@@ -27,6 +27,8 @@ public struct ServedResponse: Sendable {
     /// When set, these bytes are the whole response (status line, headers and all), sent as
     /// they are before the connection closes: for malformed responses.
     public var raw: [UInt8]?
+    /// When set, ``raw`` is sent one byte at a time, this many seconds apart.
+    public var rawByteInterval: Double?
     /// Body bytes per second on the wire (sent in tenths of a second); nil for as fast as possible.
     public var bytesPerSecond: Int?
     /// Closes the connection after this many audio bytes.
@@ -176,7 +178,14 @@ public final class LocalHTTPServer: @unchecked Sendable {
             return
         }
         if let raw = response.raw {
-            _ = send(fd, raw)
+            if let interval = response.rawByteInterval {
+                for byte in raw {
+                    guard send(fd, [byte]) else { return }
+                    Thread.sleep(forTimeInterval: interval)
+                }
+            } else {
+                _ = send(fd, raw)
+            }
             return
         }
         let withMetadata = request["icy-metadata"] == "1" && response.metadataInterval != nil

@@ -296,6 +296,26 @@ struct HTTPStreamTests {
         #expect(error?.message.hasPrefix("no data for 0.3 s") == true, "\(String(describing: error))")
     }
 
+    /// A server that sends its headers a byte now and then, each within the read time-out, still
+    /// fails once the whole head has taken longer than the time-out.
+    @Test func headersTricklingInTimeOut() throws {
+        let server = try LocalHTTPServer()
+        defer { server.stop() }
+        var response = ServedResponse(body: [])
+        response.raw = Array("HTTP/1.1 200 OK\r\nX-Padding: \(String(repeating: "a", count: 400))\r\n\r\n".utf8)
+        response.rawByteInterval = 0.02
+        server.route("/trickle", response)
+        var options = HTTPStream.Options()
+        options.readTimeout = 0.3
+        do {
+            _ = try HTTPStream(url: server.url("/trickle"), options: options)
+            Issue.record("the stream opened")
+        } catch {
+            #expect(error.kind == .timedOut)
+            #expect(error.message.hasPrefix("the response headers did not arrive within 0.3 s"), "\(error)")
+        }
+    }
+
     /// https:// and other schemes are refused clearly; URLs are taken apart as written.
     @Test func urls() throws {
         #expect { try HTTPURL("https://example.com/") } throws: {
