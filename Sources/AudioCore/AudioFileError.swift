@@ -76,9 +76,6 @@ public struct AudioFileError: AudioResultError {
         else if let offset { out += " [at offset \(offset)]" }
         return out + " (\(status.fourCharDescription))"
     }
-
-    /// Two errors match when their codes do; tests compare codes with `==` on ``code``.
-    public static func ~= (code: Code, error: AudioFileError) -> Bool { error.code == code }
 }
 
 /// A container type (Core Audio's `AudioFileTypeID`): a four-character code.

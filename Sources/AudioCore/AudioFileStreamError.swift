@@ -79,7 +79,4 @@ public struct AudioFileStreamError: AudioResultError {
     public var description: String {
         reason + (offset.map { " [at offset \($0)]" } ?? "") + " (\(status.fourCharDescription))"
     }
-
-    /// Two errors match when their codes do.
-    public static func ~= (code: Code, error: AudioFileStreamError) -> Bool { error.code == code }
 }

@@ -48,4 +48,8 @@ public protocol AudioResultError: Error, Hashable, Sendable, CustomStringConvert
 extension AudioResultError {
     /// The `OSStatus` Apple's function returns for this failure.
     public var status: OSStatus { code.rawValue }
+
+    /// Matches an error against a named code, so a `catch` or `switch` can use the code's name:
+    /// `case AudioFileError.Code.endOfFile:`.
+    public static func ~= (code: Code, error: Self) -> Bool { error.code == code }
 }

@@ -3,8 +3,9 @@ import ProcessSupport
 import AudioCore
 import AudioFileServices
 
-/// Byte builders for files the fixture tools cannot write, laid out from the container specs.
-private struct Bytes {
+/// Byte builders for files the fixture tools cannot write, laid out from the container specs
+/// (the spec-built and hostile-input tests).
+struct Bytes {
     var data: [UInt8] = []
     mutating func ascii(_ s: String) { data += Array(s.utf8) }
     mutating func be16(_ v: Int) { data += [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }

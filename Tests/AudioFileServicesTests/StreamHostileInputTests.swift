@@ -8,27 +8,6 @@ import AudioCore
 /// build more than it may: each ends in a typed error or behaves, never traps or allocates
 /// without bound. The hostile bytes are built here from the container layouts.
 @Suite struct StreamHostileInputTests {
-    /// Big-endian byte builder.
-    struct Bytes {
-        var data: [UInt8] = []
-        mutating func ascii(_ s: String) { data += Array(s.utf8) }
-        mutating func be16(_ v: Int) { data += [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        mutating func be32(_ v: UInt32) { data += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        mutating func be64(_ v: UInt64) { be32(UInt32(v >> 32)); be32(UInt32(v & 0xFFFF_FFFF)) }
-        mutating func le16(_ v: Int) { data += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
-        mutating func le32(_ v: UInt32) { data += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
-        mutating func varint(_ v: UInt64) {
-            var groups: [UInt8] = [UInt8(v & 0x7F)]
-            var rest = v >> 7
-            while rest > 0 {
-                groups.insert(UInt8(rest & 0x7F) | 0x80, at: 0)
-                rest >>= 7
-            }
-            data += groups
-        }
-        mutating func cafChunk(_ id: String, _ body: [UInt8]) { ascii(id); be64(UInt64(body.count)); data += body }
-    }
-
     static func cafDesc(id: String, bytesPerPacket: UInt32, framesPerPacket: UInt32) -> [UInt8] {
         var d = Bytes()
         d.be64(Double(44100).bitPattern)

@@ -103,12 +103,12 @@ public enum Fixtures {
 
     /// ffmpeg's Adler-32 of its float decode (`-f crc`) of a valid fixture: Scripts/make-fixtures
     /// writes one for every decodable fixture that is not AAC. Throws when it is missing.
-    public static func ffmpegCRC(_ name: String) throws -> UInt32 {
-        let file = valid.appendingPathComponent(name + ".f32crc")
+    public static func ffmpegCRC(_ name: String, in directory: URL = valid) throws -> UInt32 {
+        let file = directory.appendingPathComponent(name + ".f32crc")
         let text = String(decoding: try data(file), as: UTF8.self)
         guard let range = text.range(of: "CRC=0x"),
               let crc = UInt32(text[range.upperBound...].prefix { $0.isHexDigit }, radix: 16) else {
-            throw MissingFixture("valid/\(name).f32crc (no CRC=0x… line)")
+            throw MissingFixture("\(directory.lastPathComponent)/\(name).f32crc (no CRC=0x… line)")
         }
         return crc
     }
