@@ -53,6 +53,22 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     private var kick: OpaquePointer?
     /// The current stream's position, from the server's timing reports.
     private var clock: PulseClock
+    /// The source ran dry (``AudioRenderSource/renderReady(into:frameCount:)`` had nothing):
+    /// requests are left unanswered until ``sourceHasAudio()``, so that the server plays out
+    /// what it has and the stream idles, waking nobody.
+    private var parked = false
+    /// The server ran out of what the parked source gave it: the stream is idle, waiting for
+    /// its prebuffer, and a trigger starts it again when audio comes.
+    private var needsTrigger = false
+    /// Since when the idle stream's position has not advanced (host time), while the queue's
+    /// time goes on: the sink plays silence.
+    private var idleSince: UInt64?
+    /// Frames of silence the sink played while the stream idled, before `idleSince`.
+    private var idleFrames: Double = 0
+    /// The latest ``framesPlayed`` handed out: it never goes back.
+    private var latestPlayed: Int64 = 0
+    /// When to ask the server for the stream's timing.
+    private var timing: PulseTimingSchedule!
 
     /// Opens `sink` (nil: the server's default) for interleaved Float32 at `sampleRate` with
     /// `channels`, with a target latency of about `bufferFrames` frames.
@@ -86,8 +102,10 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
             minreq: max(frameBytes, target / 4 / frameBytes * frameBytes), fragsize: UInt32.max
         )
+        pulse.autoTimingUpdates = false
         let connection = pulse.connection
         connection.withLock {
+            timing = PulseTimingSchedule(api: connection.api) { [unowned self] in askForTiming() }
             if let event = connection.api.pointee.defer_new?(connection.api, { api, event, userdata in
                 api?.pointee.defer_enable?(event, 0)
                 Unmanaged<PulseOutputDevice>.fromOpaque(userdata!).takeUnretainedValue().fill()
@@ -120,6 +138,9 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
                 self.source = source
                 phase = pausedWhileEnding ? .ending : .running
                 pausedWhileEnding = false
+                parked = false
+                // Still idle from before the pause: the queue's time runs again from now.
+                if needsTrigger { idleSince = HostTime.now() }
                 uncork(stream)
                 if phase == .running, let kick { connection.api.pointee.defer_enable?(kick, 1) }
                 // A drain that finished while paused is asked for again, to report the end.
@@ -129,6 +150,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             if streamUsed || pulse.stream == nil { try openStream() }
             self.source = source
             phase = .running
+            parked = false
             startReported = false
             streamUsed = true
             if let kick { connection.api.pointee.defer_enable?(kick, 1) }
@@ -173,6 +195,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
                 source = nil
                 phase = .paused
                 guard let stream = pulse.readyStream else { return halt() }
+                settleIdle()
                 if !corked {
                     pulse.cork(stream, true)
                     corked = true
@@ -215,8 +238,30 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     public var framesPlayed: Int64 {
         pulse.withLock {
             guard phase != .closed, pulse.readyStream != nil else { return 0 }
-            return Int64(clock.frames(at: HostTime.now()))
+            let now = HostTime.now()
+            var frames = clock.frames(at: now) + idleFrames
+            if let idleSince, now > idleSince { frames += Double(now - idleSince) * format.sampleRate / 1e9 }
+            latestPlayed = max(latestPlayed, Int64(frames))
+            return latestPlayed
         }
+    }
+
+    /// The source has audio again after running dry: answer the server's requests again,
+    /// starting now on the main loop's thread.
+    public func sourceHasAudio() {
+        pulse.withLock {
+            guard parked, phase == .running, let kick else { return }
+            parked = false
+            connection.api.pointee.defer_enable?(kick, 1)
+        }
+    }
+
+    /// Ends an idle spell's count: its silence joins ``idleFrames`` (lock held).
+    private func settleIdle() {
+        guard let since = idleSince else { return }
+        idleSince = nil
+        let now = HostTime.now()
+        if now > since { idleFrames += Double(now - since) * format.sampleRate / 1e9 }
     }
 
     /// Disconnects the stream and the context and stops the main loop. Idempotent.
@@ -228,6 +273,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             cancelDrain()
             if let kick { connection.api.pointee.defer_free?(kick) }
             kick = nil
+            timing.close()
         }
         pulse.close()
     }
@@ -240,14 +286,21 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         streamUsed = false
         corked = true
         clock.reset()
+        parked = false
+        needsTrigger = false
+        idleSince = nil
+        idleFrames = 0
+        latestPlayed = 0
         try pulse.open()
     }
 
     /// Stops at once: drops what the server holds and corks.
     private func halt() {
         cancelDrain()
+        settleIdle()
         phase = .idle
         pausedWhileEnding = false
+        parked = false
         source = nil
         streamUsed = true
         guard let stream = pulse.readyStream else { return }
@@ -294,7 +347,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
                 pa_stream_cancel_write(stream)
                 break
             }
-            let n = min(max(source.render(into: data.assumingMemoryBound(to: Float.self), frameCount: frames), 0), frames)
+            let (ready, ended) = source.renderReady(into: data.assumingMemoryBound(to: Float.self), frameCount: frames)
+            let n = min(max(ready, 0), frames)
             // The source may have stopped or closed the device from inside render.
             guard phase == .running, pulse.stream == stream else { return }
             if n > 0 {
@@ -303,13 +357,27 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             } else {
                 pa_stream_cancel_write(stream)
             }
-            if n < frames { return endOfSource(stream) }
+            if n > 0 && needsTrigger {
+                // Back from idle: the stream waits for its prebuffer; start it now.
+                needsTrigger = false
+                settleIdle()
+                pulseDiscard(pa_stream_trigger(stream, nil, nil))
+                askForTiming()
+            }
+            if ended { return endOfSource(stream) }
+            if n == 0 {
+                // Run dry: the server plays out what it has and the stream idles until the
+                // source has audio again.
+                parked = true
+                return
+            }
             if !startReported {
                 uncork(stream)
                 startReported = true
                 source.device(self, didReport: .started(hostTime: HostTime.now()))
                 guard phase == .running, pulse.stream == stream else { return }
             }
+            if n < frames { return }
             wanted -= frames * frameBytes
         }
     }
@@ -318,8 +386,19 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         guard corked else { return }
         pulse.cork(stream, false)
         corked = false
-        // The clock holds until a report says the stream advances: ask for one now.
+        // The clock holds until a report says the stream advances: ask for one now, and
+        // often at first.
         pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
+        timing.restart()
+    }
+
+    /// Asks the server for the stream's timing, and arms the next request, unless the stream
+    /// does not advance (corked, idle, stopped): the next start, uncork or trigger asks again.
+    private func askForTiming() {
+        guard phase == .running || phase == .ending || phase == .stopping, !corked, !needsTrigger,
+              let stream = pulse.readyStream else { return }
+        pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
+        timing.next()
     }
 
     /// The source rendered less than asked: play out what the server has, then report.
@@ -355,6 +434,11 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     func pulseStreamTimingUpdated() {
         guard let stream = pulse.readyStream, let info = pa_stream_get_timing_info(stream)?.pointee else { return }
         clock.report(info, frameBytes: pulse.frameBytes, corked: corked)
+        // Started or triggered, but not playing yet: the clock holds until a report says it
+        // advances, so ask again soon.
+        if info.playing == 0, phase == .running, !corked, !needsTrigger, startReported {
+            timing.arm(after: PulseTimingSchedule.retry)
+        }
     }
 
     /// The server moved the stream (it follows the default): the stream's timing changes with
@@ -363,6 +447,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         if let stream = pulse.readyStream {
             clock.hold(at: HostTime.now())
             pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
+            timing.restart()
         }
         guard phase == .running || phase == .ending, let source else { return }
         source.device(self, didReport: .moved(info))
@@ -370,6 +455,17 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
 
     func pulseStreamXrun() {
         guard phase == .running, startReported, let source else { return }
+        if parked || needsTrigger {
+            // The parked source's audio has all played: the stream idles, and the queue's
+            // time goes on by the host clock (the source counted the dry spell).
+            if idleSince == nil {
+                let now = HostTime.now()
+                clock.hold(at: now)
+                idleSince = now
+            }
+            needsTrigger = true
+            return
+        }
         source.device(self, didReport: .underrun)
     }
 

@@ -51,6 +51,8 @@ final class PulseStream: @unchecked Sendable {
     var attributes: pa_buffer_attr
     /// The device the stream reports to.
     weak var owner: (any PulseStreamOwner)?
+    /// Whether libpulse asks for timing on its own schedule (set before the first ``open()``).
+    var autoTimingUpdates = true
 
     /// The sink or source asked for; nil for the server's default (the stream follows it).
     let endpointName: String?
@@ -167,7 +169,7 @@ final class PulseStream: @unchecked Sendable {
         // it when that goes away.
         let flags = pa_stream_flags_t(
             PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
-                | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_START_CORKED.rawValue
+                | (autoTimingUpdates ? PA_STREAM_AUTO_TIMING_UPDATE.rawValue : 0) | PA_STREAM_START_CORKED.rawValue
                 | (endpointName == nil ? 0 : PA_STREAM_DONT_MOVE.rawValue)
         )
         self.stream = stream

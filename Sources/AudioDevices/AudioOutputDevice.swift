@@ -107,8 +107,28 @@ public protocol AudioRenderSource: AnyObject, Sendable {
     /// `buffer` and returns how many it wrote. Fewer than `frameCount` means the stream has
     /// ended: the device plays what it got, drains, stops and reports `.stopped(drained: true)`.
     func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int
+    /// Writes up to `frameCount` frames of what is ready now, without making up a shortfall
+    /// with silence, for a device whose output can run idle while the source has nothing to
+    /// play (a sound server plays silence on its own when a stream runs dry). Returns the
+    /// frames written and whether the stream has ended after them.
+    ///
+    /// Fewer frames than asked without `ended` means the rest is not ready yet. None means the
+    /// source has run dry: the device writes nothing more, lets its output play out and idle,
+    /// and asks again only when it is told ``AudioOutputDevice/sourceHasAudio()``. The source
+    /// calls that once audio is ready again or the stream has ended, and counts the dry spell
+    /// as one underrun. Called on the device's I/O thread, under the same rules as
+    /// ``render(into:frameCount:)``; by default it is that call, whose silence never leaves
+    /// the device idle.
+    func renderReady(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool)
     /// An event from the device, on its I/O thread.
     func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent)
+}
+
+extension AudioRenderSource {
+    public func renderReady(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
+        let frames = render(into: buffer, frameCount: frameCount)
+        return (frames, frames < frameCount)
+    }
 }
 
 /// Where an output queue's PCM goes: a sound server, a sound card, a file, or nowhere.
@@ -142,6 +162,11 @@ public protocol AudioOutputDevice: AnyObject, Sendable {
     /// opened or from its latest start, as the backend's own clock does. The queue's time is
     /// measured on it. By default ``framesRendered`` less ``presentationDelay``.
     var framesPlayed: Int64 { get }
+    /// The source has audio again, or has ended, after
+    /// ``AudioRenderSource/renderReady(into:frameCount:)`` found it dry: a device that stopped
+    /// asking asks again. Called from any thread but the device's I/O thread; harmless when
+    /// the device is asking anyway. By default nothing: a device that never idles has no need.
+    func sourceHasAudio()
     /// Releases the device; it cannot be started again.
     func close()
 }
@@ -203,6 +228,9 @@ extension AudioOutputDevice {
 
     /// Stops without draining: what the device holds is dropped.
     public func pause() { stop(drain: false) }
+
+    /// Nothing: the device asks its source on every period.
+    public func sourceHasAudio() {}
 }
 
 /// A family of devices (PulseAudio, ALSA, files): enumerates and opens them.

@@ -2,6 +2,7 @@ import AudioCore
 import AudioDevices
 import AudioCodecs
 import Dispatch
+import Synchronization
 
 /// What only an output queue keeps behind its state lock.
 struct OutputSide {
@@ -177,7 +178,7 @@ extension AudioQueue {
         }
     }
 
-    /// One round of the render thread; returns whether the queue is playing.
+    /// One round of the render thread; returns whether the queue is playing audio.
     private func renderThreadTick() -> Bool {
         let work = render.withLock { r -> Bool in
             let live = core.state.withLock { s in
@@ -187,7 +188,9 @@ extension AudioQueue {
             return live
         }
         if work { scheduleCallbacks() }
-        return work
+        // A queue run dry (a sound effect's voice between sounds) is woken by enqueue, stop
+        // and dispose: the safety net need not be tight.
+        return work && !feed.dryReported.load(ordering: .relaxed)
     }
 
     // MARK: The pipeline (render lock held, state lock not)
@@ -210,13 +213,41 @@ extension AudioQueue {
         render.assertHeld()
         let absorbed = feed.underrunFrames.exchange(0, ordering: .acquiringAndReleasing)
         if absorbed > 0 { r.engine.position += Int64(absorbed) }
+        let parked = feed.parked.load(ordering: .acquiring)
+        if parked, let now = playedNow() {
+            // The device has let its output idle: the silence it played is not in the ring's
+            // count, so what comes next plays from now, not where the last audio ended.
+            r.engine.position = max(r.engine.position, now)
+        }
         r.fillRing(upTo: target, next: takeNext)
         collectFinished(&r)
         // Stopping and nothing left: the stream ends (buffers enqueued by callbacks still
         // running come back when the stop completes).
         let stopping = core.state.withLock { s in s.phase.isStopping && s.side.pending.isEmpty }
         if stopping && !r.engine.isBusy && !r.hasPrimed {
-            feed.endOfStream.store(true, ordering: .releasing)
+            feed.endOfStream.store(true, ordering: .sequentiallyConsistent)
+        }
+        wakeParkedDevice(hasAudio: r.ring.available > 0)
+    }
+
+    /// Tells a device that stopped asking for audio (the ring ran dry) that there is audio, or
+    /// that the stream has ended. The ring is written (or the end stored) before the flag is
+    /// read, as the feed sets the flag before it looks at the ring again: one of them sees
+    /// the other.
+    private func wakeParkedDevice(hasAudio: Bool) {
+        guard hasAudio || feed.endOfStream.load(ordering: .acquiring) else { return }
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        guard feed.parked.load(ordering: .sequentiallyConsistent),
+              feed.parked.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        let device = core.state.withLock { s in s.side.session.status == .running ? s.side.session.device : nil }
+        device?.sourceHasAudio()
+    }
+
+    /// The queue's time now, as ``currentTime(timeline:)`` gives it, while the device runs.
+    private func playedNow() -> Int64? {
+        core.state.withLock { s in
+            guard s.side.session.status == .running, s.side.offline == nil, let device = s.side.session.device else { return nil }
+            return s.side.clock.timeBase + max(0, device.framesPlayed - s.side.clock.playedAtStart)
         }
     }
 

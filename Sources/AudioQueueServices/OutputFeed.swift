@@ -26,6 +26,10 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     /// again. A queue with nothing to play (a sound-effect voice between sounds) then wakes it
     /// once, not on every device period: enqueue, stop and dispose wake it themselves.
     let dryReported = Atomic<Bool>(false)
+    /// Set when ``renderReady(into:frameCount:)`` found the ring dry and the device stopped
+    /// asking: whoever next puts audio in the ring, or ends the stream, clears it and tells
+    /// the device (``AudioOutputDevice/sourceHasAudio()``).
+    let parked = Atomic<Bool>(false)
     nonisolated(unsafe) weak var queue: AudioQueue?
 
     init(ring: FloatRing, channels: Int) {
@@ -39,6 +43,7 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
         endOfStream.store(false, ordering: .releasing)
         hasPlayed.store(false, ordering: .releasing)
         dryReported.store(false, ordering: .releasing)
+        parked.store(false, ordering: .releasing)
     }
 
     func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
@@ -69,6 +74,47 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
             if n < frameCount || ring.available * 2 <= ring.capacity { wake.signal() }
         }
         return frameCount
+    }
+
+    /// What is in the ring, never silence: a device that lets its output idle (a sound server)
+    /// stops asking when the ring runs dry, and the render thread tells it when audio is back
+    /// (``parked``). Before the queue's first real frame it renders as ``render(into:frameCount:)``
+    /// does, so that the device starts and reports it.
+    func renderReady(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
+        guard hasPlayed.load(ordering: .relaxed) else {
+            let n = render(into: buffer, frameCount: frameCount)
+            return (n, n < frameCount)
+        }
+        var n = ring.read(into: buffer, frames: frameCount)
+        if n == 0 {
+            // Park first, then look again: audio committed in between is seen here, or the
+            // render thread, which commits before it looks at `parked`, sees the flag.
+            parked.store(true, ordering: .sequentiallyConsistent)
+            atomicMemoryFence(ordering: .sequentiallyConsistent)
+            n = ring.read(into: buffer, frames: frameCount)
+            if n == 0 {
+                if endOfStream.load(ordering: .sequentiallyConsistent) && ring.available == 0 {
+                    parked.store(false, ordering: .releasing)
+                    wake.signal()
+                    return (0, true)
+                }
+                // A dry spell: one timeline discontinuity, and one wake of the render thread.
+                if !dryReported.exchange(true, ordering: .acquiringAndReleasing) {
+                    underruns.add(1, ordering: .releasing)
+                    wake.signal()
+                }
+                return (0, false)
+            }
+            parked.store(false, ordering: .releasing)
+        }
+        if dryReported.load(ordering: .relaxed) { dryReported.store(false, ordering: .releasing) }
+        framesPulled.add(Int64(n), ordering: .releasing)
+        if n < frameCount && endOfStream.load(ordering: .acquiring) && ring.available == 0 {
+            wake.signal()
+            return (n, true)
+        }
+        if n < frameCount || ring.available * 2 <= ring.capacity { wake.signal() }
+        return (n, false)
     }
 
     func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
