@@ -9,8 +9,10 @@ import Synchronization
 /// Each device owns a threaded main loop and a context, connected before the initializer
 /// returns, and a playback stream created corked. The main loop's thread is the device's I/O
 /// thread: the server's requests for data call the source's
-/// `render(into:frameCount:)` there, which renders straight
-/// into the buffer that goes to the server, and events are reported from there too. That thread
+/// `renderReady(into:frameCount:)` there, which renders straight
+/// into the buffer that goes to the server, and events are reported from there too. A source
+/// that has run dry is not asked again (the stream idles once the server has played what it
+/// has) until it calls ``sourceHasAudio()``. That thread
 /// holds the main loop's lock while it calls the source, so the source must not wait for
 /// anything that waits for this device (its methods take that lock).
 ///
@@ -354,6 +356,12 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             if n > 0 {
                 pa_stream_write(stream, data, n * frameBytes, nil, 0, PA_SEEK_RELATIVE)
                 rendered.add(Int64(n), ordering: .releasing)
+            } else if !ended && !parked {
+                // Run dry: this request is answered with silence, once, so that a server that
+                // plays in whole periods (PipeWire's) plays the end of the audio before it
+                // idles instead of holding it back until the next sound.
+                data.initializeMemory(as: Float.self, repeating: 0, count: frames * frameBytes / MemoryLayout<Float>.size)
+                pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
             } else {
                 pa_stream_cancel_write(stream)
             }
