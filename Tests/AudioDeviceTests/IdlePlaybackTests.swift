@@ -59,6 +59,11 @@ extension SharedServer {
             Thread.sleep(forTimeInterval: 0.4)   // its tail, and the monitor's
             input.stop()
             #expect(queue.isRunning, "the queue stopped running while dry")
+            // A stop that waits for the queue to play out ends an idle stream too.
+            let stopped = DispatchSemaphore(value: 0)
+            try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
+            try queue.stop(immediate: false)
+            #expect(stopped.wait(timeout: .now() + 5) == .success, "stop(immediate: false) of a dry queue did not finish")
             try queue.dispose(immediate: true)
 
             // A monitor can miss the first milliseconds of a stream: match each sound from 0.1 s in.
