@@ -46,6 +46,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// Paused while `.ending`: the resumed stream goes on draining and then reports `.stopped`.
     private var pausedWhileEnding = false
     private var source: (any AudioRenderSource)?
+    /// The source of a paused stream: it is not pulled, but hears that the stream moved.
+    private var pausedSource: (any AudioRenderSource)?
     /// The current stream has played (or failed): the next start makes a new one.
     private var streamUsed = false
     private var corked = true
@@ -138,6 +140,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             if let lost = pulse.lost { throw lost }
             if resuming, let stream = pulse.stream {
                 self.source = source
+                pausedSource = nil
                 phase = pausedWhileEnding ? .ending : .running
                 pausedWhileEnding = false
                 parked = false
@@ -194,6 +197,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
                 // Ending: the source has ended and the server drains; the drain waits for the
                 // stream to be uncorked.
                 pausedWhileEnding = phase == .ending
+                pausedSource = source
                 source = nil
                 phase = .paused
                 guard let stream = pulse.readyStream else { return halt() }
@@ -272,6 +276,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             guard phase != .closed else { return }
             phase = .closed
             source = nil
+            pausedSource = nil
             cancelDrain()
             if let kick { connection.api.pointee.defer_free?(kick) }
             kick = nil
@@ -304,6 +309,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         pausedWhileEnding = false
         parked = false
         source = nil
+        pausedSource = nil
         streamUsed = true
         guard let stream = pulse.readyStream else { return }
         pulse.cork(stream, true)
@@ -457,8 +463,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
             timing.restart()
         }
-        guard phase == .running || phase == .ending, let source else { return }
-        source.device(self, didReport: .moved(info))
+        let listener = phase == .running || phase == .ending ? source : phase == .paused ? pausedSource : nil
+        listener?.device(self, didReport: .moved(info))
     }
 
     func pulseStreamXrun() {
@@ -484,6 +490,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         cancelDrain()
         if phase != .closed { phase = .idle }
         self.source = nil
+        pausedSource = nil
         streamUsed = true
         if wasActive, let source { source.device(self, didReport: .failed(error)) }
     }

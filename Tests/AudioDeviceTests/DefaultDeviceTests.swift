@@ -55,6 +55,35 @@ extension SharedServer {
             #expect(session.devices.withLock { $0 } == ["pulse:second", "pulse:lossy"])
         }
 
+        /// A paused queue on the default hears the move too, and plays on the new sink when it
+        /// resumes.
+        @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
+        func aPausedQueueHearsTheMove() throws {
+            let server = try LossyServer(label: "paused")
+            defer { server.remove() }
+            try server.start()
+            let output = try PulseOutputDevice(
+                sink: nil, sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames,
+                applicationName: "aq-paused", server: server.address)
+            let session = try PlayingQueue(output: output)
+            defer { session.dispose() }
+            let queue = session.queue
+            try session.startAndWaitUntilPlaying()
+            try queue.pause()
+
+            _ = try loadNullSink("second", on: server)
+            _ = try server.pactl(["set-default-sink", "second"])
+            #expect(session.moved.wait(timeout: .now() + 10) == .success, "no currentDevice change heard while paused")
+            #expect(queue.currentDevice == "pulse:second")
+            #expect(try sinkPlaying(on: server) == "second")
+
+            try queue.start()
+            #expect(session.clockAdvances(), "the clock did not go on after the resume")
+            #expect(try sinkPlaying(on: server) == "second")
+            #expect(queue.isRunning && queue.deviceFailure == nil)
+            #expect(session.devices.withLock { $0 } == ["pulse:second"])
+        }
+
         @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
         func aQueueOnANamedSinkReportsItsLoss() throws {
             let server = try LossyServer(label: "named")
