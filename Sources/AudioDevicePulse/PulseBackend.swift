@@ -22,19 +22,15 @@ public struct PulseBackend: AudioBackend {
     /// `"pulse"`.
     public var name: String { "pulse" }
 
-    /// True when a server accepts a connection within about a second.
+    /// True when the process is connected to a server, or one accepts a connection within
+    /// about a second.
     public func isAvailable() -> Bool {
-        guard let connection = try? PulseConnection(applicationName: applicationName, timeout: PulseTimeout.probe) else {
-            return false
-        }
-        connection.shutdown()
-        return true
+        (try? PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.probe)) != nil
     }
 
     /// Every sink (output) and source (input, monitors included), the server's defaults marked.
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
-        let connection = try PulseConnection(applicationName: applicationName, timeout: PulseTimeout.open)
-        defer { connection.shutdown() }
+        let connection = try PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.open)
         let defaults = try connection.defaults(timeout: PulseTimeout.open)
         let sinks = try connection.endpoints(.output, timeout: PulseTimeout.open)
         let sources = try connection.endpoints(.input, timeout: PulseTimeout.open)

@@ -14,11 +14,12 @@ struct PulseEndpoint: Sendable {
     var channels: Int = 0
 }
 
-/// A threaded main loop with a context connected on it: what every device and every
-/// enumeration owns.
+/// A threaded main loop with a context connected on it, shared by every device and
+/// enumeration of the process on the same server (``shared(applicationName:server:timeout:)``):
+/// one thread and one server connection for all of them, however many queues play.
 ///
 /// The main loop's lock guards the context, the streams made on it and the state of the
-/// object that owns them. Callbacks run on the main loop's thread with the lock held, so
+/// objects that own them. Callbacks run on the main loop's thread with the lock held, so
 /// ``withLock(_:)`` does not take it there (taking it on that thread is an error in libpulse);
 /// ``wait(timeout:until:)`` releases it while waiting and must not be called on that thread.
 ///
@@ -34,6 +35,8 @@ final class PulseConnection: @unchecked Sendable {
     /// Streams given up on the loop's thread, released once that thread has stopped (a stream
     /// must not be freed inside its own callback). Guarded by the lock.
     private var retired: [OpaquePointer] = []
+    /// The streams that hear of the context's state changes. Guarded by the lock.
+    private var observers: [WeakStream] = []
 
     /// Connects to `server` (a PulseAudio server address such as `unix:/path/native`), or when
     /// nil to the server libpulse finds by default (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`, the
@@ -76,6 +79,34 @@ final class PulseConnection: @unchecked Sendable {
             shutdown()
             throw AudioDeviceError(.openFailed, "no PulseAudio server: \(failure)")
         }
+        withLock {
+            guard !isShutDown else { return }
+            pa_context_set_state_callback(context, { _, userdata in
+                Unmanaged<PulseConnection>.fromOpaque(userdata!).takeUnretainedValue().contextChanged()
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
+    }
+
+    /// The context's state changed (on the loop's thread): wake the waiters and tell the streams.
+    private func contextChanged() {
+        signal()
+        observers.removeAll { $0.stream == nil }
+        for observer in observers { observer.stream?.contextChanged() }
+    }
+
+    /// `stream` hears of the context's state changes from now on (lock held).
+    func addObserver(_ stream: PulseStream) {
+        observers.removeAll { $0.stream == nil }
+        observers.append(WeakStream(stream: stream))
+    }
+
+    /// `stream` no longer hears of them (lock held).
+    func removeObserver(_ stream: PulseStream) {
+        observers.removeAll { $0.stream == nil || $0.stream === stream }
+    }
+
+    private struct WeakStream {
+        weak var stream: PulseStream?
     }
 
     deinit {
@@ -192,6 +223,9 @@ final class PulseConnection: @unchecked Sendable {
             retired.append(stream)
         } else {
             pa_stream_unref(stream)
+            // Those given up inside callbacks earlier are out of them by now.
+            for old in retired { pa_stream_unref(old) }
+            retired.removeAll()
         }
     }
 

@@ -5,17 +5,18 @@ import Synchronization
 
 /// Records from a PulseAudio source (a microphone, or a sink's monitor such as
 /// `mysink.monitor`, which records what that sink plays): a record stream of interleaved
-/// 32-bit float on a connection of its own.
+/// 32-bit float on the process's connection to the server.
 ///
-/// Each device owns a threaded main loop and a context, connected before the initializer
-/// returns, and a record stream created corked. The main loop's thread is the device's I/O
-/// thread: it hands what the server sends to the sink's `capture(_:frameCount:hostTime:)`, and
-/// reports events. The stream asks for fragments of `bufferFrames`, so the source and the server
-/// hand on about that much at a time; the device delivers pieces of `bufferFrames` (in place
-/// when a fragment holds whole pieces, else gathered), and a remainder of at least half a piece
-/// when nothing more has come. That thread holds the main loop's lock while it calls the sink,
-/// so the sink must not wait for anything that waits for this device (its methods take that
-/// lock).
+/// The devices of a process share one threaded main loop and one context per server,
+/// connected by the first of them before its initializer returns; each has a record stream,
+/// created corked. The main loop's thread is the devices' I/O thread: it hands what the
+/// server sends to the sink's `capture(_:frameCount:hostTime:)`, and reports events. The
+/// stream asks for fragments of `bufferFrames`, so the source and the server hand on about
+/// that much at a time; the device delivers pieces of `bufferFrames` (in place when a fragment
+/// holds whole pieces, else gathered), and a remainder of at least half a piece when nothing
+/// more has come. That thread holds the main loop's lock while it calls the sink, so the sink
+/// must not wait for anything that waits for a device on the same connection (their methods
+/// take that lock).
 ///
 /// Host times come from the server's timing information (the latest, asked for every so often
 /// while recording): when it answered, it had had so many bytes from the source for the stream

@@ -3,18 +3,18 @@ public import AudioDevices
 import CPulseAudio
 import Synchronization
 
-/// Plays through a PulseAudio sink: a playback stream of interleaved 32-bit float on a
-/// connection of its own.
+/// Plays through a PulseAudio sink: a playback stream of interleaved 32-bit float on the
+/// process's connection to the server.
 ///
-/// Each device owns a threaded main loop and a context, connected before the initializer
-/// returns, and a playback stream created corked. The main loop's thread is the device's I/O
-/// thread: the server's requests for data call the source's
-/// `renderReady(into:frameCount:)` there, which renders straight
+/// The devices of a process share one threaded main loop and one context per server,
+/// connected by the first of them before its initializer returns; each has a playback stream,
+/// created corked. The main loop's thread is the devices' I/O thread: the server's requests
+/// for data call the source's `renderReady(into:frameCount:)` there, which renders straight
 /// into the buffer that goes to the server, and events are reported from there too. A source
 /// that has run dry is not asked again (the stream idles once the server has played what it
-/// has) until it calls ``sourceHasAudio()``. That thread
-/// holds the main loop's lock while it calls the source, so the source must not wait for
-/// anything that waits for this device (its methods take that lock).
+/// has) until it calls ``sourceHasAudio()``. That thread holds the main loop's lock while it
+/// calls the source, so the source must not wait for anything that waits for a device on the
+/// same connection (their methods take that lock).
 ///
 /// Every ``start(source:)`` after the first plays on a fresh stream. When the server goes away
 /// while the device is running it reports `.failed` with

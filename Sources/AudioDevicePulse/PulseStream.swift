@@ -28,7 +28,8 @@ extension PulseStreamOwner {
     func pulseStreamMoved(_ info: AudioDeviceInfo) {}
 }
 
-/// A connection to the server and the one stream a device plays or records on it: finding the
+/// The process's connection to the server (shared by all its devices) and the one stream a
+/// device plays or records on it: finding the
 /// sink or source, the stream's format, creating and connecting the stream, waiting for it,
 /// mapping its failures to device errors, noticing that the server went away, and closing.
 /// ``PulseOutputDevice`` and ``PulseInputDevice`` are each built on one.
@@ -77,20 +78,15 @@ final class PulseStream: @unchecked Sendable {
         applicationName: String, server: String? = nil
     ) throws(AudioDeviceError) {
         let (spec, map) = try pulseFormat(sampleRate: sampleRate, channels: channels, for: direction == .output ? "play" : "record")
-        let connection = try PulseConnection(applicationName: applicationName, server: server, timeout: PulseTimeout.open)
+        let connection = try PulseConnection.shared(applicationName: applicationName, server: server, timeout: PulseTimeout.open)
         let endpoint: PulseEndpoint
         let defaults: (sink: String?, source: String?)
-        do throws(AudioDeviceError) {
-            guard let found = try connection.endpoint(direction, named: name, timeout: PulseTimeout.open) else {
-                let kind = direction == .output ? "sink" : "source"
-                throw AudioDeviceError(.notFound, name.map { "no PulseAudio \(kind) '\($0)'" } ?? "the PulseAudio server has no default \(kind)")
-            }
-            endpoint = found
-            defaults = try connection.defaults(timeout: PulseTimeout.open)
-        } catch {
-            connection.shutdown()
-            throw error
+        guard let found = try connection.endpoint(direction, named: name, timeout: PulseTimeout.open) else {
+            let kind = direction == .output ? "sink" : "source"
+            throw AudioDeviceError(.notFound, name.map { "no PulseAudio \(kind) '\($0)'" } ?? "the PulseAudio server has no default \(kind)")
         }
+        endpoint = found
+        defaults = try connection.defaults(timeout: PulseTimeout.open)
         self.connection = connection
         self.direction = direction
         self.endpointName = name
@@ -112,9 +108,7 @@ final class PulseStream: @unchecked Sendable {
     func attach(_ owner: any PulseStreamOwner) throws(AudioDeviceError) {
         try withLock { () throws(AudioDeviceError) in
             self.owner = owner
-            pa_context_set_state_callback(connection.context, { _, userdata in
-                Unmanaged<PulseStream>.fromOpaque(userdata!).takeUnretainedValue().contextChanged()
-            }, Unmanaged.passUnretained(self).toOpaque())
+            connection.addObserver(self)
             try open()
         }
     }
@@ -217,15 +211,15 @@ final class PulseStream: @unchecked Sendable {
         connection.release(stream)
     }
 
-    /// Closes the stream, disconnects from the server and stops the main loop (without the
-    /// lock). Idempotent.
+    /// Closes the stream and stops hearing of the connection (without the lock). Idempotent.
+    /// The connection, shared with the process's other devices, closes when the last of
+    /// them lets go of it.
     func close() {
         withLock {
             closed = true
             closeStream()
-            pa_context_set_state_callback(connection.context, nil, nil)
+            connection.removeObserver(self)
         }
-        connection.shutdown()
     }
 
     /// Corks (`true`) or uncorks the current stream, without waiting.
@@ -295,8 +289,9 @@ final class PulseStream: @unchecked Sendable {
         }
     }
 
-    private func contextChanged() {
-        connection.signal()
+    /// The connection's context changed state (on the loop's thread): a failed context is a
+    /// lost server.
+    func contextChanged() {
         let state = pa_context_get_state(connection.context)
         guard PA_CONTEXT_IS_GOOD(state) == 0, lost == nil, !closed else { return }
         let error = AudioDeviceError(.disconnected, "the PulseAudio server went away: \(connection.lastError)")
