@@ -161,16 +161,7 @@ private final class BurstSource: AudioRenderSource, @unchecked Sendable {
     }
 
     func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
-        let name: String
-        switch event {
-        case .started: name = "started"
-        case .stopped(let drained): name = "stopped(drained: \(drained))"
-        case .underrun: name = "underrun"
-        case .overrun: name = "overrun"
-        case .failed(let error): name = "failed(\(error))"
-        case .moved(let info): name = "moved(\(info.uid))"
-        }
-        events.withLock { $0.append(name) }
+        events.withLock { $0.append(eventName(event)) }
         switch event {
         case .started: started.signal()
         case .stopped, .failed: stopped.signal()

@@ -314,14 +314,3 @@ private struct PrivateNullSink {
     }
 }
 
-/// `started`, `stopped(drained: true)`, `underrun`, `overrun`, `failed`.
-private func eventName(_ event: AudioDeviceEvent) -> String {
-    switch event {
-    case .started: "started"
-    case .stopped(let drained): "stopped(drained: \(drained))"
-    case .underrun: "underrun"
-    case .overrun: "overrun"
-    case .failed(let error): "failed(\(error))"
-    case .moved(let info): "moved(\(info.uid))"
-    }
-}

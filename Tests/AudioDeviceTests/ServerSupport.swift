@@ -215,3 +215,15 @@ struct LossyServer {
     ) || Server.required
 }
 
+/// An output device event as the device tests record it: `started`, `stopped(drained: true)`,
+/// `underrun`, `overrun`, `failed(…)`, `moved(…)`.
+func eventName(_ event: AudioDeviceEvent) -> String {
+    switch event {
+    case .started: "started"
+    case .stopped(let drained): "stopped(drained: \(drained))"
+    case .underrun: "underrun"
+    case .overrun: "overrun"
+    case .failed(let error): "failed(\(error))"
+    case .moved(let info): "moved(\(info.uid))"
+    }
+}
