@@ -376,6 +376,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
                 needsTrigger = false
                 settleIdle()
                 pulseDiscard(pa_stream_trigger(stream, nil, nil))
+                timing.resetRetry()
                 askForTiming()
             }
             if ended { return endOfSource(stream) }
@@ -449,9 +450,11 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         guard let stream = pulse.readyStream, let info = pa_stream_get_timing_info(stream)?.pointee else { return }
         clock.report(info, frameBytes: pulse.frameBytes, corked: corked)
         // Started or triggered, but not playing yet: the clock holds until a report says it
-        // advances, so ask again soon.
+        // advances, so ask again soon, and less often the longer it waits.
         if info.playing == 0, phase == .running, !corked, !needsTrigger, startReported {
-            timing.arm(after: PulseTimingSchedule.retry)
+            timing.retry()
+        } else if info.playing != 0 {
+            timing.resetRetry()
         }
     }
 

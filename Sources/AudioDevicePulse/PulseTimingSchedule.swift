@@ -14,12 +14,15 @@ final class PulseTimingSchedule {
     /// The first interval after a start, and the longest, in microseconds.
     static let first: UInt64 = 10_000
     static let longest: UInt64 = 1_500_000
-    /// How soon to ask again when a report says the stream does not advance yet.
-    static let retry: UInt64 = 20_000
+    /// How soon to ask again when a report says the stream does not advance yet, at first
+    /// and at most.
+    static let firstRetry: UInt64 = 20_000
+    static let longestRetry: UInt64 = 160_000
 
     private let api: UnsafeMutablePointer<pa_mainloop_api>
     private var event: OpaquePointer?
     private var interval = first
+    private var retryInterval = firstRetry
     private let fire: () -> Void
 
     /// `fire` runs on the main loop's thread when the timer is due; it asks for timing and
@@ -32,6 +35,7 @@ final class PulseTimingSchedule {
     /// Starts over: the next report in ``first``, then each interval twice the last.
     func restart() {
         interval = Self.first
+        retryInterval = Self.firstRetry
         arm(after: interval)
     }
 
@@ -40,6 +44,18 @@ final class PulseTimingSchedule {
         interval = min(interval * 2, Self.longest)
         arm(after: interval)
     }
+
+    /// Asks again after a report that says the stream does not advance yet: in ``firstRetry``,
+    /// then each wait twice the last up to ``longestRetry``. A sink that idled at a long
+    /// latency (a null sink: up to two seconds) plays what it holds before the stream's first
+    /// frame; asking every 20 ms until then cost a wake-up each.
+    func retry() {
+        arm(after: retryInterval)
+        retryInterval = min(retryInterval * 2, Self.longestRetry)
+    }
+
+    /// The stream advances (or is about to start again): the next wait for it starts short.
+    func resetRetry() { retryInterval = Self.firstRetry }
 
     /// Arms the timer `microseconds` from now (replacing the time it was armed for).
     func arm(after microseconds: UInt64) {

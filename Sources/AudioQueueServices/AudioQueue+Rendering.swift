@@ -18,6 +18,10 @@ struct OutputSide {
     var converterNoticePending = false
     var clock = OutputClock()
     var renderThread: IOThread?
+    /// Set when the engine asked for the next buffer and there was none: the next enqueue
+    /// wakes the render thread. Otherwise the engine has audio to decode until the ring is
+    /// full, and the device wakes the render thread as it drains the ring.
+    var engineWaiting = true
 
     init(decodeBufferFrames: Int) { self.decodeBufferFrames = decodeBufferFrames }
 }
@@ -165,9 +169,11 @@ extension AudioQueue {
             side.renderThread = try IOThread(name: "aq.render") { [weak self] in
                 var active = true
                 while !exit.isSet {
-                    // Woken when the device has taken half the ring, by enqueues and by
-                    // callbacks; the timeout is a safety net.
-                    _ = feed.wake.wait(timeout: .now() + .milliseconds(active ? 100 : 500))
+                    // Woken when the device has taken three quarters of the ring, when a
+                    // buffer is enqueued while the engine waits for one, and by the controls
+                    // (start, stop, dispose…); the timeout is a safety net.
+                    _ = feed.wake.wait(timeout: .now() + .milliseconds(active ? 250 : 500))
+                    feed.refillRequested.store(false, ordering: .releasing)
                     if exit.isSet { return }
                     guard let queue = self else { return }
                     active = queue.renderThreadTick()
@@ -195,10 +201,12 @@ extension AudioQueue {
 
     // MARK: The pipeline (render lock held, state lock not)
 
-    /// Hands the engine the next buffer of the buffer queue.
+    /// Hands the engine the next buffer of the buffer queue; with none, the engine waits for
+    /// one, and the next enqueue wakes the render thread.
     func takeNext() -> QueueEntry? {
         core.state.withLock { s in
             let entry = s.side.pending.popFirst()
+            if entry == nil { s.side.engineWaiting = true }
             // Busy from the moment the engine has it, as enqueue (under this lock) sees: a
             // buffer enqueued now starts after this one, not where the engine last stopped.
             if entry != nil { planner.progress.busy.store(true, ordering: .releasing) }
@@ -256,7 +264,10 @@ extension AudioQueue {
     func dropEverything(_ r: inout DecodeAhead, rewinding: Bool) {
         if rewinding { r.engine.rewind() } else { r.engine.reset() }
         let position = r.engine.position
-        let dropped = core.state.withLock { $0.side.pending.removeAll(restartingAt: position) }
+        let dropped = core.state.withLock { s in
+            s.side.engineWaiting = true
+            return s.side.pending.removeAll(restartingAt: position)
+        }
         r.engine.finished.append(contentsOf: dropped)
         collectFinished(&r)
     }

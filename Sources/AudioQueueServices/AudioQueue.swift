@@ -79,8 +79,7 @@ public final class AudioQueue: @unchecked Sendable {
         let feed = self.feed
         core = QueueCore(
             side: OutputSide(decodeBufferFrames: decodeBufferFrames), callbackQueue: callbackQueue,
-            deliver: { queue, finished in queue.callback(queue, finished.buffer) },
-            afterCallback: { feed.wake.signal() })
+            deliver: { queue, finished in queue.callback(queue, finished.buffer) })
         feed.queue = self
         if let device {
             guard Self.fits(device, channels: channels, sampleRate: sampleRate) else {
@@ -156,7 +155,7 @@ public final class AudioQueue: @unchecked Sendable {
         trimFramesAtStart: Int, trimFramesAtEnd: Int,
         parameterEvents: [AudioQueueParameterEvent] = [], startTime: AudioTimeStamp? = nil
     ) throws(AudioQueueError) -> AudioTimeStamp {
-        let stamp = try core.state.withLock { s throws(AudioQueueError) -> AudioTimeStamp in
+        let (stamp, wake) = try core.state.withLock { s throws(AudioQueueError) -> (AudioTimeStamp, Bool) in
             try core.checkEnqueue(buffer, in: s)
             var requested: Int64?
             if let startTime {
@@ -170,9 +169,13 @@ public final class AudioQueue: @unchecked Sendable {
                 events: parameterEvents, requestedStart: requested, pending: s.side.pending)
             s.side.pending.append(entry, requestedStart: requested)
             buffer.state = .enqueued
-            return AudioTimeStamp(sampleTime: Double(entry.startTime), flags: .sampleTimeValid)
+            let stamp = AudioTimeStamp(sampleTime: Double(entry.startTime), flags: .sampleTimeValid)
+            // The render thread need only hear of it when the engine is waiting for a buffer:
+            // otherwise it is busy with earlier ones, and the device wakes it as it plays them.
+            defer { s.side.engineWaiting = false }
+            return (stamp, s.side.engineWaiting)
         }
-        feed.wake.signal()
+        if wake { feed.wake.signal() }
         return stamp
     }
 

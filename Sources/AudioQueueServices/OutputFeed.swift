@@ -3,8 +3,8 @@ import Dispatch
 import Synchronization
 
 /// The device side of an output queue: what the device's I/O thread calls. It reads the
-/// decode ring, fills underruns with silence and counts them, and wakes the render thread.
-/// It takes no lock and allocates nothing.
+/// decode ring, fills underruns with silence and counts them, and wakes the render thread
+/// once the ring is down to a quarter. It takes no lock and allocates nothing.
 final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     /// Replaced only while no device is running.
     nonisolated(unsafe) var ring: FloatRing
@@ -20,8 +20,12 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     let endOfStream = Atomic<Bool>(false)
     /// Set once real audio has played since the start (underruns before it are not counted).
     let hasPlayed = Atomic<Bool>(false)
-    /// Signalled when the ring is half empty or ran dry; the render thread waits on it.
+    /// Signalled when the ring is down to a quarter or ran dry; the render thread waits on it.
     let wake = DispatchSemaphore(value: 0)
+    /// Set when the device has woken the render thread to refill the ring, until the render
+    /// thread wakes: the device periods in between do not signal again (each signal would be
+    /// one more wake-up of the render thread, finding nothing to do).
+    let refillRequested = Atomic<Bool>(false)
     /// Set once the render thread has been woken for a dry ring; cleared when audio flows
     /// again. A queue with nothing to play (a sound-effect voice between sounds) then wakes it
     /// once, not on every device period: enqueue, stop and dispose wake it themselves.
@@ -44,6 +48,7 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
         hasPlayed.store(false, ordering: .releasing)
         dryReported.store(false, ordering: .releasing)
         parked.store(false, ordering: .releasing)
+        refillRequested.store(false, ordering: .releasing)
     }
 
     func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
@@ -64,16 +69,22 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
             }
         }
         if playing { framesPulled.add(Int64(frameCount), ordering: .releasing) }
-        // The render thread refills once the ring is half empty (or ran dry): waking it for
-        // every period would cost a context switch each, for a few frames of decoding. A ring
-        // that stays dry wakes it once.
         if n == 0 {
             if !dryReported.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
         } else {
-            if dryReported.load(ordering: .relaxed) { dryReported.store(false, ordering: .releasing) }
-            if n < frameCount || ring.available * 2 <= ring.capacity { wake.signal() }
+            requestRefillIfLow(short: n < frameCount)
         }
         return frameCount
+    }
+
+    /// Wakes the render thread once the ring is down to a quarter, or a read came back short,
+    /// with audio flowing: waking it every period would cost a context switch each, for a few
+    /// frames of decoding. What is left in the ring and the device's own buffer cover the time
+    /// it takes to refill. A ring that stays dry wakes it once (``dryReported``).
+    private func requestRefillIfLow(short: Bool) {
+        if dryReported.load(ordering: .relaxed) { dryReported.store(false, ordering: .releasing) }
+        guard short || ring.available * 4 <= ring.capacity else { return }
+        if !refillRequested.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
     }
 
     /// What is in the ring, never silence: a device that lets its output idle (a sound server)
@@ -107,13 +118,12 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
             }
             parked.store(false, ordering: .releasing)
         }
-        if dryReported.load(ordering: .relaxed) { dryReported.store(false, ordering: .releasing) }
         framesPulled.add(Int64(n), ordering: .releasing)
         if n < frameCount && endOfStream.load(ordering: .acquiring) && ring.available == 0 {
             wake.signal()
             return (n, true)
         }
-        if n < frameCount || ring.available * 2 <= ring.capacity { wake.signal() }
+        requestRefillIfLow(short: n < frameCount)
         return (n, false)
     }
 
