@@ -67,6 +67,13 @@ func run(path: String, options: Options) throws -> Int32 {
         player.finish()
         stopped.signal()
     }
+    // The queue follows the default output to another device (the default changed, or the
+    // device it played on went away): say where the sound goes now.
+    try queue.addPropertyListener(.currentDevice) { queue, _ in
+        guard let info = queue.currentDeviceInfo else { return }
+        print("now playing through \(info.uid)")
+        fflush(nil)
+    }
     signal(SIGINT, SIG_IGN)
     let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     interrupt.setEventHandler {

@@ -270,11 +270,12 @@ extension String {
     }
 }
 
-/// Errors a running PCM returns that mean the device went away.
+/// Errors a running PCM returns that mean the device went away: a sound card unplugged
+/// (ENODEV), or the `pulse` plugin's EIO once the sound server killed its stream or went away.
 func runtimeError(_ code: Int32, _ what: String) -> AudioDeviceError {
     let text = "\(what): \(alsaErrorText(code))"
     switch -code {
-    case ENODEV, ENOTCONN, ESHUTDOWN, ECONNRESET, ENXIO: return AudioDeviceError(.disconnected, text)
+    case ENODEV, ENOTCONN, ESHUTDOWN, ECONNRESET, ENXIO, EIO: return AudioDeviceError(.disconnected, text)
     default: return AudioDeviceError(.ioFailed, text)
     }
 }

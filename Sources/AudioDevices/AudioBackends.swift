@@ -50,6 +50,18 @@ public enum AudioBackends {
         return try backend.makeOutput(name: deviceName, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
     }
 
+    /// The default output of backend `name` alone: the device `AUDIOQUEUE_DEVICE` names when
+    /// set, else the backend's own default. What a queue that follows the default opens again
+    /// when its device goes away: no other backend is tried, and no file stands in.
+    public static func makeDefaultOutput(
+        backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
+    ) throws(AudioDeviceError) -> any AudioOutputDevice {
+        guard let backend = backend(named: name) else {
+            throw AudioDeviceError(.notFound, "no audio backend '\(name)'")
+        }
+        return try backend.makeOutput(name: environment("AUDIOQUEUE_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+    }
+
     /// The default output device for interleaved Float32 at `sampleRate` with `channels`,
     /// chosen as the type's description says. `tried` receives a line for every backend that
     /// was skipped and why.

@@ -115,9 +115,14 @@ extension AudioQueue {
         }
     }
 
-    /// The device failed while playing: the queue stops, and the converter-error listeners
-    /// hear `kAudioQueueErr_QueueInvalidated`.
+    /// The device failed while playing: a queue on the default output follows it to the
+    /// backend's default again (``followDefault(after:)``); otherwise the queue stops, and the
+    /// converter-error listeners hear `kAudioQueueErr_QueueInvalidated`.
     private func deviceFailed(_ error: AudioDeviceError) {
+        if followDefault(after: error) {
+            core.notify(self, .currentDevice, synchronously: false)
+            return
+        }
         let (changed, released) = transitions.run { () -> (Bool, AudioQueue?) in
             render.withLock { r -> (Bool, AudioQueue?) in
                 let result = core.state.withLock { s -> ((any AudioOutputDevice)?, AudioQueue?)? in

@@ -116,6 +116,80 @@ extension SharedServer {
             #expect(failure.reason.contains("second"), "\(failure.reason)")
             #expect(session.devices.withLock { $0 }.isEmpty, "currentDevice changed: \(session.devices.withLock { $0 })")
         }
+
+        /// ALSA's `default` device goes away while aqplay plays on it (the sound server behind
+        /// alsa-lib's `pulse` plugin dies: the plugin fails with EIO, as an unplugged card fails
+        /// with ENODEV), and ALSA's default is by then another device (its configuration names a
+        /// `file` PCM): the queue opens ALSA's `default` again and plays the rest there, to the
+        /// end. What the lost device held is lost; the rest comes whole and in order.
+        @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
+        func aQueueOnALSADefaultFollowsIt() throws {
+            let server = try LossyServer(label: "alsa-follow")
+            defer { server.remove() }
+            try server.start()
+            let noise = try noiseFile(seconds: 5, name: "alsa-follow")
+            // Not in the server's directory, which stopping PipeWire removes.
+            let files = FileManager.default.temporaryDirectory.appendingPathComponent("aq-alsa-follow-files-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: files) }
+            let config = files + "/asound.conf"
+            let raw = files + "/after.raw"
+            try "pcm.!default { type pulse server \"\(server.address)\" }\n".write(toFile: config, atomically: false, encoding: .utf8)
+            let player = try startAqplay([noise], environment: [
+                "ALSA_CONFIG_PATH": config, "AUDIOQUEUE_BACKEND": "alsa", "AUDIOQUEUE_DEVICE": "",
+            ])
+            defer { if player.process.isRunning { player.process.terminate() } }
+            try #require(eventually(within: 10) { (try? server.pactl(["list", "short", "sink-inputs"]))?.out.isEmpty == false },
+                         "aqplay never played on the server")
+
+            // ALSA's default changes, then the device behind the old one goes away.
+            try "pcm.!default { type file slave.pcm \"blackhole\" file \"\(raw)\" format \"raw\" }\npcm.blackhole { type null }\n"
+                .write(toFile: config, atomically: false, encoding: .utf8)
+            // alsa-lib rereads a configuration file whose time of change (in seconds) differs.
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: config)
+            server.kill()
+
+            let result = player.wait()
+            #expect(result.status == 0, "\(result.out)\(result.err)")
+            #expect(!result.err.contains("playback stopped"), "\(result.err)")
+            #expect(result.out.contains("now playing through alsa:default"), "\(result.out)")
+            let written = try floats(atPath: raw)
+            let reference = try ffmpegFloats(noise)
+            #expect(written.count >= 48_000 * 2, "only \(written.count) samples after the loss")
+            #expect(written.count < reference.count, "\(written.count) samples after the loss of \(reference.count)")
+            let rest = Array(reference.suffix(written.count))
+            let firstDifference = zip(rest, written).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let difference = firstDifference.map(String.init) ?? "none"
+            let isTheRest = rest == written
+            #expect(isTheRest, "not the rest of the file after the loss: \(written.count) samples, the first differing at \(difference)")
+        }
+
+        /// The same loss on an ALSA device the program named stops the queue: aqplay says why
+        /// and fails.
+        @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
+        func aQueueOnANamedALSADeviceReportsItsLoss() throws {
+            let server = try LossyServer(label: "alsa-named")
+            defer { server.remove() }
+            try server.start()
+            let noise = try noiseFile(seconds: 5, name: "alsa-named")
+            let files = FileManager.default.temporaryDirectory.appendingPathComponent("aq-alsa-named-files-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: files) }
+            let config = files + "/asound.conf"
+            try "pcm.lossy { type pulse server \"\(server.address)\" }\npcm.!default { type null }\n"
+                .write(toFile: config, atomically: false, encoding: .utf8)
+            let player = try startAqplay(["--backend", "alsa", "--device", "lossy", noise], environment: ["ALSA_CONFIG_PATH": config])
+            defer { if player.process.isRunning { player.process.terminate() } }
+            try #require(eventually(within: 10) { (try? server.pactl(["list", "short", "sink-inputs"]))?.out.isEmpty == false },
+                         "aqplay never played on the server")
+
+            server.kill()
+            let result = player.wait()
+            #expect(result.status == 1, "\(result.out)\(result.err)")
+            #expect(result.err.contains("playback stopped"), "\(result.err)")
+            #expect(result.err.contains("lossy"), "\(result.err)")
+            #expect(!result.err.contains("-66632"), "\(result.err)")
+        }
     }
 }
 
@@ -194,4 +268,49 @@ private func sinkPlaying(on server: LossyServer) throws -> String? {
 /// Waits until `server`'s default sink is `name`.
 private func waitForDefault(_ name: String, on server: LossyServer) throws -> Bool {
     eventually(within: 5) { (try? server.pactl(["get-default-sink"]))?.out.trimmingCharacters(in: .whitespacesAndNewlines) == name }
+}
+
+/// aqplay running in the background (its output collected), with `environment` applied.
+private struct BackgroundAqplay {
+    let process: Process
+    let out: Pipe
+    let err: Pipe
+
+    /// Waits (up to 60 s) for it to end; its status and what it wrote.
+    func wait() -> (status: Int32, out: String, err: String) {
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}
+
+/// Starts aqplay with `arguments`, its output collected.
+private func startAqplay(_ arguments: [String], environment: [String: String]) throws -> BackgroundAqplay {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: aqplay)
+    process.arguments = arguments
+    process.environment = mergedEnvironment(environment)
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    return BackgroundAqplay(process: process, out: out, err: err)
+}
+
+/// The Float32 samples of a raw file.
+private func floats(atPath path: String) throws -> [Float] {
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    return bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+}
+
+/// The samples of `path` as ffmpeg decodes them (interleaved Float32).
+private func ffmpegFloats(_ path: String) throws -> [Float] {
+    let raw = path + ".f32"
+    let r = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", path, "-f", "f32le", "-c:a", "pcm_f32le", raw])
+    try #require(r.status == 0, "ffmpeg failed: \(r.err)")
+    defer { try? FileManager.default.removeItem(atPath: raw) }
+    return try floats(atPath: raw)
 }
