@@ -124,37 +124,26 @@ extension SharedServer {
         /// end. What the lost device held is lost; the rest comes whole and in order.
         @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
         func aQueueOnALSADefaultFollowsIt() throws {
-            let server = try LossyServer(label: "alsa-follow")
-            defer { server.remove() }
-            try server.start()
-            let noise = try noiseFile(seconds: 5, name: "alsa-follow")
-            // Not in the server's directory, which stopping PipeWire removes.
-            let files = FileManager.default.temporaryDirectory.appendingPathComponent("aq-alsa-follow-files-\(getpid())").path
-            try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: files) }
-            let config = files + "/asound.conf"
-            let raw = files + "/after.raw"
-            try "pcm.!default { type pulse server \"\(server.address)\" }\n".write(toFile: config, atomically: false, encoding: .utf8)
-            let player = try startAqplay([noise], environment: [
-                "ALSA_CONFIG_PATH": config, "AUDIOQUEUE_BACKEND": "alsa", "AUDIOQUEUE_DEVICE": "",
-            ])
-            defer { if player.process.isRunning { player.process.terminate() } }
-            try #require(eventually(within: 10) { (try? server.pactl(["list", "short", "sink-inputs"]))?.out.isEmpty == false },
-                         "aqplay never played on the server")
+            let play = try ALSAPluginPlay(
+                label: "alsa-follow", configuration: { "pcm.!default { type pulse server \"\($0)\" }\n" },
+                arguments: [], environment: ["AUDIOQUEUE_BACKEND": "alsa", "AUDIOQUEUE_DEVICE": ""])
+            defer { play.remove() }
+            try play.waitUntilPlaying()
+            let raw = play.files + "/after.raw"
 
             // ALSA's default changes, then the device behind the old one goes away.
             try "pcm.!default { type file slave.pcm \"blackhole\" file \"\(raw)\" format \"raw\" }\npcm.blackhole { type null }\n"
-                .write(toFile: config, atomically: false, encoding: .utf8)
+                .write(toFile: play.config, atomically: false, encoding: .utf8)
             // alsa-lib rereads a configuration file whose time of change (in seconds) differs.
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: config)
-            server.kill()
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: play.config)
+            play.server.kill()
 
-            let result = player.wait()
+            let result = play.player.wait()
             #expect(result.status == 0, "\(result.out)\(result.err)")
             #expect(!result.err.contains("playback stopped"), "\(result.err)")
             #expect(result.out.contains("now playing through alsa:default"), "\(result.out)")
             let written = try floats(atPath: raw)
-            let reference = try ffmpegFloats(noise)
+            let reference = try ffmpegFloats(play.noise)
             #expect(written.count >= 48_000 * 2, "only \(written.count) samples after the loss")
             #expect(written.count < reference.count, "\(written.count) samples after the loss of \(reference.count)")
             let rest = Array(reference.suffix(written.count))
@@ -164,31 +153,26 @@ extension SharedServer {
             #expect(isTheRest, "not the rest of the file after the loss: \(written.count) samples, the first differing at \(difference)")
         }
 
-        /// The same loss on an ALSA device the program named stops the queue: aqplay says why
-        /// and fails.
+        /// The same loss on an ALSA device the program named stops the queue, even when that
+        /// name opens another device by then: aqplay says why and fails.
         @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
         func aQueueOnANamedALSADeviceReportsItsLoss() throws {
-            let server = try LossyServer(label: "alsa-named")
-            defer { server.remove() }
-            try server.start()
-            let noise = try noiseFile(seconds: 5, name: "alsa-named")
-            let files = FileManager.default.temporaryDirectory.appendingPathComponent("aq-alsa-named-files-\(getpid())").path
-            try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: files) }
-            let config = files + "/asound.conf"
-            try "pcm.lossy { type pulse server \"\(server.address)\" }\npcm.!default { type null }\n"
-                .write(toFile: config, atomically: false, encoding: .utf8)
-            let player = try startAqplay(["--backend", "alsa", "--device", "lossy", noise], environment: ["ALSA_CONFIG_PATH": config])
-            defer { if player.process.isRunning { player.process.terminate() } }
-            try #require(eventually(within: 10) { (try? server.pactl(["list", "short", "sink-inputs"]))?.out.isEmpty == false },
-                         "aqplay never played on the server")
+            let play = try ALSAPluginPlay(
+                label: "alsa-named", configuration: { "pcm.lossy { type pulse server \"\($0)\" }\npcm.!default { type null }\n" },
+                arguments: ["--backend", "alsa", "--device", "lossy"], environment: [:])
+            defer { play.remove() }
+            try play.waitUntilPlaying()
 
-            server.kill()
-            let result = player.wait()
+            try "pcm.lossy { type file slave.pcm \"blackhole\" file \"\(play.files)/after.raw\" format \"raw\" }\npcm.blackhole { type null }\n"
+                .write(toFile: play.config, atomically: false, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: play.config)
+            play.server.kill()
+            let result = play.player.wait()
             #expect(result.status == 1, "\(result.out)\(result.err)")
             #expect(result.err.contains("playback stopped"), "\(result.err)")
             #expect(result.err.contains("lossy"), "\(result.err)")
             #expect(!result.err.contains("-66632"), "\(result.err)")
+            #expect(!FileManager.default.fileExists(atPath: play.files + "/after.raw"), "the queue opened the name again")
         }
     }
 }
@@ -268,6 +252,49 @@ private func sinkPlaying(on server: LossyServer) throws -> String? {
 /// Waits until `server`'s default sink is `name`.
 private func waitForDefault(_ name: String, on server: LossyServer) throws -> Bool {
     eventually(within: 5) { (try? server.pactl(["get-default-sink"]))?.out.trimmingCharacters(in: .whitespacesAndNewlines) == name }
+}
+
+/// aqplay playing five seconds of noise through alsa-lib's `pulse` plugin to a server of the
+/// test's own, under an ALSA configuration of the test's own (``config``, in a directory that
+/// is not the server's: stopping PipeWire removes that).
+private struct ALSAPluginPlay {
+    let server: LossyServer
+    let files: String
+    let noise: String
+    let player: BackgroundAqplay
+    var config: String { files + "/asound.conf" }
+
+    /// `configuration` makes the ALSA configuration from the server's address; aqplay gets
+    /// `arguments`, then the file, with `environment` applied.
+    init(label: String, configuration: (String) -> String, arguments: [String], environment: [String: String]) throws {
+        server = try LossyServer(label: label)
+        files = FileManager.default.temporaryDirectory.appendingPathComponent("aq-\(label)-files-\(getpid())").path
+        do {
+            try server.start()
+            noise = try noiseFile(seconds: 5, name: label)
+            try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+            try configuration(server.address).write(toFile: files + "/asound.conf", atomically: false, encoding: .utf8)
+            player = try startAqplay(arguments + [noise], environment: environment.merging(["ALSA_CONFIG_PATH": files + "/asound.conf"]) { a, _ in a })
+        } catch {
+            server.remove()
+            try? FileManager.default.removeItem(atPath: files)
+            throw error
+        }
+    }
+
+    /// Waits until the server plays aqplay's stream.
+    func waitUntilPlaying() throws {
+        let server = self.server
+        try #require(eventually(within: 10) { (try? server.pactl(["list", "short", "sink-inputs"]))?.out.isEmpty == false },
+                     "aqplay never played on the server")
+    }
+
+    /// Ends aqplay if it still runs, stops the server and removes the files.
+    func remove() {
+        if player.process.isRunning { player.process.terminate() }
+        server.remove()
+        try? FileManager.default.removeItem(atPath: files)
+    }
 }
 
 /// aqplay running in the background (its output collected), with `environment` applied.
