@@ -54,15 +54,7 @@ private final class RampSource: AudioRenderSource, @unchecked Sendable {
     }
 
     func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
-        let text: String
-        switch event {
-        case .started: text = "started"
-        case .stopped(let drained): text = "stopped(drained: \(drained))"
-        case .underrun: text = "underrun"
-        case .overrun: text = "overrun"
-        case .failed(let error): text = "failed: \(error)"
-        case .moved(let info): text = "moved: \(info.uid)"
-        }
+        let text = eventName(event)
         state.withLock { $0.events.append(text) }
         onEvent?(device, text)
     }
@@ -105,13 +97,7 @@ private final class RecordingSink: AudioCaptureSink, @unchecked Sendable {
     }
 
     func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent) {
-        let text: String
-        switch event {
-        case .started: text = "started"
-        case .overrun: text = "overrun"
-        case .failed(let error): text = "failed: \(error)"
-        default: text = "other"
-        }
+        let text = eventName(event)
         state.withLock { $0.events.append(text) }
     }
 }
