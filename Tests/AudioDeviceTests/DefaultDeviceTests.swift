@@ -302,12 +302,12 @@ private struct BackgroundAqplay {
     let process: Process
     let out: Pipe
     let err: Pipe
+    /// Signalled when the process ends.
+    let ended: DispatchSemaphore
 
-    /// Waits (up to 60 s) for it to end; its status and what it wrote.
+    /// Waits (up to 60 s, then ends it) for it to end; its status and what it wrote.
     func wait() -> (status: Int32, out: String, err: String) {
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
+        if ended.wait(timeout: .now() + 60) == .timedOut { process.terminate() }
         process.waitUntilExit()
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
         return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
@@ -323,8 +323,10 @@ private func startAqplay(_ arguments: [String], environment: [String: String]) t
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let ended = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in ended.signal() }
     try process.run()
-    return BackgroundAqplay(process: process, out: out, err: err)
+    return BackgroundAqplay(process: process, out: out, err: err, ended: ended)
 }
 
 /// The Float32 samples of a raw file.
