@@ -332,37 +332,22 @@ extension SharedServer {
             let env = server.environment.merging(["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]) { $1 }
             let noise = try noiseFile(seconds: 20, name: "long")
             try server.start()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: aqplay)
-            process.arguments = ["--backend", "pulse", noise]
-            process.environment = mergedEnvironment(env)
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            let exited = DispatchSemaphore(value: 0)
-            process.terminationHandler = { _ in exited.signal() }
-            try process.run()
+            let player = try BackgroundAqplay(["--backend", "pulse", noise], environment: env)
             // Once its stream is playing on the server, let it play a little, then take the
             // server away.
-            let playing = eventually(within: 10) {
-                guard let inputs = try? runProcess("/usr/bin/pactl", ["list", "short", "sink-inputs"], environment: env) else { return false }
-                return inputs.status == 0 && !inputs.out.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-            }
-            try #require(playing, "aqplay's stream never appeared on the server")
-            #expect(process.isRunning, "aqplay ended before the server was killed")
+            try #require(eventually(within: 10) { server.playsAStream }, "aqplay's stream never appeared on the server")
+            #expect(player.process.isRunning, "aqplay ended before the server was killed")
             server.kill()
             // A hang guard, not a measurement: aqplay must notice and exit rather than wait forever.
-            let inTime = exited.wait(timeout: .now() + 10) == .success
-            if !inTime { process.terminate() }
-            #expect(inTime, "aqplay did not notice that the server was gone")
-            #expect(process.terminationStatus == 1)
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let result = player.wait(within: 10)
+            #expect(result.inTime, "aqplay did not notice that the server was gone")
+            #expect(result.status == 1)
+            let message = result.err
             // What happened, through the queue: the device's failure and its reason, not the
             // refusal of the enqueues the callback tried afterwards.
             #expect(message.contains("playback stopped: the PulseAudio server went away"), "\(message)")
             #expect(message.contains("-66671"), "\(message)")
             #expect(!message.contains("-66632") && !message.contains("enqueued"), "\(message)")
-            _ = out.fileHandleForReading.readDataToEndOfFile()
 
             // A new server: playing works again.
             try server.start()

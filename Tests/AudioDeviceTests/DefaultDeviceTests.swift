@@ -132,13 +132,10 @@ extension SharedServer {
             let raw = play.files + "/after.raw"
 
             // ALSA's default changes, then the device behind the old one goes away.
-            try "pcm.!default { type file slave.pcm \"blackhole\" file \"\(raw)\" format \"raw\" }\npcm.blackhole { type null }\n"
-                .write(toFile: play.config, atomically: false, encoding: .utf8)
-            // alsa-lib rereads a configuration file whose time of change (in seconds) differs.
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: play.config)
+            try play.pointAtFile("!default", path: raw)
             play.server.kill()
 
-            let result = play.player.wait()
+            let result = play.player.wait(within: 60)
             #expect(result.status == 0, "\(result.out)\(result.err)")
             #expect(!result.err.contains("playback stopped"), "\(result.err)")
             #expect(result.out.contains("now playing through alsa:default"), "\(result.out)")
@@ -163,11 +160,9 @@ extension SharedServer {
             defer { play.remove() }
             try play.waitUntilPlaying()
 
-            try "pcm.lossy { type file slave.pcm \"blackhole\" file \"\(play.files)/after.raw\" format \"raw\" }\npcm.blackhole { type null }\n"
-                .write(toFile: play.config, atomically: false, encoding: .utf8)
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: play.config)
+            try play.pointAtFile("lossy", path: play.files + "/after.raw")
             play.server.kill()
-            let result = play.player.wait()
+            let result = play.player.wait(within: 60)
             #expect(result.status == 1, "\(result.out)\(result.err)")
             #expect(result.err.contains("playback stopped"), "\(result.err)")
             #expect(result.err.contains("lossy"), "\(result.err)")
@@ -274,7 +269,7 @@ private struct ALSAPluginPlay {
             noise = try noiseFile(seconds: 5, name: label)
             try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
             try configuration(server.address).write(toFile: files + "/asound.conf", atomically: false, encoding: .utf8)
-            player = try startAqplay(arguments + [noise], environment: environment.merging(["ALSA_CONFIG_PATH": files + "/asound.conf"]) { a, _ in a })
+            player = try BackgroundAqplay(arguments + [noise], environment: environment.merging(["ALSA_CONFIG_PATH": files + "/asound.conf"]) { a, _ in a })
         } catch {
             server.remove()
             try? FileManager.default.removeItem(atPath: files)
@@ -285,8 +280,16 @@ private struct ALSAPluginPlay {
     /// Waits until the server plays aqplay's stream.
     func waitUntilPlaying() throws {
         let server = self.server
-        try #require(eventually(within: 10) { (try? server.pactl(["list", "short", "sink-inputs"]))?.out.isEmpty == false },
-                     "aqplay never played on the server")
+        try #require(eventually(within: 10) { server.playsAStream }, "aqplay never played on the server")
+    }
+
+    /// Points the ALSA PCM `pcm` (`!default`, `lossy`) at a `file` PCM writing raw samples to
+    /// `path`, and makes alsa-lib reread the configuration: it does when the file's time of
+    /// change, in seconds, differs.
+    func pointAtFile(_ pcm: String, path: String) throws {
+        try "pcm.\(pcm) { type file slave.pcm \"blackhole\" file \"\(path)\" format \"raw\" }\npcm.blackhole { type null }\n"
+            .write(toFile: config, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: config)
     }
 
     /// Ends aqplay if it still runs, stops the server and removes the files.
@@ -295,38 +298,6 @@ private struct ALSAPluginPlay {
         server.remove()
         try? FileManager.default.removeItem(atPath: files)
     }
-}
-
-/// aqplay running in the background (its output collected), with `environment` applied.
-private struct BackgroundAqplay {
-    let process: Process
-    let out: Pipe
-    let err: Pipe
-    /// Signalled when the process ends.
-    let ended: DispatchSemaphore
-
-    /// Waits (up to 60 s, then ends it) for it to end; its status and what it wrote.
-    func wait() -> (status: Int32, out: String, err: String) {
-        if ended.wait(timeout: .now() + 60) == .timedOut { process.terminate() }
-        process.waitUntilExit()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-}
-
-/// Starts aqplay with `arguments`, its output collected.
-private func startAqplay(_ arguments: [String], environment: [String: String]) throws -> BackgroundAqplay {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: aqplay)
-    process.arguments = arguments
-    process.environment = mergedEnvironment(environment)
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let ended = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in ended.signal() }
-    try process.run()
-    return BackgroundAqplay(process: process, out: out, err: err, ended: ended)
 }
 
 /// The Float32 samples of a raw file.

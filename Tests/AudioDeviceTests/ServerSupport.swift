@@ -193,6 +193,12 @@ struct LossyServer {
         return (r.status, r.out, r.err)
     }
 
+    /// Whether it plays a stream now (`pactl list short sink-inputs` lists one).
+    var playsAStream: Bool {
+        guard let inputs = try? pactl(["list", "short", "sink-inputs"]) else { return false }
+        return inputs.status == 0 && !inputs.out.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+
     /// Kills it (nothing happens when it is not running).
     func kill() {
         if isPipeWire {
@@ -225,5 +231,40 @@ func eventName(_ event: AudioDeviceEvent) -> String {
     case .overrun: "overrun"
     case .failed(let error): "failed(\(error))"
     case .moved(let info): "moved(\(info.uid))"
+    }
+}
+
+/// aqplay running in the background, its output collected.
+struct BackgroundAqplay {
+    let process: Process
+    let out: Pipe
+    let err: Pipe
+    /// Signalled when the process ends.
+    let ended: DispatchSemaphore
+
+    /// Starts aqplay with `arguments`, with `environment` applied to the test's own.
+    init(_ arguments: [String], environment: [String: String]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: aqplay)
+        process.arguments = arguments
+        process.environment = mergedEnvironment(environment)
+        out = Pipe()
+        err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let ended = DispatchSemaphore(value: 0)
+        self.ended = ended
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+    }
+
+    /// Waits up to `seconds` for it to end (then ends it: `inTime` false); its status and what
+    /// it wrote.
+    func wait(within seconds: Double) -> (status: Int32, out: String, err: String, inTime: Bool) {
+        let inTime = ended.wait(timeout: .now() + seconds) == .success
+        if !inTime { process.terminate() }
+        process.waitUntilExit()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), inTime)
     }
 }
