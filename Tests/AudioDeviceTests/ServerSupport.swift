@@ -94,8 +94,9 @@ final class MonitorRecorder: AudioCaptureSink, @unchecked Sendable {
     }
 
     func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent) {
-        events.withLock { $0.append("\(event)") }
+        // The failure first: a test that waits for the event then reads the failures finds it.
         if case .failed(let error) = event { failures.withLock { $0.append(error) } }
+        events.withLock { $0.append("\(event)") }
     }
 
     var samples: [Float] { Array(UnsafeBufferPointer(start: storage, count: count.load(ordering: .acquiring))) }
