@@ -173,15 +173,23 @@ extension AudioQueue {
         do {
             side.renderThread = try IOThread(name: "aq.render") { [weak self] in
                 var active = true
+                // While the device's thread refills the ring itself, nothing is left for this
+                // thread to do until it is woken, and its safety net can be slack.
+                var idle = 500
                 while !exit.isSet {
                     // Woken when the device has taken three quarters of the ring, when a
                     // buffer is enqueued while the engine waits for one, and by the controls
                     // (start, stop, dispose…); the timeout is a safety net.
-                    _ = feed.wake.wait(timeout: .now() + .milliseconds(active ? 250 : 500))
+                    _ = feed.wake.wait(timeout: .now() + .milliseconds(active ? 250 : idle))
                     feed.refillRequested.store(false, ordering: .releasing)
                     if exit.isSet { return }
                     guard let queue = self else { return }
                     active = queue.renderThreadTick()
+                    if feed.refilledHere.exchange(false, ordering: .acquiringAndReleasing) {
+                        (active, idle) = (false, 2000)
+                    } else {
+                        idle = 500
+                    }
                 }
             }
         } catch {
@@ -209,14 +217,17 @@ extension AudioQueue {
     /// Hands the engine the next buffer of the buffer queue; with none, the engine waits for
     /// one, and the next enqueue wakes the render thread.
     func takeNext() -> QueueEntry? {
-        core.state.withLock { s in
-            let entry = s.side.pending.popFirst()
-            if entry == nil { s.side.engineWaiting = true }
-            // Busy from the moment the engine has it, as enqueue (under this lock) sees: a
-            // buffer enqueued now starts after this one, not where the engine last stopped.
-            if entry != nil { planner.progress.busy.store(true, ordering: .releasing) }
-            return entry
-        }
+        core.state.withLock { s in takeNext(&s) }
+    }
+
+    /// ``takeNext()`` with the state lock held.
+    func takeNext(_ s: inout Core.State) -> QueueEntry? {
+        let entry = s.side.pending.popFirst()
+        if entry == nil { s.side.engineWaiting = true }
+        // Busy from the moment the engine has it, as enqueue (under this lock) sees: a
+        // buffer enqueued now starts after this one, not where the engine last stopped.
+        if entry != nil { planner.progress.busy.store(true, ordering: .releasing) }
+        return entry
     }
 
     /// Fills the decode ring (live playback, prime, flush), taking the silence the device
@@ -280,16 +291,24 @@ extension AudioQueue {
     /// Moves the buffers the engine has finished to the callback line, and a new decoding
     /// error to the converter-error property.
     func collectFinished(_ r: inout DecodeAhead) {
+        guard hasFinished(r) else { return }
+        core.state.withLock { s in collectFinished(&r, into: &s) }
+    }
+
+    /// Whether the engine has finished buffers or a new error for ``collectFinished(_:)``.
+    func hasFinished(_ r: DecodeAhead) -> Bool {
+        !r.engine.finished.isEmpty || r.engine.converterError != r.lastEngineError
+    }
+
+    /// ``collectFinished(_:)`` with the state lock held.
+    func collectFinished(_ r: inout DecodeAhead, into s: inout Core.State) {
+        guard hasFinished(r) else { return }
         let error = r.engine.converterError
-        guard !r.engine.finished.isEmpty || error != r.lastEngineError else { return }
         r.lastEngineError = error
-        let finished = r.engine.finished
-        core.state.withLock { s in
-            for buffer in finished { s.line.append(FinishedBuffer(buffer: buffer)) }
-            if error != 0 && error != s.side.converterError {
-                s.side.converterError = error
-                s.side.converterNoticePending = true
-            }
+        for buffer in r.engine.finished { s.line.append(FinishedBuffer(buffer: buffer)) }
+        if error != 0 && error != s.side.converterError {
+            s.side.converterError = error
+            s.side.converterNoticePending = true
         }
         r.engine.finished.removeAll(keepingCapacity: true)
     }

@@ -43,6 +43,17 @@ final class Guarded<State>: @unchecked Sendable {
         return try body(&state)
     }
 
+    /// Runs `body` with the lock held if it is free now; nil, without waiting, if another
+    /// thread holds it (a device's I/O thread, which must never wait for a lock whose holder
+    /// may be waiting for the device).
+    @inline(__always)
+    func tryWithLock<T>(_ body: (inout State) -> T) -> T? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        setHolder(pthread_self())
+        defer { unlock() }
+        return body(&state)
+    }
+
     /// Waits, inside ``withLock(_:)``, until ``broadcast()`` or `timeoutNanos` pass; the lock is
     /// released meanwhile, so the state may have changed when it returns.
     func wait(timeoutNanos: UInt64) {

@@ -3,8 +3,9 @@ import Dispatch
 import Synchronization
 
 /// The device side of an output queue: what the device's I/O thread calls. It reads the
-/// decode ring, fills underruns with silence and counts them, and wakes the render thread
-/// once the ring is down to a quarter. It takes no lock and allocates nothing.
+/// decode ring, fills underruns with silence and counts them, and once the ring is down to a
+/// quarter refills it (linear PCM, when the queue's locks are free) or wakes the render thread.
+/// It never waits for a lock.
 final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     /// Replaced only while no device is running.
     nonisolated(unsafe) var ring: FloatRing
@@ -26,6 +27,9 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     /// thread wakes: the device periods in between do not signal again (each signal would be
     /// one more wake-up of the render thread, finding nothing to do).
     let refillRequested = Atomic<Bool>(false)
+    /// Set when this thread refilled the ring itself (``AudioQueue/refillOnIOThread()``); the
+    /// render thread, finding it set, need not look in as often.
+    let refilledHere = Atomic<Bool>(false)
     /// Set once the render thread has been woken for a dry ring; cleared when audio flows
     /// again. A queue with nothing to play (a sound-effect voice between sounds) then wakes it
     /// once, not on every device period: enqueue, stop and dispose wake it themselves.
@@ -77,13 +81,18 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
         return frameCount
     }
 
-    /// Wakes the render thread once the ring is down to a quarter, or a read came back short,
-    /// with audio flowing: waking it every period would cost a context switch each, for a few
-    /// frames of decoding. What is left in the ring and the device's own buffer cover the time
+    /// Refills the ring, or wakes the render thread to, once it is down to a quarter or a read
+    /// came back short, with audio flowing: waking it every period would cost a context switch
+    /// each, for a few frames of decoding. What is left in the ring and the device's own buffer cover the time
     /// it takes to refill. A ring that stays dry wakes it once (``dryReported``).
     private func requestRefillIfLow(short: Bool) {
         if dryReported.load(ordering: .relaxed) { dryReported.store(false, ordering: .releasing) }
         guard short || ring.available * 4 <= ring.capacity else { return }
+        if refillRequested.load(ordering: .acquiring) { return }
+        if let queue, queue.refillOnIOThread() {
+            refilledHere.store(true, ordering: .releasing)
+            return
+        }
         if !refillRequested.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
     }
 

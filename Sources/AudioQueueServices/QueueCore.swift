@@ -80,6 +80,7 @@ struct QueueState<Owner: AnyObject, Side> {
 /// Program code (callbacks, listeners) runs on the callback queue, one call at a time, never
 /// with the lock held.
 final class QueueCore<Owner: AnyObject & Sendable, Side>: @unchecked Sendable {
+    typealias State = QueueState<Owner, Side>
     /// This queue among all made by the process: what its buffers and timelines belong to (an
     /// address could be reused by a later queue).
     let serial = QueueSerials.next()
@@ -172,12 +173,21 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: @unchecked Sendable {
 
     /// Sends the finished buffers to the callback queue unless a delivery is already on its way.
     func scheduleCallbacks(_ owner: Owner) {
-        let schedule = state.withLock { s -> Bool in
-            guard s.line.hasWaiting, !s.line.scheduled else { return false }
-            s.line.scheduled = true
-            return true
-        }
-        if schedule { callbackQueue.async { [self] in drainCallbacks(owner) } }
+        if state.withLock(claimDelivery) { startDelivery(owner) }
+    }
+
+    /// Whether finished buffers wait and no delivery is on its way; if so, marks one on its way
+    /// for the caller to start with ``startDelivery(_:)`` once it has let go of the lock
+    /// (state lock held).
+    func claimDelivery(_ s: inout State) -> Bool {
+        guard s.line.hasWaiting, !s.line.scheduled else { return false }
+        s.line.scheduled = true
+        return true
+    }
+
+    /// Sends the delivery ``claimDelivery(_:)`` claimed to the callback queue (no lock held).
+    func startDelivery(_ owner: Owner) {
+        callbackQueue.async { [self] in drainCallbacks(owner) }
     }
 
     /// Runs the callback of every finished buffer, in order, on the callback queue. Returns

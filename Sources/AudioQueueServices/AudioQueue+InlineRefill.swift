@@ -1,0 +1,38 @@
+import AudioDevices
+import Synchronization
+
+extension AudioQueue {
+    /// Refills the decode ring on the device's I/O thread, when that is cheap and safe: linear
+    /// PCM (converting is a few microseconds per refill, where decoding a codec's packets would
+    /// hold up every stream the I/O thread serves) and both locks free at once. Waking the
+    /// render thread instead costs two context switches per refill, more than the refill
+    /// itself. Returns false when the render thread must do it.
+    ///
+    /// The locks are only tried, never waited for: the I/O thread may hold the device's own
+    /// lock (a sound server's main loop calls it with its lock held), which a thread holding
+    /// the state lock may be waiting for (``currentTime(timeline:)`` asks the device for its
+    /// position under the state lock).
+    func refillOnIOThread() -> Bool {
+        let done = render.tryWithLock { r -> (refilled: Bool, deliver: Bool) in
+            guard r.engine.decoder == nil, !r.hasPrimed else { return (false, false) }
+            let result = core.state.tryWithLock { s -> (refilled: Bool, deliver: Bool) in
+                guard s.side.session.status == .running, s.side.offline == nil, s.phase.isActive,
+                      !s.side.converterNoticePending else { return (false, false) }
+                let absorbed = feed.underrunFrames.exchange(0, ordering: .acquiringAndReleasing)
+                if absorbed > 0 { r.engine.position += Int64(absorbed) }
+                r.fillRing { takeNext(&s) }
+                collectFinished(&r, into: &s)
+                // Listeners of a new converter error are told by the render thread.
+                guard !s.side.converterNoticePending else { return (false, false) }
+                if s.phase.isStopping && s.side.pending.isEmpty && !r.engine.isBusy {
+                    feed.endOfStream.store(true, ordering: .sequentiallyConsistent)
+                }
+                return (true, core.claimDelivery(&s))
+            }
+            return result ?? (false, false)
+        }
+        guard let done else { return false }
+        if done.deliver { core.startDelivery(self) }
+        return done.refilled
+    }
+}
