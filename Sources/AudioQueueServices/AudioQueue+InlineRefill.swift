@@ -35,4 +35,11 @@ extension AudioQueue {
         if done.deliver { core.startDelivery(self) }
         return done.refilled
     }
+
+    /// How the decode ring has been kept filled since the queue was created: refills on the
+    /// device's I/O thread, and rounds of the render thread that found the queue playing (each
+    /// a wake-up of that thread). For the package's tests and benchmarks.
+    package var refillCounts: (ioThread: Int, renderThread: Int) {
+        (feed.ioThreadRefills.load(ordering: .relaxed), feed.renderThreadRounds.load(ordering: .relaxed))
+    }
 }

@@ -203,7 +203,10 @@ extension AudioQueue {
             let live = core.state.withLock { s in
                 s.side.session.status == .running && s.side.offline == nil && s.phase.isActive
             }
-            if live { fill(&r) }
+            if live {
+                fill(&r)
+                feed.renderThreadRounds.add(1, ordering: .relaxed)
+            }
             return live
         }
         if work { scheduleCallbacks() }

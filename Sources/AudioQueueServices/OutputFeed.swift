@@ -30,6 +30,10 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     /// Set when this thread refilled the ring itself (``AudioQueue/refillOnIOThread()``); the
     /// render thread, finding it set, need not look in as often.
     let refilledHere = Atomic<Bool>(false)
+    /// Refills done on the device's thread, and rounds of the render thread that found the
+    /// queue playing, since the queue was created (``AudioQueue/refillCounts``).
+    let ioThreadRefills = Atomic<Int>(0)
+    let renderThreadRounds = Atomic<Int>(0)
     /// Set once the render thread has been woken for a dry ring; cleared when audio flows
     /// again. A queue with nothing to play (a sound-effect voice between sounds) then wakes it
     /// once, not on every device period: enqueue, stop and dispose wake it themselves.
@@ -91,6 +95,7 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
         if refillRequested.load(ordering: .acquiring) { return }
         if let queue, queue.refillOnIOThread() {
             refilledHere.store(true, ordering: .releasing)
+            ioThreadRefills.add(1, ordering: .relaxed)
             return
         }
         if !refillRequested.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }

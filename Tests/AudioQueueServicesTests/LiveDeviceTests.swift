@@ -60,6 +60,34 @@ struct LiveDeviceTests {
         #expect(firstDifference == nil, "differs from the reference decode at sample \(firstDifference ?? -1)")
     }
 
+    /// Linear PCM is refilled on the device's own thread, not by waking the render thread for
+    /// each refill (two context switches, more than converting costs); a codec's packets are
+    /// still decoded on the render thread. Two seconds at 44.1 kHz take about fifteen refills
+    /// of the 8192-frame ring; the render thread is woken only by start, enqueues while it
+    /// waits and the stop, however long the queue plays.
+    @Test(arguments: [("wav-pcm_s16le-2ch-44100.wav", 20), ("caf-aac-2ch-48000.caf", 10)])
+    func linearPCMRefillsOnTheDeviceThread(name: String, loops: Int) throws {
+        let file = try AudioFile(path: Fixtures.path(name))
+        let rate = file.dataFormat.sampleRate
+        let device = try NullDevice(sampleRate: rate, channels: Int(file.dataFormat.channelsPerFrame), periodFrames: 1024)
+        let player = try FilePlayer(path: Fixtures.path(name), loops: loops, device: device)
+        let queue = player.queue!
+        let stopped = DispatchSemaphore(value: 0)
+        try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
+        for b in player.buffers { player.fill(b) }
+        try queue.start()
+        #expect(stopped.wait(timeout: .now() + 30) == .success, "playback did not end")
+        let counts = queue.refillCounts
+        try queue.dispose(immediate: true)
+        #expect(player.failure == nil)
+        #expect(device.framesRendered >= Int64(rate * 1.5), "played \(device.framesRendered) frames")
+        if file.dataFormat.formatID == .linearPCM {
+            #expect(counts.ioThread >= 10 && counts.renderThread <= 5, "\(counts)")
+        } else {
+            #expect(counts.ioThread == 0 && counts.renderThread >= 10, "\(counts)")
+        }
+    }
+
     /// Running dry while playing is an underrun: the device plays silence and the timeline
     /// reports a discontinuity, once.
     @Test func underrunIsATimelineDiscontinuity() throws {
