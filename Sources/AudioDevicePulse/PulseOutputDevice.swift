@@ -458,6 +458,15 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         }
     }
 
+    /// The server has begun to play the stream: the clock, held since the start, can run from
+    /// the next report, so ask for one now and often at first. Until this, reports that say
+    /// the stream does not advance yet are followed by ever longer waits (``PulseTimingSchedule/retry()``).
+    func pulseStreamStarted() {
+        guard phase == .running || phase == .ending, !corked, !needsTrigger, let stream = pulse.readyStream else { return }
+        pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
+        timing.restart()
+    }
+
     /// The server moved the stream (it follows the default): the stream's timing changes with
     /// the sink, so the clock holds until the next report; the source hears of it.
     func pulseStreamMoved(_ info: AudioDeviceInfo) {

@@ -15,6 +15,9 @@ protocol PulseStreamOwner: AnyObject {
     func pulseStreamXrun()
     /// New timing information has arrived from the server (``PulseStream/timing``).
     func pulseStreamTimingUpdated()
+    /// Playback: the server has begun to play the stream (its first frames, or the first after
+    /// an underflow).
+    func pulseStreamStarted()
     /// The stream failed, or the server went away (``PulseStream/lost`` is then set).
     func pulseStreamFailed(_ error: AudioDeviceError)
     /// The server moved the stream to another sink or source, which `info` (and
@@ -25,6 +28,7 @@ protocol PulseStreamOwner: AnyObject {
 extension PulseStreamOwner {
     func pulseStreamReady() {}
     func pulseStreamTimingUpdated() {}
+    func pulseStreamStarted() {}
     func pulseStreamMoved(_ info: AudioDeviceInfo) {}
 }
 
@@ -205,6 +209,7 @@ final class PulseStream: @unchecked Sendable {
         pa_stream_set_overflow_callback(stream, nil, nil)
         pa_stream_set_latency_update_callback(stream, nil, nil)
         pa_stream_set_moved_callback(stream, nil, nil)
+        pa_stream_set_started_callback(stream, nil, nil)
         movingTo = nil
         let state = pa_stream_get_state(stream)
         if state == PA_STREAM_READY || state == PA_STREAM_CREATING { pa_stream_disconnect(stream) }
@@ -260,6 +265,10 @@ final class PulseStream: @unchecked Sendable {
         case .output:
             pa_stream_set_write_callback(stream, request, me)
             pa_stream_set_underflow_callback(stream, xrun, me)
+            pa_stream_set_started_callback(stream, { stream, userdata in
+                let me = Unmanaged<PulseStream>.fromOpaque(userdata!).takeUnretainedValue()
+                if me.isCurrent(stream) { me.owner?.pulseStreamStarted() }
+            }, me)
         case .input:
             pa_stream_set_read_callback(stream, request, me)
             pa_stream_set_overflow_callback(stream, xrun, me)

@@ -15,9 +15,11 @@ final class PulseTimingSchedule {
     static let first: UInt64 = 10_000
     static let longest: UInt64 = 1_500_000
     /// How soon to ask again when a report says the stream does not advance yet, at first
-    /// and at most.
+    /// and at most. The server says when it begins to play the stream (``PulseOutputDevice``
+    /// then asks at once and restarts the schedule): the retries only cover a server that
+    /// does not.
     static let firstRetry: UInt64 = 20_000
-    static let longestRetry: UInt64 = 160_000
+    static let longestRetry: UInt64 = 640_000
 
     private let api: UnsafeMutablePointer<pa_mainloop_api>
     private var event: OpaquePointer?
@@ -48,7 +50,8 @@ final class PulseTimingSchedule {
     /// Asks again after a report that says the stream does not advance yet: in ``firstRetry``,
     /// then each wait twice the last up to ``longestRetry``. A sink that idled at a long
     /// latency (a null sink: up to two seconds) plays what it holds before the stream's first
-    /// frame; asking every 20 ms until then cost a wake-up each.
+    /// frame; asking every 20 ms until then cost a wake-up each, and the server's word that it
+    /// started comes without asking.
     func retry() {
         arm(after: retryInterval)
         retryInterval = min(retryInterval * 2, Self.longestRetry)
