@@ -68,19 +68,13 @@ struct LiveDeviceTests {
         let format = AudioStreamBasicDescription.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16, isFloat: false)
         let device = try NullDevice(sampleRate: 44100, channels: 2, periodFrames: 1024)
         let queue = try AudioQueue(format: format, device: device) { _, _ in }
-        let stopped = DispatchSemaphore(value: 0)
-        try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
         for _ in 0..<4 {
             let buffer = try queue.allocateBuffer(byteCapacity: 22050 * 4)
             buffer.audioData.initializeMemory(as: UInt8.self, repeating: 0x11, count: 22050 * 4)
             buffer.audioDataByteSize = 22050 * 4
             try queue.enqueue(buffer)
         }
-        try queue.start()
-        try queue.stop(immediate: false)
-        #expect(stopped.wait(timeout: .now() + 30) == .success, "playback did not end")
-        let counts = queue.refillCounts
-        try queue.dispose(immediate: true)
+        let counts = try refillCountsOfAPlay(queue, stopping: true)
         #expect(device.framesRendered >= 88200, "played \(device.framesRendered) frames")
         #expect(counts.ioThread >= 10 && counts.renderThread <= 5, "\(counts)")
     }
@@ -91,17 +85,24 @@ struct LiveDeviceTests {
         let name = "caf-aac-2ch-48000.caf"
         let device = try NullDevice(sampleRate: 48000, channels: 2, periodFrames: 1024)
         let player = try FilePlayer(path: Fixtures.path(name), loops: 10, device: device)
-        let queue = player.queue!
-        let stopped = DispatchSemaphore(value: 0)
-        try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
         for b in player.buffers { player.fill(b) }
-        try queue.start()
-        #expect(stopped.wait(timeout: .now() + 30) == .success, "playback did not end")
-        let counts = queue.refillCounts
-        try queue.dispose(immediate: true)
+        let counts = try refillCountsOfAPlay(player.queue!, stopping: false)
         #expect(player.failure == nil)
         #expect(device.framesRendered >= 72000, "played \(device.framesRendered) frames")
         #expect(counts.ioThread == 0 && counts.renderThread >= 10, "\(counts)")
+    }
+
+    /// Starts `queue` (and asks it to stop once it has played what is enqueued, when
+    /// `stopping`), waits for it to stop, disposes of it and returns how its ring was refilled.
+    private func refillCountsOfAPlay(_ queue: AudioQueue, stopping: Bool) throws -> (ioThread: Int, renderThread: Int) {
+        let stopped = DispatchSemaphore(value: 0)
+        try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { stopped.signal() } }
+        try queue.start()
+        if stopping { try queue.stop(immediate: false) }
+        #expect(stopped.wait(timeout: .now() + 30) == .success, "playback did not end")
+        let counts = queue.refillCounts
+        try queue.dispose(immediate: true)
+        return counts
     }
 
     /// Running dry while playing is an underrun: the device plays silence and the timeline
