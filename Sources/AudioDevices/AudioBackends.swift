@@ -137,6 +137,18 @@ public enum AudioBackends {
         return try backend.makeInput(name: deviceName, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
     }
 
+    /// The default input of backend `name` alone: the device `AUDIOQUEUE_INPUT_DEVICE` names
+    /// when set, else the backend's own default. What an input queue that follows the default
+    /// opens again when its device goes away: no other backend is tried.
+    public static func makeDefaultInput(
+        backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
+    ) throws(AudioDeviceError) -> any AudioInputDevice {
+        guard let backend = backend(named: name) else {
+            throw AudioDeviceError(.notFound, "no audio backend '\(name)'")
+        }
+        return try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+    }
+
     /// The default input device: `AUDIOQUEUE_BACKEND` (with `AUDIOQUEUE_INPUT_DEVICE`) when set,
     /// else the first registered sound backend that is available and opens one.
     public static func makeDefaultInput(

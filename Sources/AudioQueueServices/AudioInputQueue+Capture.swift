@@ -76,9 +76,14 @@ extension AudioInputQueue {
         if changed { core.notify(self, .isRunning, synchronously: false) }
     }
 
-    /// The device failed while recording: the queue stops (what was recorded comes back), and
-    /// the converter-error listeners hear `kAudioQueueErr_QueueInvalidated`.
+    /// The device failed while recording: a queue on the default input follows it to the
+    /// backend's default again (``followDefault(after:)``); otherwise the queue stops (what was
+    /// recorded comes back), and the converter-error listeners hear `kAudioQueueErr_QueueInvalidated`.
     private func deviceFailed(_ error: AudioDeviceError) {
+        if followDefault(after: error) {
+            core.notify(self, .currentDevice, synchronously: false)
+            return
+        }
         let (changed, released) = transitions.run { () -> (Bool, AudioInputQueue?) in
             capture.withLock { c -> (Bool, AudioInputQueue?) in
                 let result = core.state.withLock { s -> ((any AudioInputDevice)?, AudioInputQueue?)? in

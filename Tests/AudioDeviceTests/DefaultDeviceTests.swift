@@ -150,6 +150,63 @@ extension SharedServer {
             #expect(isTheRest, "not the rest of the file after the loss: \(written.count) samples, the first differing at \(difference)")
         }
 
+        /// An input queue on ALSA's `default` follows it as an output queue does: the sound
+        /// server behind the `pulse` plugin dies while aqrecord records from it, ALSA's default
+        /// is by then a `file` PCM that reads a raw file of the test's own, and the queue opens
+        /// `default` again and records on from there. The recording ends with that file's
+        /// samples from its start, exactly; aqrecord does not say the device failed.
+        @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
+        func anInputQueueOnALSADefaultFollowsIt() throws {
+            let server = try LossyServer(label: "alsa-in-follow")
+            let files = FileManager.default.temporaryDirectory.appendingPathComponent("aq-alsa-in-follow-files-\(getpid())").path
+            defer {
+                server.remove()
+                try? FileManager.default.removeItem(atPath: files)
+            }
+            try server.start()
+            try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+            let config = files + "/asound.conf", source = files + "/source.raw", out = files + "/out.caf"
+            try "pcm.!default { type pulse server \"\(server.address)\" device \"lossy.monitor\" }\n"
+                .write(toFile: config, atomically: false, encoding: .utf8)
+            // Ten seconds of a stereo tone the silent monitor cannot give: Float32, as recorded.
+            var tone = [Float]()
+            for i in 0..<480_000 { tone += [0.5 * sinf(Float(i) / 7), -0.25] }
+            try tone.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: source))
+
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: aqrecord)
+            process.arguments = ["--backend", "alsa", "-d", "LEF32@48000", "--duration", "4", out]
+            process.environment = mergedEnvironment(["ALSA_CONFIG_PATH": config])
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            try #require(eventually(within: 10) {
+                (try? server.pactl(["list", "short", "source-outputs"]))?.out.isEmpty == false
+            }, "aqrecord never recorded from the server")
+
+            // ALSA's default changes (alsa-lib rereads a configuration whose time of change
+            // differs), then the device behind the old one goes away.
+            try "pcm.!default { type file slave.pcm \"blackhole\" file \"/dev/null\" infile \"\(source)\" format \"raw\" }\npcm.blackhole { type null }\n"
+                .write(toFile: config, atomically: false, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: config)
+            server.kill()
+
+            process.waitUntilExit()
+            let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 0, "\(said)")
+            #expect(!said.contains("stopped"), "\(said)")
+            let recorded = try ffmpegFloats(out)
+            let head = Array(tone.prefix(16))
+            let start = try #require(
+                (0...max(0, recorded.count - head.count)).first { recorded[$0..<$0 + head.count].elementsEqual(head) },
+                "the file's samples are not in the recording (\(recorded.count) samples)")
+            let rest = Array(recorded[start...])
+            #expect(rest.count >= 48_000 * 2, "only \(rest.count) samples after the loss")
+            #expect(rest == Array(tone.prefix(rest.count)), "not the file's samples from its start after the loss")
+        }
+
         /// The same loss on an ALSA device the program named stops the queue, even when that
         /// name opens another device by then: aqplay says why and fails.
         @Test(.enabled(if: LossyServer.runnable, "the sound server is not installed (Scripts/test installs it)"))
