@@ -16,12 +16,7 @@ extension AudioInputQueue {
         let feed = self.feed
         let rate = sampleRate
         return transitions.run { () -> Bool in
-            let found = core.state.withLock { s -> (any AudioInputDevice, String?, Int)? in
-                guard s.phase.isActive, s.side.session.status == .running, s.side.session.owned,
-                      AudioQueue.followsDefault(requestedUID: s.side.session.requestedUID),
-                      let device = s.side.session.device else { return nil }
-                return (device, s.side.session.requestedUID, s.side.session.generation)
-            }
+            let found = core.state.withLock { s in s.phase.isActive ? s.side.session.followable : nil }
             guard let (lost, requested, generation) = found else { return false }
             lost.stop(drain: false)
             let channels = capture.withLock { $0.deviceChannels }
@@ -47,13 +42,9 @@ extension AudioInputQueue {
                 replacement.close()
                 return false
             }
-            let swapped = core.state.withLock { s -> Bool in
-                // Stops wait for the transitions lock held here: nothing else changed the
-                // session meanwhile.
-                guard s.side.session.generation == generation, s.side.session.status == .running else { return false }
-                s.side.session.device = replacement
-                return true
-            }
+            // Stops wait for the transitions lock held here: nothing else changed the session
+            // meanwhile.
+            let swapped = core.state.withLock { s in s.side.session.adopt(replacement, generation: generation) }
             guard swapped else {
                 replacement.stop(drain: false)
                 replacement.close()

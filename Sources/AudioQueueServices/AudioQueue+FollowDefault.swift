@@ -1,14 +1,6 @@
 import AudioDevices
 
 extension AudioQueue {
-    /// Whether a queue whose device was asked for by `requestedUID` plays the default output:
-    /// none asked for, or a backend's default by name (`alsa:default`, `pulse:default`, or a
-    /// bare `pulse:` or `alsa`).
-    static func followsDefault(requestedUID: String?) -> Bool {
-        guard let uid = requestedUID else { return true }
-        return uid.hasSuffix(":default") || uid.hasSuffix(":") || !uid.contains(":")
-    }
-
     /// The device playing the default output went away while playing (a sound card unplugged,
     /// the sound server's stream of it killed: `AudioDeviceError.Code.disconnected`): the queue
     /// opens the default output of the same backend again and plays on there, as Apple's
@@ -25,10 +17,8 @@ extension AudioQueue {
         let (rate, channels) = (sampleRate, self.channels)
         return transitions.run { () -> Bool in
             let found = core.state.withLock { s -> (any AudioOutputDevice, String?, Int, Int)? in
-                guard s.phase.isActive, s.side.session.status == .running, s.side.session.owned, s.side.offline == nil,
-                      Self.followsDefault(requestedUID: s.side.session.requestedUID),
-                      let device = s.side.session.device else { return nil }
-                return (device, s.side.session.requestedUID, s.side.session.generation, s.side.decodeBufferFrames)
+                guard s.phase.isActive, s.side.offline == nil, let f = s.side.session.followable else { return nil }
+                return (f.device, f.requestedUID, f.generation, s.side.decodeBufferFrames)
             }
             guard let (lost, requested, generation, frames) = found else { return false }
             lost.stop(drain: false)
@@ -59,10 +49,9 @@ extension AudioQueue {
             let swapped = core.state.withLock { s -> Bool in
                 // Stops and pauses wait for the transitions lock held here: nothing else
                 // changed the session meanwhile.
-                guard s.side.session.generation == generation, s.side.session.status == .running else { return false }
+                guard s.side.session.adopt(replacement, generation: generation) else { return false }
                 s.side.clock.timeBase += max(0, lost.framesPlayed - s.side.clock.playedAtStart)
                 s.side.clock.playedAtStart = replacement.framesPlayed
-                s.side.session.device = replacement
                 return true
             }
             guard swapped else {

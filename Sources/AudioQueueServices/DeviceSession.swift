@@ -41,6 +41,29 @@ struct DeviceSession<Device> {
         return old
     }
 
+    /// Whether a device asked for by `requestedUID` is the default: none asked for, or a
+    /// backend's default by name (`alsa:default`, `pulse:default`, or a bare `pulse:` or `alsa`).
+    static func followsDefault(requestedUID: String?) -> Bool {
+        guard let uid = requestedUID else { return true }
+        return uid.hasSuffix(":default") || uid.hasSuffix(":") || !uid.contains(":")
+    }
+
+    /// The running device to replace when it fails, if the queue follows the default: one the
+    /// queue opened itself as a default. With the UID it was asked by and the generation it
+    /// runs in, for ``adopt(_:generation:)``.
+    var followable: (device: Device, requestedUID: String?, generation: Int)? {
+        guard status == .running, owned, Self.followsDefault(requestedUID: requestedUID), let device else { return nil }
+        return (device, requestedUID, generation)
+    }
+
+    /// Puts `replacement` in the failed device's place if nothing changed the session since
+    /// ``followable`` gave `generation`; false when the queue stopped or paused meanwhile.
+    mutating func adopt(_ replacement: Device, generation: Int) -> Bool {
+        guard self.generation == generation, status == .running else { return false }
+        device = replacement
+        return true
+    }
+
     /// Takes the device away for disposal; returns it with whether the queue must close it.
     mutating func release() -> (Device?, Bool) {
         defer {

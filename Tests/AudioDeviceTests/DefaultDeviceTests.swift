@@ -173,15 +173,10 @@ extension SharedServer {
             for i in 0..<480_000 { tone += [0.5 * sinf(Float(i) / 7), -0.25] }
             try tone.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: source))
 
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: aqrecord)
-            process.arguments = ["--backend", "alsa", "-d", "LEF32@48000", "--duration", "4", out]
-            process.environment = mergedEnvironment(["ALSA_CONFIG_PATH": config])
-            let err = Pipe()
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = err
-            try process.run()
-            defer { if process.isRunning { process.terminate() } }
+            let recorder = try BackgroundAqplay(
+                ["--backend", "alsa", "-d", "LEF32@48000", "--duration", "4", out],
+                environment: ["ALSA_CONFIG_PATH": config], executable: aqrecord)
+            defer { if recorder.process.isRunning { recorder.process.terminate() } }
             try #require(eventually(within: 10) {
                 (try? server.pactl(["list", "short", "source-outputs"]))?.out.isEmpty == false
             }, "aqrecord never recorded from the server")
@@ -193,14 +188,15 @@ extension SharedServer {
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: config)
             server.kill()
 
-            process.waitUntilExit()
-            let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 0, "\(said)")
-            #expect(!said.contains("stopped"), "\(said)")
+            let result = recorder.wait(within: 60)
+            #expect(result.inTime, "aqrecord did not end")
+            #expect(result.status == 0, "\(result.out)\(result.err)")
+            #expect(!result.err.contains("stopped"), "\(result.err)")
             let recorded = try ffmpegFloats(out)
             let head = Array(tone.prefix(16))
             let start = try #require(
-                (0...max(0, recorded.count - head.count)).first { recorded[$0..<$0 + head.count].elementsEqual(head) },
+                recorded.count < head.count ? nil
+                    : (0...recorded.count - head.count).first { recorded[$0..<$0 + head.count].elementsEqual(head) },
                 "the file's samples are not in the recording (\(recorded.count) samples)")
             let rest = Array(recorded[start...])
             #expect(rest.count >= 48_000 * 2, "only \(rest.count) samples after the loss")

@@ -235,7 +235,7 @@ func eventName(_ event: AudioDeviceEvent) -> String {
     }
 }
 
-/// aqplay running in the background, its output collected.
+/// aqplay (or aqrecord) running in the background, its output collected.
 struct BackgroundAqplay {
     let process: Process
     let out: Pipe
@@ -243,10 +243,11 @@ struct BackgroundAqplay {
     /// Signalled when the process ends.
     let ended: DispatchSemaphore
 
-    /// Starts aqplay with `arguments`, with `environment` applied to the test's own.
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// Starts `executable` (aqplay unless given) with `arguments`, with `environment` applied
+    /// to the test's own.
+    init(_ arguments: [String], environment: [String: String], executable: String = aqplay) throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: aqplay)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = mergedEnvironment(environment)
         out = Pipe()
