@@ -161,6 +161,8 @@ let package = Package(
             dependencies: ["ToolSupport", "HTTPTestSupport", "AudioFileServices", "ProcessSupport"],
             swiftSettings: strict
         ),
+        // The scripts: the Debian packages they install against what the manifests need.
+        .testTarget(name: "ScriptsTests", dependencies: ["ProcessSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioFileServicesTests",
             dependencies: ["AudioFileServices", "ProcessSupport"],

@@ -17,8 +17,14 @@ packages() {
     awk -v groups=" $* " 'index(groups, " " $1 " ") && NF >= 2 && $1 !~ /^#/ && !seen[$2]++ { print $2 }' "$list"
 }
 
-# need_packages PKG...: installs the Debian packages that are not installed yet.
+# need_packages PKG...: installs the Debian packages that are not installed yet. With
+# AQ_LIST_PACKAGES=1 it prints every package it was given, one per line, and ends the script
+# there instead (the tests read what a script installs that way).
 need_packages() {
+    if [ "${AQ_LIST_PACKAGES:-}" = 1 ]; then
+        printf '%s\n' "$@"
+        exit 0
+    fi
     local missing=()
     for pkg in "$@"; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

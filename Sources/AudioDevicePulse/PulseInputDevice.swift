@@ -86,16 +86,18 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
     }
 
     /// Opens `source` on the server at address `server` (nil: the one libpulse finds by default).
+    /// `queueFrames` is what the server is asked to keep for the stream while the I/O thread falls
+    /// behind (its `maxlength`): nil for a second, and at least four pieces.
     init(
-        source: String?, sampleRate: Double, channels: Int, bufferFrames: Int, applicationName: String, server: String?
+        source: String?, sampleRate: Double, channels: Int, bufferFrames: Int, applicationName: String, server: String?,
+        queueFrames: Int? = nil
     ) throws(AudioDeviceError) {
         pulse = try PulseStream(
             .input, name: source, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
             applicationName: applicationName, server: server
         )
         pulse.attributes.fragsize = UInt32(pulse.bufferFrames * pulse.frameBytes)
-        // What the server keeps for the stream while the I/O thread falls behind: a second.
-        pulse.attributes.maxlength = UInt32(max(Int(sampleRate), 4 * pulse.bufferFrames) * pulse.frameBytes)
+        pulse.attributes.maxlength = UInt32(max(queueFrames ?? Int(sampleRate), 4 * pulse.bufferFrames) * pulse.frameBytes)
         frameNanoseconds = 1e9 / sampleRate
         pieceBytes = pulse.bufferFrames * pulse.frameBytes
         scratch = .allocate(byteCount: pieceBytes, alignment: MemoryLayout<Float>.alignment)
@@ -183,6 +185,16 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
     }
 
     public var framesCaptured: Int64 { captured.load(ordering: .acquiring) }
+
+    /// What the server granted the stream, in frames: the most it keeps for the stream while
+    /// the I/O thread falls behind (`maxlength`), and the fragment it hands on at a time
+    /// (`fragsize`). Nil while the stream is not ready.
+    var grantedBuffer: (queueFrames: Int, fragmentFrames: Int)? {
+        pulse.withLock {
+            guard let stream = pulse.readyStream, let attributes = pa_stream_get_buffer_attr(stream)?.pointee else { return nil }
+            return (Int(attributes.maxlength) / pulse.frameBytes, Int(attributes.fragsize) / pulse.frameBytes)
+        }
+    }
 
     /// Disconnects the stream and the context and stops the main loop. Idempotent.
     public func close() {

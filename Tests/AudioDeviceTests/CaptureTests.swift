@@ -219,22 +219,50 @@ extension SharedServer {
             }
         }
 
-        /// Holding the capture thread up for longer than the server keeps for the stream (a
-        /// second) loses frames: `.overrun` is reported, and the host times jump forward there.
+        /// Holding the capture thread up for longer than the server and the connection to it can
+        /// keep for the stream loses frames: `.overrun` is reported, and the host times jump
+        /// forward by about what was lost.
+        ///
+        /// The test makes the loss certain instead of hoping for it. It records a null source of
+        /// its own (no other stream sets that source's latency), asks the server to keep only
+        /// 20 ms for the stream (and checks what the server granted), and holds the thread up
+        /// for 3 s: the server's queue for the stream overflows once that and the socket to the
+        /// client are full, and the socket holds a few hundred fragments of 5 ms at most. That
+        /// frames were lost is measured apart from the device: the source runs by the server's
+        /// clock, so the frames delivered between two calls a second after the stall fall short
+        /// of the time between those calls by what was dropped.
         @Test func pulseStalledCaptureOverruns() throws {
-            let input = try PulseBackend().makeInput(name: Self.monitor, sampleRate: 48000, channels: 2, bufferFrames: 240)
+            let name = "aqstall\(getpid())"
+            let source = try #require(PulseTestModule.nullSource(named: name), "pactl cannot load a null source")
+            defer { source.unload() }
+            let input = try PulseInputDevice(
+                source: name, sampleRate: 48000, channels: 2, bufferFrames: 240, applicationName: "swift-audio-queue tests",
+                server: nil, queueFrames: 960)
             defer { input.close() }
-            let recorder = MonitorRecorder(seconds: 8, rate: 48000, channels: 2, stall: (call: 20, seconds: 2.5))
+            let granted = try #require(input.grantedBuffer, "the record stream is not ready")
+            try #require(granted.queueFrames <= 4800 && granted.fragmentFrames <= 960,
+                         "the server keeps \(granted.queueFrames) frames for the stream in fragments of \(granted.fragmentFrames) (asked for 960 in 240)")
+            let stall = 3.0
+            let recorder = MonitorRecorder(seconds: 10, rate: 48000, channels: 2, stall: (call: 20, seconds: stall))
             try input.start(sink: recorder)
-            try #require(eventually(within: 5) { recorder.calls.load(ordering: .acquiring) > 20 }, "nothing recorded")
-            let resumed = recorder.calls.load(ordering: .acquiring)
-            #expect(eventually(within: 10) { recorder.calls.load(ordering: .acquiring) > resumed + 100 }, "recording did not go on")
-            input.stop()
-            let events = recorder.events.withLock { $0 }
-            #expect(events.contains("overrun"), "\(events)")
+            try #require(eventually(within: 5) { recorder.stalling.load(ordering: .acquiring) }, "nothing recorded")
+            // The stall, the burst of what was kept, and a second of recording as it comes.
+            Thread.sleep(forTimeInterval: stall + 1.5)
+            let calls = recorder.calls.load(ordering: .acquiring)
+            try #require(eventually(within: 10) { recorder.calls.load(ordering: .acquiring) > calls + 50 }, "recording did not go on")
+            input.stop(drain: false)
+
             let pieces = recorder.pieces
+            try #require(pieces.count > 40, "\(pieces.count) capture calls")
+            let first = pieces[10], last = pieces[pieces.count - 1]
+            let delivered = pieces[10..<(pieces.count - 1)].reduce(0) { $0 + $1.frames }
+            let lost = (Double(last.calledAt) - Double(first.calledAt)) / 1e9 - Double(delivered) / 48000
+            try #require(lost > 1, "a \(stall) s stall lost \(lost) s: the server and the connection kept the rest (queue of \(granted.queueFrames) frames granted)")
+
+            let events = recorder.events.withLock { $0 }
+            #expect(events.contains("overrun"), "\(lost) s lost, events \(events)")
             let jumps = zip(pieces, pieces.dropFirst()).map { (Double($1.hostTime) - Double($0.hostTime)) / 1e9 - Double($0.frames) / 48000 }
-            #expect((jumps.max() ?? 0) > 0.1, "no jump forward in the host times: largest \(jumps.max() ?? 0) s")
+            #expect((jumps.max() ?? 0) > lost / 2, "\(lost) s lost, but the host times jump by \(jumps.max() ?? 0) s at most")
         }
     }
 }

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+import ProcessSupport
+
+/// `Scripts/debian-packages` is the one list of Debian packages the scripts install. These tests
+/// derive what building needs from the manifests and from dpkg — each system library target's
+/// apt provider and the package that owns its pkg-config file, pkg-config itself, git and the
+/// CA certificates for the dependencies — and check it against what `Scripts/demo` really
+/// installs (run with `AQ_LIST_PACKAGES=1`, it prints its packages and stops): a package missing
+/// from the demo fails, and so does one there for no reason found here. They need the build
+/// packages installed (Scripts/test installs them), as the build itself does.
+@Suite("Debian packages the scripts install")
+struct DebianPackagesTests {
+    static let root = Fixtures.packageRoot
+
+    @Test func theDemoInstallsExactlyWhatBuildingNeeds() throws {
+        let demo = try Set(packagesInstalled(by: "Scripts/demo"))
+        let needed = try packagesBuildingNeeds()
+        for (package, reason) in needed.sorted(by: { $0.key < $1.key }) where !demo.contains(package) {
+            Issue.record("Scripts/demo does not install \(package), which \(reason) (add it to the build group of Scripts/debian-packages)")
+        }
+        for package in demo.sorted() where needed[package] == nil {
+            Issue.record("Scripts/demo installs \(package), which nothing in the manifests needs (take it out of the build group, or teach this test why it is needed)")
+        }
+        #expect(!demo.isEmpty)
+    }
+
+    /// Every system library target names its pkg-config module and its Debian provider, and the
+    /// provider is in the groups the package's scripts install: the library package's in the
+    /// demo's list, the benchmark package's in build and bench, the fuzz package's in build.
+    @Test(arguments: [("", "Scripts/demo"), ("Benchmarks", "Benchmarks/run"), ("Fuzz", "Scripts/test")])
+    func everySystemLibraryTargetIsInstalled(package: String, script: String) throws {
+        let installed = try Set(packagesInstalled(by: script))
+        for target in try systemLibraries(in: package) {
+            #expect(target.pkgConfig != nil, "\(package)/Package.swift: \(target.name) names no pkgConfig module")
+            #expect(!target.apt.isEmpty, "\(package)/Package.swift: \(target.name) names no .apt provider")
+            for provider in target.apt {
+                #expect(installed.contains(provider), "\(script) does not install \(provider), the provider of \(target.name)")
+            }
+        }
+    }
+
+    /// The scripts that build install at least what the demo does.
+    @Test(arguments: ["Scripts/test", "Benchmarks/run"])
+    func theOtherScriptsInstallWhatTheDemoDoes(script: String) throws {
+        let demo = try packagesInstalled(by: "Scripts/demo")
+        let installed = try Set(packagesInstalled(by: script))
+        for package in demo where !installed.contains(package) {
+            Issue.record("\(script) does not install \(package), which building needs")
+        }
+    }
+
+    /// An unknown group is an error, not an empty list: a script that asks for one fails.
+    @Test func anUnknownGroupFails() throws {
+        let common = Self.root.appendingPathComponent("Scripts/lib/common.sh").path
+        let r = try runProcess("/bin/bash", ["-c", "set -e; source '\(common)'; need_package_groups build nosuchgroup; echo reached"],
+                               environment: ["AQ_LIST_PACKAGES": ""])
+        #expect(r.status != 0)
+        #expect(!r.out.contains("reached"))
+        #expect(r.err.contains("no group 'nosuchgroup'"), "\(r.err)")
+    }
+
+    // MARK: What the manifests need
+
+    /// Package name → why building needs it.
+    func packagesBuildingNeeds() throws -> [String: String] {
+        var needed: [String: String] = [:]
+        let manifest = try dumpPackage("")
+        let targets = try systemLibraries(in: "")
+        for target in targets {
+            for provider in target.apt { needed[provider] = "Package.swift names as the provider of \(target.name)" }
+            guard let module = target.pkgConfig else { continue }
+            let dir = try runProcess("/usr/bin/env", ["pkg-config", "--variable=pcfiledir", module])
+            try #require(dir.status == 0, "pkg-config finds no \(module) (\(target.name)): \(dir.err)")
+            let file = "\(dir.out.trimmingCharacters(in: .whitespacesAndNewlines))/\(module).pc"
+            let owner = try #require(try owner(of: file), "no Debian package owns \(file)")
+            needed[owner] = "owns \(file), \(target.name)'s pkg-config module"
+        }
+        if targets.contains(where: { $0.pkgConfig != nil }) {
+            let tool = try #require(try installedFile(of: "pkg-config"), "no Debian package installed pkg-config")
+            needed[try #require(try owner(of: tool), "no Debian package owns \(tool)")] = "owns \(tool), with which SwiftPM reads the pkgConfig modules"
+        }
+        let urls = remoteURLs(in: manifest)
+        if !urls.isEmpty {
+            let git = try #require(try installedFile(of: "git"), "no Debian package installed git")
+            needed[try #require(try owner(of: git), "no Debian package owns \(git)")] = "owns \(git), with which SwiftPM fetches \(urls[0])"
+        }
+        if urls.contains(where: { $0.hasPrefix("https:") }) {
+            let tool = "/usr/sbin/update-ca-certificates"
+            needed[try #require(try owner(of: tool), "no Debian package owns \(tool)")] = "keeps the CA certificates git checks \(urls[0]) with"
+        }
+        return needed
+    }
+
+    struct SystemLibrary {
+        var name: String
+        var pkgConfig: String?
+        var apt: [String]
+    }
+
+    /// The system library targets of the manifest in `package` (a folder of the repository; ""
+    /// for the root).
+    func systemLibraries(in package: String) throws -> [SystemLibrary] {
+        let manifest = try dumpPackage(package)
+        let targets = try #require(manifest["targets"] as? [[String: Any]], "no targets in \(package)/Package.swift")
+        return targets.filter { $0["type"] as? String == "system" }.map { target in
+            let providers = target["providers"] as? [[String: Any]] ?? []
+            let apt = providers.compactMap { $0["apt"] as? [[String]] }.flatMap { $0.flatMap { $0 } }
+            return SystemLibrary(name: target["name"] as? String ?? "?", pkgConfig: target["pkgConfig"] as? String, apt: apt)
+        }
+    }
+
+    /// `swift package dump-package` of `package`, with a scratch folder of its own (the suite's
+    /// build holds the package's).
+    func dumpPackage(_ package: String) throws -> [String: Any] {
+        let path = Self.root.appendingPathComponent(package).path
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("aq-dump-\(getpid())-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let r = try runProcess(swift, ["package", "--package-path", path, "--scratch-path", scratch, "dump-package"])
+        try #require(r.status == 0, "swift package dump-package failed for \(path): \(r.err)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+    }
+
+    /// The toolchain's swift: /opt/swift's, as the scripts prefer it, else the one on PATH.
+    var swift: String {
+        let opt = "/opt/swift/usr/bin/swift"
+        if FileManager.default.isExecutableFile(atPath: opt) { return opt }
+        return ((try? runProcess("/bin/bash", ["-c", "command -v swift"]).out) ?? "swift").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Every `urlString` of the manifest's dependencies.
+    func remoteURLs(in manifest: [String: Any]) -> [String] {
+        func walk(_ value: Any) -> [String] {
+            if let dictionary = value as? [String: Any] {
+                return dictionary.flatMap { key, value in key == "urlString" ? [value as? String].compactMap { $0 } : walk(value) }
+            }
+            if let array = value as? [Any] { return array.flatMap(walk) }
+            return []
+        }
+        return walk(manifest["dependencies"] ?? [])
+    }
+
+    // MARK: What the scripts install
+
+    /// The packages `script` installs: run with AQ_LIST_PACKAGES=1, it prints them at its first
+    /// install and stops.
+    func packagesInstalled(by script: String) throws -> [String] {
+        let path = Self.root.appendingPathComponent(script).path
+        let r = try runProcess("/bin/bash", [path], environment: ["AQ_LIST_PACKAGES": "1"])
+        try #require(r.status == 0, "\(script) with AQ_LIST_PACKAGES=1 failed (\(r.status)): \(r.err)")
+        let packages = r.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        try #require(!packages.isEmpty, "\(script) lists no package")
+        return packages
+    }
+
+    /// The Debian package that installed `path` (dpkg-query -S), without its architecture.
+    func owner(of path: String) throws -> String? {
+        let r = try runProcess("/usr/bin/dpkg-query", ["-S", path])
+        guard r.status == 0 else { return nil }
+        for line in r.out.split(separator: "\n") where !line.hasPrefix("diversion ") {
+            guard let colon = line.range(of: ": ") else { continue }
+            let owners = line[..<colon.lowerBound].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if owners.count == 1, let name = owners[0].split(separator: ":").first { return String(name) }
+        }
+        return nil
+    }
+
+    /// The file `command` runs from, as dpkg knows it: the path PATH gives, else with symbolic
+    /// links resolved, else under /usr (Debian's /bin is /usr/bin).
+    func installedFile(of command: String) throws -> String? {
+        let r = try runProcess("/bin/bash", ["-c", "command -v \(command)"])
+        guard r.status == 0 else { return nil }
+        let path = r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        for candidate in [path, resolved, "/usr" + path, "/usr" + resolved] where try owner(of: candidate) != nil {
+            return candidate
+        }
+        return nil
+    }
+}
