@@ -140,20 +140,29 @@ extension SharedServer {
         @Test func pulseMonitorRecordsWhatPlays() throws {
             let input = try PulseBackend().makeInput(name: Self.monitor, sampleRate: 48000, channels: 2, bufferFrames: 480)
             #expect(input.info.name == Self.monitor && input.info.direction == .input)
-            try recordWhilePlaying(input, bufferFrames: 480, step: 0.002, total: 0.02, label: "pulse")
+            // The bounds the device keeps to whatever the load: within its loss threshold (two
+            // pieces, 20 ms) a host time moves an eighth of the way to the server's estimate.
+            try recordWhilePlaying(input, bufferFrames: 480, step: 0.0025, total: 0.02, label: "pulse")
         }
 
         /// alsa-lib's `pulse` PCM records the server's default source, the test sink's monitor.
         /// Its delay is libpulse's interpolated latency, which jumps by tens of milliseconds at
-        /// times: the device smooths it, and the bounds are wider.
+        /// times, and by more when the machine is busy (a read that comes late finds the
+        /// plugin's delay not yet grown by the wait): the device smooths it, moving an eighth
+        /// of the way to an estimate within half a second of where the frames put it, and the
+        /// test holds it to just that — steps of at most 62.5 ms, a drift of at most 0.5 s.
         /// Through PipeWire's server (0.3.65) the plugin's delay is as far off as that server's
         /// quantum-sized timing reports make libpulse's interpolation (0.1–0.5 s over the
         /// recording here), and on a loaded machine a block is sometimes lost: what goes wrong
         /// there is recorded as a known issue, not a failure.
         @Test func alsaPulsePCMRecordsWhatPlays() throws {
+            // The monitor as the configured default, so that a sink another suite loads (its
+            // monitor is a source too) cannot become the default meanwhile.
+            let set = try runProcess("/usr/bin/pactl", ["set-default-source", Self.monitor])
+            try #require(set.status == 0, "pactl set-default-source: \(set.err)")
             let input = try ALSABackend().makeInput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: 480)
             try withKnownIssue("alsa-lib's pulse plugin through PipeWire's PulseAudio server", isIntermittent: true) {
-                try recordWhilePlaying(input, bufferFrames: 480, step: 0.010, total: 0.1, label: "alsa pulse")
+                try recordWhilePlaying(input, bufferFrames: 480, step: 0.0625, total: 0.5, label: "alsa pulse")
             } when: {
                 Server.isPipeWire
             }
@@ -185,7 +194,8 @@ extension SharedServer {
             input.stop(drain: false)
             let pieces = recorder.pieces
             checkPieceSizes(pieces, bufferFrames: 882, label: "44.1 kHz")
-            checkHostTimes(pieces, rate: 44100, step: 0.002, total: 0.02, label: "44.1 kHz")
+            // Within the loss threshold (two pieces, 40 ms) a host time moves an eighth of the way.
+            checkHostTimes(pieces, rate: 44100, step: 0.005, total: 0.04, label: "44.1 kHz")
         }
 
         /// `stop(drain: true)` delivers what the server had recorded by the call. A null source of
@@ -315,29 +325,41 @@ extension SharedServer.ServerLossTests {
 /// stop, and a sink that holds it up past its buffer makes it overrun.
 @Suite("ALSA capture without a clock")
 struct ALSAClocklessCaptureTests {
+    /// Periods of 2048 frames (a PCM buffer of about 170 ms), so that a busy machine seldom holds
+    /// the thread up past the buffer; when it does, that is an overrun, as on a card, and the
+    /// host times jump there by at least the buffer and are exact everywhere else.
     @Test func hostTimesPiecesAndDrain() throws {
-        let device = try ALSAInputDevice(name: "null", sampleRate: 48000, channels: 2, bufferFrames: 480)
+        let device = try ALSAInputDevice(name: "null", sampleRate: 48000, channels: 2, bufferFrames: 2048)
         defer { device.close() }
-        #expect(device.periodFrames == 480)
+        #expect(device.periodFrames == 2048)
         let recorder = MonitorRecorder(seconds: 4, rate: 48000, channels: 2)
         try device.start(sink: recorder)
-        try #require(eventually(within: 5) { recorder.frames >= 9600 })
+        try #require(eventually(within: 10) { recorder.frames >= 48000 })
         let before = HostTime.now()
         device.stop(drain: true)
         let after = HostTime.now()
         let calls = recorder.calls.load(ordering: .acquiring)
         let pieces = recorder.pieces
-        checkPieceSizes(pieces, bufferFrames: 480, label: "null")
-        checkHostTimes(pieces, rate: 48000, step: 0.0001, total: 0.0001, label: "null")
-        let last = try #require(pieces.last)
-        let end = last.hostTime + UInt64(Double(last.frames) / 48000 * 1e9)
-        #expect(end + 1_000_000 >= before, "what was delivered ends \(Double(before) - Double(end)) ns before stop was called")
-        #expect(end <= after + 1_000_000, "frames delivered that were due only after stop returned")
+        let events = recorder.events.withLock { $0 }
+        checkPieceSizes(pieces, bufferFrames: 2048, label: "null")
+        #expect(events.first == "started(hostTime: \(pieces[0].hostTime))" && events.dropFirst().allSatisfy { $0 == "overrun" }, "\(events)")
+        let overruns = events.count - 1
+        if overruns == 0 {
+            checkHostTimes(pieces, rate: 48000, step: 0.0001, total: 0.0001, label: "null")
+            let last = try #require(pieces.last)
+            let end = last.hostTime + UInt64(Double(last.frames) / 48000 * 1e9)
+            #expect(end + 1_000_000 >= before, "what was delivered ends \(Double(before) - Double(end)) ns before stop was called")
+            #expect(end <= after + 1_000_000, "frames delivered that were due only after stop returned")
+        } else {
+            let buffer = Double(device.pcmBufferFrames) / 48000
+            let gaps = zip(pieces, pieces.dropFirst()).map { (Double($1.hostTime) - Double($0.hostTime)) / 1e9 - Double($0.frames) / 48000 }
+            let jumps = gaps.filter { abs($0) > 0.0001 }
+            #expect(jumps.count == overruns && jumps.allSatisfy { $0 >= buffer - 0.0001 }, "\(overruns) overruns, host time jumps \(jumps) s")
+        }
         #expect(device.framesCaptured == Int64(recorder.frames))
         // Closing joins the device's thread: any capture after stop returned has happened by now.
         device.close()
         #expect(recorder.calls.load(ordering: .acquiring) == calls, "capture went on after stop returned")
-        #expect(recorder.events.withLock { $0 } == ["started(hostTime: \(pieces[0].hostTime))"])
     }
 
     @Test func aStalledSinkOverruns() throws {

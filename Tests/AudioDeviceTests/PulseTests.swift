@@ -59,7 +59,7 @@ struct PulseTests {
         try #require(recorder.started.wait(timeout: .now() + 5) == .success, "the monitor did not start recording")
 
         let source = SignalSource(signal, channels: 2)
-        let output = try backend.makeOutput(name: sink, sampleRate: rate, channels: 2, bufferFrames: 4096)
+        let output = try backend.makeOutput(name: sink, sampleRate: rate, channels: 2, bufferFrames: Server.testBufferFrames)
         defer { output.close() }
         #expect(output.info.uid == "pulse:\(sink)")
         #expect(output.format.sampleRate == rate && output.format.channelsPerFrame == 2)

@@ -26,14 +26,14 @@ struct MonitorTake {
 /// program keeps every buffer it gets for that long once a second has been recorded.
 func recordMonitor(
     input: any AudioInputDevice, format: AudioStreamBasicDescription, noise: String, bufferSeconds: Double = 0.25,
-    holdFor: Double? = nil
+    buffers: Int = 3, holdFor: Double? = nil
 ) throws -> MonitorTake {
     let recorder = InputRecorder()
     let queue = try AudioInputQueue(format: format, device: input, callback: recorder.callback)
     let notices = Mutex(0)
     try queue.addPropertyListener(.converterError) { _, _ in notices.withLock { $0 += 1 } }
     let bytes = Int(bufferSeconds * format.sampleRate) * Int(format.bytesPerFrame)
-    for _ in 0..<3 { try queue.enqueue(try queue.allocateBuffer(byteCapacity: bytes)) }
+    for _ in 0..<buffers { try queue.enqueue(try queue.allocateBuffer(byteCapacity: bytes)) }
     try queue.start()
     let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames)
     let player = try FilePlayer(path: noise, device: output)
@@ -150,9 +150,10 @@ extension SharedServer {
         @Test func alsaPulsePCMRecordsTheMonitorWhole() throws {
             let noise = try noiseFile(seconds: 3, name: "rec")
             let reference = try referenceDecode(noise).samples
-            // alsa-lib's pulse PCM records the server's default source.
-            let pactl = try #require(["/usr/bin/pactl"].first { FileManager.default.isExecutableFile(atPath: $0) })
-            _ = try runProcess(pactl, ["set-default-source", "\(Server.sink).monitor"])
+            // alsa-lib's pulse PCM records the server's default source: the monitor, configured
+            // as the default so that another suite's sink cannot become it meanwhile.
+            let set = try runProcess("/usr/bin/pactl", ["set-default-source", "\(Server.sink).monitor"])
+            try #require(set.status == 0, "pactl set-default-source: \(set.err)")
             let input = try ALSABackend().makeInput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: 480)
             let take = try recordMonitor(input: input, format: Self.int16, noise: noise)
             // Through PipeWire's server, alsa-lib's pulse plugin sometimes loses a block on a
@@ -165,15 +166,17 @@ extension SharedServer {
             }
         }
 
-        /// A program that keeps its buffers for 300 ms loses what was recorded meanwhile — the
-        /// next start time jumps by exactly that many frames, a record underrun is reported —
-        /// and nothing else.
+        /// A program that keeps its buffers for a second loses what was recorded meanwhile, less
+        /// what the ten buffers it had enqueued took — the next start time jumps by exactly that
+        /// many frames, a record underrun is reported — and nothing else. (Ten buffers of 50 ms
+        /// leave half a second for the callback thread outside the hold, so that a busy machine
+        /// does not make a second hole.)
         @Test func holdingBuffersLosesThatTimeAndNothingElse() throws {
             let noise = try noiseFile(seconds: 3, name: "rec")
             let reference = try referenceDecode(noise).samples
             let input = try PulseBackend().makeInput(name: "\(Server.sink).monitor", sampleRate: 48000, channels: 2, bufferFrames: 480)
-            let take = try recordMonitor(input: input, format: Self.float2, noise: noise, bufferSeconds: 0.05, holdFor: 0.3)
-            #expect(take.lost >= 4800, "\(take.lost) frames lost")
+            let take = try recordMonitor(input: input, format: Self.float2, noise: noise, bufferSeconds: 0.05, buffers: 10, holdFor: 1)
+            #expect(take.lost >= 9600, "\(take.lost) frames lost")
             #expect(take.converterError == AudioQueueError.Code.recordUnderrun.rawValue)
             #expect(take.underrunNotices >= 1)
             var jumps: [Int64] = []
