@@ -189,7 +189,9 @@ struct ALSATests {
     @Test func aClocklessPCMIsPacedAndPausesWithoutLoss() throws {
         let path = temporaryPath("pause")
         defer { unlink(path) }
-        let frames = 24_000
+        // Two seconds: the pause after about a quarter of a second must come before the end
+        // even when a busy machine keeps this thread waiting.
+        let frames = 96_000
         let device = try ALSAOutputDevice(
             name: "file:FILE=\(path),FORMAT=raw", sampleRate: Self.sampleRate, channels: Self.channels, bufferFrames: 2048)
         defer { device.close() }

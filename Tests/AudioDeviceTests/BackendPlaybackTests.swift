@@ -10,16 +10,18 @@ import AudioFileServices
 import AudioQueueServices
 import AudioTestSupport
 
-/// Plays a noise file through a queue on `output` while the sink's monitor is recorded through
-/// this package's own PulseAudio capture, and checks that the recording holds the whole signal
-/// after its first half second, in order, at gain 1, with no gap — or, with `pause`, paused
-/// for `pause.length` seconds once `pause.at` seconds have played: then with one gap of
-/// silence, after which the signal goes on from the frame where it stopped, or at most
-/// `pause.maxLoss` frames of it. Returns the frames the pause lost (negative: played twice).
+/// Plays a noise file through a queue on the output device `makeOutput` opens while the sink's
+/// monitor is recorded through this package's own PulseAudio capture, and checks that the
+/// recording holds the whole signal after its first half second, in order, at gain 1, with no
+/// gap — or, with `pause`, paused for `pause.length` seconds once `pause.at` seconds have
+/// played: then with one gap of silence, after which the signal goes on from the frame where it
+/// stopped, or at most `pause.maxLoss` frames of it. Returns the frames the pause lost
+/// (negative: played twice).
 @discardableResult
 func playAndRecord(
-    output: any AudioOutputDevice, label: String, pause: (at: Double, length: Double, maxLoss: Int)? = nil
+    label: String, pause: (at: Double, length: Double, maxLoss: Int)? = nil, makeOutput: () throws -> any AudioOutputDevice
 ) throws -> Int {
+    let output = try makeOutput()
     let noise = try noiseFile(seconds: 4, name: "record")
     let reference = try referenceDecode(noise)
     let input = try PulseBackend().makeInput(name: "\(Server.sink).monitor", sampleRate: 48000, channels: 2, bufferFrames: 1024)
@@ -47,7 +49,8 @@ func playAndRecord(
         try queue.start()
     }
     #expect(stopped.wait(timeout: .now() + 30) == .success, "\(label): playback did not end")
-    Thread.sleep(forTimeInterval: 0.3)   // the monitor's tail
+    // The monitor's tail: half a second recorded after the end was played.
+    #expect(recorder.waitForMore(seconds: 0.5, rate: 48000), "\(label): the monitor stopped recording")
     input.stop()
     try queue.dispose(immediate: true)
     #expect(player.failure == nil)
@@ -110,13 +113,19 @@ extension SharedServer {
     @Suite("Playback through the sound server")
     struct Playback {
         @Test func pulsePlaybackIsRecordedWhole() throws {
-            let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames)
-            try playAndRecord(output: output, label: "pulse")
+            try onTimeChecks("pulse playback") {
+                try playAndRecord(label: "pulse") {
+                    try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames)
+                }
+            }
         }
 
         @Test func alsaPulsePCMPlaybackIsRecordedWhole() throws {
-            let output = try ALSABackend().makeOutput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames)
-            try playAndRecord(output: output, label: "alsa pulse")
+            try onTimeChecks("alsa pulse playback") {
+                try playAndRecord(label: "alsa pulse") {
+                    try ALSABackend().makeOutput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames)
+                }
+            }
         }
 
         /// Apple's pause keeps what is buffered: half a second of audio the server holds when
@@ -125,12 +134,16 @@ extension SharedServer {
         /// or plays again (a few milliseconds either way); a pause that dropped the server's
         /// buffer would lose the whole half second.
         @Test func pausingKeepsWhatTheServerHolds() throws {
-            let halfSecond = 24000
-            let pulse = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: halfSecond)
-            let lostPulse = try playAndRecord(output: pulse, label: "pulse", pause: (at: 1.5, length: 0.6, maxLoss: halfSecond / 10))
-            let alsa = try ALSABackend().makeOutput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: halfSecond)
-            let lostALSA = try playAndRecord(output: alsa, label: "alsa pulse", pause: (at: 1.5, length: 0.6, maxLoss: halfSecond / 10))
-            print("frames a pause dropped (negative: played twice): through PulseAudio \(lostPulse), through ALSA's pulse PCM \(lostALSA)")
+            try onTimeChecks("pause") {
+                let halfSecond = 24000
+                let lostPulse = try playAndRecord(label: "pulse", pause: (at: 1.5, length: 0.6, maxLoss: halfSecond / 10)) {
+                    try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: halfSecond)
+                }
+                let lostALSA = try playAndRecord(label: "alsa pulse", pause: (at: 1.5, length: 0.6, maxLoss: halfSecond / 10)) {
+                    try ALSABackend().makeOutput(name: "pulse", sampleRate: 48000, channels: 2, bufferFrames: halfSecond)
+                }
+                print("frames a pause dropped (negative: played twice): through PulseAudio \(lostPulse), through ALSA's pulse PCM \(lostALSA)")
+            }
         }
 
         /// A queue that runs dry while the server plays it: the timeline reports a
@@ -174,7 +187,8 @@ extension SharedServer {
         /// isRunning fires when the device starts and when it stops; the queue's clock runs at
         /// the device's rate (within 0.5 % over three seconds; a null sink is clocked by the
         /// host's monotonic clock). PipeWire's server reports positions a 43 ms quantum at a
-        /// time, which libpulse's interpolated time turns into rates 1–2 % off for seconds.
+        /// time, which libpulse's interpolated time turns into rates 1–2 % off for seconds
+        /// (``onTimeChecks(_:_:)``).
         @Test func isRunningAndTheClock() throws {
             let noise = try noiseFile(seconds: 8, name: "clock")
             let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames)
@@ -201,7 +215,9 @@ extension SharedServer {
             }
             let t1 = try queue.currentTime().timeStamp
             let rate = (t1.sampleTime - t0.sampleTime) / (Double(t1.hostTime - t0.hostTime) / 1e9)
-            #expect(abs(rate / 48000 - 1) < 0.005, "the queue's clock ran at \(rate) Hz: \(trace.joined(separator: " "))")
+            onTimeChecks("the queue's clock") {
+                #expect(abs(rate / 48000 - 1) < 0.005, "the queue's clock ran at \(rate) Hz: \(trace.joined(separator: " "))")
+            }
             try queue.stop(immediate: true)
             #expect(events.withLock { $0 } == [true, false])
             try queue.dispose(immediate: true)

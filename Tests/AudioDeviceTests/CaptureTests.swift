@@ -120,7 +120,8 @@ extension SharedServer {
             try #require(eventually(within: 5) { recorder.frames > 0 }, "\(label): nothing recorded")
             let play = try runProcess("/usr/bin/paplay", ["--device=\(Server.sink)", noise])
             #expect(play.status == 0, "paplay: \(play.err)")
-            Thread.sleep(forTimeInterval: 0.2)
+            // paplay has played its end: half a second recorded after it holds the monitor's tail.
+            #expect(recorder.waitForMore(seconds: 0.5, rate: 48000), "\(label): the monitor stopped recording")
             input.stop(drain: true)
             let calls = recorder.calls.load(ordering: .acquiring)
             #expect(input.framesCaptured == Int64(recorder.frames))
@@ -138,11 +139,13 @@ extension SharedServer {
         }
 
         @Test func pulseMonitorRecordsWhatPlays() throws {
-            let input = try PulseBackend().makeInput(name: Self.monitor, sampleRate: 48000, channels: 2, bufferFrames: 480)
-            #expect(input.info.name == Self.monitor && input.info.direction == .input)
-            // The bounds the device keeps to whatever the load: within its loss threshold (two
-            // pieces, 20 ms) a host time moves an eighth of the way to the server's estimate.
-            try recordWhilePlaying(input, bufferFrames: 480, step: 0.0025, total: 0.02, label: "pulse")
+            try onTimeChecks("pulse capture") {
+                let input = try PulseBackend().makeInput(name: Self.monitor, sampleRate: 48000, channels: 2, bufferFrames: 480)
+                #expect(input.info.name == Self.monitor && input.info.direction == .input)
+                // The bounds the device keeps to whatever the load: within its loss threshold (two
+                // pieces, 20 ms) a host time moves an eighth of the way to the server's estimate.
+                try recordWhilePlaying(input, bufferFrames: 480, step: 0.0025, total: 0.02, label: "pulse")
+            }
         }
 
         /// alsa-lib's `pulse` PCM records the server's default source, the test sink's monitor.
@@ -195,7 +198,9 @@ extension SharedServer {
             let pieces = recorder.pieces
             checkPieceSizes(pieces, bufferFrames: 882, label: "44.1 kHz")
             // Within the loss threshold (two pieces, 40 ms) a host time moves an eighth of the way.
-            checkHostTimes(pieces, rate: 44100, step: 0.005, total: 0.04, label: "44.1 kHz")
+            onTimeChecks("44.1 kHz host times") {
+                checkHostTimes(pieces, rate: 44100, step: 0.005, total: 0.04, label: "44.1 kHz")
+            }
         }
 
         /// `stop(drain: true)` delivers what the server had recorded by the call. A null source of
@@ -203,10 +208,14 @@ extension SharedServer {
         /// fragments, hands the server 50 ms at a time; so when stop is called, up to 50 ms
         /// recorded before it is still in the source, which a stop without draining drops (it
         /// delivers 5 to 45 ms less). The frames delivered are at least those from the first
-        /// piece's arrival to the call (within 2 ms); nothing comes after stop returns.
+        /// piece's arrival to the call (within 2 ms) — what the device promises when the drain
+        /// ends within its 100 ms; a stop that took longer (a busy machine kept the I/O thread
+        /// waiting) ended at that deadline, and its round shows nothing. Nothing comes after
+        /// stop returns, in every round.
         @Test func pulseStopDrainingDeliversWhatWasRecordedBeforeIt() throws {
             let source = try #require(PulseTestModule.nullSource(named: "aqdrain\(getpid())"), "pactl cannot load a null source")
             defer { source.unload() }
+            var checked = 0
             for round in 0..<5 {
                 let input = try PulseBackend().makeInput(name: "aqdrain\(getpid())", sampleRate: 48000, channels: 2, bufferFrames: 2400)
                 defer { input.close() }
@@ -217,16 +226,21 @@ extension SharedServer {
                 Thread.sleep(forTimeInterval: 0.2 + Double(round) * 0.011)
                 let called = HostTime.now()
                 input.stop(drain: true)
+                let returned = HostTime.now()
                 let calls = recorder.calls.load(ordering: .acquiring)
                 let first = try #require(recorder.pieces.first)
                 let recordedBefore = Double(first.frames) + (Double(called) - Double(first.calledAt)) / 1e9 * 48000
-                #expect(Double(recorder.frames) >= recordedBefore - 96,
-                        "round \(round): \(recorder.frames) frames delivered of \(Int(recordedBefore)) recorded before stop was called")
+                if returned - called < 90_000_000 {
+                    checked += 1
+                    #expect(Double(recorder.frames) >= recordedBefore - 96,
+                            "round \(round): \(recorder.frames) frames delivered of \(Int(recordedBefore)) recorded before stop was called")
+                }
                 checkPieceSizes(recorder.pieces, bufferFrames: 2400, label: "round \(round)")
                 // Closing ends the device's thread: any capture after stop returned has happened by now.
                 input.close()
                 #expect(recorder.calls.load(ordering: .acquiring) == calls, "round \(round): capture went on after stop returned")
             }
+            #expect(checked > 0, "every draining stop ran into its deadline")
         }
 
         /// Holding the capture thread up for longer than the server and the connection to it can

@@ -174,7 +174,10 @@ extension SharedServer {
             try tone.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: source))
 
             let recorder = try BackgroundAqplay(
-                ["--backend", "alsa", "-d", "LEF32@48000", "--duration", "4", out],
+                // Eight seconds: what comes before the loss (the server seen recording, a
+                // server that takes its time to die on a busy machine) must leave more than a
+                // second of the file's ten after it.
+                ["--backend", "alsa", "-d", "LEF32@48000", "--duration", "8", out],
                 environment: ["ALSA_CONFIG_PATH": config], executable: aqrecord)
             defer { if recorder.process.isRunning { recorder.process.terminate() } }
             try #require(eventually(within: 10) {

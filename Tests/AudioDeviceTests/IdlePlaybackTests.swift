@@ -56,7 +56,9 @@ extension SharedServer {
 
             try enqueue(second)
             try #require(returned.wait(timeout: .now() + 10) == .success, "the second sound did not come back")
-            Thread.sleep(forTimeInterval: 0.4)   // its tail, and the monitor's
+            // Its tail (the buffer comes back when decoded, before it has played), and the
+            // monitor's: a second recorded after it came back.
+            #expect(recorder.waitForMore(seconds: 1, rate: 48000), "the monitor stopped recording")
             input.stop()
             #expect(queue.isRunning, "the queue stopped running while dry")
             // A stop that waits for the queue to play out ends an idle stream too.
@@ -87,31 +89,43 @@ extension SharedServer {
         /// played out what it had; `framesPlayed` goes on meanwhile. Told that audio is back, the device plays
         /// it, ends the stream when the source says so, and reports no underrun of its own.
         @Test func aDrySourceIsNotAskedUntilItHasAudio() throws {
-            let rate = 48_000
-            let source = BurstSource(frames: rate, ready: rate / 4)
-            let device = try PulseOutputDevice(sink: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: 4096)
-            defer { device.close() }
-            try device.start(source: source)
-            try #require(source.started.wait(timeout: .now() + 5) == .success, "no .started")
-            try #require(eventually(within: 5) { source.dryCalls.load(ordering: .acquiring) > 0 }, "the source never ran dry")
+            try onTimeChecks("dry source") {
+                let rate = 48_000
+                let source = BurstSource(frames: rate, ready: rate / 4)
+                let device = try PulseOutputDevice(sink: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: 4096)
+                defer { device.close() }
+                try device.start(source: source)
+                try #require(source.started.wait(timeout: .now() + 5) == .success, "no .started")
+                try #require(eventually(within: 5) { source.dryCalls.load(ordering: .acquiring) > 0 }, "the source never ran dry")
 
-            Thread.sleep(forTimeInterval: 0.4)   // the server plays out its ~85 ms and idles
-            let calls0 = source.calls.load(ordering: .acquiring)
-            let played0 = device.framesPlayed, host0 = HostTime.now()
-            Thread.sleep(forTimeInterval: 0.5)
-            let calls1 = source.calls.load(ordering: .acquiring)
-            let played1 = device.framesPlayed, host1 = HostTime.now()
-            #expect(calls1 == calls0, "the idle stream asked the dry source \(calls1 - calls0) times in 0.5 s")
-            let seconds = Double(host1 - host0) / 1e9
-            let advanced = Double(played1 - played0) / 48000
-            #expect(advanced > seconds * 0.8 && advanced < seconds * 1.2, "framesPlayed advanced \(advanced) s in \(seconds) s of idling")
+                // The server plays out its ~85 ms and stops asking: wait until it has not asked for
+                // 0.3 s (on a busy machine its last requests can come late), then watch for 0.5 s.
+                var last = source.calls.load(ordering: .acquiring), since = HostTime.now()
+                try #require(eventually(within: 10) {
+                    let calls = source.calls.load(ordering: .acquiring)
+                    if calls != last {
+                        last = calls
+                        since = HostTime.now()
+                    }
+                    return HostTime.now() - since >= 300_000_000
+                }, "the stream kept asking the dry source")
+                let calls0 = source.calls.load(ordering: .acquiring)
+                let played0 = device.framesPlayed, host0 = HostTime.now()
+                Thread.sleep(forTimeInterval: 0.5)
+                let calls1 = source.calls.load(ordering: .acquiring)
+                let played1 = device.framesPlayed, host1 = HostTime.now()
+                #expect(calls1 == calls0, "the idle stream asked the dry source \(calls1 - calls0) times in 0.5 s")
+                let seconds = Double(host1 - host0) / 1e9
+                let advanced = Double(played1 - played0) / 48000
+                #expect(advanced > seconds * 0.8 && advanced < seconds * 1.2, "framesPlayed advanced \(advanced) s in \(seconds) s of idling")
 
-            source.makeReady(rate, ending: true)
-            device.sourceHasAudio()
-            try #require(source.stopped.wait(timeout: .now() + 10) == .success, "no .stopped after the source ended")
-            #expect(device.framesRendered == Int64(rate))
-            #expect(source.events.withLock { $0 } == ["started", "stopped(drained: true)"])
-            #expect(device.framesPlayed >= played1 + Int64(rate * 3 / 4), "framesPlayed went on by less than what played after the idle spell")
+                source.makeReady(rate, ending: true)
+                device.sourceHasAudio()
+                try #require(source.stopped.wait(timeout: .now() + 10) == .success, "no .stopped after the source ended")
+                #expect(device.framesRendered == Int64(rate))
+                #expect(source.events.withLock { $0 } == ["started", "stopped(drained: true)"])
+                #expect(device.framesPlayed >= played1 + Int64(rate * 3 / 4), "framesPlayed went on by less than what played after the idle spell")
+            }
         }
     }
 }

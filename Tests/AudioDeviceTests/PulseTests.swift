@@ -44,53 +44,55 @@ struct PulseTests {
     /// Two seconds played to a null sink come back through its monitor unchanged: same samples,
     /// gain 1, no gap; `.started` and `.stopped(drained: true)` are reported.
     @Test func playsExactlyWhatTheSourceRenders() throws {
-        let privateSink = PrivateNullSink()
-        let sink = privateSink?.name ?? PulseTestServer.sink
-        defer { privateSink?.unload() }
-        let rate = PulseTestServer.rate
-        let signal = TestSignal.make(frames: Int(rate * 2), rate: rate)
-        let backend = PulseBackend(applicationName: "swift-audio-queue tests")
+        try onTimeChecks("pulse device playback") {
+            let privateSink = PrivateNullSink()
+            let sink = privateSink?.name ?? PulseTestServer.sink
+            defer { privateSink?.unload() }
+            let rate = PulseTestServer.rate
+            let signal = TestSignal.make(frames: Int(rate * 2), rate: rate)
+            let backend = PulseBackend(applicationName: "swift-audio-queue tests")
 
-        let recorder = Recorder(capacityFrames: Int(rate * 8), channels: 2)
-        let input = try backend.makeInput(name: "\(sink).monitor", sampleRate: rate, channels: 2, bufferFrames: 1024)
-        defer { input.close() }
-        #expect(input.info.direction == .input && input.info.name == "\(sink).monitor")
-        try input.start(sink: recorder)
-        try #require(recorder.started.wait(timeout: .now() + 5) == .success, "the monitor did not start recording")
+            let recorder = Recorder(capacityFrames: Int(rate * 8), channels: 2)
+            let input = try backend.makeInput(name: "\(sink).monitor", sampleRate: rate, channels: 2, bufferFrames: 1024)
+            defer { input.close() }
+            #expect(input.info.direction == .input && input.info.name == "\(sink).monitor")
+            try input.start(sink: recorder)
+            try #require(recorder.started.wait(timeout: .now() + 5) == .success, "the monitor did not start recording")
 
-        let source = SignalSource(signal, channels: 2)
-        let output = try backend.makeOutput(name: sink, sampleRate: rate, channels: 2, bufferFrames: Server.testBufferFrames)
-        defer { output.close() }
-        #expect(output.info.uid == "pulse:\(sink)")
-        #expect(output.format.sampleRate == rate && output.format.channelsPerFrame == 2)
-        try output.start(source: source)
-        try #require(source.started.wait(timeout: .now() + 5) == .success, "no .started")
-        try #require(source.stopped.wait(timeout: .now() + 10) == .success, "no .stopped after the source ended")
-        #expect(source.events.withLock { $0 } == ["started", "stopped(drained: true)"])
-        #expect(output.framesRendered == Int64(signal.count / 2))
-        output.stop(drain: true)   // after the device stopped by itself: nothing to do
+            let source = SignalSource(signal, channels: 2)
+            let output = try backend.makeOutput(name: sink, sampleRate: rate, channels: 2, bufferFrames: Server.testBufferFrames)
+            defer { output.close() }
+            #expect(output.info.uid == "pulse:\(sink)")
+            #expect(output.format.sampleRate == rate && output.format.channelsPerFrame == 2)
+            try output.start(source: source)
+            try #require(source.started.wait(timeout: .now() + 5) == .success, "no .started")
+            try #require(source.stopped.wait(timeout: .now() + 10) == .success, "no .stopped after the source ended")
+            #expect(source.events.withLock { $0 } == ["started", "stopped(drained: true)"])
+            #expect(output.framesRendered == Int64(signal.count / 2))
+            output.stop(drain: true)   // after the device stopped by itself: nothing to do
 
-        // Everything played is in the monitor by now; let the record stream deliver it.
-        let wanted = recorder.frames + Int(rate / 2)
-        _ = eventually(within: 5) { recorder.frames >= wanted }
-        input.stop()
-        let recorded = recorder.frames
-        #expect(input.framesCaptured == Int64(recorded))
-        // Closing ends the device's thread: any capture after stop returned has happened by now.
-        input.close()
-        #expect(recorder.frames == recorded, "capture continued after stop()")
-        #expect(recorder.events.withLock { $0 }.first == "started")
+            // Everything played is in the monitor by now; let the record stream deliver it.
+            let wanted = recorder.frames + Int(rate / 2)
+            _ = eventually(within: 5) { recorder.frames >= wanted }
+            input.stop()
+            let recorded = recorder.frames
+            #expect(input.framesCaptured == Int64(recorded))
+            // Closing ends the device's thread: any capture after stop returned has happened by now.
+            input.close()
+            #expect(recorder.frames == recorded, "capture continued after stop()")
+            #expect(recorder.events.withLock { $0 }.first == "started")
 
-        let samples = recorder.samples
-        let offset = try #require(TestSignal.align(signal, in: samples, channels: 2, rate: rate), "the signal is not in the recording")
-        let from = Int(rate / 2), frames = signal.count / 2
-        try #require(offset + frames <= samples.count / 2, "the recording ends \(offset + frames - samples.count / 2) frames early")
-        var worst: Float = 0, worstAt = 0
-        for i in (from * 2)..<(frames * 2) {
-            let d = abs(samples[offset * 2 + i] - signal[i])
-            if d > worst { (worst, worstAt) = (d, i / 2) }
+            let samples = recorder.samples
+            let offset = try #require(TestSignal.align(signal, in: samples, channels: 2, rate: rate), "the signal is not in the recording")
+            let from = Int(rate / 2), frames = signal.count / 2
+            try #require(offset + frames <= samples.count / 2, "the recording ends \(offset + frames - samples.count / 2) frames early")
+            var worst: Float = 0, worstAt = 0
+            for i in (from * 2)..<(frames * 2) {
+                let d = abs(samples[offset * 2 + i] - signal[i])
+                if d > worst { (worst, worstAt) = (d, i / 2) }
+            }
+            #expect(worst <= 1e-4, "recording differs from the signal by \(worst) at frame \(worstAt) (aligned at \(offset))")
         }
-        #expect(worst <= 1e-4, "recording differs from the signal by \(worst) at frame \(worstAt) (aligned at \(offset))")
     }
 
     /// `stop(drain: false)` in the middle returns without waiting for the audio, the source is not

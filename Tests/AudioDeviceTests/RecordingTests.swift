@@ -172,34 +172,36 @@ extension SharedServer {
         /// leave half a second for the callback thread outside the hold, so that a busy machine
         /// does not make a second hole.)
         @Test func holdingBuffersLosesThatTimeAndNothingElse() throws {
-            let noise = try noiseFile(seconds: 3, name: "rec")
-            let reference = try referenceDecode(noise).samples
-            let input = try PulseBackend().makeInput(name: "\(Server.sink).monitor", sampleRate: 48000, channels: 2, bufferFrames: 480)
-            let take = try recordMonitor(input: input, format: Self.float2, noise: noise, bufferSeconds: 0.05, buffers: 10, holdFor: 1)
-            #expect(take.lost >= 9600, "\(take.lost) frames lost")
-            #expect(take.converterError == AudioQueueError.Code.recordUnderrun.rawValue)
-            #expect(take.underrunNotices >= 1)
-            var jumps: [Int64] = []
-            for (a, b) in zip(take.deliveries, take.deliveries.dropFirst()) {
-                let gap = Int64(b.startTime.sampleTime) - Int64(a.startTime.sampleTime) - Int64(a.packetCount)
-                if gap != 0 { jumps.append(gap) }
-            }
-            #expect(jumps.count == 1 && jumps.reduce(0, +) == take.lost, "jumps \(jumps), lost \(take.lost)")
-            // Outside the hole the recording is the signal, in place on the timeline.
-            let holeStart = take.deliveries.indices.first { i in
-                i + 1 < take.deliveries.count
-                    && Int64(take.deliveries[i + 1].startTime.sampleTime) != Int64(take.deliveries[i].startTime.sampleTime) + Int64(take.deliveries[i].packetCount)
-            }
-            let hole: Range<Int>? = holeStart.map { i in
-                let d = take.deliveries[i]
-                let from = Int(d.startTime.sampleTime) + d.packetCount
-                return from..<(from + Int(take.lost))
-            }
-            // The hole is in recording frames; the check skips the reference frames it covers.
-            if let hole, let lag = alignment(of: reference, in: take.samples, channels: 2, from: 24000, tolerance: 2e-4).map({ $0 / 2 }) {
-                expectHoldsSignal(take.samples, reference, minimumSNR: 100, label: "held", skip: (hole.lowerBound - lag)..<(hole.upperBound - lag))
-            } else {
-                Issue.record("no hole found, or the signal is not in the recording")
+            try onTimeChecks("held buffers") {
+                let noise = try noiseFile(seconds: 3, name: "rec")
+                let reference = try referenceDecode(noise).samples
+                let input = try PulseBackend().makeInput(name: "\(Server.sink).monitor", sampleRate: 48000, channels: 2, bufferFrames: 480)
+                let take = try recordMonitor(input: input, format: Self.float2, noise: noise, bufferSeconds: 0.05, buffers: 10, holdFor: 1)
+                #expect(take.lost >= 9600, "\(take.lost) frames lost")
+                #expect(take.converterError == AudioQueueError.Code.recordUnderrun.rawValue)
+                #expect(take.underrunNotices >= 1)
+                var jumps: [Int64] = []
+                for (a, b) in zip(take.deliveries, take.deliveries.dropFirst()) {
+                    let gap = Int64(b.startTime.sampleTime) - Int64(a.startTime.sampleTime) - Int64(a.packetCount)
+                    if gap != 0 { jumps.append(gap) }
+                }
+                #expect(jumps.count == 1 && jumps.reduce(0, +) == take.lost, "jumps \(jumps), lost \(take.lost)")
+                // Outside the hole the recording is the signal, in place on the timeline.
+                let holeStart = take.deliveries.indices.first { i in
+                    i + 1 < take.deliveries.count
+                        && Int64(take.deliveries[i + 1].startTime.sampleTime) != Int64(take.deliveries[i].startTime.sampleTime) + Int64(take.deliveries[i].packetCount)
+                }
+                let hole: Range<Int>? = holeStart.map { i in
+                    let d = take.deliveries[i]
+                    let from = Int(d.startTime.sampleTime) + d.packetCount
+                    return from..<(from + Int(take.lost))
+                }
+                // The hole is in recording frames; the check skips the reference frames it covers.
+                if let hole, let lag = alignment(of: reference, in: take.samples, channels: 2, from: 24000, tolerance: 2e-4).map({ $0 / 2 }) {
+                    expectHoldsSignal(take.samples, reference, minimumSNR: 100, label: "held", skip: (hole.lowerBound - lag)..<(hole.upperBound - lag))
+                } else {
+                    Issue.record("no hole found, or the signal is not in the recording")
+                }
             }
         }
 

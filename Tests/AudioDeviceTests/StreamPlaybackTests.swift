@@ -32,7 +32,8 @@ extension SharedServer {
             let recorder = MonitorRecorder(seconds: 30, rate: 48000, channels: 2)
             try input.start(sink: recorder)
             let result = try runProcess(aqplay, ["--backend", "pulse", "--device", Server.sink, server.url("/radio")])
-            Thread.sleep(forTimeInterval: 0.3)  // the monitor's tail
+            // The monitor's tail: half a second recorded after aqplay's end.
+            #expect(recorder.waitForMore(seconds: 0.5, rate: 48000), "the monitor stopped recording")
             input.stop()
             let samples = recorder.samples
             var sound = 0

@@ -163,9 +163,11 @@ struct AqplayStreamTests {
 
         let partial = Self.output("stuck")
         defer { try? FileManager.default.removeItem(atPath: partial) }
-        let timedOut = try runProcess(aqplay, ["--timeout", "0.5", "--offline", partial, server.url("/stuck")])
+        // A time-out of 2 s, well past what a busy machine may keep the server's thread
+        // waiting, and well short of the 30 s stall.
+        let timedOut = try runProcess(aqplay, ["--timeout", "2", "--offline", partial, server.url("/stuck")])
         #expect(timedOut.status == 1)
-        #expect(timedOut.err.contains("\(server.url("/stuck")): no data for 0.5 s (after "), "\(timedOut.err)")
+        #expect(timedOut.err.contains("\(server.url("/stuck")): no data for 2 s (after "), "\(timedOut.err)")
         #expect(try AqplayTests.floats(partial).samples.count > 0)
         let misuse = try runProcess(aqplay, ["--timeout", "5", "--offline", partial, Self.path(name)])
         #expect(misuse.status == 2 && misuse.err.contains("--timeout is for streams"), "\(misuse.err)")

@@ -178,8 +178,13 @@ struct LiveDeviceTests {
         try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.25, count: 4800)))
         let at = HostTime.now() + 300_000_000
         try queue.start(at: AudioTimeStamp(hostTime: at, flags: .hostTimeValid))
-        #expect(device.framesRendered == 0)
-        #expect(!queue.isRunning)
+        let rendered = device.framesRendered, running = queue.isRunning
+        // Nothing before the time asked for; what is seen after it (a busy machine can keep
+        // this thread waiting that long) proves nothing either way.
+        if HostTime.now() < at {
+            #expect(rendered == 0)
+            #expect(!running)
+        }
         #expect(started.wait(timeout: .now() + 10) == .success)
         #expect(HostTime.now() >= at)
         #expect(device.framesRendered > 0)
