@@ -30,7 +30,10 @@ extension SharedServer {
             let recorder = MonitorRecorder(seconds: 10, rate: 48000, channels: 2)
             try input.start(sink: recorder)
 
-            let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: 4096)
+            // 170 ms of buffer: enough that a busy machine does not underrun a sound that must
+            // come back exactly (85 ms underran under load), short enough that the stream plays
+            // out and idles between the sounds (with 250 ms it never idled).
+            let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: 8192)
             let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
             let returned = DispatchSemaphore(value: 0)
             let queue = try AudioQueue(format: format, device: output) { _, _ in returned.signal() }
@@ -44,7 +47,7 @@ extension SharedServer {
             try queue.start()
             try #require(returned.wait(timeout: .now() + 10) == .success, "the first sound did not come back")
 
-            // The stream plays out its last ~85 ms and idles; the queue's time goes on.
+            // The stream plays out its last ~170 ms and idles; the queue's time goes on.
             Thread.sleep(forTimeInterval: 0.4)
             let t0 = try queue.currentTime().timeStamp
             Thread.sleep(forTimeInterval: 0.5)

@@ -28,9 +28,9 @@ enum Server {
 /// timing reports as the device's clock runs, no underrun — in full against PulseAudio, which
 /// keeps those promises on a machine whose cores are saturated by other processes. PipeWire's
 /// PulseAudio server (0.3.65, as Scripts/lib/pipewire.sh runs it) does not: on such a machine
-/// it replaces or drops a quantum of a stream now and then and its timing reports jump by as
-/// much, with nothing said to the client. Against it what the checks find is recorded as a
-/// known issue: it shows in the output and does not fail the run.
+/// it replaces or drops a quantum of a stream now and then (mostly with nothing said to the
+/// client) and its timing reports jump by as much. Against it what the checks find is recorded
+/// as a known issue: it shows in the output and does not fail the run.
 func onTimeChecks(_ label: String, _ body: () throws -> Void) rethrows {
     try withKnownIssue("\(label): PipeWire's PulseAudio server on a busy machine", isIntermittent: true) {
         try body()
