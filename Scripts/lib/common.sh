@@ -4,10 +4,10 @@
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
-# packages GROUP...: the Debian packages of these groups of Scripts/debian-packages, one per line,
+# packages GROUP...: the Debian packages of these groups of Scripts/lib/debian-packages, one per line,
 # each once, in the list's order. An unknown group is an error.
 packages() {
-    local list="$repo_root/Scripts/debian-packages" group
+    local list="$repo_root/Scripts/lib/debian-packages" group
     for group in "$@"; do
         if ! awk -v g="$group" '$1 == g { found = 1 } END { exit !found }' "$list"; then
             echo "error: no group '$group' in $list" >&2
@@ -39,7 +39,7 @@ need_packages() {
 }
 
 # need_package_groups GROUP...: installs the missing packages of these groups of
-# Scripts/debian-packages (need_packages $(packages GROUP...), failing on an unknown group).
+# Scripts/lib/debian-packages (need_packages $(packages GROUP...), failing on an unknown group).
 need_package_groups() {
     local list
     list="$(packages "$@")" || return 1

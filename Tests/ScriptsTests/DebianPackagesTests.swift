@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ProcessSupport
 
-/// `Scripts/debian-packages` is the one list of Debian packages the scripts install. These tests
+/// `Scripts/lib/debian-packages` is the one list of Debian packages the scripts install. These tests
 /// derive what building needs from the manifests and from dpkg — each system library target's
 /// apt provider and the package that owns its pkg-config file, pkg-config itself, git and the
 /// CA certificates for the dependencies — and check it against what `Scripts/demo` really
@@ -17,7 +17,7 @@ struct DebianPackagesTests {
         let demo = try Set(packagesInstalled(by: "Scripts/demo"))
         let needed = try packagesBuildingNeeds()
         for (package, reason) in needed.sorted(by: { $0.key < $1.key }) where !demo.contains(package) {
-            Issue.record("Scripts/demo does not install \(package), which \(reason) (add it to the build group of Scripts/debian-packages)")
+            Issue.record("Scripts/demo does not install \(package), which \(reason) (add it to the build group of Scripts/lib/debian-packages)")
         }
         for package in demo.sorted() where needed[package] == nil {
             Issue.record("Scripts/demo installs \(package), which nothing in the manifests needs (take it out of the build group, or teach this test why it is needed)")
