@@ -41,15 +41,6 @@ extension AudioInputQueue {
             start: { device throws(AudioDeviceError) in try device.start(sink: feed) }, started: { _, _ in })
     }
 
-    /// Marks the device stopped and returns it for the caller to stop, if it was running
-    /// (state lock held, transitions lock held).
-    func detachDevice(_ side: inout InputSide) -> (any AudioInputDevice)? {
-        side.session.generation &+= 1
-        guard side.session.status != .idle else { return nil }
-        side.session.status = .idle
-        return side.session.device
-    }
-
     /// Called by the feed on the device's I/O thread; the work happens on the control queue.
     func deviceReported(_ event: AudioDeviceEvent) {
         switch event {
@@ -65,61 +56,17 @@ extension AudioInputQueue {
         }
     }
 
-    private func reportRunning() {
-        let changed = transitions.run {
-            core.state.withLock { s -> Bool in
-                guard s.phase.isActive, s.side.session.status == .running, !s.reportedRunning else { return false }
-                s.reportedRunning = true
-                return true
-            }
-        }
-        if changed { core.notify(self, .isRunning, synchronously: false) }
-    }
-
-    /// The device failed while recording: a queue on the default input follows it to the
-    /// backend's default again (``followDefault(after:)``); otherwise the queue stops (what was
-    /// recorded comes back), and the converter-error listeners hear `kAudioQueueErr_QueueInvalidated`.
-    private func deviceFailed(_ error: AudioDeviceError) {
-        if followDefault(after: error) {
-            core.notify(self, .currentDevice, synchronously: false)
-            return
-        }
-        let (changed, released) = transitions.run { () -> (Bool, AudioInputQueue?) in
-            capture.withLock { c -> (Bool, AudioInputQueue?) in
-                let result = core.state.withLock { s -> ((any AudioInputDevice)?, AudioInputQueue?)? in
-                    s.side.session.failure = error
-                    s.side.converterError = AudioQueueError.Code.queueInvalidated.rawValue
-                    guard !s.phase.isStopped, s.phase != .disposed else { return nil }
-                    s.phase = .stopped(stopWhenStarted: false)
-                    let device = detachDevice(&s.side)
-                    defer { s.keepAlive = nil }
-                    return (device, s.keepAlive)
-                }
-                guard let (device, released) = result else { return (false, nil) }
-                device?.stop(drain: false)
-                pump(c, drops: .always)
-                returnEverything(c, keepingStaged: true)
-                return (true, released)
-            }
-        }
-        // The program hears why before it gets back the buffers (see the output queue's).
-        core.notify(self, .converterError, synchronously: false)
-        scheduleCallbacks()
-        if changed { core.setReportedRunning(self, false, synchronously: false) }
-        withExtendedLifetime(released) {}
-    }
-
     // MARK: The capture thread
 
     func startCaptureThread(_ side: inout InputSide) throws(AudioQueueError) {
-        guard side.captureThread == nil else { return }
+        guard side.thread == nil else { return }
         let feed = self.feed
-        let exit = captureThreadExit
+        let exit = threadExit
         // Woken every 50 ms of audio until the first pump sets the threshold (see
         // wakeThreshold); the timeout only guards against a missed wake-up.
         feed.wakeThreshold.store(max(1, Int(sampleRate / 20)), ordering: .relaxed)
         do {
-            side.captureThread = try IOThread(name: "aq.capture") { [weak self] in
+            side.thread = try IOThread(name: "aq.capture") { [weak self] in
                 while !exit.isSet {
                     _ = feed.wake.wait(timeout: .now() + .seconds(1))
                     if exit.isSet { return }
@@ -243,43 +190,6 @@ extension AudioInputQueue {
         }
     }
 
-    /// Sends filled buffers to their callbacks, and a new converter error to its listeners.
-    func scheduleCallbacks() {
-        let notice = core.state.withLock { s -> Bool in
-            defer { s.side.converterNoticePending = false }
-            return s.side.converterNoticePending
-        }
-        if notice { core.notify(self, .converterError, synchronously: false) }
-        core.scheduleCallbacks(self)
-    }
-
-    // MARK: Stopping
-
-    /// Stops now: the device, what it recorded and has not been handed back, the buffers
-    /// (back through their callbacks).
-    func stopNow() {
-        let (wasActive, released) = transitions.run { () -> (Bool, AudioInputQueue?) in
-            capture.withLock { c -> (Bool, AudioInputQueue?) in
-                let (active, device, released) = core.state.withLock { s -> (Bool, (any AudioInputDevice)?, AudioInputQueue?) in
-                    let active = !s.phase.isStopped
-                    s.line.refusals += 1
-                    if s.phase != .disposed { s.phase = .stopped(stopWhenStarted: false) }
-                    let device = detachDevice(&s.side)
-                    defer { s.keepAlive = nil }
-                    return (active, device, s.keepAlive)
-                }
-                device?.stop(drain: false)
-                discardCaptured(c)
-                returnEverything(c, keepingStaged: true)
-                return (active, released)
-            }
-        }
-        core.drainCallbacksNow(self)
-        core.state.withLock { $0.line.refusals -= 1 }
-        if wasActive { core.setReportedRunning(self, false, synchronously: true) }
-        withExtendedLifetime(released) {}
-    }
-
     /// The asynchronous stop: the device delivers what it recorded up to now and stops; every
     /// frame of it goes into buffers (waiting for callbacks to enqueue them again, up to two
     /// seconds); the buffer being filled comes back with what it holds, the others empty; then
@@ -324,26 +234,6 @@ extension AudioInputQueue {
             returnEverything(c, keepingStaged: true)
             return (true, dispose, released)
         }
-        guard stopped else { return }
-        scheduleCallbacks()
-        core.reportStoppedAfterCallbacks(self)
-        if dispose { finishDispose() }
-        withExtendedLifetime(released) {}
-    }
-
-    func finishDispose() {
-        stopNow()
-        let (device, owned, thread) = core.state.withLock { s -> ((any AudioInputDevice)?, Bool, IOThread?) in
-            s.phase = .disposed
-            core.freeAll(in: &s)
-            let (d, o) = s.side.session.release()
-            let t = s.side.captureThread
-            s.side.captureThread = nil
-            return (d, o, t)
-        }
-        captureThreadExit.value.store(true, ordering: .releasing)
-        feed.wake.signal()
-        if let thread, !thread.isCurrent { thread.join() } else { thread?.detach() }
-        if owned { transitions.run { device?.close() } }
+        finishStopping(stopped, thenDispose: dispose, released: released)
     }
 }

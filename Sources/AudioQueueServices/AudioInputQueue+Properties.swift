@@ -6,7 +6,7 @@ extension AudioInputQueue {
 
     /// True from when the device starts recording until the queue stops
     /// (`kAudioQueueProperty_IsRunning`).
-    public var isRunning: Bool { core.state.withLock { $0.reportedRunning } }
+    public var isRunning: Bool { reportedRunning }
 
     /// The encoder's magic cookie, to copy into the file before and after recording
     /// (`kAudioQueueProperty_MagicCookie`); nil for formats that have none (linear PCM, IMA4,
@@ -18,17 +18,11 @@ extension AudioInputQueue {
     public var maximumOutputPacketSize: Int { capture.withLock { $0.encoder.maximumPacketSize } }
 
     /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else nil.
-    public var channelLayout: AudioChannelLayout? { core.state.withLock { $0.side.layout } }
+    public var channelLayout: AudioChannelLayout? { setLayout }
 
     /// Sets the channel layout; `invalidPropertyValue` when its channel count is not the queue's.
     public func setChannelLayout(_ newLayout: AudioChannelLayout?) throws(AudioQueueError) {
-        try core.state.withLock { s throws(AudioQueueError) in
-            try s.checkUsable()
-            if let newLayout, newLayout.numberOfChannels != channels {
-                throw AudioQueueError(.invalidPropertyValue, "the layout has \(newLayout.numberOfChannels) channels; the queue has \(channels)")
-            }
-            s.side.layout = newLayout
-        }
+        try setLayout(newLayout, channels: channels)
     }
 
     /// Whether levels of what is recorded are metered (`kAudioQueueProperty_EnableLevelMetering`).
@@ -63,12 +57,12 @@ extension AudioInputQueue {
     /// The most recent error (`kAudioQueueProperty_ConverterError`): `kAudioQueueErr_RecordUnderrun`
     /// once recorded audio found no buffer, `kAudioQueueErr_QueueInvalidated` when the device
     /// failed; 0 if none.
-    public var converterError: OSStatus { core.state.withLock { $0.side.converterError } }
+    public var converterError: OSStatus { lastConverterError }
 
     /// Why the input device stopped the queue, when it failed while recording (the sound
     /// server went away, the card was unplugged): what a `queueInvalidated` ``converterError``
     /// stands for. Nil otherwise, and again once another device is chosen.
-    public var deviceFailure: AudioDeviceError? { core.state.withLock { $0.side.session.failure } }
+    public var deviceFailure: AudioDeviceError? { lastDeviceFailure }
 
     /// Frames recorded that were dropped because no buffer was enqueued, since the queue was
     /// made.
@@ -78,13 +72,11 @@ extension AudioInputQueue {
 
     /// The device's UID (`kAudioQueueProperty_CurrentDevice`): the open device, else the one
     /// asked for; nil when the default will be chosen at start.
-    public var currentDevice: String? {
-        core.state.withLock { s in s.side.session.device?.info.uid ?? s.side.session.requestedUID }
-    }
+    public var currentDevice: String? { deviceUID }
 
     /// The open input device's description, with a note when it differs from what was asked
     /// for (the server or alsa-lib resampling); nil before the queue first opens one.
-    public var currentDeviceInfo: AudioDeviceInfo? { core.state.withLock { $0.side.session.device?.info } }
+    public var currentDeviceInfo: AudioDeviceInfo? { deviceInfo }
 
     /// Chooses the input device by UID (`backend:name`, or a backend name; nil: the default),
     /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice` when
@@ -106,12 +98,10 @@ extension AudioInputQueue {
     }
 
     /// The input device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).
-    public var deviceSampleRate: Double { core.state.withLock { $0.side.session.device?.format.sampleRate ?? sampleRate } }
+    public var deviceSampleRate: Double { deviceFormat?.sampleRate ?? sampleRate }
 
     /// The input device's channel count (`kAudioQueueDeviceProperty_NumberChannels`).
-    public var deviceNumberOfChannels: Int {
-        core.state.withLock { Int($0.side.session.device?.format.channelsPerFrame ?? UInt32(channels)) }
-    }
+    public var deviceNumberOfChannels: Int { deviceFormat.map { Int($0.channelsPerFrame) } ?? channels }
 
     // MARK: Time
 
@@ -120,34 +110,13 @@ extension AudioInputQueue {
     /// whether recording was interrupted (a device overrun, or a record underrun) since that
     /// timeline was last asked.
     public func currentTime(timeline: AudioQueueTimeline? = nil) throws(AudioQueueError) -> (timeStamp: AudioTimeStamp, discontinuity: Bool) {
-        try core.state.withLock { s throws(AudioQueueError) -> (AudioTimeStamp, Bool) in
-            try s.checkUsable()
-            if let timeline, timeline.owner != core.serial {
-                throw AudioQueueError(.invalidParameter, "the timeline belongs to another queue")
-            }
-            let sample = s.phase.isStopped ? 0 : feed.framesSeen.load(ordering: .acquiring)
-            let discontinuity = timeline?.observe(feed.discontinuities.load(ordering: .acquiring)) ?? false
-            return (AudioTimeStamp(sampleTime: Double(sample), hostTime: HostTime.now(), flags: .sampleHostTimeValid), discontinuity)
-        }
+        try timeNow(timeline: timeline)
     }
 
     /// A timeline for ``currentTime(timeline:)`` (`AudioQueueCreateTimeline`).
-    public func makeTimeline() throws(AudioQueueError) -> AudioQueueTimeline {
-        try core.state.withLock { s throws(AudioQueueError) -> AudioQueueTimeline in
-            try s.checkUsable()
-            return AudioQueueTimeline(owner: core.serial, seen: feed.discontinuities.load(ordering: .acquiring))
-        }
-    }
+    public func makeTimeline() throws(AudioQueueError) -> AudioQueueTimeline { try newTimeline() }
 
     /// The input device's time (`AudioQueueDeviceGetCurrentTime`): the host time now, and, while
     /// the device runs, the frames it has delivered since it was opened.
-    public func deviceCurrentTime() throws(AudioQueueError) -> AudioTimeStamp {
-        try core.state.withLock { s throws(AudioQueueError) -> AudioTimeStamp in
-            try s.checkUsable()
-            guard s.side.session.status == .running, let device = s.side.session.device else {
-                return AudioTimeStamp(hostTime: HostTime.now(), flags: .hostTimeValid)
-            }
-            return AudioTimeStamp(sampleTime: Double(device.framesCaptured), hostTime: HostTime.now(), flags: .sampleHostTimeValid)
-        }
-    }
+    public func deviceCurrentTime() throws(AudioQueueError) -> AudioTimeStamp { try deviceTime() }
 }

@@ -37,14 +37,16 @@ public final class AudioInputQueue: @unchecked Sendable {
     public let streamDescription: AudioStreamBasicDescription
     typealias Core = QueueCore<AudioInputQueue, InputSide>
     /// How the shared device code drives an input device.
-    static let driver = DeviceDriver<any AudioInputDevice>(direction: "input", uid: { $0.info.uid }, close: { $0.close() })
+    static let driver = DeviceDriver<any AudioInputDevice>(
+        direction: "input", info: { $0.info }, format: { $0.format }, stop: { $0.stop(drain: $1) }, close: { $0.close() },
+        clock: { $0.framesCaptured }, sampleTime: { $0.framesCaptured })
     let core: Core
     /// The capture lock: encoder, buffer being filled, timeline, meter. Taken before the state
     /// lock; neither is held while program code runs.
     let capture: Guarded<CaptureLine>
     let feed: InputFeed
     let transitions = DeviceTransitions()
-    let captureThreadExit = ExitFlag()
+    let threadExit = ExitFlag()
     let channels: Int
     let sampleRate: Double
     private let callback: InputCallback
@@ -101,16 +103,7 @@ public final class AudioInputQueue: @unchecked Sendable {
         }
     }
 
-    deinit {
-        captureThreadExit.value.store(true, ordering: .releasing)
-        feed.wake.signal()
-        let (thread, device, running, owned) = core.state.withLock { s in
-            (s.side.captureThread, s.side.session.device, s.side.session.status == .running, s.side.session.owned)
-        }
-        thread?.detach()
-        if running { device?.stop(drain: false) }
-        if owned { device?.close() }
-    }
+    deinit { releaseOnDeinit() }
 
     private func deliver(_ finished: FinishedBuffer) {
         let buffer = finished.buffer
@@ -124,7 +117,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     }
 
     /// Where the queue is in its life cycle.
-    public var state: AudioQueueRunState { core.state.withLock { $0.phase.runState } }
+    public var state: AudioQueueRunState { runState }
 
     // MARK: Buffers
 

@@ -40,7 +40,7 @@ extension AudioQueue {
 
     /// True from when the device starts playing until it stops (`kAudioQueueProperty_IsRunning`).
     /// Pausing does not change it.
-    public var isRunning: Bool { core.state.withLock { $0.reportedRunning } }
+    public var isRunning: Bool { reportedRunning }
 
     /// The magic cookie the decoder was configured with (`kAudioQueueProperty_MagicCookie`).
     public var magicCookie: [UInt8]? { render.withLock { $0.engine.magicCookie } }
@@ -64,21 +64,13 @@ extension AudioQueue {
     /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else the
     /// decoder's own order (AAC), else nil.
     public var channelLayout: AudioChannelLayout? {
-        render.withLock { r in
-            let codec = r.engine.outputChannelLayout
-            return core.state.withLock { $0.side.layout ?? codec }
-        }
+        let codec = render.withLock { $0.engine.outputChannelLayout }
+        return setLayout ?? codec
     }
 
     /// Sets the channel layout; `invalidPropertyValue` when its channel count is not the queue's.
     public func setChannelLayout(_ newLayout: AudioChannelLayout?) throws(AudioQueueError) {
-        try core.state.withLock { s throws(AudioQueueError) in
-            try s.checkUsable()
-            if let newLayout, newLayout.numberOfChannels != channels {
-                throw AudioQueueError(.invalidPropertyValue, "the layout has \(newLayout.numberOfChannels) channels; the queue has \(channels)")
-            }
-            s.side.layout = newLayout
-        }
+        try setLayout(newLayout, channels: channels)
     }
 
     /// Whether levels are metered (`kAudioQueueProperty_EnableLevelMetering`).
@@ -131,13 +123,13 @@ extension AudioQueue {
     }
 
     /// The most recent decoding error, 0 if none (`kAudioQueueProperty_ConverterError`).
-    public var converterError: OSStatus { core.state.withLock { $0.side.converterError } }
+    public var converterError: OSStatus { lastConverterError }
 
     /// Why the output device stopped the queue, when it failed while playing (the sound server
     /// went away, the card was unplugged, the sink the queue was opened on was removed): what a
     /// `queueInvalidated` ``converterError`` stands for, set before its listeners hear it. Nil
     /// otherwise, and again once another device is chosen.
-    public var deviceFailure: AudioDeviceError? { core.state.withLock { $0.side.session.failure } }
+    public var deviceFailure: AudioDeviceError? { lastDeviceFailure }
 
     /// Packets that failed to decode and were played as silence.
     public var badPacketCount: Int { render.withLock { $0.engine.badPackets } }
@@ -146,18 +138,12 @@ extension AudioQueue {
 
     /// The device's UID (`kAudioQueueProperty_CurrentDevice`): the open device, else the one
     /// asked for; nil when the default will be chosen at start, or in offline mode.
-    public var currentDevice: String? {
-        core.state.withLock { s in
-            s.side.offline != nil ? nil : (s.side.session.device?.info.uid ?? s.side.session.requestedUID)
-        }
-    }
+    public var currentDevice: String? { deviceUID }
 
     /// The open output device's description — its UID, name, and a note when it differs from
     /// what was asked for (ALSA converting through `plughw:`, the default output falling back
     /// to a file); nil before the queue first opens one, or in offline mode.
-    public var currentDeviceInfo: AudioDeviceInfo? {
-        core.state.withLock { s in s.side.offline != nil ? nil : s.side.session.device?.info }
-    }
+    public var currentDeviceInfo: AudioDeviceInfo? { deviceInfo }
 
     /// Chooses the output device by UID (`backend:name`, or a backend name; nil: the default),
     /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice`
@@ -177,11 +163,9 @@ extension AudioQueue {
     }
 
     /// The output device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).
-    public var deviceSampleRate: Double { core.state.withLock { $0.side.session.device?.format.sampleRate ?? sampleRate } }
+    public var deviceSampleRate: Double { deviceFormat?.sampleRate ?? sampleRate }
     /// The output device's channel count (`kAudioQueueDeviceProperty_NumberChannels`).
-    public var deviceNumberOfChannels: Int {
-        core.state.withLock { Int($0.side.session.device?.format.channelsPerFrame ?? UInt32(channels)) }
-    }
+    public var deviceNumberOfChannels: Int { deviceFormat.map { Int($0.channelsPerFrame) } ?? channels }
     /// The largest packet of the render format, in bytes (`kAudioQueueProperty_MaximumOutputPacketSize`).
     public var maximumOutputPacketSize: Int { Int(floatFormat.bytesPerPacket) }
 
@@ -191,48 +175,15 @@ extension AudioQueue {
     /// stopped) and the host time now. With a `timeline`, also whether playback was
     /// interrupted (an underrun) since that timeline was last asked.
     public func currentTime(timeline: AudioQueueTimeline? = nil) throws(AudioQueueError) -> (timeStamp: AudioTimeStamp, discontinuity: Bool) {
-        try core.state.withLock { s throws(AudioQueueError) -> (AudioTimeStamp, Bool) in
-            try s.checkUsable()
-            if let timeline, timeline.owner != core.serial {
-                throw AudioQueueError(.invalidParameter, "the timeline belongs to another queue")
-            }
-            var sample: Int64 = 0
-            if !s.phase.isStopped {
-                if let offline = s.side.offline {
-                    sample = offline.position
-                } else {
-                    // The device's clock since it started, added to where the queue was then.
-                    sample = s.side.clock.timeBase
-                    if s.side.session.status == .running, let device = s.side.session.device {
-                        sample += max(0, device.framesPlayed - s.side.clock.playedAtStart)
-                    }
-                }
-            }
-            let discontinuity = timeline?.observe(feed.underruns.load(ordering: .acquiring)) ?? false
-            return (AudioTimeStamp(sampleTime: Double(sample), hostTime: HostTime.now(), flags: .sampleHostTimeValid), discontinuity)
-        }
+        try timeNow(timeline: timeline)
     }
 
     /// A timeline for ``currentTime(timeline:)`` (`AudioQueueCreateTimeline`).
-    public func makeTimeline() throws(AudioQueueError) -> AudioQueueTimeline {
-        try core.state.withLock { s throws(AudioQueueError) -> AudioQueueTimeline in
-            try s.checkUsable()
-            return AudioQueueTimeline(owner: core.serial, seen: feed.underruns.load(ordering: .acquiring))
-        }
-    }
+    public func makeTimeline() throws(AudioQueueError) -> AudioQueueTimeline { try newTimeline() }
 
     /// The output device's time (`AudioQueueDeviceGetCurrentTime`), whether or not the device
     /// is running, as Apple's function gives it: the host time now, and, while the device runs,
     /// the frames it has taken since it was opened (`sampleTimeValid` is set only then).
     /// `invalidOfflineMode` in offline mode.
-    public func deviceCurrentTime() throws(AudioQueueError) -> AudioTimeStamp {
-        try core.state.withLock { s throws(AudioQueueError) -> AudioTimeStamp in
-            try s.checkUsable()
-            guard s.side.offline == nil else { throw AudioQueueError(.invalidOfflineMode, "an offline queue has no device") }
-            guard s.side.session.status == .running, let device = s.side.session.device else {
-                return AudioTimeStamp(hostTime: HostTime.now(), flags: .hostTimeValid)
-            }
-            return AudioTimeStamp(sampleTime: Double(device.framesRendered), hostTime: HostTime.now(), flags: .sampleHostTimeValid)
-        }
-    }
+    public func deviceCurrentTime() throws(AudioQueueError) -> AudioTimeStamp { try deviceTime() }
 }

@@ -4,46 +4,6 @@ import AudioCodecs
 import Dispatch
 import Synchronization
 
-/// What only an output queue keeps behind its state lock.
-struct OutputSide {
-    /// The buffer queue.
-    var pending = PendingBuffers()
-    var session = DeviceSession<any AudioOutputDevice>()
-    /// Set while the queue renders offline.
-    var offline: OfflineSetup?
-    var layout: AudioChannelLayout?
-    var decodeBufferFrames: Int
-    /// What `kAudioQueueProperty_ConverterError` says, and whether its listeners are still to hear.
-    var converterError: OSStatus = 0
-    var converterNoticePending = false
-    var clock = OutputClock()
-    var renderThread: IOThread?
-    /// Set when the engine asked for the next buffer and there was none: the next enqueue
-    /// wakes the render thread. Otherwise the engine has audio to decode until the ring is
-    /// full, and the device wakes the render thread as it drains the ring.
-    var engineWaiting = true
-
-    init(decodeBufferFrames: Int) { self.decodeBufferFrames = decodeBufferFrames }
-}
-
-/// The queue's time: where it was, in frames, when the device last started, and the device's
-/// clock then.
-struct OutputClock {
-    var timeBase: Int64 = 0
-    var playedAtStart: Int64 = 0
-}
-
-/// Offline render's set-up (`AudioQueueSetOfflineRenderFormat`) and position.
-struct OfflineSetup {
-    let format: AudioStreamBasicDescription
-    let layout: AudioChannelLayout?
-    let converter: PCMConverter
-    /// Scratch for a format other than the render format, grown on demand.
-    var float: PCMBuffer?
-    var out: PCMBuffer?
-    var position: Int64 = 0
-}
-
 extension AudioQueue {
     // MARK: The device
 
@@ -75,22 +35,8 @@ extension AudioQueue {
     func pauseDevice(_ side: inout OutputSide) -> (any AudioOutputDevice)? {
         side.session.generation &+= 1
         guard side.session.status == .running, let device = side.session.device else { return nil }
-        side.clock.timeBase += max(0, device.framesPlayed - side.clock.playedAtStart)
+        side.deviceStopped(at: device.framesPlayed)
         side.session.status = .paused
-        return device
-    }
-
-    /// Marks the device stopped and returns it for the caller to stop, if it was running or
-    /// paused (state lock held, transitions lock held).
-    func detachDevice(_ side: inout OutputSide) -> (any AudioOutputDevice)? {
-        side.session.generation &+= 1
-        guard let device = side.session.device else { return nil }
-        switch side.session.status {
-        case .idle: return nil
-        case .paused: break
-        case .running: side.clock.timeBase += max(0, device.framesPlayed - side.clock.playedAtStart)
-        }
-        side.session.status = .idle
         return device
     }
 
@@ -115,63 +61,15 @@ extension AudioQueue {
         }
     }
 
-    /// The device failed while playing: a queue on the default output follows it to the
-    /// backend's default again (``followDefault(after:)``); otherwise the queue stops, and the
-    /// converter-error listeners hear `kAudioQueueErr_QueueInvalidated`.
-    private func deviceFailed(_ error: AudioDeviceError) {
-        if followDefault(after: error) {
-            core.notify(self, .currentDevice, synchronously: false)
-            return
-        }
-        let (changed, released) = transitions.run { () -> (Bool, AudioQueue?) in
-            render.withLock { r -> (Bool, AudioQueue?) in
-                let result = core.state.withLock { s -> ((any AudioOutputDevice)?, AudioQueue?)? in
-                    s.side.session.failure = error
-                    s.side.converterError = AudioQueueError.Code.queueInvalidated.rawValue
-                    guard !s.phase.isStopped, s.phase != .disposed else { return nil }
-                    s.phase = .stopped(stopWhenStarted: false)
-                    let device = detachDevice(&s.side)
-                    let k = s.keepAlive
-                    s.keepAlive = nil
-                    return (device, k)
-                }
-                guard let (device, released) = result else { return (false, nil) }
-                device?.stop(drain: false)
-                dropEverything(&r, rewinding: true)
-                r.discardDecoded()
-                return (true, released)
-            }
-        }
-        // The program hears why before it gets back the buffers the failure returned (its
-        // callback may try to enqueue them again, which the stopped queue refuses).
-        core.notify(self, .converterError, synchronously: false)
-        scheduleCallbacks()
-        if changed { core.setReportedRunning(self, false, synchronously: false) }
-        withExtendedLifetime(released) {}
-    }
-
-    /// The device has started (or an offline queue has): isRunning turns true, if the queue is
-    /// still meant to play — checked and set in one step, so a stop in between wins.
-    func reportRunning() {
-        let changed = transitions.run {
-            core.state.withLock { s -> Bool in
-                guard s.phase.isActive, s.side.offline != nil || s.side.session.status == .running, !s.reportedRunning else { return false }
-                s.reportedRunning = true
-                return true
-            }
-        }
-        if changed { core.notify(self, .isRunning, synchronously: false) }
-    }
-
     // MARK: The render thread
 
     /// Starts the thread that keeps the ring filled while the device plays (state lock held).
     func startRenderThread(_ side: inout OutputSide) throws(AudioQueueError) {
-        guard side.renderThread == nil else { return }
+        guard side.thread == nil else { return }
         let feed = self.feed
-        let exit = renderThreadExit
+        let exit = threadExit
         do {
-            side.renderThread = try IOThread(name: "aq.render") { [weak self] in
+            side.thread = try IOThread(name: "aq.render") { [weak self] in
                 var active = true
                 // While the device's thread refills the ring itself, nothing is left for this
                 // thread to do until it is woken, and its safety net can be slack.
@@ -274,7 +172,7 @@ extension AudioQueue {
     private func playedNow() -> Int64? {
         core.state.withLock { s in
             guard s.side.session.status == .running, s.side.offline == nil, let device = s.side.session.device else { return nil }
-            return s.side.clock.timeBase + max(0, device.framesPlayed - s.side.clock.playedAtStart)
+            return s.side.clock.frames(devicePlayed: device.framesPlayed)
         }
     }
 
@@ -314,15 +212,5 @@ extension AudioQueue {
             s.side.converterNoticePending = true
         }
         r.engine.finished.removeAll(keepingCapacity: true)
-    }
-
-    /// Sends finished buffers to their callbacks, and a new converter error to its listeners.
-    func scheduleCallbacks() {
-        let notice = core.state.withLock { s -> Bool in
-            defer { s.side.converterNoticePending = false }
-            return s.side.converterNoticePending
-        }
-        if notice { core.notify(self, .converterError, synchronously: false) }
-        core.scheduleCallbacks(self)
     }
 }

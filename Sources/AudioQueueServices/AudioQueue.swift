@@ -28,7 +28,9 @@ public final class AudioQueue: @unchecked Sendable {
     public typealias RunState = AudioQueueRunState
     typealias Core = QueueCore<AudioQueue, OutputSide>
     /// How the shared device code drives an output device.
-    static let driver = DeviceDriver<any AudioOutputDevice>(direction: "output", uid: { $0.info.uid }, close: { $0.close() })
+    static let driver = DeviceDriver<any AudioOutputDevice>(
+        direction: "output", info: { $0.info }, format: { $0.format }, stop: { $0.stop(drain: $1) }, close: { $0.close() },
+        clock: { $0.framesPlayed }, sampleTime: { $0.framesRendered })
 
     /// The format of the data the program enqueues (`kAudioQueueProperty_StreamDescription`).
     public let streamDescription: AudioStreamBasicDescription
@@ -44,7 +46,7 @@ public final class AudioQueue: @unchecked Sendable {
     let feed: OutputFeed
     /// Serializes device start, pause, stop and close; taken before the render lock.
     let transitions = DeviceTransitions()
-    let renderThreadExit = ExitFlag()
+    let threadExit = ExitFlag()
     let channels: Int
     let sampleRate: Double
     let floatFormat: AudioStreamBasicDescription
@@ -89,17 +91,7 @@ public final class AudioQueue: @unchecked Sendable {
         }
     }
 
-    deinit {
-        renderThreadExit.value.store(true, ordering: .releasing)
-        feed.wake.signal()
-        let (thread, device, running, owned) = core.state.withLock { s in
-            (s.side.renderThread, s.side.session.device, s.side.session.status == .running, s.side.session.owned)
-        }
-        // The render thread holds the queue weakly; it ends on its own.
-        thread?.detach()
-        if running { device?.stop(drain: false) }
-        if owned { device?.close() }
-    }
+    deinit { releaseOnDeinit() }
 
     static func fits(_ device: any AudioOutputDevice, channels: Int, sampleRate: Double) -> Bool {
         Int(device.format.channelsPerFrame) == channels && device.format.sampleRate == sampleRate
@@ -109,7 +101,7 @@ public final class AudioQueue: @unchecked Sendable {
     public var renderFormat: AudioStreamBasicDescription { floatFormat }
 
     /// Where the queue is in its life cycle.
-    public var state: RunState { core.state.withLock { $0.phase.runState } }
+    public var state: RunState { runState }
 
     // MARK: Buffers
 
@@ -357,50 +349,6 @@ public final class AudioQueue: @unchecked Sendable {
         if now { finishDispose() } else { feed.wake.signal() }
     }
 
-    /// Stops now: the device, the pipeline, the buffers (back through their callbacks).
-    func stopNow() {
-        let (wasActive, released) = transitions.run { () -> (Bool, AudioQueue?) in
-            render.withLock { r -> (Bool, AudioQueue?) in
-                let (active, device, released) = core.state.withLock { s -> (Bool, (any AudioOutputDevice)?, AudioQueue?) in
-                    let active = !s.phase.isStopped
-                    s.line.refusals += 1
-                    if s.phase != .disposed { s.phase = .stopped(stopWhenStarted: false) }
-                    let device = detachDevice(&s.side)
-                    s.side.offline?.position = 0
-                    let k = s.keepAlive
-                    s.keepAlive = nil
-                    return (active, device, k)
-                }
-                device?.stop(drain: false)
-                dropEverything(&r, rewinding: true)
-                r.discardDecoded()
-                feed.resetCounters()
-                return (active, released)
-            }
-        }
-        core.drainCallbacksNow(self)
-        core.state.withLock { $0.line.refusals -= 1 }
-        if wasActive { core.setReportedRunning(self, false, synchronously: true) }
-        withExtendedLifetime(released) {}
-    }
-
-    func finishDispose() {
-        stopNow()
-        let (device, owned, thread) = core.state.withLock { s -> ((any AudioOutputDevice)?, Bool, IOThread?) in
-            s.phase = .disposed
-            core.freeAll(in: &s)
-            let (d, o) = s.side.session.release()
-            let t = s.side.renderThread
-            s.side.renderThread = nil
-            return (d, o, t)
-        }
-        renderThreadExit.value.store(true, ordering: .releasing)
-        feed.wake.signal()
-        if let thread, !thread.isCurrent { thread.join() } else { thread?.detach() }
-        // A device the program supplied is the program's to close; it is only stopped.
-        if owned { transitions.run { device?.close() } }
-    }
-
     /// The end of an asynchronous stop: everything has played.
     func finishAsyncStop() {
         let (stopped, dispose, released) = transitions.run { () -> (Bool, Bool, AudioQueue?) in
@@ -417,17 +365,11 @@ public final class AudioQueue: @unchecked Sendable {
                 // The device has played everything; this releases its I/O thread before anyone
                 // can start the queue again.
                 device?.stop(drain: true)
-                dropEverything(&r, rewinding: true)
-                r.discardDecoded()
-                feed.resetCounters()
+                emptyPipeline(&r, .stopped)
                 return (true, thenDispose, released)
             }
         }
-        guard stopped else { return }
-        scheduleCallbacks()
-        core.reportStoppedAfterCallbacks(self)
-        if dispose { finishDispose() }
-        withExtendedLifetime(released) {}
+        finishStopping(stopped, thenDispose: dispose, released: released)
     }
 
     // MARK: Listeners

@@ -2,47 +2,6 @@ import AudioCore
 import AudioCodecs
 import AudioDevices
 
-/// What only an input queue keeps behind its state lock.
-struct InputSide {
-    /// Buffers enqueued empty, waiting to be filled, in order.
-    private(set) var empty: [AudioQueueBuffer] = []
-    private var head = 0
-    var session = DeviceSession<any AudioInputDevice>()
-    var layout: AudioChannelLayout?
-    /// What `kAudioQueueProperty_ConverterError` says (`kAudioQueueErr_RecordUnderrun` after
-    /// captured audio had nowhere to go), and whether its listeners are still to hear.
-    var converterError: OSStatus = 0
-    var converterNoticePending = false
-    var captureThread: IOThread?
-
-    var hasEmpty: Bool { head < empty.count }
-
-    /// The buffers waiting to be filled, in order.
-    var emptyBuffers: ArraySlice<AudioQueueBuffer> { empty[head...] }
-
-    mutating func append(_ buffer: AudioQueueBuffer) {
-        if head > 32 && head * 2 > empty.count {
-            empty.removeFirst(head)
-            head = 0
-        }
-        empty.append(buffer)
-    }
-
-    mutating func popFirst() -> AudioQueueBuffer? {
-        guard head < empty.count else { return nil }
-        defer { head += 1 }
-        return empty[head]
-    }
-
-    mutating func removeAll() -> [AudioQueueBuffer] {
-        defer {
-            empty.removeAll()
-            head = 0
-        }
-        return Array(empty[head...])
-    }
-}
-
 /// Everything behind an input queue's capture lock: the encoder, the buffer being filled and
 /// the frames staged for it, the position on the capture timeline, and the level meter. The
 /// capture thread holds it while it encodes; enqueueing never waits for it.

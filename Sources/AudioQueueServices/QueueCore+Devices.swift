@@ -8,16 +8,22 @@ protocol DeviceSide {
     var session: DeviceSession<Device> { get set }
 }
 
-extension OutputSide: DeviceSide {}
-extension InputSide: DeviceSide {}
-
 /// How a queue type drives its kind of device (output or input): what the shared device code
 /// needs to know about it.
 struct DeviceDriver<Device>: Sendable {
     /// "output" or "input", for messages.
     let direction: String
-    let uid: @Sendable (Device) -> String
+    let info: @Sendable (Device) -> AudioDeviceInfo
+    let format: @Sendable (Device) -> AudioStreamBasicDescription
+    let stop: @Sendable (Device, _ drain: Bool) -> Void
     let close: @Sendable (Device) -> Void
+    /// The device's clock for the queue's time: frames played (output) or captured (input).
+    /// Published without locks, so it may be read under the state lock.
+    let clock: @Sendable (Device) -> Int64
+    /// What `AudioQueueDeviceGetCurrentTime` reports: frames rendered (output) or captured.
+    let sampleTime: @Sendable (Device) -> Int64
+
+    func uid(_ device: Device) -> String { info(device).uid }
 }
 
 extension QueueCore where Side: DeviceSide {
