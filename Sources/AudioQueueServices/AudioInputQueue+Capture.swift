@@ -37,7 +37,7 @@ extension AudioInputQueue {
     func startDevice(generation: Int, restoring previous: QueuePhase?) throws(AudioQueueError) {
         let feed = self.feed
         try core.startDevice(
-            Self.driver, generation: generation, restoring: previous, transitions: transitions,
+            Self.driver, generation: generation, restoring: previous,
             start: { device throws(AudioDeviceError) in try device.start(sink: feed) }, started: { _, _ in })
     }
 

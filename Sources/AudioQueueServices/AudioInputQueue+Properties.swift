@@ -82,7 +82,7 @@ extension AudioInputQueue {
     /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice` when
     /// no registered backend has that name.
     public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) {
-        try core.chooseDevice(Self.driver, uid: uid, transitions: transitions)
+        try core.chooseDevice(Self.driver, uid: uid)
     }
 
     /// Records from `device` from the next start. Only while stopped (`invalidRunState`);
@@ -93,8 +93,7 @@ extension AudioInputQueue {
         let fits = newDevice.format.sampleRate == sampleRate && Int(newDevice.format.channelsPerFrame) == deviceChannels
         try core.useDevice(
             Self.driver, newDevice,
-            mismatch: fits ? nil : "\(newDevice.info.uid) records \(newDevice.format), not \(deviceChannels) channels at \(sampleRate) Hz",
-            transitions: transitions)
+            mismatch: fits ? nil : "\(newDevice.info.uid) records \(newDevice.format), not \(deviceChannels) channels at \(sampleRate) Hz")
     }
 
     /// The input device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).

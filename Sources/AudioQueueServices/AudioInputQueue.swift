@@ -45,8 +45,6 @@ public final class AudioInputQueue: @unchecked Sendable {
     /// lock; neither is held while program code runs.
     let capture: Guarded<CaptureLine>
     let feed: InputFeed
-    let transitions = DeviceTransitions()
-    let threadExit = ExitFlag()
     let channels: Int
     let sampleRate: Double
     private let callback: InputCallback
@@ -281,15 +279,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
     /// Otherwise: once everything recorded has been handed back.
     public func dispose(immediate: Bool) throws(AudioQueueError) {
-        let now = try core.state.withLock { s throws(AudioQueueError) -> Bool in
-            try s.checkUsable()
-            if !immediate && s.phase.isActive {
-                s.phase = .stopping(thenDispose: true)
-                return false
-            }
-            return true
-        }
-        if now {
+        if try disposesNow(immediate: immediate) {
             finishDispose()
         } else {
             core.controlQueue.async { [self] in finishAsyncStop() }

@@ -149,7 +149,7 @@ extension AudioQueue {
     /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice`
     /// when no registered backend has that name.
     public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) {
-        try core.chooseDevice(Self.driver, uid: uid, transitions: transitions)
+        try core.chooseDevice(Self.driver, uid: uid)
     }
 
     /// Uses `device` for output from the next start. Only while stopped (`invalidRunState`);
@@ -158,8 +158,7 @@ extension AudioQueue {
         let fits = Self.fits(newDevice, channels: channels, sampleRate: sampleRate)
         try core.useDevice(
             Self.driver, newDevice,
-            mismatch: fits ? nil : "\(newDevice.info.uid) plays \(newDevice.format), not \(channels) channels at \(sampleRate) Hz",
-            transitions: transitions)
+            mismatch: fits ? nil : "\(newDevice.info.uid) plays \(newDevice.format), not \(channels) channels at \(sampleRate) Hz")
     }
 
     /// The output device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).

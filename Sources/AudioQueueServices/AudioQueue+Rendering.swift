@@ -25,7 +25,7 @@ extension AudioQueue {
     func startDevice(generation: Int, restoring previous: QueuePhase?) throws(AudioQueueError) {
         let feed = self.feed
         try core.startDevice(
-            Self.driver, generation: generation, restoring: previous, transitions: transitions,
+            Self.driver, generation: generation, restoring: previous,
             start: { device throws(AudioDeviceError) in try device.start(source: feed) },
             started: { side, device in side.clock.playedAtStart = device.framesPlayed })
     }

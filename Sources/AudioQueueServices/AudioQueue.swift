@@ -44,9 +44,6 @@ public final class AudioQueue: @unchecked Sendable {
     let planner: EntryPlanner
     /// The device's side: read by its I/O thread without locks.
     let feed: OutputFeed
-    /// Serializes device start, pause, stop and close; taken before the render lock.
-    let transitions = DeviceTransitions()
-    let threadExit = ExitFlag()
     let channels: Int
     let sampleRate: Double
     let floatFormat: AudioStreamBasicDescription
@@ -338,15 +335,7 @@ public final class AudioQueue: @unchecked Sendable {
     /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
     /// Otherwise: once everything enqueued has played. Later calls throw `disposalPending`.
     public func dispose(immediate: Bool) throws(AudioQueueError) {
-        let now = try core.state.withLock { s throws(AudioQueueError) -> Bool in
-            try s.checkUsable()
-            if !immediate && s.phase.isActive {
-                s.phase = .stopping(thenDispose: true)
-                return false
-            }
-            return true
-        }
-        if now { finishDispose() } else { feed.wake.signal() }
+        if try disposesNow(immediate: immediate) { finishDispose() } else { feed.wake.signal() }
     }
 
     /// The end of an asynchronous stop: everything has played.

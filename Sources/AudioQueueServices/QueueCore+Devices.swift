@@ -72,7 +72,7 @@ extension QueueCore where Side: DeviceSide {
     /// since) and it is not running; `started` records what the queue needs once it runs. When
     /// it will not start, the queue goes back to `previous` (when given) and the error is thrown.
     func startDevice(
-        _ driver: DeviceDriver<Side.Device>, generation: Int, restoring previous: QueuePhase?, transitions: DeviceTransitions,
+        _ driver: DeviceDriver<Side.Device>, generation: Int, restoring previous: QueuePhase?,
         start: (Side.Device) throws(AudioDeviceError) -> Void, started: (inout Side, Side.Device) -> Void
     ) throws(AudioQueueError) {
         try transitions.run { () throws(AudioQueueError) in
@@ -105,7 +105,7 @@ extension QueueCore where Side: DeviceSide {
 
     /// Chooses the device by UID for the next start (`kAudioQueueProperty_CurrentDevice`); only
     /// while stopped. A device the queue opened itself is closed.
-    func chooseDevice(_ driver: DeviceDriver<Side.Device>, uid: String?, transitions: DeviceTransitions) throws(AudioQueueError) {
+    func chooseDevice(_ driver: DeviceDriver<Side.Device>, uid: String?) throws(AudioQueueError) {
         try transitions.run { () throws(AudioQueueError) in
             let old = try state.withLock { s throws(AudioQueueError) -> Side.Device? in
                 try s.checkUsable()
@@ -127,7 +127,7 @@ extension QueueCore where Side: DeviceSide {
     /// Uses `device`, which the program opened, from the next start; only while stopped, and
     /// `invalidDevice` with `mismatch`'s reason when it will not do.
     func useDevice(
-        _ driver: DeviceDriver<Side.Device>, _ device: Side.Device, mismatch: String?, transitions: DeviceTransitions
+        _ driver: DeviceDriver<Side.Device>, _ device: Side.Device, mismatch: String?
     ) throws(AudioQueueError) {
         try transitions.run { () throws(AudioQueueError) in
             let old = try state.withLock { s throws(AudioQueueError) -> Side.Device? in

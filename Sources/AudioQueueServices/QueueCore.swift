@@ -89,6 +89,10 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: @unchecked Sendable {
     private let callbackKey = DispatchSpecificKey<Bool>()
     /// Device events and scheduled starts run here, off the device's I/O thread.
     let controlQueue = DispatchQueue(label: "AudioQueue.control")
+    /// Serializes the device's start, pause, stop and close (see ``QueueDirection``).
+    let transitions = DeviceTransitions()
+    /// Tells the queue's own thread (render or capture) to end.
+    let threadExit = ExitFlag()
     private let deliver: @Sendable (Owner, FinishedBuffer) -> Void
     /// Called after each callback returns (the output queue wakes its render thread).
     private let afterCallback: (@Sendable () -> Void)?

@@ -47,10 +47,6 @@ protocol QueueDirection: AnyObject, Sendable {
     var core: QueueCore<Self, Side> { get }
     /// The pipeline lock: the render line (output) or the capture line (input).
     var pipeline: Guarded<Pipeline> { get }
-    /// Serializes device start, pause, stop and close; taken before the pipeline lock.
-    var transitions: DeviceTransitions { get }
-    /// Tells the queue's own thread to end.
-    var threadExit: ExitFlag { get }
     /// How this direction drives its kind of device.
     static var driver: DeviceDriver<Side.Device> { get }
     /// Wakes the queue's own thread.
@@ -71,6 +67,11 @@ protocol QueueDirection: AnyObject, Sendable {
 
 extension QueueDirection {
     typealias Device = Side.Device
+
+    /// Serializes device start, pause, stop and close; taken before the pipeline lock.
+    var transitions: DeviceTransitions { core.transitions }
+    /// Tells the queue's own thread to end.
+    var threadExit: ExitFlag { core.threadExit }
 
     // MARK: The device
 
@@ -166,6 +167,19 @@ extension QueueDirection {
         core.reportStoppedAfterCallbacks(self)
         if dispose { finishDispose() }
         withExtendedLifetime(released) {}
+    }
+
+    /// The first step of `AudioQueueDispose`: true when the queue is to be disposed of now;
+    /// false when an asynchronous dispose of a running queue waits for the end of what it has.
+    func disposesNow(immediate: Bool) throws(AudioQueueError) -> Bool {
+        try core.state.withLock { s throws(AudioQueueError) -> Bool in
+            try s.checkUsable()
+            guard immediate || !s.phase.isActive else {
+                s.phase = .stopping(thenDispose: true)
+                return false
+            }
+            return true
+        }
     }
 
     /// Disposes of the queue now: stops, frees every buffer, ends the queue's thread and
