@@ -19,28 +19,6 @@ extension AudioInputQueue {
         return min(max(smallest / 8, least), most)
     }
 
-    /// Opens the device asked for, or the default input. No lock held.
-    func openDevice() throws(AudioQueueError) -> any AudioInputDevice {
-        let deviceChannels = capture.withLock { $0.deviceChannels }
-        let (rate, fragment) = (sampleRate, deviceFragmentFrames())
-        return try core.openDevice(Self.driver) { uid throws(AudioDeviceError) in
-            if let uid { return try AudioBackends.makeInput(uid: uid, sampleRate: rate, channels: deviceChannels, bufferFrames: fragment) }
-            return try AudioBackends.makeDefaultInput(sampleRate: rate, channels: deviceChannels, bufferFrames: fragment)
-        } mismatch: { d in
-            d.format.sampleRate == rate && Int(d.format.channelsPerFrame) == deviceChannels
-                ? nil : "\(d.info.uid) records \(d.format), not \(deviceChannels) channels at \(rate) Hz"
-        }
-    }
-
-    /// Starts the device if the start of `generation` is still wanted; when it will not start,
-    /// the queue goes back to `previous` (when given) and the error is thrown.
-    func startDevice(generation: Int, restoring previous: QueuePhase?) throws(AudioQueueError) {
-        let feed = self.feed
-        try core.startDevice(
-            Self.driver, generation: generation, restoring: previous,
-            start: { device throws(AudioDeviceError) in try device.start(sink: feed) }, started: { _, _ in })
-    }
-
     /// Called by the feed on the device's I/O thread; the work happens on the control queue.
     func deviceReported(_ event: AudioDeviceEvent) {
         switch event {

@@ -18,33 +18,23 @@ extension AudioInputQueue: QueueDirection {
         returnEverything(c, keepingStaged: true)
     }
 
-    func startReplacement(for lost: any AudioInputDevice, requestedUID: String?) -> (any AudioInputDevice)? {
-        let rate = sampleRate
+    func makeDevice(uid: String?, defaultOf backend: String?) throws(AudioDeviceError) -> any AudioInputDevice {
         let channels = capture.withLock { $0.deviceChannels }
         let fragment = deviceFragmentFrames()
-        let replacement: any AudioInputDevice
-        do {
-            if let requestedUID {
-                replacement = try AudioBackends.makeInput(uid: requestedUID, sampleRate: rate, channels: channels, bufferFrames: fragment)
-            } else {
-                replacement = try AudioBackends.makeDefaultInput(
-                    backend: lost.info.backend, sampleRate: rate, channels: channels, bufferFrames: fragment)
-            }
-        } catch {
-            return nil
-        }
-        guard replacement.format.sampleRate == rate, Int(replacement.format.channelsPerFrame) == channels else {
-            replacement.close()
-            return nil
-        }
-        do {
-            try replacement.start(sink: feed)
-        } catch {
-            replacement.close()
-            return nil
-        }
-        return replacement
+        if let uid { return try AudioBackends.makeInput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: fragment) }
+        guard let backend else { return try AudioBackends.makeDefaultInput(sampleRate: sampleRate, channels: channels, bufferFrames: fragment) }
+        return try AudioBackends.makeDefaultInput(backend: backend, sampleRate: sampleRate, channels: channels, bufferFrames: fragment)
     }
+
+    func mismatch(_ device: any AudioInputDevice) -> String? {
+        let channels = capture.withLock { $0.deviceChannels }
+        return device.format.sampleRate == sampleRate && Int(device.format.channelsPerFrame) == channels
+            ? nil : "\(device.info.uid) records \(device.format), not \(channels) channels at \(sampleRate) Hz"
+    }
+
+    func connect(_ device: any AudioInputDevice) throws(AudioDeviceError) { try device.start(sink: feed) }
+
+    func prepareForDevice() {}
 
     func countDiscontinuity() { feed.discontinuities.add(1, ordering: .relaxed) }
 

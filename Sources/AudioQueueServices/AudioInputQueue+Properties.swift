@@ -89,11 +89,7 @@ extension AudioInputQueue {
     /// `invalidDevice` unless it records at the queue's rate with the channel count the queue
     /// was made for.
     public func setDevice(_ newDevice: any AudioInputDevice) throws(AudioQueueError) {
-        let deviceChannels = capture.withLock { $0.deviceChannels }
-        let fits = newDevice.format.sampleRate == sampleRate && Int(newDevice.format.channelsPerFrame) == deviceChannels
-        try core.useDevice(
-            Self.driver, newDevice,
-            mismatch: fits ? nil : "\(newDevice.info.uid) records \(newDevice.format), not \(deviceChannels) channels at \(sampleRate) Hz")
+        try useDevice(newDevice)
     }
 
     /// The input device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).

@@ -15,35 +15,22 @@ extension AudioQueue: QueueDirection {
         if end == .stopped { feed.resetCounters() }
     }
 
-    func startReplacement(for lost: any AudioOutputDevice, requestedUID: String?) -> (any AudioOutputDevice)? {
-        let (rate, channels) = (sampleRate, self.channels)
+    func makeDevice(uid: String?, defaultOf backend: String?) throws(AudioDeviceError) -> any AudioOutputDevice {
         let frames = core.state.withLock { $0.side.decodeBufferFrames }
-        let replacement: any AudioOutputDevice
-        do {
-            if let requestedUID {
-                replacement = try AudioBackends.makeOutput(uid: requestedUID, sampleRate: rate, channels: channels, bufferFrames: frames)
-            } else {
-                replacement = try AudioBackends.makeDefaultOutput(
-                    backend: lost.info.backend, sampleRate: rate, channels: channels, bufferFrames: frames)
-            }
-        } catch {
-            return nil
-        }
-        guard Self.fits(replacement, channels: channels, sampleRate: rate) else {
-            replacement.close()
-            return nil
-        }
-        // Decoded ahead before the new device asks, as at a start: it may take a whole buffer
-        // at once.
-        render.withLock { r in fill(&r) }
-        do {
-            try replacement.start(source: feed)
-        } catch {
-            replacement.close()
-            return nil
-        }
-        return replacement
+        if let uid { return try AudioBackends.makeOutput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: frames) }
+        guard let backend else { return try AudioBackends.makeDefaultOutput(sampleRate: sampleRate, channels: channels, bufferFrames: frames) }
+        return try AudioBackends.makeDefaultOutput(backend: backend, sampleRate: sampleRate, channels: channels, bufferFrames: frames)
     }
+
+    func mismatch(_ device: any AudioOutputDevice) -> String? {
+        Self.fits(device, channels: channels, sampleRate: sampleRate)
+            ? nil : "\(device.info.uid) plays \(device.format), not \(channels) channels at \(sampleRate) Hz"
+    }
+
+    func connect(_ device: any AudioOutputDevice) throws(AudioDeviceError) { try device.start(source: feed) }
+
+    /// Decodes ahead before the device asks, as at a start: it may take a whole buffer at once.
+    func prepareForDevice() { render.withLock { r in fill(&r) } }
 
     func countDiscontinuity() { feed.underruns.add(1, ordering: .relaxed) }
 

@@ -155,10 +155,7 @@ extension AudioQueue {
     /// Uses `device` for output from the next start. Only while stopped (`invalidRunState`);
     /// `invalidDevice` when it does not play the queue's rate and channel count.
     public func setDevice(_ newDevice: any AudioOutputDevice) throws(AudioQueueError) {
-        let fits = Self.fits(newDevice, channels: channels, sampleRate: sampleRate)
-        try core.useDevice(
-            Self.driver, newDevice,
-            mismatch: fits ? nil : "\(newDevice.info.uid) plays \(newDevice.format), not \(channels) channels at \(sampleRate) Hz")
+        try useDevice(newDevice)
     }
 
     /// The output device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).

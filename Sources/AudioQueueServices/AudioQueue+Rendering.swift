@@ -7,29 +7,6 @@ import Synchronization
 extension AudioQueue {
     // MARK: The device
 
-    /// Opens the device asked for, or the default one. No lock held.
-    func openDevice() throws(AudioQueueError) -> any AudioOutputDevice {
-        let frames = core.state.withLock { $0.side.decodeBufferFrames }
-        let (rate, channels) = (sampleRate, self.channels)
-        return try core.openDevice(Self.driver) { uid throws(AudioDeviceError) in
-            if let uid { return try AudioBackends.makeOutput(uid: uid, sampleRate: rate, channels: channels, bufferFrames: frames) }
-            return try AudioBackends.makeDefaultOutput(sampleRate: rate, channels: channels, bufferFrames: frames)
-        } mismatch: { d in
-            Self.fits(d, channels: channels, sampleRate: rate) ? nil : "\(d.info.uid) plays \(d.format), not \(channels) channels at \(rate) Hz"
-        }
-    }
-
-    /// Starts the device if the queue should still be playing (the start of `generation` has
-    /// not been overtaken by a pause, stop or reset) and it is not running. When it will not
-    /// start, the queue goes back to `previous` (when given) and the error is thrown.
-    func startDevice(generation: Int, restoring previous: QueuePhase?) throws(AudioQueueError) {
-        let feed = self.feed
-        try core.startDevice(
-            Self.driver, generation: generation, restoring: previous,
-            start: { device throws(AudioDeviceError) in try device.start(source: feed) },
-            started: { side, device in side.clock.playedAtStart = device.framesPlayed })
-    }
-
     /// Marks a running device paused and returns it for the caller to pause (state lock held,
     /// transitions lock held).
     func pauseDevice(_ side: inout OutputSide) -> (any AudioOutputDevice)? {

@@ -47,6 +47,7 @@ extension InputSide: QueueSide {
     /// Input queues always record from a device.
     var isOffline: Bool { false }
     /// The queue's time is what the feed counted, not the device's clock.
+    mutating func deviceStarted(at frames: Int64) {}
     mutating func deviceStopped(at frames: Int64) {}
     mutating func deviceReplaced(lostFrames: Int64, replacementFrames: Int64) {}
     mutating func stoppedNow() {}

@@ -28,6 +28,8 @@ struct OutputSide {
 extension OutputSide: QueueSide {
     var isOffline: Bool { offline != nil }
 
+    mutating func deviceStarted(at frames: Int64) { clock.playedAtStart = frames }
+
     mutating func deviceStopped(at frames: Int64) { clock.timeBase = clock.frames(devicePlayed: frames) }
 
     mutating func deviceReplaced(lostFrames: Int64, replacementFrames: Int64) {

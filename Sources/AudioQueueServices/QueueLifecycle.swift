@@ -13,6 +13,8 @@ protocol QueueSide: DeviceSide {
     var thread: IOThread? { get set }
     /// The queue renders offline, with no device (output queues only).
     var isOffline: Bool { get }
+    /// The device started running, its clock reading `frames` (state lock held).
+    mutating func deviceStarted(at frames: Int64)
     /// The device's clock read `frames` as it stopped running (state lock held).
     mutating func deviceStopped(at frames: Int64)
     /// The device that went away read `lostFrames` when it stopped; its replacement reads
@@ -54,9 +56,15 @@ protocol QueueDirection: AnyObject, Sendable {
     /// Empties the pipeline once the device has stopped (pipeline lock held, state lock not);
     /// the buffers go to the callback line.
     func emptyPipeline(_ pipeline: inout Pipeline, _ end: PipelineEnd)
-    /// Opens, prepares and starts a device in place of `lost` — the default of its backend, or
-    /// `requestedUID` — for ``followDefault(after:)``; nil (nothing left open) when it cannot.
-    func startReplacement(for lost: Side.Device, requestedUID: String?) -> Side.Device?
+    /// Opens a device for this queue: the one `uid` names, else the default — of `backend`
+    /// when given, else of the first backend that has one (``AudioBackends``). No lock held.
+    func makeDevice(uid: String?, defaultOf backend: String?) throws(AudioDeviceError) -> Side.Device
+    /// Why `device` will not do for this queue (its rate or channel count); nil when it will.
+    func mismatch(_ device: Side.Device) -> String?
+    /// Starts `device` playing from (or recording into) this queue's feed.
+    func connect(_ device: Side.Device) throws(AudioDeviceError)
+    /// Readies the pipeline for a device about to start (output queues decode ahead).
+    func prepareForDevice()
     /// Counts a discontinuity of the queue's timeline (the device changed, or lost audio).
     func countDiscontinuity()
     /// Timeline discontinuities since the queue was made.
@@ -74,6 +82,50 @@ extension QueueDirection {
     var threadExit: ExitFlag { core.threadExit }
 
     // MARK: The device
+
+    /// Opens the device asked for, or the default one. No lock held.
+    func openDevice() throws(AudioQueueError) -> Device {
+        try core.openDevice(Self.driver, open: { uid throws(AudioDeviceError) in try makeDevice(uid: uid, defaultOf: nil) }, mismatch: mismatch)
+    }
+
+    /// Starts the device if the queue should still be running (the start of `generation` has
+    /// not been overtaken by a pause, stop or reset) and it is not running. When it will not
+    /// start, the queue goes back to `previous` (when given) and the error is thrown.
+    func startDevice(generation: Int, restoring previous: QueuePhase?) throws(AudioQueueError) {
+        try core.startDevice(
+            Self.driver, generation: generation, restoring: previous,
+            start: { device throws(AudioDeviceError) in try connect(device) },
+            started: { side, device in side.deviceStarted(at: Self.driver.clock(device)) })
+    }
+
+    /// Uses `device`, which the program opened, from the next start (``QueueCore/useDevice(_:_:mismatch:)``).
+    func useDevice(_ device: Device) throws(AudioQueueError) {
+        try core.useDevice(Self.driver, device, mismatch: mismatch(device))
+    }
+
+    /// Opens, readies and starts a device in place of `lost` — `requestedUID`'s, else the
+    /// default of its backend — for ``followDefault(after:)``; nil (nothing left open) when it
+    /// cannot.
+    func startReplacement(for lost: Device, requestedUID: String?) -> Device? {
+        let replacement: Device
+        do {
+            replacement = try makeDevice(uid: requestedUID, defaultOf: Self.driver.info(lost).backend)
+        } catch {
+            return nil
+        }
+        guard mismatch(replacement) == nil else {
+            Self.driver.close(replacement)
+            return nil
+        }
+        prepareForDevice()
+        do {
+            try connect(replacement)
+        } catch {
+            Self.driver.close(replacement)
+            return nil
+        }
+        return replacement
+    }
 
     /// Marks the device stopped and returns it for the caller to stop, if it was running or
     /// paused (transitions and state locks held).
