@@ -71,6 +71,4 @@ public struct AudioQueueError: AudioResultError {
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "\(reason) (\(status))" }
 }
