@@ -207,7 +207,7 @@ public final class AudioInputQueue: @unchecked Sendable {
                     try queue.startDevice(generation: started.generation, restoring: nil)
                     if started.stopping { queue.finishAsyncStop() }
                 } catch {
-                    queue.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
+                    queue.deviceReported(.failed(AudioDeviceError(error.deviceError?.code ?? .openFailed, error.reason)))
                 }
             }
         } else {

@@ -234,7 +234,7 @@ public final class AudioQueue: @unchecked Sendable {
                     do throws(AudioQueueError) {
                         try queue.startDevice(generation: generation, restoring: nil)
                     } catch {
-                        queue.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
+                        queue.deviceReported(.failed(AudioDeviceError(error.deviceError?.code ?? .openFailed, error.reason)))
                     }
                 }
             } else {
