@@ -434,7 +434,8 @@ public final class AudioQueue: @unchecked Sendable {
 
     /// Adds a listener for a property (`AudioQueueAddPropertyListener`). ``AudioQueuePropertyID/isRunning``
     /// fires when the device really starts and stops; ``AudioQueuePropertyID/converterError``
-    /// when decoding fails. Returns a token for ``removePropertyListener(_:)``.
+    /// when decoding fails. Returns a token for ``removePropertyListener(_:)``; `invalidProperty`
+    /// for a property the queues do not have.
     @discardableResult
     public func addPropertyListener(_ property: AudioQueuePropertyID, _ listener: @escaping PropertyListener) throws(AudioQueueError) -> Int {
         try core.addListener(property, listener)
