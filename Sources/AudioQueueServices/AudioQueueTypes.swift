@@ -9,7 +9,7 @@ import Glibc
 /// An open set, as swift-system's `Errno` is: any other number is an ID too (a queue answers
 /// it with `invalidParameter`), so a `switch` needs a `default:` and a parameter added later is
 /// not a breaking change.
-public struct AudioQueueParameterID: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+public struct AudioQueueParameterID: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible, QueueIDSet {
     /// Apple's number for the parameter.
     public var rawValue: UInt32
     /// The parameter numbered `rawValue`, known or not.
@@ -36,12 +36,7 @@ public struct AudioQueueParameterID: RawRepresentable, Hashable, Sendable, CaseI
         }
     }
 
-    /// `id` when a queue has that parameter; `invalidParameter` when not.
-    static func supported(_ id: UInt32) throws(AudioQueueError) -> AudioQueueParameterID {
-        let parameter = AudioQueueParameterID(rawValue: id)
-        guard allCases.contains(parameter) else { throw AudioQueueError(.invalidParameter, "no parameter \(id)") }
-        return parameter
-    }
+    static let refusal = (code: AudioQueueError.Code.invalidParameter, noun: "parameter")
 }
 
 /// A parameter value carried by an enqueued buffer, applied when the buffer begins to play
@@ -67,7 +62,7 @@ public struct AudioQueueParameterEvent: Hashable, Sendable {
 /// An open set, as swift-system's `Errno` is: any other code is an ID too (a queue answers it
 /// with `invalidProperty`), so a `switch` needs a `default:` and a property added later is not
 /// a breaking change.
-public struct AudioQueuePropertyID: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+public struct AudioQueuePropertyID: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible, QueueIDSet {
     /// Apple's four-character code for the property.
     public var rawValue: UInt32
     /// The property whose code is `rawValue`, known or not.
@@ -111,11 +106,23 @@ public struct AudioQueuePropertyID: RawRepresentable, Hashable, Sendable, CaseIt
     /// The four-character code in quotes: `'aqrn'`.
     public var description: String { "'\(FourCharCode(rawValue: rawValue))'" }
 
-    /// `id` when the queues have that property; `invalidProperty` when not.
-    static func supported(_ id: UInt32) throws(AudioQueueError) -> AudioQueuePropertyID {
-        let property = AudioQueuePropertyID(rawValue: id)
-        guard allCases.contains(property) else { throw AudioQueueError(.invalidProperty, "no property \(property)") }
-        return property
+    static let refusal = (code: AudioQueueError.Code.invalidProperty, noun: "property")
+}
+
+/// What the parameter and property IDs share: the queues have the IDs in `allCases`, and
+/// answer any other with the set's `refusal`.
+protocol QueueIDSet: CaseIterable, Equatable, CustomStringConvertible where AllCases == [Self] {
+    init(rawValue: UInt32)
+    /// Apple's code for an ID the queues do not have, and what the set's IDs name.
+    static var refusal: (code: AudioQueueError.Code, noun: String) { get }
+}
+
+extension QueueIDSet {
+    /// `id` when the queues have it; `refusal.code` when not.
+    static func supported(_ id: UInt32) throws(AudioQueueError) -> Self {
+        let value = Self(rawValue: id)
+        guard allCases.contains(value) else { throw AudioQueueError(refusal.code, "no \(refusal.noun) \(value)") }
+        return value
     }
 }
 
