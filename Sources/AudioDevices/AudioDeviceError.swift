@@ -9,7 +9,7 @@ public import AudioCore
 public struct AudioDeviceError: AudioResultError {
     /// The kind of failure: an `OSStatus`, named for the failures devices report.
     ///
-    /// As with every ``AudioResultCode``, any other value is a code too, so a `switch` over
+    /// As with every `AudioResultCode`, any other value is a code too, so a `switch` over
     /// codes needs a `default:` and a code added later is not a breaking change.
     public struct Code: AudioResultCode {
         /// The `OSStatus` value.

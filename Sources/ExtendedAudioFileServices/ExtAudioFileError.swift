@@ -1,5 +1,4 @@
 public import AudioCore
-public import AudioFileServices
 public import AudioCodecs
 
 /// An error from ``ExtAudioFile``: Apple's result code, what went wrong, and the file's or the
@@ -8,7 +7,7 @@ public import AudioCodecs
 /// ``code`` is what Apple's `ExtAudioFile…` function returns for the same failure: the file's
 /// code (``fileError``) or the codec's (``codecError``) when one of them failed, else one of
 /// Extended Audio File Services' own (`kExtAudioFileError_…`). As with every
-/// ``AudioResultCode``, any other value is a code too.
+/// `AudioResultCode`, any other value is a code too.
 public struct ExtAudioFileError: AudioResultError {
     /// Apple's Extended Audio File Services result codes (`ExtendedAudioFile.h`); an error from
     /// the file or the codec keeps that one's code.
