@@ -149,7 +149,8 @@ let package = Package(
         // libAudioToolbox.so, and the same functions called from Swift.
         .testTarget(
             name: "AudioToolboxTests",
-            dependencies: ["AudioToolbox", "ProcessSupport"],
+            // The Swift modules too: their IDs and codes are checked against the C headers.
+            dependencies: ["AudioToolbox", "AudioQueueServices", "ExtendedAudioFileServices", "ProcessSupport"],
             // The C and C++ programs the tests compile themselves against the library.
             exclude: ["C", "ABI"],
             swiftSettings: strict

@@ -46,6 +46,4 @@ public struct AudioCodecError: AudioResultError {
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "\(reason) (\(status.fourCharDescription))" }
 }

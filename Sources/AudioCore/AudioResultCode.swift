@@ -49,6 +49,10 @@ extension AudioResultError {
     /// The `OSStatus` Apple's function returns for this failure.
     public var status: OSStatus { code.rawValue }
 
+    /// The reason, then the code as Apple's tools print it: `"no such parameter (-66682)"`,
+    /// `"bad packet ('bada')"`. Errors that say where they arose add that.
+    public var description: String { "\(reason) (\(status.fourCharDescription))" }
+
     /// Matches an error against a named code, so a `catch` or `switch` can use the code's name:
     /// `case AudioFileError.Code.endOfFile:`.
     public static func ~= (code: Code, error: Self) -> Bool { error.code == code }

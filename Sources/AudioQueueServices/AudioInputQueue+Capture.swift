@@ -21,16 +21,17 @@ extension AudioInputQueue {
 
     /// Called by the feed on the device's I/O thread; the work happens on the control queue.
     func deviceReported(_ event: AudioDeviceEvent) {
-        switch event {
+        switch event.kind {
         case .started:
             core.controlQueue.async { [weak self] in self?.reportRunning() }
-        case .failed(let error):
+        case .failed:
+            let error = event.error ?? AudioDeviceError(.ioFailed, "\(event)")
             core.controlQueue.async { [weak self] in self?.deviceFailed(error) }
         case .moved:
             // The feed counted the discontinuity; currentDevice now names the new source.
             core.controlQueue.async { [weak self] in if let self { core.notify(self, .currentDevice, synchronously: false) } }
-        case .overrun, .underrun, .stopped:
-            break
+        default:
+            break  // overruns are counted by the feed; other kinds change nothing here
         }
     }
 

@@ -198,7 +198,7 @@ public final class AudioInputQueue: @unchecked Sendable {
                     try queue.startDevice(generation: started.generation, restoring: nil)
                     if started.stopping { queue.finishAsyncStop() }
                 } catch {
-                    queue.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
+                    queue.deviceReported(.failed(AudioDeviceError(error.deviceError?.code ?? .openFailed, error.reason)))
                 }
             }
         } else {
@@ -290,7 +290,8 @@ public final class AudioInputQueue: @unchecked Sendable {
 
     /// Adds a listener for a property (`AudioQueueAddPropertyListener`). ``AudioQueuePropertyID/isRunning``
     /// fires when recording really starts and stops; ``AudioQueuePropertyID/converterError``
-    /// on a record underrun. Returns a token for ``removePropertyListener(_:)``.
+    /// on a record underrun. Returns a token for ``removePropertyListener(_:)``; `invalidProperty`
+    /// for a property the queues do not have.
     @discardableResult
     public func addPropertyListener(_ property: AudioQueuePropertyID, _ listener: @escaping PropertyListener) throws(AudioQueueError) -> Int {
         try core.addListener(property, listener)

@@ -5,7 +5,8 @@ extension AudioQueue {
     // MARK: Parameters
 
     /// Sets a parameter now (`AudioQueueSetParameter`). Volume changes ramp over the
-    /// ``AudioQueueParameterID/volumeRampTime``. `invalidParameter` for a value out of range.
+    /// ``AudioQueueParameterID/volumeRampTime``. `invalidParameter` for a value out of range or
+    /// a parameter the queue does not have.
     public func setParameter(_ parameter: AudioQueueParameterID, _ value: Float) throws(AudioQueueError) {
         try render.withLock { r throws(AudioQueueError) in
             try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
@@ -16,24 +17,21 @@ extension AudioQueue {
 
     /// Sets a parameter by Apple's numeric ID; `invalidParameter` for an ID that is not one.
     public func setParameter(id: UInt32, _ value: Float) throws(AudioQueueError) {
-        guard let parameter = AudioQueueParameterID(rawValue: id) else {
-            throw AudioQueueError(.invalidParameter, "no parameter \(id)")
-        }
-        try setParameter(parameter, value)
+        try setParameter(try AudioQueueParameterID.supported(id), value)
     }
 
-    /// The parameter's current value (`AudioQueueGetParameter`).
+    /// The parameter's current value (`AudioQueueGetParameter`); `invalidParameter` for one
+    /// the queue does not have.
     public func parameter(_ parameter: AudioQueueParameterID) throws(AudioQueueError) -> Float {
         try render.withLock { r throws(AudioQueueError) -> Float in
             try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
-            return r.engine.parameter(parameter)
+            return try r.engine.parameter(parameter)
         }
     }
 
     /// A parameter by Apple's numeric ID; `invalidParameter` for an ID that is not one.
     public func parameter(id: UInt32) throws(AudioQueueError) -> Float {
-        guard let p = AudioQueueParameterID(rawValue: id) else { throw AudioQueueError(.invalidParameter, "no parameter \(id)") }
-        return try parameter(p)
+        try parameter(try AudioQueueParameterID.supported(id))
     }
 
     // MARK: Properties

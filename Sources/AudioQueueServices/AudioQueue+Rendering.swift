@@ -19,22 +19,23 @@ extension AudioQueue {
 
     /// Called by the feed on the device's I/O thread; the work happens on the control queue.
     func deviceReported(_ event: AudioDeviceEvent) {
-        switch event {
+        switch event.kind {
         case .underrun:
             feed.underruns.add(1, ordering: .relaxed)
-        case .overrun:
-            break
         case .started:
             core.controlQueue.async { [weak self] in self?.reportRunning() }
         case .stopped:
             core.controlQueue.async { [weak self] in self?.finishAsyncStop() }
-        case .failed(let error):
+        case .failed:
+            let error = event.error ?? AudioDeviceError(.ioFailed, "\(event)")
             core.controlQueue.async { [weak self] in self?.deviceFailed(error) }
         case .moved:
             // The device follows the default to another sink: playback goes on there, a
             // discontinuity of the timeline, and currentDevice names the new sink.
             feed.underruns.add(1, ordering: .relaxed)
             core.controlQueue.async { [weak self] in if let self { core.notify(self, .currentDevice, synchronously: false) } }
+        default:
+            break  // overruns are for capture; kinds this queue does not know change nothing
         }
     }
 

@@ -223,7 +223,7 @@ public final class AudioQueue: @unchecked Sendable {
                     do throws(AudioQueueError) {
                         try queue.startDevice(generation: generation, restoring: nil)
                     } catch {
-                        queue.deviceReported(.failed(AudioDeviceError(.openFailed, error.reason)))
+                        queue.deviceReported(.failed(AudioDeviceError(error.deviceError?.code ?? .openFailed, error.reason)))
                     }
                 }
             } else {
@@ -365,7 +365,8 @@ public final class AudioQueue: @unchecked Sendable {
 
     /// Adds a listener for a property (`AudioQueueAddPropertyListener`). ``AudioQueuePropertyID/isRunning``
     /// fires when the device really starts and stops; ``AudioQueuePropertyID/converterError``
-    /// when decoding fails. Returns a token for ``removePropertyListener(_:)``.
+    /// when decoding fails. Returns a token for ``removePropertyListener(_:)``; `invalidProperty`
+    /// for a property the queues do not have.
     @discardableResult
     public func addPropertyListener(_ property: AudioQueuePropertyID, _ listener: @escaping PropertyListener) throws(AudioQueueError) -> Int {
         try core.addListener(property, listener)

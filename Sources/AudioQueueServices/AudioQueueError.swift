@@ -1,4 +1,5 @@
 public import AudioCore
+import AudioDevices
 
 /// An error from an audio queue, carrying Apple's `kAudioQueueErr_…` result code.
 public struct AudioQueueError: AudioResultError {
@@ -65,12 +66,13 @@ public struct AudioQueueError: AudioResultError {
     public var code: Code
     /// What went wrong, in words.
     public var reason: String
+    /// The device's own error when the device would not start, so that a start that fails
+    /// later (at its start time) reports the device's code, not one made up for the queue.
+    var deviceError: AudioDeviceError?
 
     /// An error with Apple's `code` and a `reason`.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "\(reason) (\(status))" }
 }

@@ -3,15 +3,40 @@ import AudioCore
 import Glibc
 #endif
 
-/// A playback parameter (Apple's `AudioQueueParameterID`).
-public enum AudioQueueParameterID: UInt32, Sendable, CaseIterable {
+/// A playback parameter (Apple's `AudioQueueParameterID`): the number Apple gives it, with
+/// static members for the parameters an output queue has.
+///
+/// An open set, as swift-system's `Errno` is: any other number is an ID too (a queue answers
+/// it with `invalidParameter`), so a `switch` needs a `default:` and a parameter added later is
+/// not a breaking change.
+public struct AudioQueueParameterID: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible, QueueIDSet {
+    /// Apple's number for the parameter.
+    public var rawValue: UInt32
+    /// The parameter numbered `rawValue`, known or not.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
     /// `kAudioQueueParam_Volume`: linear gain, 0 (silence) … 1 (unity, the default).
-    case volume = 1
+    public static let volume = AudioQueueParameterID(rawValue: 1)
     /// `kAudioQueueParam_VolumeRampTime`: seconds over which later volume changes ramp (default 0).
-    case volumeRampTime = 4
+    public static let volumeRampTime = AudioQueueParameterID(rawValue: 4)
     /// `kAudioQueueParam_Pan`: −1 (left) … 1 (right); balance for stereo, no effect on other
     /// channel counts (default 0).
-    case pan = 13
+    public static let pan = AudioQueueParameterID(rawValue: 13)
+
+    /// The parameters an output queue has.
+    public static let allCases: [AudioQueueParameterID] = [.volume, .volumeRampTime, .pan]
+
+    /// The parameter's name (`volume`), or its number when it has none here.
+    public var description: String {
+        switch self {
+        case .volume: "volume"
+        case .volumeRampTime: "volumeRampTime"
+        case .pan: "pan"
+        default: "\(rawValue)"
+        }
+    }
+
+    static let refusal = (code: AudioQueueError.Code.invalidParameter, noun: "parameter")
 }
 
 /// A parameter value carried by an enqueued buffer, applied when the buffer begins to play
@@ -29,35 +54,76 @@ public struct AudioQueueParameterEvent: Hashable, Sendable {
     }
 }
 
-/// A property of an audio queue, by Apple's ID, for ``AudioQueue/getProperty(_:into:)`` and
-/// ``AudioQueue/setProperty(_:from:)``.
-public enum AudioQueuePropertyID: UInt32, Sendable, CaseIterable {
+/// A property of an audio queue, by Apple's ID (`AudioQueuePropertyID`), for
+/// ``AudioQueue/getProperty(_:into:)``, ``AudioQueue/setProperty(_:from:)`` and property
+/// listeners: the four-character code Apple gives it, with static members for the properties
+/// the queues have.
+///
+/// An open set, as swift-system's `Errno` is: any other code is an ID too (a queue answers it
+/// with `invalidProperty`), so a `switch` needs a `default:` and a property added later is not
+/// a breaking change.
+public struct AudioQueuePropertyID: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible, QueueIDSet {
+    /// Apple's four-character code for the property.
+    public var rawValue: UInt32
+    /// The property whose code is `rawValue`, known or not.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
     /// `kAudioQueueProperty_IsRunning` (`'aqrn'`, UInt32, read-only).
-    case isRunning = 0x6171_726E
+    public static let isRunning = AudioQueuePropertyID(rawValue: 0x6171_726E)
     /// `kAudioQueueDeviceProperty_SampleRate` (`'aqsr'`, Float64, read-only).
-    case deviceSampleRate = 0x6171_7372
+    public static let deviceSampleRate = AudioQueuePropertyID(rawValue: 0x6171_7372)
     /// `kAudioQueueDeviceProperty_NumberChannels` (`'aqdc'`, UInt32, read-only).
-    case deviceNumberChannels = 0x6171_6463
+    public static let deviceNumberChannels = AudioQueuePropertyID(rawValue: 0x6171_6463)
     /// `kAudioQueueProperty_CurrentDevice` (`'aqcd'`, UTF-8 device UID).
-    case currentDevice = 0x6171_6364
+    public static let currentDevice = AudioQueuePropertyID(rawValue: 0x6171_6364)
     /// `kAudioQueueProperty_MagicCookie` (`'aqmc'`, bytes).
-    case magicCookie = 0x6171_6D63
+    public static let magicCookie = AudioQueuePropertyID(rawValue: 0x6171_6D63)
     /// `kAudioQueueProperty_MaximumOutputPacketSize` (`'xops'`, UInt32, read-only).
-    case maximumOutputPacketSize = 0x786F_7073
+    public static let maximumOutputPacketSize = AudioQueuePropertyID(rawValue: 0x786F_7073)
     /// `kAudioQueueProperty_StreamDescription` (`'aqft'`, AudioStreamBasicDescription, read-only).
-    case streamDescription = 0x6171_6674
+    public static let streamDescription = AudioQueuePropertyID(rawValue: 0x6171_6674)
     /// `kAudioQueueProperty_ChannelLayout` (`'aqcl'`, AudioChannelLayout).
-    case channelLayout = 0x6171_636C
+    public static let channelLayout = AudioQueuePropertyID(rawValue: 0x6171_636C)
     /// `kAudioQueueProperty_EnableLevelMetering` (`'aqme'`, UInt32 0/1).
-    case enableLevelMetering = 0x6171_6D65
+    public static let enableLevelMetering = AudioQueuePropertyID(rawValue: 0x6171_6D65)
     /// `kAudioQueueProperty_CurrentLevelMeter` (`'aqmv'`, AudioQueueLevelMeterState per channel, read-only).
-    case currentLevelMeter = 0x6171_6D76
+    public static let currentLevelMeter = AudioQueuePropertyID(rawValue: 0x6171_6D76)
     /// `kAudioQueueProperty_CurrentLevelMeterDB` (`'aqmd'`, AudioQueueLevelMeterState per channel, read-only).
-    case currentLevelMeterDB = 0x6171_6D64
+    public static let currentLevelMeterDB = AudioQueuePropertyID(rawValue: 0x6171_6D64)
     /// `kAudioQueueProperty_DecodeBufferSizeFrames` (`'dcbf'`, UInt32).
-    case decodeBufferSizeFrames = 0x6463_6266
+    public static let decodeBufferSizeFrames = AudioQueuePropertyID(rawValue: 0x6463_6266)
     /// `kAudioQueueProperty_ConverterError` (`'qcve'`, UInt32 OSStatus, read-only).
-    case converterError = 0x7163_7665
+    public static let converterError = AudioQueuePropertyID(rawValue: 0x7163_7665)
+
+    /// The properties the queues have (an input queue answers `decodeBufferSizeFrames` with
+    /// `invalidProperty`).
+    public static let allCases: [AudioQueuePropertyID] = [
+        .isRunning, .deviceSampleRate, .deviceNumberChannels, .currentDevice, .magicCookie, .maximumOutputPacketSize,
+        .streamDescription, .channelLayout, .enableLevelMetering, .currentLevelMeter, .currentLevelMeterDB,
+        .decodeBufferSizeFrames, .converterError,
+    ]
+
+    /// The four-character code in quotes: `'aqrn'`.
+    public var description: String { "'\(FourCharCode(rawValue: rawValue))'" }
+
+    static let refusal = (code: AudioQueueError.Code.invalidProperty, noun: "property")
+}
+
+/// What the parameter and property IDs share: the queues have the IDs in `allCases`, and
+/// answer any other with the set's `refusal`.
+protocol QueueIDSet: CaseIterable, Equatable, CustomStringConvertible where AllCases == [Self] {
+    init(rawValue: UInt32)
+    /// Apple's code for an ID the queues do not have, and what the set's IDs name.
+    static var refusal: (code: AudioQueueError.Code, noun: String) { get }
+}
+
+extension QueueIDSet {
+    /// `id` when the queues have it; `refusal.code` when not.
+    static func supported(_ id: UInt32) throws(AudioQueueError) -> Self {
+        let value = Self(rawValue: id)
+        guard allCases.contains(value) else { throw AudioQueueError(refusal.code, "no \(refusal.noun) \(value)") }
+        return value
+    }
 }
 
 /// Level of one channel (Apple's `AudioQueueLevelMeterState`): linear 0…1 or decibels.

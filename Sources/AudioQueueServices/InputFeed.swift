@@ -95,7 +95,7 @@ final class InputFeed: AudioCaptureSink, @unchecked Sendable {
     }
 
     func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent) {
-        switch event {
+        switch event.kind {
         case .overrun, .moved: discontinuities.add(1, ordering: .relaxed)
         default: break
         }

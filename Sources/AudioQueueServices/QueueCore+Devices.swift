@@ -82,7 +82,7 @@ extension QueueCore where Side: DeviceSide {
                 return (device, s.side.session.status)
             }
             guard let (device, status) = found else { return }
-            do {
+            do throws(AudioDeviceError) {
                 try start(device)
             } catch {
                 let released = state.withLock { s -> Owner? in
@@ -94,7 +94,9 @@ extension QueueCore where Side: DeviceSide {
                     return s.keepAlive
                 }
                 withExtendedLifetime(released) {}
-                throw AudioQueueError(.cannotStart, "\(driver.uid(device)) did not start: \(error)")
+                var failure = AudioQueueError(.cannotStart, "\(driver.uid(device)) did not start: \(error)")
+                failure.deviceError = error
+                throw failure
             }
             state.withLock { s in
                 s.side.session.status = .running

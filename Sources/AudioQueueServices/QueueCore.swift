@@ -243,7 +243,8 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: @unchecked Sendable {
     // MARK: Listeners
 
     func addListener(_ property: AudioQueuePropertyID, _ listener: @escaping @Sendable (Owner, AudioQueuePropertyID) -> Void) throws(AudioQueueError) -> Int {
-        try state.withLock { s throws(AudioQueueError) -> Int in
+        _ = try AudioQueuePropertyID.supported(property.rawValue)
+        return try state.withLock { s throws(AudioQueueError) -> Int in
             try s.checkUsable()
             let token = s.nextToken
             s.nextToken += 1

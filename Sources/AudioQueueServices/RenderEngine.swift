@@ -187,15 +187,17 @@ final class RenderEngine {
         case .volume: ok = value >= 0 && value <= 1
         case .volumeRampTime: ok = value >= 0 && value <= 3600
         case .pan: ok = value >= -1 && value <= 1
+        default: throw AudioQueueError(.invalidParameter, "no parameter \(id)")
         }
         guard ok else { throw AudioQueueError(.invalidParameter, "\(id) cannot be \(value)") }
     }
 
-    func parameter(_ id: AudioQueueParameterID) -> Float {
+    func parameter(_ id: AudioQueueParameterID) throws(AudioQueueError) -> Float {
         switch id {
         case .volume: volume
         case .volumeRampTime: rampTime
         case .pan: pan
+        default: throw AudioQueueError(.invalidParameter, "no parameter \(id)")
         }
     }
 
@@ -216,6 +218,7 @@ final class RenderEngine {
             }
         case .volumeRampTime: rampTime = value
         case .pan: pan = value
+        default: break  // check(_:_:) refused it
         }
     }
 

@@ -32,9 +32,7 @@ protocol UntypedQueueProperties: AnyObject {
 extension UntypedQueueProperties {
     /// A property's value as bytes; `invalidProperty` for an ID the queue does not have.
     func propertyBytes(_ id: UInt32) throws(AudioQueueError) -> [UInt8] {
-        guard let property = AudioQueuePropertyID(rawValue: id) else {
-            throw AudioQueueError(.invalidProperty, "no property '\(FourCharCode(rawValue: id))'")
-        }
+        let property = try AudioQueuePropertyID.supported(id)
         var out: [UInt8] = []
         func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
         switch property {
@@ -52,6 +50,7 @@ extension UntypedQueueProperties {
             for m in property == .currentLevelMeter ? meters : meters.map(\.decibels) { put(m.averagePower); put(m.peakPower) }
         case .decodeBufferSizeFrames: put(UInt32(try decodeBufferSizeProperty()))
         case .converterError: put(UInt32(bitPattern: converterError))
+        default: break  // supported(_:) lets through only the properties above
         }
         return out
     }
@@ -59,10 +58,7 @@ extension UntypedQueueProperties {
     /// Sets a property from its bytes; `invalidProperty` for an unknown or read-only ID,
     /// `invalidPropertySize` for a value of the wrong size.
     func setPropertyBytes(_ id: UInt32, _ data: UnsafeRawBufferPointer) throws(AudioQueueError) {
-        guard let property = AudioQueuePropertyID(rawValue: id) else {
-            throw AudioQueueError(.invalidProperty, "no property '\(FourCharCode(rawValue: id))'")
-        }
-        switch property {
+        switch try AudioQueuePropertyID.supported(id) {
         case .magicCookie:
             try setMagicCookieProperty(data.isEmpty ? nil : Array(data))
         case .enableLevelMetering:
@@ -76,8 +72,7 @@ extension UntypedQueueProperties {
             try setCurrentDevice(uid.isEmpty ? nil : uid)
         case .channelLayout:
             try setChannelLayout(try PropertyCoding.layout(from: data))
-        case .isRunning, .deviceSampleRate, .deviceNumberChannels, .maximumOutputPacketSize, .streamDescription,
-             .currentLevelMeter, .currentLevelMeterDB, .converterError:
+        default:
             throw AudioQueueError(.invalidProperty, "'\(FourCharCode(rawValue: id))' is read-only")
         }
     }

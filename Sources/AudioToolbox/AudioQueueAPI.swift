@@ -157,7 +157,8 @@ public func _AudioQueueEnqueueBufferWithParameters(
     var events: [AudioQueueServices.AudioQueueParameterEvent] = []
     if let inParamValues {
         for e in UnsafeBufferPointer(start: inParamValues, count: Int(inNumParamValues)) {
-            guard let id = AudioQueueParameterID(rawValue: e.mID) else { return OSStatus(kAudioQueueErr_InvalidParameter) }
+            let id = AudioQueueServices.AudioQueueParameterID(rawValue: e.mID)
+            guard AudioQueueServices.AudioQueueParameterID.allCases.contains(id) else { return OSStatus(kAudioQueueErr_InvalidParameter) }
             events.append(AudioQueueServices.AudioQueueParameterEvent(id, e.mValue))
         }
     }

@@ -91,7 +91,8 @@ private func setEmpty(_ box: QueueBox, _ id: UInt32) -> OSStatus {
 @_spi(CImplementation) @_cdecl("AudioQueueAddPropertyListener")
 public func _AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inProc: AudioQueuePropertyListenerProc?, _ inUserData: UnsafeMutableRawPointer?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let inProc else { return paramError }
-    guard let property = AudioQueueServices.AudioQueuePropertyID(rawValue: inID) else { return OSStatus(kAudioQueueErr_InvalidProperty) }
+    let property = AudioQueueServices.AudioQueuePropertyID(rawValue: inID)
+    guard AudioQueueServices.AudioQueuePropertyID.allCases.contains(property) else { return OSStatus(kAudioQueueErr_InvalidProperty) }
     return resultStatus { () throws(AudioQueueError) in
         let userData = UserData(inUserData)
         let key = box.newListenerKey()
@@ -108,7 +109,7 @@ public func _AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt3
 @_spi(CImplementation) @_cdecl("AudioQueueRemovePropertyListener")
 public func _AudioQueueRemovePropertyListener(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inProc: AudioQueuePropertyListenerProc?, _ inUserData: UnsafeMutableRawPointer?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let inProc else { return paramError }
-    guard AudioQueueServices.AudioQueuePropertyID(rawValue: inID) != nil else { return OSStatus(kAudioQueueErr_InvalidProperty) }
+    guard AudioQueueServices.AudioQueuePropertyID.allCases.contains(.init(rawValue: inID)) else { return OSStatus(kAudioQueueErr_InvalidProperty) }
     guard let token = box.removeListener(inID, inProc, inUserData) else { return noErrStatus }
     return resultStatus { () throws(AudioQueueError) in
         try box.control.removePropertyListener(token)

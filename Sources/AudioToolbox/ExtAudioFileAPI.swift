@@ -20,15 +20,6 @@ final class ExtFileBox: @unchecked Sendable {
     init(_ file: ExtAudioFile) { self.file = file }
 }
 
-private func extStatus(_ body: () throws(ExtAudioFileError) -> Void) -> OSStatus {
-    do throws(ExtAudioFileError) {
-        try body()
-        return noErrStatus
-    } catch {
-        return error.status
-    }
-}
-
 private let invalidProperty = OSStatus(kExtAudioFileError_InvalidProperty)
 private let invalidPropertySize = OSStatus(kExtAudioFileError_InvalidPropertySize)
 
@@ -36,7 +27,7 @@ private let invalidPropertySize = OSStatus(kExtAudioFileError_InvalidPropertySiz
 public func _ExtAudioFileOpenURL(_ inURL: CFURLRef?, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>?) -> OSStatus {
     guard let outExtAudioFile, let path = CFObjects.path(UnsafeRawPointer(inURL)) else { return paramError }
     AudioToolboxSetUp.once()
-    return extStatus { () throws(ExtAudioFileError) in
+    return resultStatus { () throws(ExtAudioFileError) in
         let file = try ExtAudioFile(path: path)
         let box = ExtFileBox(file)
         box.handle = ExtFileBox.table.insert(box)
@@ -74,7 +65,7 @@ public func _ExtAudioFileRead(_ inExtAudioFile: ExtAudioFileRef?, _ ioNumberFram
         }
         guard let staging = box.staging else { return paramError }
         staging.frameLength = 0
-        return extStatus { () throws(ExtAudioFileError) in
+        return resultStatus { () throws(ExtAudioFileError) in
             let read = try box.file.read(into: staging, frameCount: frames)
             let bytes = read * Int(format.bytesPerFrame)
             for (i, buffer) in list.enumerated() {
@@ -91,7 +82,7 @@ public func _ExtAudioFileSeek(_ inExtAudioFile: ExtAudioFileRef?, _ inFrameOffse
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
     guard inFrameOffset >= 0, inFrameOffset <= box.file.fileLengthFrames else { return OSStatus(kExtAudioFileError_InvalidSeek) }
     return box.lock.withLock {
-        extStatus { () throws(ExtAudioFileError) in try box.file.seek(toFrame: inFrameOffset) }
+        resultStatus { () throws(ExtAudioFileError) in try box.file.seek(toFrame: inFrameOffset) }
     }
 }
 
@@ -147,7 +138,7 @@ public func _ExtAudioFileSetProperty(_ inExtAudioFile: ExtAudioFileRef?, _ inPro
     let format = SwiftASBD(inPropertyData.loadUnaligned(as: CAudioToolbox.AudioStreamBasicDescription.self))
     guard format.isPCM else { return OSStatus(kExtAudioFileError_NonPCMClientFormat) }
     return box.lock.withLock {
-        extStatus { () throws(ExtAudioFileError) in try box.file.setClientDataFormat(format) }
+        resultStatus { () throws(ExtAudioFileError) in try box.file.setClientDataFormat(format) }
     }
 }
 

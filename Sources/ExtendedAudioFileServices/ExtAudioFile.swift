@@ -2,29 +2,6 @@ public import AudioCore
 public import AudioFileServices
 public import AudioCodecs
 
-/// An error from ``ExtAudioFile``: from the file, or from the codec or converter.
-public enum ExtAudioFileError: Error, CustomStringConvertible, Sendable {
-    /// Reading the file failed.
-    case file(AudioFileError)
-    /// Decoding or converting failed.
-    case codec(AudioCodecError)
-
-    /// The `OSStatus` Apple's `ExtAudioFile…` function returns for this failure.
-    public var status: OSStatus {
-        switch self {
-        case .file(let e): e.status
-        case .codec(let e): e.status
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .file(let e): e.description
-        case .codec(let e): e.description
-        }
-    }
-}
-
 /// Reads any supported file as linear PCM in a format of the caller's choice (Apple's
 /// `ExtAudioFile` for reading).
 ///

@@ -110,7 +110,7 @@ final class MonitorRecorder: AudioCaptureSink, @unchecked Sendable {
 
     func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent) {
         // The failure first: a test that waits for the event then reads the failures finds it.
-        if case .failed(let error) = event { failures.withLock { $0.append(error) } }
+        if event.kind == .failed, let error = event.error { failures.withLock { $0.append(error) } }
         events.withLock { $0.append("\(event)") }
     }
 
@@ -249,13 +249,12 @@ struct LossyServer {
 /// An output device event as the device tests record it: `started`, `stopped(drained: true)`,
 /// `underrun`, `overrun`, `failed(…)`, `moved(…)`.
 func eventName(_ event: AudioDeviceEvent) -> String {
-    switch event {
+    switch event.kind {
     case .started: "started"
-    case .stopped(let drained): "stopped(drained: \(drained))"
-    case .underrun: "underrun"
-    case .overrun: "overrun"
-    case .failed(let error): "failed(\(error))"
-    case .moved(let info): "moved(\(info.uid))"
+    case .stopped: "stopped(drained: \(event.drained))"
+    case .failed: "failed(\(event.error.map(String.init(describing:)) ?? ""))"
+    case .moved: "moved(\(event.device?.uid ?? ""))"
+    default: event.kind.rawValue
     }
 }
 

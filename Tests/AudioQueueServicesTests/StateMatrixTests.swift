@@ -260,7 +260,10 @@ struct ErrorCodeTests {
 final class RefusingDevice: AudioOutputDevice {
     let info = AudioDeviceInfo(backend: "test", name: "refusing", description: "never starts")
     let format = AudioStreamBasicDescription.deviceFloat(sampleRate: 48000, channels: 2)
-    func start(source: any AudioRenderSource) throws(AudioDeviceError) { throw AudioDeviceError(.openFailed, "busy") }
+    /// What the device's start throws.
+    let code: AudioDeviceError.Code
+    init(_ code: AudioDeviceError.Code = .openFailed) { self.code = code }
+    func start(source: any AudioRenderSource) throws(AudioDeviceError) { throw AudioDeviceError(code, "busy") }
     func stop(drain: Bool) {}
     var presentationDelay: Int { 0 }
     var framesRendered: Int64 { 0 }

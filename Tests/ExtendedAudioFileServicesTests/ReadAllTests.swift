@@ -164,14 +164,14 @@ struct ReadAllTests {
         var serialError: ExtAudioFileError?
         do { _ = try Pieces.serial(cutReader()) } catch let error as ExtAudioFileError { serialError = error }
         let expected = try #require(serialError, "reading a file cut short must fail")
-        guard case .file(let expectedFile) = expected else {
+        guard let expectedFile = expected.fileError else {
             Issue.record("expected a file error, got \(expected)")
             return
         }
         for (threads, piece) in [(2, 1), (3, 5), (2, nil)] as [(Int, Int?)] {
             var parallelError: ExtAudioFileError?
             do { _ = try Pieces.parallel(cutReader(), threads: threads, piece: piece) } catch let error as ExtAudioFileError { parallelError = error }
-            guard case .file(let got) = parallelError else {
+            guard let got = parallelError?.fileError else {
                 Issue.record("\(threads) threads, pieces of \(piece ?? 0): expected a file error, got \(String(describing: parallelError))")
                 continue
             }

@@ -55,7 +55,7 @@ final class TimedSource: AudioRenderSource {
     }
 
     func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
-        if case .started(let hostTime) = event { probe.record(hostTime) }
+        if event.kind == .started, let hostTime = event.hostTime { probe.record(hostTime) }
         source.device(self.device, didReport: event)
     }
 }

@@ -96,6 +96,12 @@ static void queueErrors(void) {
     EXPECT(v == 0.5f, "volume read back %f", (double)v);
     EXPECT_STATUS(AudioQueueGetParameter(q, kAudioQueueParam_Volume, NULL), kAudio_ParamError);
     EXPECT_STATUS(AudioQueueSetParameter(q, 999, 1), kAudioQueueErr_InvalidParameter);
+    EXPECT_STATUS(AudioQueueGetParameter(q, kAudioQueueParam_PlayRate, &v), kAudioQueueErr_InvalidParameter);
+    AudioQueueParameterEvent unknownEvent = {999, 1};
+    b2->mAudioDataByteSize = 4096;
+    EXPECT_STATUS(AudioQueueEnqueueBufferWithParameters(q, b2, 0, NULL, 0, 0, 1, &unknownEvent, NULL, NULL),
+                  kAudioQueueErr_InvalidParameter);
+    b2->mAudioDataByteSize = 0;
 
     /* Properties. */
     UInt32 size = 0, running = 7;
@@ -123,6 +129,7 @@ static void queueErrors(void) {
     EXPECT(size == sizeof(CFStringRef), "CurrentDevice is a CFStringRef (%u bytes)", size);
     EXPECT_STATUS(AudioQueueAddPropertyListener(q, kAudioQueueProperty_IsRunning, NULL, NULL), kAudio_ParamError);
     EXPECT_STATUS(AudioQueueAddPropertyListener(q, 0x7a7a7a7a, ignoreListener, NULL), kAudioQueueErr_InvalidProperty);
+    EXPECT_STATUS(AudioQueueRemovePropertyListener(q, 0x7a7a7a7a, ignoreListener, NULL), kAudioQueueErr_InvalidProperty);
     EXPECT_STATUS(AudioQueueAddPropertyListener(q, kAudioQueueProperty_IsRunning, ignoreListener, NULL), noErr);
     EXPECT_STATUS(AudioQueueRemovePropertyListener(q, kAudioQueueProperty_IsRunning, ignoreListener, NULL), noErr);
 

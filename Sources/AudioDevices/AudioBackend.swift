@@ -1,0 +1,24 @@
+/// A family of devices (PulseAudio, ALSA, files): enumerates and opens them.
+public protocol AudioBackend: Sendable {
+    /// The name used in `AUDIOQUEUE_BACKEND`, `aqplay --backend` and device UIDs.
+    var name: String { get }
+    /// True when the backend can open its default output right now (a server answers, a
+    /// card opens). Cheap enough to call when choosing the default device.
+    func isAvailable() -> Bool
+    /// The devices the backend can open.
+    func devices() throws(AudioDeviceError) -> [AudioDeviceInfo]
+    /// Opens output device `name` (nil: the backend's default) for interleaved Float32 at
+    /// `sampleRate` with `channels`; `bufferFrames` is how much audio the caller keeps
+    /// decoded ahead, a hint for the device's own buffer.
+    func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice
+    /// Opens input device `name` (nil: the backend's default) for interleaved Float32 at
+    /// `sampleRate` with `channels`, delivering about `bufferFrames` frames at a time.
+    func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice
+}
+
+extension AudioBackend {
+    /// Backends without capture refuse.
+    public func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
+        throw AudioDeviceError(.notFound, "the \(self.name) backend has no input devices")
+    }
+}
