@@ -5,13 +5,15 @@ import Synchronization
 
 /// The backends this process knows, and the default-device choice.
 ///
-/// `null` and `file` are built in; sound backends (PulseAudio, ALSA) register themselves,
-/// with a priority. The default output is, in order: the backend and device named by
-/// `AUDIOQUEUE_BACKEND` and `AUDIOQUEUE_DEVICE` when set; else the first registered sound
-/// backend, highest priority first, that is available and opens (the device named by
-/// `AUDIOQUEUE_DEVICE` alone, when that is set: an error when none has it); else a
-/// ``WAVFileDevice`` writing ``WAVFileBackend/defaultPath``, which says so on standard error
-/// with the path and why no sound backend played (also in its ``AudioDeviceInfo/note``).
+/// `null` is built in; the other backends are registered, with a priority: the sound backends
+/// (PulseAudio, ALSA) above 0, the file backend (`WAVFileBackend` of `AudioDeviceFile`) at 0;
+/// `AudioQueueKit.registerAll()` registers them all. The default output is, in order: the
+/// backend and device named by `AUDIOQUEUE_BACKEND` and `AUDIOQUEUE_DEVICE` when set; else the
+/// first registered sound backend, highest priority first, that is available and opens (the
+/// device named by `AUDIOQUEUE_DEVICE` alone, when that is set: an error when none has it);
+/// else the first registered ``AudioFallbackBackend``'s device — the file backend's
+/// `WAVFileDevice` writing `WAVFileBackend.defaultPath`, which says so on standard error with
+/// the path and why no sound backend played (also in its ``AudioDeviceInfo/note``).
 public enum AudioBackends {
     private struct Entry: Sendable {
         let backend: any AudioBackend
@@ -19,8 +21,7 @@ public enum AudioBackends {
     }
 
     private static let table = Mutex<[Entry]>([
-        Entry(backend: WAVFileBackend(), priority: 0),
-        Entry(backend: NullBackend(), priority: -1),
+        Entry(backend: NullBackend(), priority: -1)
     ])
 
     /// Adds `backend` (replacing one of the same name). Backends with a priority above 0 are
@@ -85,11 +86,11 @@ public enum AudioBackends {
             throw AudioDeviceError(.notFound, "AUDIOQUEUE_DEVICE=\(device): no sound backend opens it (\(reasons.joined(separator: "; ")))")
         }
         let why = reasons.isEmpty ? "no sound backend is registered" : "no sound server or sound card answered (\(reasons.joined(separator: "; ")))"
-        let output = try WAVFileBackend().makeOutput(name: nil, sampleRate: sampleRate, channels: channels, note: why)
-        if let file = output as? WAVFileDevice {
-            printToStandardError("swift-audio-queue: \(why); writing the output to \(file.path)")
+        let fallback = table.withLock { $0.lazy.compactMap { $0.backend as? any AudioFallbackBackend }.first }
+        guard let fallback else {
+            throw AudioDeviceError(.notFound, "\(why), and no fallback backend is registered")
         }
-        return output
+        return try fallback.makeFallbackOutput(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames, reason: why)
     }
 
     /// Asks each registered sound backend (priority above 0), highest first, that is available
@@ -114,18 +115,6 @@ public enum AudioBackends {
             reasons.append(reason)
         }
         return (nil, reasons)
-    }
-
-    private static func printToStandardError(_ message: String) {
-        var line = message + "\n"
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
     }
 
     /// Opens the input device a UID names (`backend:name`, or a bare backend name for its default).

@@ -258,6 +258,17 @@ extension AudioBackend {
     }
 }
 
+/// A backend that stands in for sound hardware: when no sound backend opens the default
+/// output, ``AudioBackends`` asks the first one registered for a device in its place (the file
+/// backend of `AudioDeviceFile`, whose device writes what would have played to a WAVE file).
+public protocol AudioFallbackBackend: AudioBackend {
+    /// Opens the output that stands in for the default device, for interleaved Float32 at
+    /// `sampleRate` with `channels`. `reason` says why no sound backend played: the device's
+    /// ``AudioDeviceInfo/note``, and what the backend tells the user along with where the
+    /// audio goes.
+    func makeFallbackOutput(sampleRate: Double, channels: Int, bufferFrames: Int, reason: String) throws(AudioDeviceError) -> any AudioOutputDevice
+}
+
 extension AudioStreamBasicDescription {
     /// Interleaved native-endian Float32 at `sampleRate` with `channels`: what devices take.
     public static func deviceFloat(sampleRate: Double, channels: Int) -> AudioStreamBasicDescription {
