@@ -79,31 +79,31 @@ let package = Package(
         .target(
             name: "ToolSupport",
             dependencies: ["AudioCore", "AudioDevices", "AudioQueueServices"],
-            path: "Examples/ToolSupport",
+            path: "Tools/ToolSupport",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "aqplay",
             dependencies: ["AudioQueueKit", "ToolSupport"],
-            path: "Examples/aqplay",
+            path: "Tools/aqplay",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "afconvert",
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "AudioCodecMPG123", "ToolSupport"],
-            path: "Examples/afconvert",
+            path: "Tools/afconvert",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "aqrecord",
             dependencies: ["AudioQueueKit", "ToolSupport"],
-            path: "Examples/aqrecord",
+            path: "Tools/aqrecord",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "afinfo",
             dependencies: ["AudioFileServices"],
-            path: "Examples/afinfo",
+            path: "Tools/afinfo",
             swiftSettings: strict
         ),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: strict),
