@@ -44,11 +44,7 @@ public enum AudioBackends {
 
     /// Opens the device a UID names (`backend:name`, or a bare backend name for its default).
     public static func makeOutput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
-        let (backendName, deviceName) = split(uid)
-        guard let backend = backend(named: backendName) else {
-            throw AudioDeviceError(.notFound, "no audio backend '\(backendName)' (known: \(all.map(\.name).joined(separator: ", ")))")
-        }
-        return try backend.makeOutput(name: deviceName, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        try output(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).open(uid: uid)
     }
 
     /// The default output of backend `name` alone: the device `AUDIOQUEUE_DEVICE` names when
@@ -57,10 +53,7 @@ public enum AudioBackends {
     public static func makeDefaultOutput(
         backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
     ) throws(AudioDeviceError) -> any AudioOutputDevice {
-        guard let backend = backend(named: name) else {
-            throw AudioDeviceError(.notFound, "no audio backend '\(name)'")
-        }
-        return try backend.makeOutput(name: environment("AUDIOQUEUE_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        try output(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).openDefault(backend: name)
     }
 
     /// The default output device for interleaved Float32 at `sampleRate` with `channels`,
@@ -70,18 +63,10 @@ public enum AudioBackends {
         sampleRate: Double, channels: Int, bufferFrames: Int,
         tried: ((String) -> Void)? = nil
     ) throws(AudioDeviceError) -> any AudioOutputDevice {
-        if let name = environment("AUDIOQUEUE_BACKEND") {
-            guard let backend = backend(named: name) else {
-                throw AudioDeviceError(.notFound, "AUDIOQUEUE_BACKEND=\(name): no such backend (known: \(all.map(\.name).joined(separator: ", ")))")
-            }
-            return try backend.makeOutput(name: environment("AUDIOQUEUE_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
-        let device = environment("AUDIOQUEUE_DEVICE")
-        let (opened, reasons) = firstOpening(tried: tried) { backend throws(AudioDeviceError) in
-            try backend.makeOutput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
+        let opener = output(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        let (opened, reasons) = try opener.openDefault(tried: tried)
         if let opened { return opened }
-        if let device {
+        if let device = opener.namedDevice {
             // A device was named: a file in its place would hide the mistake.
             throw AudioDeviceError(.notFound, "AUDIOQUEUE_DEVICE=\(device): no sound backend opens it (\(reasons.joined(separator: "; ")))")
         }
@@ -91,6 +76,85 @@ public enum AudioBackends {
             throw AudioDeviceError(.notFound, "\(why), and no fallback backend is registered")
         }
         return try fallback.makeFallbackOutput(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames, reason: why)
+    }
+
+    /// Opens the input device a UID names (`backend:name`, or a bare backend name for its default).
+    public static func makeInput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
+        try input(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).open(uid: uid)
+    }
+
+    /// The default input of backend `name` alone: the device `AUDIOQUEUE_INPUT_DEVICE` names
+    /// when set, else the backend's own default. What an input queue that follows the default
+    /// opens again when its device goes away: no other backend is tried.
+    public static func makeDefaultInput(
+        backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
+    ) throws(AudioDeviceError) -> any AudioInputDevice {
+        try input(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).openDefault(backend: name)
+    }
+
+    /// The default input device: `AUDIOQUEUE_BACKEND` (with `AUDIOQUEUE_INPUT_DEVICE`) when set,
+    /// else the first registered sound backend that is available and opens one.
+    public static func makeDefaultInput(
+        sampleRate: Double, channels: Int, bufferFrames: Int,
+        tried: ((String) -> Void)? = nil
+    ) throws(AudioDeviceError) -> any AudioInputDevice {
+        let (opened, reasons) = try input(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).openDefault(tried: tried)
+        if let opened { return opened }
+        throw AudioDeviceError(.notFound, reasons.isEmpty ? "no sound backend is registered for input" : "no input device: " + reasons.joined(separator: "; "))
+    }
+
+    /// How devices of one direction are opened: the variable that names the default device,
+    /// and the backend's call that opens one (nil: the backend's default).
+    private struct Opener<Device> {
+        let deviceVariable: String
+        let make: (any AudioBackend, String?) throws(AudioDeviceError) -> Device
+
+        /// The device the variable names, if set.
+        var namedDevice: String? { AudioBackends.environment(deviceVariable) }
+
+        /// The device a UID names.
+        func open(uid: String) throws(AudioDeviceError) -> Device {
+            let (backendName, deviceName) = AudioBackends.split(uid)
+            return try make(AudioBackends.registered(backendName, else: "no audio backend '\(backendName)'"), deviceName)
+        }
+
+        /// Backend `name`'s default: the device the variable names, else the backend's own.
+        func openDefault(backend name: String) throws(AudioDeviceError) -> Device {
+            try make(AudioBackends.registered(name, else: "no audio backend '\(name)'", listingKnown: false), namedDevice)
+        }
+
+        /// The device the variable names (nil: each backend's default), from the backend
+        /// `AUDIOQUEUE_BACKEND` names when that is set, else from the first sound backend that
+        /// opens it (`firstOpening`); nil, with the reasons, when none does.
+        func openDefault(tried: ((String) -> Void)?) throws(AudioDeviceError) -> (Device?, [String]) {
+            let device = namedDevice
+            if let name = AudioBackends.environment("AUDIOQUEUE_BACKEND") {
+                return (try make(AudioBackends.registered(name, else: "AUDIOQUEUE_BACKEND=\(name): no such backend"), device), [])
+            }
+            return AudioBackends.firstOpening(tried: tried) { backend throws(AudioDeviceError) in try make(backend, device) }
+        }
+    }
+
+    private static func output(sampleRate: Double, channels: Int, bufferFrames: Int) -> Opener<any AudioOutputDevice> {
+        Opener(deviceVariable: "AUDIOQUEUE_DEVICE") { backend, device throws(AudioDeviceError) in
+            try backend.makeOutput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        }
+    }
+
+    private static func input(sampleRate: Double, channels: Int, bufferFrames: Int) -> Opener<any AudioInputDevice> {
+        Opener(deviceVariable: "AUDIOQUEUE_INPUT_DEVICE") { backend, device throws(AudioDeviceError) in
+            try backend.makeInput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        }
+    }
+
+    /// The backend called `name`; else `.notFound` saying `unknown`, followed by the names of
+    /// the registered backends when `listingKnown`.
+    private static func registered(_ name: String, else unknown: @autoclosure () -> String, listingKnown: Bool = true) throws(AudioDeviceError) -> any AudioBackend {
+        guard let backend = backend(named: name) else {
+            let known = listingKnown ? " (known: \(all.map(\.name).joined(separator: ", ")))" : ""
+            throw AudioDeviceError(.notFound, unknown() + known)
+        }
+        return backend
     }
 
     /// Asks each registered sound backend (priority above 0), highest first, that is available
@@ -115,46 +179,6 @@ public enum AudioBackends {
             reasons.append(reason)
         }
         return (nil, reasons)
-    }
-
-    /// Opens the input device a UID names (`backend:name`, or a bare backend name for its default).
-    public static func makeInput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
-        let (backendName, deviceName) = split(uid)
-        guard let backend = backend(named: backendName) else {
-            throw AudioDeviceError(.notFound, "no audio backend '\(backendName)' (known: \(all.map(\.name).joined(separator: ", ")))")
-        }
-        return try backend.makeInput(name: deviceName, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-    }
-
-    /// The default input of backend `name` alone: the device `AUDIOQUEUE_INPUT_DEVICE` names
-    /// when set, else the backend's own default. What an input queue that follows the default
-    /// opens again when its device goes away: no other backend is tried.
-    public static func makeDefaultInput(
-        backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
-    ) throws(AudioDeviceError) -> any AudioInputDevice {
-        guard let backend = backend(named: name) else {
-            throw AudioDeviceError(.notFound, "no audio backend '\(name)'")
-        }
-        return try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-    }
-
-    /// The default input device: `AUDIOQUEUE_BACKEND` (with `AUDIOQUEUE_INPUT_DEVICE`) when set,
-    /// else the first registered sound backend that is available and opens one.
-    public static func makeDefaultInput(
-        sampleRate: Double, channels: Int, bufferFrames: Int,
-        tried: ((String) -> Void)? = nil
-    ) throws(AudioDeviceError) -> any AudioInputDevice {
-        if let name = environment("AUDIOQUEUE_BACKEND") {
-            guard let backend = backend(named: name) else {
-                throw AudioDeviceError(.notFound, "AUDIOQUEUE_BACKEND=\(name): no such backend (known: \(all.map(\.name).joined(separator: ", ")))")
-            }
-            return try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
-        let (opened, reasons) = firstOpening(tried: tried) { backend throws(AudioDeviceError) in
-            try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
-        if let opened { return opened }
-        throw AudioDeviceError(.notFound, reasons.isEmpty ? "no sound backend is registered for input" : "no input device: " + reasons.joined(separator: "; "))
     }
 
     static func environment(_ name: String) -> String? {
