@@ -1,5 +1,4 @@
 public import AudioCore
-import Synchronization
 
 /// Turns interleaved Float32 PCM, as a sound device captures it, into packets of another format.
 ///
@@ -99,7 +98,7 @@ public enum AudioEncoders {
     public typealias Factory =
         @Sendable (AudioStreamBasicDescription, AudioStreamBasicDescription) throws(AudioCodecError) -> any AudioEncoder
 
-    private static let table = Mutex<[AudioFormatID: Factory]>(builtIn)
+    private static let registry = CodecRegistry<Factory>(builtIn, kind: "encoder")
 
     private static var builtIn: [AudioFormatID: Factory] {
         [
@@ -112,7 +111,7 @@ public enum AudioEncoders {
 
     /// Registers `factory` for `formatID`, replacing any earlier one.
     public static func register(_ formatID: AudioFormatID, _ factory: @escaping Factory) {
-        table.withLock { $0[formatID] = factory }
+        registry.register(formatID, factory)
     }
 
     /// Registers an encoder type for the format IDs it writes.
@@ -123,17 +122,14 @@ public enum AudioEncoders {
     }
 
     /// True when an encoder is registered for `formatID`.
-    public static func canEncode(_ formatID: AudioFormatID) -> Bool { table.withLock { $0[formatID] != nil } }
+    public static func canEncode(_ formatID: AudioFormatID) -> Bool { registry.contains(formatID) }
 
     /// An encoder from `input` to `output`: `formatNotSupported` (`'fmt?'`) naming the format
     /// when none is registered for `output.formatID`, or the encoder's own error.
     public static func make(from input: AudioStreamBasicDescription, to output: AudioStreamBasicDescription)
         throws(AudioCodecError) -> any AudioEncoder
     {
-        guard let factory = table.withLock({ $0[output.formatID] }) else {
-            throw AudioCodecError(.formatNotSupported, "no encoder for '\(output.formatID)'")
-        }
-        return try factory(input, output)
+        try registry.factory(for: output.formatID)(input, output)
     }
 
     /// The input every encoder takes for `output`: interleaved, packed, native-endian 32-bit
