@@ -159,17 +159,22 @@ extension AudioStreamBasicDescription {
     }
 }
 
-/// Checks the sizes an encode call is given: `frameCount` frames of `channels` Float32 samples
-/// in `input`, `needed` bytes of room in `output` (nil when that overflowed).
-func checkEncodeSizes(
-    _ input: UnsafeRawBufferPointer, frameCount: Int, channels: Int, output: UnsafeMutableRawBufferPointer, needed: Int?
-) throws(AudioCodecError) {
-    let (samples, o1) = frameCount.multipliedReportingOverflow(by: channels)
-    let (inBytes, o2) = samples.multipliedReportingOverflow(by: 4)
-    guard frameCount >= 0, !o1, !o2, inBytes <= input.count else {
-        throw AudioCodecError(.invalidInputSize, "\(input.count) bytes do not hold \(frameCount) frames of \(channels)-channel Float32")
-    }
-    guard let needed, needed <= output.count else {
-        throw AudioCodecError(.invalidOutputSize, "\(frameCount) frames need \(needed.map(String.init) ?? "too many") bytes; the output has \(output.count)")
+extension AudioEncoder {
+    /// Checks the sizes an encode call is given: `frameCount` frames of ``inputFormat`` (Float32)
+    /// in `input`, and room in `output` for ``outputByteCount(forFrames:)``, which it returns.
+    func checkEncodeSizes(
+        _ input: UnsafeRawBufferPointer, frameCount: Int, output: UnsafeMutableRawBufferPointer
+    ) throws(AudioCodecError) -> Int {
+        let channels = Int(inputFormat.channelsPerFrame)
+        let needed = outputByteCount(forFrames: frameCount)
+        let (samples, o1) = frameCount.multipliedReportingOverflow(by: channels)
+        let (inBytes, o2) = samples.multipliedReportingOverflow(by: 4)
+        guard frameCount >= 0, !o1, !o2, inBytes <= input.count else {
+            throw AudioCodecError(.invalidInputSize, "\(input.count) bytes do not hold \(frameCount) frames of \(channels)-channel Float32")
+        }
+        guard let needed, needed <= output.count else {
+            throw AudioCodecError(.invalidOutputSize, "\(frameCount) frames need \(needed.map(String.init) ?? "too many") bytes; the output has \(output.count)")
+        }
+        return needed
     }
 }
