@@ -22,7 +22,7 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
     private var writer: AudioFileWriter?
 
     /// Creates (or truncates) `path` for interleaved Float32 at `sampleRate` with `channels`.
-    /// `note` becomes the device's ``AudioDeviceInfo/note`` (why it was chosen, say).
+    /// `note` becomes the device's `AudioDeviceInfo.note` (why it was chosen, say).
     public init(
         path: String, sampleRate: Double, channels: Int, pacing: AudioDevicePacing = .realTime, periodFrames: Int = 1024,
         note: String? = nil
