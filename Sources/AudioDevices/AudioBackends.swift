@@ -25,7 +25,8 @@ public enum AudioBackends {
     ])
 
     /// Adds `backend` (replacing one of the same name). Backends with a priority above 0 are
-    /// tried for the default output, highest first; 0 and below only when asked for by name.
+    /// tried for the default output, highest first; 0 and below only when asked for by name,
+    /// or, the first ``AudioFallbackBackend`` among them, when no sound backend plays.
     public static func register(_ backend: any AudioBackend, priority: Int) {
         table.withLock { entries in
             entries.removeAll { $0.backend.name == backend.name }
