@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AudioCodecMPG123", targets: ["AudioCodecMPG123"]),
         .library(name: "ExtendedAudioFileServices", targets: ["ExtendedAudioFileServices"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
+        .library(name: "AudioDeviceFile", targets: ["AudioDeviceFile"]),
         .library(name: "AudioDeviceALSA", targets: ["AudioDeviceALSA"]),
         .library(name: "AudioDevicePulse", targets: ["AudioDevicePulse"]),
         .library(name: "AudioQueueServices", targets: ["AudioQueueServices"]),
@@ -52,7 +53,8 @@ let package = Package(
             dependencies: ["AudioFileServices", "AudioCodecs"],
             swiftSettings: strict
         ),
-        .target(name: "AudioDevices", dependencies: ["AudioCore", "AudioFileServices"], swiftSettings: strict),
+        .target(name: "AudioDevices", dependencies: ["AudioCore"], swiftSettings: strict),
+        .target(name: "AudioDeviceFile", dependencies: ["AudioCore", "AudioDevices", "AudioFileServices"], swiftSettings: strict),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "AudioDeviceALSA", dependencies: ["AudioCore", "AudioDevices", "CALSA"], swiftSettings: strict),
         .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
@@ -66,7 +68,7 @@ let package = Package(
             name: "AudioQueueKit",
             dependencies: [
                 "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "ExtendedAudioFileServices",
-                "AudioDevices", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices",
+                "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices",
             ],
             swiftSettings: strict
         ),
@@ -77,31 +79,31 @@ let package = Package(
         .target(
             name: "ToolSupport",
             dependencies: ["AudioCore", "AudioDevices", "AudioQueueServices"],
-            path: "Examples/ToolSupport",
+            path: "Tools/ToolSupport",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "aqplay",
             dependencies: ["AudioQueueKit", "ToolSupport"],
-            path: "Examples/aqplay",
+            path: "Tools/aqplay",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "afconvert",
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "AudioCodecMPG123", "ToolSupport"],
-            path: "Examples/afconvert",
+            path: "Tools/afconvert",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "aqrecord",
             dependencies: ["AudioQueueKit", "ToolSupport"],
-            path: "Examples/aqrecord",
+            path: "Tools/aqrecord",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "afinfo",
             dependencies: ["AudioFileServices"],
-            path: "Examples/afinfo",
+            path: "Tools/afinfo",
             swiftSettings: strict
         ),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: strict),
@@ -131,12 +133,14 @@ let package = Package(
         .testTarget(
             name: "AudioQueueServicesTests",
             dependencies: [
-                "AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "AudioTestSupport",
-                "HTTPTestSupport",
+                "AudioQueueServices", "AudioDevices", "AudioDeviceFile", "ExtendedAudioFileServices", "AudioCodecFAAD",
+                "AudioTestSupport", "HTTPTestSupport",
                 "AudioQueueKit",  // the documents' snippets import it
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "AudioDeviceFileTests", dependencies: ["AudioDeviceFile", "AudioDevices", "AudioFileServices"], swiftSettings: strict),
         .testTarget(
             name: "AudioDeviceTests",
             dependencies: [

@@ -1,5 +1,4 @@
 public import AudioCore
-import Synchronization
 
 /// Turns packets of one compressed (or PCM) format into linear PCM.
 ///
@@ -38,7 +37,7 @@ public enum AudioDecoders {
     /// Builds a decoder for a format.
     public typealias Factory = @Sendable (AudioStreamBasicDescription, [UInt8]?) throws(AudioCodecError) -> any AudioDecoder
 
-    private static let table = Mutex<[AudioFormatID: Factory]>(builtIn)
+    private static let registry = CodecRegistry<Factory>(builtIn, kind: "decoder")
 
     private static var builtIn: [AudioFormatID: Factory] {
         [
@@ -52,7 +51,7 @@ public enum AudioDecoders {
 
     /// Registers `factory` for `formatID`, replacing any earlier one.
     public static func register(_ formatID: AudioFormatID, _ factory: @escaping Factory) {
-        table.withLock { $0[formatID] = factory }
+        registry.register(formatID, factory)
     }
 
     /// Registers a decoder type for the format IDs it handles.
@@ -63,13 +62,10 @@ public enum AudioDecoders {
     }
 
     /// True when a decoder is registered for `formatID`.
-    public static func canDecode(_ formatID: AudioFormatID) -> Bool { table.withLock { $0[formatID] != nil } }
+    public static func canDecode(_ formatID: AudioFormatID) -> Bool { registry.contains(formatID) }
 
     /// A decoder for `format`, or `formatNotSupported` when none is registered.
     public static func make(for format: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) -> any AudioDecoder {
-        guard let factory = table.withLock({ $0[format.formatID] }) else {
-            throw AudioCodecError(.formatNotSupported, "no decoder for '\(format.formatID)'")
-        }
-        return try factory(format, magicCookie)
+        try registry.factory(for: format.formatID)(format, magicCookie)
     }
 }

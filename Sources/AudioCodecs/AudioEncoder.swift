@@ -1,5 +1,4 @@
 public import AudioCore
-import Synchronization
 
 /// Turns interleaved Float32 PCM, as a sound device captures it, into packets of another format.
 ///
@@ -99,7 +98,7 @@ public enum AudioEncoders {
     public typealias Factory =
         @Sendable (AudioStreamBasicDescription, AudioStreamBasicDescription) throws(AudioCodecError) -> any AudioEncoder
 
-    private static let table = Mutex<[AudioFormatID: Factory]>(builtIn)
+    private static let registry = CodecRegistry<Factory>(builtIn, kind: "encoder")
 
     private static var builtIn: [AudioFormatID: Factory] {
         [
@@ -112,7 +111,7 @@ public enum AudioEncoders {
 
     /// Registers `factory` for `formatID`, replacing any earlier one.
     public static func register(_ formatID: AudioFormatID, _ factory: @escaping Factory) {
-        table.withLock { $0[formatID] = factory }
+        registry.register(formatID, factory)
     }
 
     /// Registers an encoder type for the format IDs it writes.
@@ -123,17 +122,14 @@ public enum AudioEncoders {
     }
 
     /// True when an encoder is registered for `formatID`.
-    public static func canEncode(_ formatID: AudioFormatID) -> Bool { table.withLock { $0[formatID] != nil } }
+    public static func canEncode(_ formatID: AudioFormatID) -> Bool { registry.contains(formatID) }
 
     /// An encoder from `input` to `output`: `formatNotSupported` (`'fmt?'`) naming the format
     /// when none is registered for `output.formatID`, or the encoder's own error.
     public static func make(from input: AudioStreamBasicDescription, to output: AudioStreamBasicDescription)
         throws(AudioCodecError) -> any AudioEncoder
     {
-        guard let factory = table.withLock({ $0[output.formatID] }) else {
-            throw AudioCodecError(.formatNotSupported, "no encoder for '\(output.formatID)'")
-        }
-        return try factory(input, output)
+        try registry.factory(for: output.formatID)(input, output)
     }
 
     /// The input every encoder takes for `output`: interleaved, packed, native-endian 32-bit
@@ -163,17 +159,22 @@ extension AudioStreamBasicDescription {
     }
 }
 
-/// Checks the sizes an encode call is given: `frameCount` frames of `channels` Float32 samples
-/// in `input`, `needed` bytes of room in `output` (nil when that overflowed).
-func checkEncodeSizes(
-    _ input: UnsafeRawBufferPointer, frameCount: Int, channels: Int, output: UnsafeMutableRawBufferPointer, needed: Int?
-) throws(AudioCodecError) {
-    let (samples, o1) = frameCount.multipliedReportingOverflow(by: channels)
-    let (inBytes, o2) = samples.multipliedReportingOverflow(by: 4)
-    guard frameCount >= 0, !o1, !o2, inBytes <= input.count else {
-        throw AudioCodecError(.invalidInputSize, "\(input.count) bytes do not hold \(frameCount) frames of \(channels)-channel Float32")
-    }
-    guard let needed, needed <= output.count else {
-        throw AudioCodecError(.invalidOutputSize, "\(frameCount) frames need \(needed.map(String.init) ?? "too many") bytes; the output has \(output.count)")
+extension AudioEncoder {
+    /// Checks the sizes an encode call is given: `frameCount` frames of ``inputFormat`` (Float32)
+    /// in `input`, and room in `output` for ``outputByteCount(forFrames:)``, which it returns.
+    func checkEncodeSizes(
+        _ input: UnsafeRawBufferPointer, frameCount: Int, output: UnsafeMutableRawBufferPointer
+    ) throws(AudioCodecError) -> Int {
+        let channels = Int(inputFormat.channelsPerFrame)
+        let needed = outputByteCount(forFrames: frameCount)
+        let (samples, o1) = frameCount.multipliedReportingOverflow(by: channels)
+        let (inBytes, o2) = samples.multipliedReportingOverflow(by: 4)
+        guard frameCount >= 0, !o1, !o2, inBytes <= input.count else {
+            throw AudioCodecError(.invalidInputSize, "\(input.count) bytes do not hold \(frameCount) frames of \(channels)-channel Float32")
+        }
+        guard let needed, needed <= output.count else {
+            throw AudioCodecError(.invalidOutputSize, "\(frameCount) frames need \(needed.map(String.init) ?? "too many") bytes; the output has \(output.count)")
+        }
+        return needed
     }
 }

@@ -51,8 +51,7 @@ public final class G711Encoder: AudioEncoder {
         _ input: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableRawBufferPointer,
         packetDescriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
     ) throws(AudioCodecError) -> AudioEncodeResult {
-        let needed = outputByteCount(forFrames: frameCount)
-        try checkEncodeSizes(input, frameCount: frameCount, channels: channels, output: output, needed: needed)
+        _ = try checkEncodeSizes(input, frameCount: frameCount, output: output)
         let count = frameCount * channels
         guard count > 0, let source = input.baseAddress, let destination = output.baseAddress else {
             return AudioEncodeResult(packetCount: 0, byteCount: 0)

@@ -63,8 +63,7 @@ public final class IMA4Encoder: AudioEncoder {
         _ input: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableRawBufferPointer,
         packetDescriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
     ) throws(AudioCodecError) -> AudioEncodeResult {
-        let needed = outputByteCount(forFrames: frameCount)
-        try checkEncodeSizes(input, frameCount: frameCount, channels: channels, output: output, needed: needed)
+        _ = try checkEncodeSizes(input, frameCount: frameCount, output: output)
         let perPacket = IMA4.framesPerPacket
         let whole = frameCount / perPacket
         let rest = frameCount - whole * perPacket

@@ -19,7 +19,6 @@ public final class PCMEncoder: AudioEncoder {
     public var maximumPacketSize: Int { Int(outputFormat.bytesPerPacket) }
 
     private let converter: PCMConverter
-    private let channels: Int
     private let regions: Int
 
     /// An encoder to linear PCM `output`; `formatNotSupported` for other format IDs, layouts
@@ -38,7 +37,7 @@ public final class PCMEncoder: AudioEncoder {
         output.bytesPerPacket = output.bytesPerFrame
         output.reserved = 0
         let layout = try PCMSampleLayout(output)
-        channels = try input.checkEncoderInput(for: output)
+        _ = try input.checkEncoderInput(for: output)
         converter = try PCMConverter(from: input, to: output)
         regions = layout.regionCount
         inputFormat = input
@@ -59,10 +58,9 @@ public final class PCMEncoder: AudioEncoder {
         _ input: UnsafeRawBufferPointer, frameCount: Int, into output: UnsafeMutableRawBufferPointer,
         packetDescriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
     ) throws(AudioCodecError) -> AudioEncodeResult {
-        let needed = outputByteCount(forFrames: frameCount)
-        try checkEncodeSizes(input, frameCount: frameCount, channels: channels, output: output, needed: needed)
+        let needed = try checkEncodeSizes(input, frameCount: frameCount, output: output)
         try converter.convert(input, frameCount: frameCount, into: output)
-        return AudioEncodeResult(packetCount: frameCount, byteCount: needed ?? 0)
+        return AudioEncodeResult(packetCount: frameCount, byteCount: needed)
     }
 
     /// Nothing to forget: PCM carries no state between packets.

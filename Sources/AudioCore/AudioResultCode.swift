@@ -1,8 +1,8 @@
 /// A result code from one of Apple's audio APIs: an `OSStatus` with names for the values Apple
 /// defines.
 ///
-/// Each error type's `Code` — ``AudioFileError/Code`` here, and the codes of the codec and queue
-/// errors — is a struct over the raw `OSStatus`, as swift-system's `Errno` is over `errno`: its
+/// Each error type's `Code` — `AudioFileError.Code` (of AudioFileServices), and the codes of the
+/// codec and queue errors — is a struct over the raw `OSStatus`, as swift-system's `Errno` is over `errno`: its
 /// static members name Apple's constants, and any other value is a code too. A `switch` over a
 /// code therefore needs a `default:`, and a result code Apple adds later is not a breaking change.
 ///

@@ -22,3 +22,14 @@ extension AudioBackend {
         throw AudioDeviceError(.notFound, "the \(self.name) backend has no input devices")
     }
 }
+
+/// A backend that stands in for sound hardware: when no sound backend opens the default
+/// output, ``AudioBackends`` asks the first one registered for a device in its place (the file
+/// backend of `AudioDeviceFile`, whose device writes what would have played to a WAVE file).
+public protocol AudioFallbackBackend: AudioBackend {
+    /// Opens the output that stands in for the default device, for interleaved Float32 at
+    /// `sampleRate` with `channels`. `reason` says why no sound backend played: the device's
+    /// ``AudioDeviceInfo/note``, and what the backend tells the user along with where the
+    /// audio goes.
+    func makeFallbackOutput(sampleRate: Double, channels: Int, bufferFrames: Int, reason: String) throws(AudioDeviceError) -> any AudioOutputDevice
+}

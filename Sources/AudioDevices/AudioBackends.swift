@@ -5,13 +5,15 @@ import Synchronization
 
 /// The backends this process knows, and the default-device choice.
 ///
-/// `null` and `file` are built in; sound backends (PulseAudio, ALSA) register themselves,
-/// with a priority. The default output is, in order: the backend and device named by
-/// `AUDIOQUEUE_BACKEND` and `AUDIOQUEUE_DEVICE` when set; else the first registered sound
-/// backend, highest priority first, that is available and opens (the device named by
-/// `AUDIOQUEUE_DEVICE` alone, when that is set: an error when none has it); else a
-/// ``WAVFileDevice`` writing ``WAVFileBackend/defaultPath``, which says so on standard error
-/// with the path and why no sound backend played (also in its ``AudioDeviceInfo/note``).
+/// `null` is built in; the other backends are registered, with a priority: the sound backends
+/// (PulseAudio, ALSA) above 0, the file backend (`WAVFileBackend` of `AudioDeviceFile`) at 0;
+/// `AudioQueueKit.registerAll()` registers them all. The default output is, in order: the
+/// backend and device named by `AUDIOQUEUE_BACKEND` and `AUDIOQUEUE_DEVICE` when set; else the
+/// first registered sound backend, highest priority first, that is available and opens (the
+/// device named by `AUDIOQUEUE_DEVICE` alone, when that is set: an error when none has it);
+/// else the first registered ``AudioFallbackBackend``'s device — the file backend's
+/// `WAVFileDevice` writing `WAVFileBackend.defaultPath`, which says so on standard error with
+/// the path and why no sound backend played (also in its ``AudioDeviceInfo/note``).
 public enum AudioBackends {
     private struct Entry: Sendable {
         let backend: any AudioBackend
@@ -19,12 +21,12 @@ public enum AudioBackends {
     }
 
     private static let table = Mutex<[Entry]>([
-        Entry(backend: WAVFileBackend(), priority: 0),
-        Entry(backend: NullBackend(), priority: -1),
+        Entry(backend: NullBackend(), priority: -1)
     ])
 
     /// Adds `backend` (replacing one of the same name). Backends with a priority above 0 are
-    /// tried for the default output, highest first; 0 and below only when asked for by name.
+    /// tried for the default output, highest first; 0 and below only when asked for by name,
+    /// or, the first ``AudioFallbackBackend`` among them, when no sound backend plays.
     public static func register(_ backend: any AudioBackend, priority: Int) {
         table.withLock { entries in
             entries.removeAll { $0.backend.name == backend.name }
@@ -43,11 +45,7 @@ public enum AudioBackends {
 
     /// Opens the device a UID names (`backend:name`, or a bare backend name for its default).
     public static func makeOutput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
-        let (backendName, deviceName) = split(uid)
-        guard let backend = backend(named: backendName) else {
-            throw AudioDeviceError(.notFound, "no audio backend '\(backendName)' (known: \(all.map(\.name).joined(separator: ", ")))")
-        }
-        return try backend.makeOutput(name: deviceName, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        try output(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).open(uid: uid)
     }
 
     /// The default output of backend `name` alone: the device `AUDIOQUEUE_DEVICE` names when
@@ -56,10 +54,7 @@ public enum AudioBackends {
     public static func makeDefaultOutput(
         backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
     ) throws(AudioDeviceError) -> any AudioOutputDevice {
-        guard let backend = backend(named: name) else {
-            throw AudioDeviceError(.notFound, "no audio backend '\(name)'")
-        }
-        return try backend.makeOutput(name: environment("AUDIOQUEUE_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        try output(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).openDefault(backend: name)
     }
 
     /// The default output device for interleaved Float32 at `sampleRate` with `channels`,
@@ -69,27 +64,98 @@ public enum AudioBackends {
         sampleRate: Double, channels: Int, bufferFrames: Int,
         tried: ((String) -> Void)? = nil
     ) throws(AudioDeviceError) -> any AudioOutputDevice {
-        if let name = environment("AUDIOQUEUE_BACKEND") {
-            guard let backend = backend(named: name) else {
-                throw AudioDeviceError(.notFound, "AUDIOQUEUE_BACKEND=\(name): no such backend (known: \(all.map(\.name).joined(separator: ", ")))")
-            }
-            return try backend.makeOutput(name: environment("AUDIOQUEUE_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
-        let device = environment("AUDIOQUEUE_DEVICE")
-        let (opened, reasons) = firstOpening(tried: tried) { backend throws(AudioDeviceError) in
-            try backend.makeOutput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
+        let opener = output(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        let (opened, reasons) = try opener.openDefault(tried: tried)
         if let opened { return opened }
-        if let device {
+        if let device = opener.namedDevice {
             // A device was named: a file in its place would hide the mistake.
             throw AudioDeviceError(.notFound, "AUDIOQUEUE_DEVICE=\(device): no sound backend opens it (\(reasons.joined(separator: "; ")))")
         }
         let why = reasons.isEmpty ? "no sound backend is registered" : "no sound server or sound card answered (\(reasons.joined(separator: "; ")))"
-        let output = try WAVFileBackend().makeOutput(name: nil, sampleRate: sampleRate, channels: channels, note: why)
-        if let file = output as? WAVFileDevice {
-            printToStandardError("swift-audio-queue: \(why); writing the output to \(file.path)")
+        let fallback = table.withLock { $0.lazy.compactMap { $0.backend as? any AudioFallbackBackend }.first }
+        guard let fallback else {
+            throw AudioDeviceError(.notFound, "\(why), and no fallback backend is registered")
         }
-        return output
+        return try fallback.makeFallbackOutput(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames, reason: why)
+    }
+
+    /// Opens the input device a UID names (`backend:name`, or a bare backend name for its default).
+    public static func makeInput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
+        try input(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).open(uid: uid)
+    }
+
+    /// The default input of backend `name` alone: the device `AUDIOQUEUE_INPUT_DEVICE` names
+    /// when set, else the backend's own default. What an input queue that follows the default
+    /// opens again when its device goes away: no other backend is tried.
+    public static func makeDefaultInput(
+        backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
+    ) throws(AudioDeviceError) -> any AudioInputDevice {
+        try input(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).openDefault(backend: name)
+    }
+
+    /// The default input device: `AUDIOQUEUE_BACKEND` (with `AUDIOQUEUE_INPUT_DEVICE`) when set,
+    /// else the first registered sound backend that is available and opens one.
+    public static func makeDefaultInput(
+        sampleRate: Double, channels: Int, bufferFrames: Int,
+        tried: ((String) -> Void)? = nil
+    ) throws(AudioDeviceError) -> any AudioInputDevice {
+        let (opened, reasons) = try input(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).openDefault(tried: tried)
+        if let opened { return opened }
+        throw AudioDeviceError(.notFound, reasons.isEmpty ? "no sound backend is registered for input" : "no input device: " + reasons.joined(separator: "; "))
+    }
+
+    /// How devices of one direction are opened: the variable that names the default device,
+    /// and the backend's call that opens one (nil: the backend's default).
+    private struct Opener<Device> {
+        let deviceVariable: String
+        let make: (any AudioBackend, String?) throws(AudioDeviceError) -> Device
+
+        /// The device the variable names, if set.
+        var namedDevice: String? { AudioBackends.environment(deviceVariable) }
+
+        /// The device a UID names.
+        func open(uid: String) throws(AudioDeviceError) -> Device {
+            let (backendName, deviceName) = AudioBackends.split(uid)
+            return try make(AudioBackends.registered(backendName, else: "no audio backend '\(backendName)'"), deviceName)
+        }
+
+        /// Backend `name`'s default: the device the variable names, else the backend's own.
+        func openDefault(backend name: String) throws(AudioDeviceError) -> Device {
+            try make(AudioBackends.registered(name, else: "no audio backend '\(name)'", listingKnown: false), namedDevice)
+        }
+
+        /// The device the variable names (nil: each backend's default), from the backend
+        /// `AUDIOQUEUE_BACKEND` names when that is set, else from the first sound backend that
+        /// opens it (`firstOpening`); nil, with the reasons, when none does.
+        func openDefault(tried: ((String) -> Void)?) throws(AudioDeviceError) -> (Device?, [String]) {
+            let device = namedDevice
+            if let name = AudioBackends.environment("AUDIOQUEUE_BACKEND") {
+                return (try make(AudioBackends.registered(name, else: "AUDIOQUEUE_BACKEND=\(name): no such backend"), device), [])
+            }
+            return AudioBackends.firstOpening(tried: tried) { backend throws(AudioDeviceError) in try make(backend, device) }
+        }
+    }
+
+    private static func output(sampleRate: Double, channels: Int, bufferFrames: Int) -> Opener<any AudioOutputDevice> {
+        Opener(deviceVariable: "AUDIOQUEUE_DEVICE") { backend, device throws(AudioDeviceError) in
+            try backend.makeOutput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        }
+    }
+
+    private static func input(sampleRate: Double, channels: Int, bufferFrames: Int) -> Opener<any AudioInputDevice> {
+        Opener(deviceVariable: "AUDIOQUEUE_INPUT_DEVICE") { backend, device throws(AudioDeviceError) in
+            try backend.makeInput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
+        }
+    }
+
+    /// The backend called `name`; else `.notFound` saying `unknown`, followed by the names of
+    /// the registered backends when `listingKnown`.
+    private static func registered(_ name: String, else unknown: @autoclosure () -> String, listingKnown: Bool = true) throws(AudioDeviceError) -> any AudioBackend {
+        guard let backend = backend(named: name) else {
+            let known = listingKnown ? " (known: \(all.map(\.name).joined(separator: ", ")))" : ""
+            throw AudioDeviceError(.notFound, unknown() + known)
+        }
+        return backend
     }
 
     /// Asks each registered sound backend (priority above 0), highest first, that is available
@@ -114,58 +180,6 @@ public enum AudioBackends {
             reasons.append(reason)
         }
         return (nil, reasons)
-    }
-
-    private static func printToStandardError(_ message: String) {
-        var line = message + "\n"
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
-    }
-
-    /// Opens the input device a UID names (`backend:name`, or a bare backend name for its default).
-    public static func makeInput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
-        let (backendName, deviceName) = split(uid)
-        guard let backend = backend(named: backendName) else {
-            throw AudioDeviceError(.notFound, "no audio backend '\(backendName)' (known: \(all.map(\.name).joined(separator: ", ")))")
-        }
-        return try backend.makeInput(name: deviceName, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-    }
-
-    /// The default input of backend `name` alone: the device `AUDIOQUEUE_INPUT_DEVICE` names
-    /// when set, else the backend's own default. What an input queue that follows the default
-    /// opens again when its device goes away: no other backend is tried.
-    public static func makeDefaultInput(
-        backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
-    ) throws(AudioDeviceError) -> any AudioInputDevice {
-        guard let backend = backend(named: name) else {
-            throw AudioDeviceError(.notFound, "no audio backend '\(name)'")
-        }
-        return try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-    }
-
-    /// The default input device: `AUDIOQUEUE_BACKEND` (with `AUDIOQUEUE_INPUT_DEVICE`) when set,
-    /// else the first registered sound backend that is available and opens one.
-    public static func makeDefaultInput(
-        sampleRate: Double, channels: Int, bufferFrames: Int,
-        tried: ((String) -> Void)? = nil
-    ) throws(AudioDeviceError) -> any AudioInputDevice {
-        if let name = environment("AUDIOQUEUE_BACKEND") {
-            guard let backend = backend(named: name) else {
-                throw AudioDeviceError(.notFound, "AUDIOQUEUE_BACKEND=\(name): no such backend (known: \(all.map(\.name).joined(separator: ", ")))")
-            }
-            return try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
-        let (opened, reasons) = firstOpening(tried: tried) { backend throws(AudioDeviceError) in
-            try backend.makeInput(name: environment("AUDIOQUEUE_INPUT_DEVICE"), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
-        if let opened { return opened }
-        throw AudioDeviceError(.notFound, reasons.isEmpty ? "no sound backend is registered for input" : "no input device: " + reasons.joined(separator: "; "))
     }
 
     static func environment(_ name: String) -> String? {

@@ -3,6 +3,7 @@
 @_exported public import AudioCodecs
 @_exported public import ExtendedAudioFileServices
 @_exported public import AudioDevices
+@_exported public import AudioDeviceFile
 @_exported public import AudioQueueServices
 @_exported public import AudioDeviceALSA
 @_exported public import AudioDevicePulse
@@ -12,13 +13,15 @@ import AudioCodecMPG123
 /// Everything an app needs, in one import: files, codecs, devices and queues.
 public enum AudioQueueKit {
     /// Registers the codecs and backends this package builds: AAC through faad2, MPEG audio
-    /// (Layers I–III) through libmpg123, and the PulseAudio and ALSA backends, in that order of
-    /// preference for the default device (a WAVE file when neither plays). Call once before
-    /// creating queues or opening files that need them; calling again changes nothing.
+    /// (Layers I–III) through libmpg123, the PulseAudio and ALSA backends, in that order of
+    /// preference for the default device, and the file backend, whose WAVE file is the default
+    /// device when neither plays. Call once before creating queues or opening files that need
+    /// them; calling again changes nothing.
     public static func registerAll() {
         AACDecoder.register()
         MP3Decoder.register()
         AudioBackends.register(PulseBackend(), priority: 20)
         AudioBackends.register(ALSABackend(), priority: 10)
+        AudioBackends.register(WAVFileBackend(), priority: 0)
     }
 }

@@ -10,6 +10,11 @@ final class FileBox: @unchecked Sendable {
     enum File {
         case reader(AudioFile)
         case writer(AudioFileWriter)
+
+        /// The file open for reading, if it is one.
+        var reader: AudioFile? { if case .reader(let file) = self { file } else { nil } }
+        /// The file being written, if it is one.
+        var writer: AudioFileWriter? { if case .writer(let writer) = self { writer } else { nil } }
     }
 
     static let table = HandleTable<FileBox>(kind: 4)
@@ -17,6 +22,13 @@ final class FileBox: @unchecked Sendable {
     var handle: UInt = 0
 
     init(_ file: File) { self.file = file }
+
+    /// Puts `file` in the table and hands its new handle to the program.
+    static func open(_ file: File, into outAudioFile: UnsafeMutablePointer<AudioFileID?>) {
+        let box = FileBox(file)
+        box.handle = table.insert(box)
+        outAudioFile.pointee = box.handle.opaque
+    }
 
     var dataFormat: SwiftASBD {
         switch file {
@@ -37,9 +49,7 @@ public func _AudioFileOpenURL(_ inFileRef: CFURLRef?, _ inPermissions: Int8, _ i
     guard inPermissions & 0x02 == 0 else { return OSStatus(kAudioFileOperationNotSupportedError) }
     return resultStatus { () throws(AudioFileError) in
         let file = try AudioFile(path: path, typeHint: inFileTypeHint == 0 ? nil : AudioFileType(rawValue: inFileTypeHint))
-        let box = FileBox(.reader(file))
-        box.handle = FileBox.table.insert(box)
-        outAudioFile.pointee = box.handle.opaque
+        FileBox.open(.reader(file), into: outAudioFile)
     }
 }
 
@@ -54,9 +64,7 @@ public func _AudioFileCreateWithURL(
         let writer = try AudioFileWriter(
             path: path, type: AudioFileType(rawValue: inFileType), format: SwiftASBD(inFormat.pointee),
             flags: AudioFileFlags(rawValue: inFlags))
-        let box = FileBox(.writer(writer))
-        box.handle = FileBox.table.insert(box)
-        outAudioFile.pointee = box.handle.opaque
+        FileBox.open(.writer(writer), into: outAudioFile)
     }
 }
 
@@ -77,13 +85,9 @@ public func _AudioFileOptimize(_ inAudioFile: AudioFileID?) -> OSStatus {
 
 @_spi(CImplementation) @_cdecl("AudioFileReadBytes")
 public func _AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
-    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
-    guard let ioNumBytes, let outBuffer else { return paramError }
-    guard case .reader(let file) = box.file else { return OSStatus(kAudioFileOperationNotSupportedError) }
-    let wanted = Int(ioNumBytes.pointee)
-    ioNumBytes.pointee = 0
-    if wanted == 0 { return noErrStatus }
-    return resultStatus { () throws(AudioFileError) in
+    transferBytes(inAudioFile, ioNumBytes, outBuffer, \.reader, otherwise: OSStatus(kAudioFileOperationNotSupportedError)) {
+        file, outBuffer, wanted, ioNumBytes throws(AudioFileError) in
+        if wanted == 0 { return }
         let bytes = try file.readBytes(at: inStartingByte, count: wanted)
         bytes.withUnsafeBytes { outBuffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         ioNumBytes.pointee = UInt32(bytes.count)
@@ -94,15 +98,28 @@ public func _AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8
 
 @_spi(CImplementation) @_cdecl("AudioFileWriteBytes")
 public func _AudioFileWriteBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
-    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
-    guard let ioNumBytes, let inBuffer else { return paramError }
-    guard case .writer(let writer) = box.file else { return OSStatus(kAudioFilePermissionsError) }
-    let count = Int(ioNumBytes.pointee)
-    ioNumBytes.pointee = 0
-    return resultStatus { () throws(AudioFileError) in
+    transferBytes(inAudioFile, ioNumBytes, inBuffer, \.writer, otherwise: OSStatus(kAudioFilePermissionsError)) {
+        writer, inBuffer, count, ioNumBytes throws(AudioFileError) in
         let written = try writer.writeBytes(startingByte: inStartingByte, UnsafeRawBufferPointer(start: inBuffer, count: count))
         ioNumBytes.pointee = UInt32(written)
     }
+}
+
+/// What AudioFileReadBytes and AudioFileWriteBytes share: `notOpen` for an unknown handle,
+/// `paramError` without a count or a buffer, `wrongKind` for a file `kind` does not take (one
+/// being written, or one open for reading); else `transfer` moves the bytes, given the count
+/// asked for and the count pointer, set to 0 until it says how many moved.
+private func transferBytes<File, Buffer>(
+    _ inAudioFile: AudioFileID?, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ buffer: Buffer?,
+    _ kind: (FileBox.File) -> File?, otherwise wrongKind: OSStatus,
+    _ transfer: (File, Buffer, Int, UnsafeMutablePointer<UInt32>) throws(AudioFileError) -> Void
+) -> OSStatus {
+    guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
+    guard let ioNumBytes, let buffer else { return paramError }
+    guard let file = kind(box.file) else { return wrongKind }
+    let count = Int(ioNumBytes.pointee)
+    ioNumBytes.pointee = 0
+    return resultStatus { () throws(AudioFileError) in try transfer(file, buffer, count, ioNumBytes) }
 }
 
 /// Reads packets into `buffer` (`capacity` bytes) with Apple's in/out counts.

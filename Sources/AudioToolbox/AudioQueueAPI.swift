@@ -12,20 +12,12 @@ public func _AudioQueueNewOutput(
     _ inCallbackRunLoop: CFRunLoopRef?, _ inCallbackRunLoopMode: CFStringRef?, _ inFlags: UInt32,
     _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?
 ) -> OSStatus {
-    guard let inFormat, let inCallbackProc, let outAQ, inFlags == 0,
-          let box = QueueBox.make(userData: inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode) else {
-        return paramError
-    }
-    let weak = QueueBox.WeakRef()
-    return resultStatus { () throws(AudioQueueError) in
-        let queue = try AudioQueue(format: SwiftASBD(inFormat.pointee), callbackQueue: box.callbackQueue) { _, buffer in
+    guard let inCallbackProc else { return paramError }
+    return newQueue(inFormat, inUserData, inCallbackRunLoop, inCallbackRunLoopMode, inFlags, outAQ) { format, box, weak throws(AudioQueueError) in
+        .output(try AudioQueue(format: format, callbackQueue: box.callbackQueue) { _, buffer in
             guard let box = weak.box, let c = QueueBox.cView(of: buffer) else { return }
             box.deliver(buffer: c) { inCallbackProc(box.userData, box.ref, c) }
-        }
-        box.queue = .output(queue)
-        weak.box = box
-        box.register()
-        outAQ.pointee = box.ref
+        })
     }
 }
 
@@ -35,13 +27,9 @@ public func _AudioQueueNewInput(
     _ inCallbackRunLoop: CFRunLoopRef?, _ inCallbackRunLoopMode: CFStringRef?, _ inFlags: UInt32,
     _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?
 ) -> OSStatus {
-    guard let inFormat, let inCallbackProc, let outAQ, inFlags == 0,
-          let box = QueueBox.make(userData: inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode) else {
-        return paramError
-    }
-    let weak = QueueBox.WeakRef()
-    return resultStatus { () throws(AudioQueueError) in
-        let queue = try AudioInputQueue(format: SwiftASBD(inFormat.pointee), callbackQueue: box.callbackQueue) { _, buffer, startTime, packetCount, descriptions in
+    guard let inCallbackProc else { return paramError }
+    return newQueue(inFormat, inUserData, inCallbackRunLoop, inCallbackRunLoopMode, inFlags, outAQ) { format, box, weak throws(AudioQueueError) in
+        .input(try AudioInputQueue(format: format, callbackQueue: box.callbackQueue) { _, buffer, startTime, packetCount, descriptions in
             guard let box = weak.box, let c = QueueBox.cView(of: buffer), box.buffer(c) != nil else { return }
             c.pointee.mAudioDataByteSize = min(buffer.audioDataByteSize, buffer.audioDataBytesCapacity)
             c.pointee.mPacketDescriptionCount = min(UInt32(descriptions?.count ?? 0), buffer.packetDescriptionCapacity)
@@ -51,8 +39,26 @@ public func _AudioQueueNewInput(
             box.deliver(buffer: c) {
                 withUnsafePointer(to: stamp) { inCallbackProc(box.userData, box.ref, c, $0, packets, first) }
             }
-        }
-        box.queue = .input(queue)
+        })
+    }
+}
+
+/// What AudioQueueNewOutput and AudioQueueNewInput share: checks the arguments, makes the box,
+/// has `make` create the queue (whose callback finds the box through the weak reference, set
+/// once the queue exists), registers the box and hands back its handle.
+private func newQueue(
+    _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?, _ inUserData: UnsafeMutableRawPointer?,
+    _ inCallbackRunLoop: CFRunLoopRef?, _ inCallbackRunLoopMode: CFStringRef?, _ inFlags: UInt32,
+    _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?,
+    _ make: (SwiftASBD, QueueBox, QueueBox.WeakRef) throws(AudioQueueError) -> QueueBox.Queue
+) -> OSStatus {
+    guard let inFormat, let outAQ, inFlags == 0,
+          let box = QueueBox.make(userData: inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode) else {
+        return paramError
+    }
+    let weak = QueueBox.WeakRef()
+    return resultStatus { () throws(AudioQueueError) in
+        box.queue = try make(SwiftASBD(inFormat.pointee), box, weak)
         weak.box = box
         box.register()
         outAQ.pointee = box.ref

@@ -5,6 +5,7 @@ import Dispatch
 import Synchronization
 import AudioCore
 import AudioDevices
+import AudioDeviceFile
 import AudioFileServices
 import AudioQueueServices
 

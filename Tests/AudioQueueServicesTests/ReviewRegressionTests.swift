@@ -4,6 +4,7 @@ import Dispatch
 import Synchronization
 import AudioCore
 import AudioDevices
+import AudioDeviceFile
 import AudioQueueServices
 
 /// Cases that once went wrong: each test fails on the old behaviour.

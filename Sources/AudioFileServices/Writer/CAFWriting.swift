@@ -7,45 +7,27 @@ extension ContainerHeader {
     /// samples high-aligned in words of up to 8 bytes), constant-size formats such as G.711 and
     /// IMA4, and variable-size or variable-duration formats whose packets the `pakt` chunk lists.
     static func cafFormat(_ f: AudioStreamBasicDescription) throws(AudioFileError) -> AudioStreamBasicDescription {
-        func unsupported(_ reason: String) -> AudioFileError {
-            AudioFileError(.unsupportedDataFormat, "CAF: \(reason): \(f)")
-        }
+        let check = FormatChecks(format: f, container: "CAF")
         let ch = f.channelsPerFrame
         switch f.formatID {
         case .linearPCM:
-            guard f.framesPerPacket == 1, f.bytesPerPacket > 0, f.bytesPerFrame == f.bytesPerPacket,
-                  f.bytesPerPacket % ch == 0
-            else { throw unsupported("linear PCM needs one frame per packet and whole bytes per channel") }
-            let word = f.bytesPerPacket / ch
-            guard word <= 8, f.bitsPerChannel > 0, f.bitsPerChannel <= word * 8 else {
-                throw unsupported("\(f.bitsPerChannel)-bit samples in \(word)-byte words")
-            }
+            let word = try check.pcmSampleWord(maximumWordBytes: 8)
             if f.isFloat {
-                guard f.bitsPerChannel == word * 8, word == 4 || word == 8 else { throw unsupported("float samples are 32 or 64 bits") }
+                try check.checkFloat(word: word)
             } else {
-                guard f.isSignedInteger else { throw unsupported("CAF holds signed integer or float samples") }
+                guard f.isSignedInteger else { throw check.unsupported("CAF holds signed integer or float samples") }
             }
-            let packed = f.bitsPerChannel == word * 8
-            guard packed || f.formatFlags.contains(.isAlignedHigh) else {
-                throw unsupported("CAF holds samples high-aligned in their words")
-            }
-            var flags: AudioFormatFlags = packed ? [.isPacked] : [.isAlignedHigh]
+            var flags = try check.pcmAlignment(word: word, packedMeansHigh: false)
             flags.insert(f.isFloat ? .isFloat : .isSignedInteger)
             if f.isBigEndian { flags.insert(.isBigEndian) }
-            return AudioStreamBasicDescription(
-                sampleRate: f.sampleRate, formatID: .linearPCM, formatFlags: flags, bytesPerPacket: f.bytesPerPacket,
-                framesPerPacket: 1, bytesPerFrame: f.bytesPerPacket, channelsPerFrame: ch, bitsPerChannel: f.bitsPerChannel)
+            return check.recordedPCM(flags: flags, sampleRate: f.sampleRate)
         case .aLaw, .uLaw:
-            guard f.bytesPerPacket == ch, f.framesPerPacket == 1 else {
-                throw unsupported("G.711 has one byte per channel and one frame per packet")
-            }
+            try check.checkG711()
             return AudioStreamBasicDescription(
                 sampleRate: f.sampleRate, formatID: f.formatID, formatFlags: f.formatFlags, bytesPerPacket: ch,
                 framesPerPacket: 1, bytesPerFrame: ch, channelsPerFrame: ch, bitsPerChannel: f.bitsPerChannel == 0 ? 8 : f.bitsPerChannel)
         case .appleIMA4:
-            guard f.bytesPerPacket == 34 * ch, f.framesPerPacket == 64 else {
-                throw unsupported("ima4 packets are 34 bytes per channel and 64 frames")
-            }
+            try check.checkIMA4()
             fallthrough
         default:
             return AudioStreamBasicDescription(
@@ -71,16 +53,8 @@ extension ContainerHeader {
         h.u32(flags)
         h.u32(f.bytesPerPacket); h.u32(f.framesPerPacket); h.u32(f.channelsPerFrame); h.u32(f.bitsPerChannel)
         var chunks: [MetadataChunk: ChunkSpan] = [:]
-        if let layout = metadata.channelLayout {
-            var body = BigEndianBytes()
-            body.channelLayout(layout)
-            chunks[.channelLayout] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: body.bytes.count)
-            h.ascii("chan"); h.u64(UInt64(body.bytes.count)); h.bytes += body.bytes
-        }
-        if let cookie = metadata.magicCookie {
-            chunks[.magicCookie] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: cookie.count)
-            h.ascii("kuki"); h.u64(UInt64(cookie.count)); h.bytes += cookie
-        }
+        if let layout = metadata.channelLayoutBody { chunks[.channelLayout] = h.chunk("chan", layout, wideSize: true) }
+        if let cookie = metadata.magicCookie { chunks[.magicCookie] = h.chunk("kuki", cookie, wideSize: true) }
         if align {
             // The data chunk's header and edit count (16 bytes) follow the free chunk.
             let fill = alignment(after: h.bytes.count, extra: 16, minimum: 12)

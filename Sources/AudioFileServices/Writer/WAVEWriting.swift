@@ -5,41 +5,25 @@ extension ContainerHeader {
     /// The format a WAVE file records for `f`: linear PCM (8-bit unsigned, wider signed integer,
     /// 32- and 64-bit float, little-endian), A-law and µ-law.
     static func waveFormat(_ f: AudioStreamBasicDescription) throws(AudioFileError) -> AudioStreamBasicDescription {
-        func unsupported(_ reason: String) -> AudioFileError {
-            AudioFileError(.unsupportedDataFormat, "WAVE: \(reason): \(f)")
-        }
+        let check = FormatChecks(format: f, container: "WAVE")
         let ch = f.channelsPerFrame
         switch f.formatID {
         case .linearPCM:
-            guard f.framesPerPacket == 1, f.bytesPerPacket > 0, f.bytesPerFrame == f.bytesPerPacket,
-                  f.bytesPerPacket % ch == 0, f.bytesPerPacket <= 0xFFFF
-            else { throw unsupported("linear PCM needs one frame per packet and whole bytes per channel") }
-            let word = f.bytesPerPacket / ch
-            guard f.bitsPerChannel > 0, f.bitsPerChannel <= word * 8 else {
-                throw unsupported("\(f.bitsPerChannel)-bit samples in \(word)-byte words")
-            }
-            guard !f.isBigEndian || word == 1 else { throw unsupported("WAVE holds little-endian samples only") }
+            let word = try check.pcmSampleWord(maximumPacketBytes: 0xFFFF)
+            guard !f.isBigEndian || word == 1 else { throw check.unsupported("WAVE holds little-endian samples only") }
             if f.isFloat {
-                guard f.bitsPerChannel == word * 8, word == 4 || word == 8 else { throw unsupported("float samples are 32 or 64 bits") }
+                try check.checkFloat(word: word)
             } else {
-                guard word <= 4 else { throw unsupported("integer samples are at most 32 bits") }
+                guard word <= 4 else { throw check.unsupported("integer samples are at most 32 bits") }
                 guard (word == 1 && !f.isSignedInteger) || (word > 1 && f.isSignedInteger) else {
-                    throw unsupported("WAVE holds 8-bit unsigned or wider signed samples")
+                    throw check.unsupported("WAVE holds 8-bit unsigned or wider signed samples")
                 }
             }
-            let packed = f.bitsPerChannel == word * 8
-            guard packed || f.formatFlags.contains(.isAlignedHigh) || f.formatFlags.contains(.isPacked) else {
-                throw unsupported("WAVE holds samples high-aligned in their words")
-            }
-            var flags: AudioFormatFlags = packed ? [.isPacked] : [.isAlignedHigh]
+            var flags = try check.pcmAlignment(word: word, packedMeansHigh: true)
             if f.isFloat { flags.insert(.isFloat) } else if word > 1 { flags.insert(.isSignedInteger) }
-            return AudioStreamBasicDescription(
-                sampleRate: f.sampleRate.rounded(), formatID: .linearPCM, formatFlags: flags, bytesPerPacket: f.bytesPerPacket,
-                framesPerPacket: 1, bytesPerFrame: f.bytesPerPacket, channelsPerFrame: ch, bitsPerChannel: f.bitsPerChannel)
+            return check.recordedPCM(flags: flags, sampleRate: f.sampleRate.rounded())
         case .aLaw, .uLaw:
-            guard f.bytesPerPacket == ch, f.framesPerPacket == 1 else {
-                throw unsupported("G.711 has one byte per channel and one frame per packet")
-            }
+            try check.checkG711()
             return AudioStreamBasicDescription(
                 sampleRate: f.sampleRate.rounded(), formatID: f.formatID, bytesPerPacket: ch, framesPerPacket: 1,
                 bytesPerFrame: ch, channelsPerFrame: ch, bitsPerChannel: 8)
@@ -49,7 +33,7 @@ extension ContainerHeader {
                 "WAVE cannot hold Apple IMA4 ('ima4'): WAVE's IMA ADPCM (format tag 0x11) is the Microsoft/DVI codec, "
                     + "a different bitstream; write ima4 to CAF or AIFC")
         default:
-            throw unsupported("WAVE holds linear PCM, A-law and µ-law")
+            throw check.unsupported("WAVE holds linear PCM, A-law and µ-law")
         }
     }
 

@@ -14,37 +14,28 @@ extension ContainerHeader {
     /// `fl64`), µ-law (`ulaw`), A-law (`alaw`) and Apple IMA4 (`ima4`). With `aifc` the file is
     /// AIFF-C even for what plain AIFF holds (`NONE`).
     static func aiffFormat(_ f: AudioStreamBasicDescription, aifc: Bool) throws(AudioFileError) -> (AudioStreamBasicDescription, AIFCCompression?) {
-        func unsupported(_ reason: String) -> AudioFileError {
-            AudioFileError(.unsupportedDataFormat, "AIFF: \(reason): \(f)")
-        }
+        let check = FormatChecks(format: f, container: "AIFF")
         let ch = f.channelsPerFrame
-        guard ch <= 0x7FFF else { throw unsupported("AIFF holds at most 32767 channels") }
+        guard ch <= 0x7FFF else { throw check.unsupported("AIFF holds at most 32767 channels") }
         switch f.formatID {
         case .linearPCM:
-            guard f.framesPerPacket == 1, f.bytesPerPacket > 0, f.bytesPerFrame == f.bytesPerPacket,
-                  f.bytesPerPacket % ch == 0
-            else { throw unsupported("linear PCM needs one frame per packet and whole bytes per channel") }
-            let word = f.bytesPerPacket / ch
+            let word = try check.pcmWordSize()
             guard f.bitsPerChannel > 0, f.bitsPerChannel <= 64, word == (f.bitsPerChannel + 7) / 8 else {
-                throw unsupported("AIFF holds samples of up to 64 bits in the fewest whole bytes")
+                throw check.unsupported("AIFF holds samples of up to 64 bits in the fewest whole bytes")
             }
-            let packed = f.bitsPerChannel == word * 8
-            guard packed || f.formatFlags.contains(.isAlignedHigh) || f.formatFlags.contains(.isPacked) else {
-                throw unsupported("AIFF holds samples high-aligned in their words")
-            }
+            var flags = try check.pcmAlignment(word: word, packedMeansHigh: true)
             var compression: AIFCCompression?
             var little = false
-            var flags: AudioFormatFlags = packed ? [.isPacked] : [.isAlignedHigh]
             if f.isFloat {
-                guard f.isBigEndian else { throw unsupported("AIFF-C holds big-endian float samples only") }
-                guard packed, word == 4 || word == 8 else { throw unsupported("float samples are 32 or 64 bits") }
+                guard f.isBigEndian else { throw check.unsupported("AIFF-C holds big-endian float samples only") }
+                try check.checkFloat(word: word)
                 compression = word == 8 ? AIFCCompression(code: "fl64", name: "64-bit floating point") : AIFCCompression(code: "fl32", name: "32-bit floating point")
                 flags.insert(.isFloat)
             } else if !f.isSignedInteger {
-                guard word == 1 else { throw unsupported("AIFF holds signed integer samples") }
+                guard word == 1 else { throw check.unsupported("AIFF holds signed integer samples") }
                 compression = AIFCCompression(code: "raw ", name: "")
             } else {
-                guard word <= 4 else { throw unsupported("integer samples are at most 32 bits") }
+                guard word <= 4 else { throw check.unsupported("integer samples are at most 32 bits") }
                 flags.insert(.isSignedInteger)
                 if !f.isBigEndian && word > 1 {
                     compression = AIFCCompression(code: "sowt", name: "")
@@ -54,14 +45,9 @@ extension ContainerHeader {
                 }
             }
             if !little { flags.insert(.isBigEndian) }
-            let recorded = AudioStreamBasicDescription(
-                sampleRate: f.sampleRate, formatID: .linearPCM, formatFlags: flags, bytesPerPacket: f.bytesPerPacket,
-                framesPerPacket: 1, bytesPerFrame: f.bytesPerPacket, channelsPerFrame: ch, bitsPerChannel: f.bitsPerChannel)
-            return (recorded, compression)
+            return (check.recordedPCM(flags: flags, sampleRate: f.sampleRate), compression)
         case .aLaw, .uLaw:
-            guard f.bytesPerPacket == ch, f.framesPerPacket == 1 else {
-                throw unsupported("G.711 has one byte per channel and one frame per packet")
-            }
+            try check.checkG711()
             let compression = f.formatID == .aLaw ? AIFCCompression(code: "alaw", name: "ALaw 2:1") : AIFCCompression(code: "ulaw", name: "µLaw 2:1")
             return (
                 AudioStreamBasicDescription(
@@ -70,9 +56,7 @@ extension ContainerHeader {
                 compression
             )
         case .appleIMA4:
-            guard f.bytesPerPacket == 34 * ch, f.framesPerPacket == 64 else {
-                throw unsupported("ima4 packets are 34 bytes per channel and 64 frames")
-            }
+            try check.checkIMA4()
             return (
                 AudioStreamBasicDescription(
                     sampleRate: f.sampleRate, formatID: .appleIMA4, bytesPerPacket: 34 * ch, framesPerPacket: 64, bytesPerFrame: 0,
@@ -80,7 +64,7 @@ extension ContainerHeader {
                 AIFCCompression(code: "ima4", name: "IMA 4:1")
             )
         default:
-            throw unsupported("AIFF holds linear PCM, A-law, µ-law and IMA4")
+            throw check.unsupported("AIFF holds linear PCM, A-law, µ-law and IMA4")
         }
     }
 
@@ -107,12 +91,7 @@ extension ContainerHeader {
         let countOffset = Int64(h.bytes.count + 8 + 2)
         h.ascii("COMM"); h.u32(UInt32(comm.bytes.count)); h.bytes += comm.bytes
         var chunks: [MetadataChunk: ChunkSpan] = [:]
-        if let layout = metadata.channelLayout {
-            var body = BigEndianBytes()
-            body.channelLayout(layout)
-            chunks[.channelLayout] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: body.bytes.count)
-            h.ascii("CHAN"); h.u32(UInt32(body.bytes.count)); h.bytes += body.bytes
-        }
+        if let layout = metadata.channelLayoutBody { chunks[.channelLayout] = h.chunk("CHAN", layout, wideSize: false) }
         // SSND: header, offset and block size (16 bytes), then `pad` zero bytes before the audio.
         let pad = align ? alignment(after: h.bytes.count, extra: 16, minimum: 0) : 0
         let dataSizeOffset = Int64(h.bytes.count + 4)

@@ -1,4 +1,5 @@
 public import AudioCore
+public import AudioDevices
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,7 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
     private var writer: AudioFileWriter?
 
     /// Creates (or truncates) `path` for interleaved Float32 at `sampleRate` with `channels`.
-    /// `note` becomes the device's ``AudioDeviceInfo/note`` (why it was chosen, say).
+    /// `note` becomes the device's `AudioDeviceInfo.note` (why it was chosen, say).
     public init(
         path: String, sampleRate: Double, channels: Int, pacing: AudioDevicePacing = .realTime, periodFrames: Int = 1024,
         note: String? = nil
@@ -84,7 +85,11 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
 /// The file backend: device names are paths of WAVE files to write. Its default device is a
 /// file in the temporary directory (`$TMPDIR`, else /tmp) named after the process (a second
 /// default device of the same process gets `-2`, and so on).
-public struct WAVFileBackend: AudioBackend {
+///
+/// Registered (`AudioBackends.register(WAVFileBackend(), priority: 0)`, as
+/// `AudioQueueKit.registerAll()` does), it is the `file` backend, and the default output when
+/// no sound backend plays: its default device, which says so on standard error with the path.
+public struct WAVFileBackend: AudioFallbackBackend {
     /// How the devices it makes consume audio.
     public var pacing: AudioDevicePacing
 
@@ -107,11 +112,19 @@ public struct WAVFileBackend: AudioBackend {
     private static let opened = Atomic<Int>(0)
 
     public func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
-        try makeOutput(name: name, sampleRate: sampleRate, channels: channels, note: nil)
+        try makeDevice(name: name, sampleRate: sampleRate, channels: channels, note: nil)
+    }
+
+    /// The default device, its info's note saying `reason`; tells standard error why the
+    /// output goes to a file, and which.
+    public func makeFallbackOutput(sampleRate: Double, channels: Int, bufferFrames: Int, reason: String) throws(AudioDeviceError) -> any AudioOutputDevice {
+        let device = try makeDevice(name: nil, sampleRate: sampleRate, channels: channels, note: reason)
+        Self.printToStandardError("swift-audio-queue: \(reason); writing the output to \(device.path)")
+        return device
     }
 
     /// As ``makeOutput(name:sampleRate:channels:bufferFrames:)``, the device's info carrying `note`.
-    func makeOutput(name: String?, sampleRate: Double, channels: Int, note: String?) throws(AudioDeviceError) -> any AudioOutputDevice {
+    private func makeDevice(name: String?, sampleRate: Double, channels: Int, note: String?) throws(AudioDeviceError) -> WAVFileDevice {
         var path = (name == nil || name == "default") ? Self.defaultPath : name!
         if name == nil || name == "default" {
             // Each default device of the process gets a file of its own.
@@ -119,5 +132,17 @@ public struct WAVFileBackend: AudioBackend {
             if n > 1 { path = String(path.dropLast(4)) + "-\(n).wav" }
         }
         return try WAVFileDevice(path: path, sampleRate: sampleRate, channels: channels, pacing: pacing, note: note)
+    }
+
+    private static func printToStandardError(_ message: String) {
+        var line = message + "\n"
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
     }
 }

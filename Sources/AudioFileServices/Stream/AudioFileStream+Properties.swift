@@ -1,4 +1,4 @@
-public import AudioCore
+import AudioCore
 
 extension AudioFileStream {
     /// `kAudioFileStreamProperty_AverageBytesPerPacket`: the packet size where it is constant,

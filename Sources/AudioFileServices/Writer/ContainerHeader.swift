@@ -10,6 +10,14 @@ enum MetadataChunk: Hashable, Sendable, CaseIterable {
 struct WriterMetadata: Sendable {
     var magicCookie: [UInt8]?
     var channelLayout: AudioChannelLayout?
+
+    /// The body of the channel layout's chunk (CAF `chan`, AIFF `CHAN`), nil without a layout.
+    var channelLayoutBody: [UInt8]? {
+        guard let channelLayout else { return nil }
+        var body = BigEndianBytes()
+        body.channelLayout(channelLayout)
+        return body.bytes
+    }
 }
 
 /// Bytes to put at a file offset.
@@ -22,6 +30,18 @@ struct HeaderPatch: Sendable {
 struct ChunkSpan: Sendable {
     let offset: Int64
     let bodySize: Int
+}
+
+extension BigEndianBytes {
+    /// Appends chunk `id` holding `body`, its size field 64 bits wide (CAF) or 32 (IFF), and
+    /// returns where it lies.
+    mutating func chunk(_ id: String, _ body: [UInt8], wideSize: Bool) -> ChunkSpan {
+        let span = ChunkSpan(offset: Int64(bytes.count), bodySize: body.count)
+        ascii(id)
+        if wideSize { u64(UInt64(body.count)) } else { u32(UInt32(body.count)) }
+        bytes += body
+        return span
+    }
 }
 
 /// The header of a file being written: its bytes, where the audio data starts, and where the

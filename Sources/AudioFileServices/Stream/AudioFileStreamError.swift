@@ -1,3 +1,5 @@
+public import AudioCore
+
 /// An error from Audio File Stream Services: Apple's result code plus what went wrong and where.
 ///
 /// ``code`` is the value Apple's `AudioFileStream…` functions return for the same failure

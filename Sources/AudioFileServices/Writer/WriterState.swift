@@ -320,10 +320,7 @@ struct WriterState {
         case .magicCookie:
             return metadata.magicCookie
         case .channelLayout:
-            guard let layout = metadata.channelLayout else { return nil }
-            var body = BigEndianBytes()
-            body.channelLayout(layout)
-            return body.bytes
+            return metadata.channelLayoutBody
         }
     }
 }

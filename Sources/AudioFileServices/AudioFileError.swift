@@ -1,3 +1,5 @@
+public import AudioCore
+
 /// An error from Audio File Services: Apple's result code plus what went wrong and where.
 ///
 /// ``code`` is the value Apple's `AudioFile…` functions return for the same failure, so code

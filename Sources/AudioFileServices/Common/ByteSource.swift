@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import AudioCore
+import AudioCore
 import Synchronization
 
 /// Random-access bytes an ``AudioFileFormat`` parses: a file, or memory.

@@ -1,4 +1,4 @@
-public import AudioCore
+import AudioCore
 
 extension AudioFileStream {
     /// Where packet `packet` starts, as a byte offset from the start of the audio data

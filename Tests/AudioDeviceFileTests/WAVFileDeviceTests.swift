@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import Dispatch
+import Synchronization
+import AudioCore
+import AudioDevices
+import AudioDeviceFile
+import AudioFileServices
+
+/// A source of a known ramp that ends after `total` frames.
+private final class RampSource: AudioRenderSource, @unchecked Sendable {
+    let total: Int
+    let channels: Int
+    private let position = Mutex(0)
+    let stopped = DispatchSemaphore(value: 0)
+
+    init(total: Int, channels: Int) {
+        self.total = total
+        self.channels = channels
+    }
+
+    static func sample(_ index: Int) -> Float { Float(index % 1000) / 1000 }
+
+    func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
+        position.withLock { start in
+            let frames = min(frameCount, total - start)
+            for i in 0..<(frames * channels) { buffer[i] = Self.sample(start * channels + i) }
+            start += frames
+            return frames
+        }
+    }
+
+    func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
+        if case .stopped = event { stopped.signal() }
+    }
+}
+
+@Suite("WAVE file device")
+struct WAVFileDeviceTests {
+    static func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid()).wav").path
+    }
+
+    /// What the source renders is in the file, sample for sample, as 32-bit float WAVE.
+    @Test func writesWhatItRendersExactly() throws {
+        let path = Self.temporaryPath("wav-device")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let device = try WAVFileDevice(path: path, sampleRate: 48000, channels: 2, pacing: .unpaced, periodFrames: 480)
+        #expect(device.info.backend == "file" && device.info.name == path)
+        let source = RampSource(total: 10_000, channels: 2)
+        try device.start(source: source)
+        #expect(source.stopped.wait(timeout: .now() + 30) == .success)
+        device.close()
+        #expect(device.framesRendered == 10_000)
+        let file = try AudioFile(path: path)
+        #expect(file.fileType == .wave)
+        #expect(file.dataFormat == .deviceFloat(sampleRate: 48000, channels: 2))
+        let bytes = try file.readBytes(at: 0, count: Int(file.dataByteCount))
+        let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(samples == (0..<20_000).map(RampSource.sample))
+    }
+
+    /// Registered, the file backend is the `file` backend: a device name is a path.
+    @Test func theFileBackendOpensThePathItIsGiven() throws {
+        AudioBackends.register(WAVFileBackend(pacing: .unpaced), priority: 0)
+        let path = Self.temporaryPath("wav-backend")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let device = try AudioBackends.makeOutput(uid: "file:\(path)", sampleRate: 44100, channels: 1, bufferFrames: 4096)
+        #expect(device is WAVFileDevice)
+        #expect(device.info.uid == "file:\(path)")
+        device.close()
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    /// With no sound backend registered, the default output is the file backend's default
+    /// device, whose note says why.
+    @Test func theFileBackendStandsInForTheDefaultOutput() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard (environment["AUDIOQUEUE_BACKEND"] ?? "").isEmpty, (environment["AUDIOQUEUE_DEVICE"] ?? "").isEmpty else {
+            print("skipped: AUDIOQUEUE_BACKEND or AUDIOQUEUE_DEVICE is set")
+            return
+        }
+        AudioBackends.register(WAVFileBackend(pacing: .unpaced), priority: 0)
+        let device = try AudioBackends.makeDefaultOutput(sampleRate: 44100, channels: 2, bufferFrames: 4096)
+        let file = try #require(device as? WAVFileDevice)
+        defer { try? FileManager.default.removeItem(atPath: file.path) }
+        #expect(file.info.note == "no sound backend is registered")
+        #expect(file.path.hasSuffix(".wav") && file.path.contains("audioqueue-\(getpid())"))
+        device.close()
+    }
+}
