@@ -1,5 +1,5 @@
 public import AudioCore
-import Synchronization
+import Locking
 
 /// Turns packets of one compressed (or PCM) format into linear PCM.
 ///
@@ -38,7 +38,7 @@ public enum AudioDecoders {
     /// Builds a decoder for a format.
     public typealias Factory = @Sendable (AudioStreamBasicDescription, [UInt8]?) throws(AudioCodecError) -> any AudioDecoder
 
-    private static let table = Mutex<[AudioFormatID: Factory]>(builtIn)
+    private static let table = Guarded<[AudioFormatID: Factory]>(builtIn)
 
     private static var builtIn: [AudioFormatID: Factory] {
         [

@@ -1,5 +1,5 @@
 public import AudioCore
-import Synchronization
+import Locking
 
 /// Turns interleaved Float32 PCM, as a sound device captures it, into packets of another format.
 ///
@@ -99,7 +99,7 @@ public enum AudioEncoders {
     public typealias Factory =
         @Sendable (AudioStreamBasicDescription, AudioStreamBasicDescription) throws(AudioCodecError) -> any AudioEncoder
 
-    private static let table = Mutex<[AudioFormatID: Factory]>(builtIn)
+    private static let table = Guarded<[AudioFormatID: Factory]>(builtIn)
 
     private static var builtIn: [AudioFormatID: Factory] {
         [

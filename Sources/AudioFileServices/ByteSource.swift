@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 public import AudioCore
-import Synchronization
+import Locking
 
 /// Random-access bytes an ``AudioFileFormat`` parses: a file, or memory.
 ///
@@ -66,7 +66,7 @@ public struct MemoryByteSource: AudioByteSource {
 
 /// A file opened read-only; reads use `pread`, so any thread may read at any offset.
 public final class FileByteSource: AudioByteSource {
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Guarded<Int32>
     public let size: Int64
     /// The path the file was opened from.
     public let path: String
@@ -86,7 +86,7 @@ public final class FileByteSource: AudioByteSource {
             _ = Glibc.close(fd)
             throw AudioFileError(.invalidFile, "\(path) is a directory")
         }
-        descriptor = Mutex(fd)
+        descriptor = Guarded(fd)
         size = Int64(info.st_size)
     }
 

@@ -76,7 +76,7 @@ public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> 
     guard status == noErrStatus else { return status }
     QueueBox.finishing.insert(box, at: box.handle)
     QueueBox.table.remove(box.handle)
-    box.lock.withLock { box.finishingHandle = box.handle }
+    box.state.withLock { $0.finishingHandle = box.handle }
     let running: Bool = box.control.isRunning
     if !running { box.finishDisposal() }
     return noErrStatus
