@@ -20,7 +20,7 @@ public func _AudioQueueNewOutput(
     return resultStatus { () throws(AudioQueueError) in
         let queue = try AudioQueue(format: SwiftASBD(inFormat.pointee), callbackQueue: box.callbackQueue) { _, buffer in
             guard let box = weak.box, let c = QueueBox.cView(of: buffer) else { return }
-            box.deliver(buffer: c) { inCallbackProc(box.userData, box.ref, c) }
+            box.deliver(buffer: buffer) { inCallbackProc(box.userData, box.ref, c) }
         }
         box.queue = .output(queue)
         weak.box = box
@@ -42,13 +42,15 @@ public func _AudioQueueNewInput(
     let weak = QueueBox.WeakRef()
     return resultStatus { () throws(AudioQueueError) in
         let queue = try AudioInputQueue(format: SwiftASBD(inFormat.pointee), callbackQueue: box.callbackQueue) { _, buffer, startTime, packetCount, descriptions in
-            guard let box = weak.box, let c = QueueBox.cView(of: buffer), box.buffer(c) != nil else { return }
-            c.pointee.mAudioDataByteSize = min(buffer.audioDataByteSize, buffer.audioDataBytesCapacity)
-            c.pointee.mPacketDescriptionCount = min(UInt32(descriptions?.count ?? 0), buffer.packetDescriptionCapacity)
+            guard let box = weak.box, let c = box.withView(of: buffer, { c in
+                c.pointee.mAudioDataByteSize = min(buffer.audioDataByteSize, buffer.audioDataBytesCapacity)
+                c.pointee.mPacketDescriptionCount = min(UInt32(descriptions?.count ?? 0), buffer.packetDescriptionCapacity)
+                return c
+            }) else { return }
             let stamp = startTime.c
             let packets = UInt32(packetCount)
             let first = descriptions?.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CAudioToolbox.AudioStreamPacketDescription.self) }
-            box.deliver(buffer: c) {
+            box.deliver(buffer: buffer) {
                 withUnsafePointer(to: stamp) { inCallbackProc(box.userData, box.ref, c, $0, packets, first) }
             }
         }
@@ -113,13 +115,16 @@ public func _AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueue
 }
 
 /// The Swift buffer behind a C one, with the fields the program set copied in (output
-/// queues; an input queue's buffer is filled by the queue, not the program).
+/// queues; an input queue's buffer is filled by the queue, not the program). Nil for a
+/// pointer that is not one of the queue's buffers (a freed one's), which is not read.
 private func prepare(_ box: QueueBox, _ c: AudioQueueBufferRef?) -> AudioQueueServices.AudioQueueBuffer? {
-    guard let c, let buffer = box.buffer(c) else { return nil }
+    guard let buffer = box.buffer(c) else { return nil }
     guard case .output = box.queue! else { return buffer }
-    buffer.audioDataByteSize = c.pointee.mAudioDataByteSize
-    buffer.packetDescriptionCount = min(c.pointee.mPacketDescriptionCount, buffer.packetDescriptionCapacity)
-    return buffer
+    return box.withView(of: buffer) { c in
+        buffer.audioDataByteSize = c.pointee.mAudioDataByteSize
+        buffer.packetDescriptionCount = min(c.pointee.mPacketDescriptionCount, buffer.packetDescriptionCapacity)
+        return buffer
+    }
 }
 
 private func descriptions(_ count: UInt32, _ pointer: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?) -> [SwiftPacketDescription]? {

@@ -33,11 +33,13 @@ final class QueueBox: @unchecked Sendable {
     let callbackQueue = DispatchQueue(label: "AudioToolbox.queue.callbacks")
     /// What the C API's calls on this queue share.
     struct State {
-        /// The C buffers of this queue, each the view of one Swift buffer.
+        /// The C buffers of this queue, each the view of one Swift buffer. A freed buffer's
+        /// view goes at once: a handle the program still has is then not found (so refused
+        /// with kAudioQueueErr_InvalidBuffer without being read), and a callback posted before
+        /// the free is not delivered (see ``holds(_:)``).
         var buffers: [UnsafeMutableRawPointer: AudioQueueServices.AudioQueueBuffer] = [:]
-        /// Buffers the program freed, kept (C view and memory) until the box goes: a callback
-        /// posted before the free may still name one, and is then not delivered.
-        var freed: [(UnsafeMutableRawPointer, AudioQueueServices.AudioQueueBuffer)] = []
+        /// C views allocated and not yet deallocated.
+        var views = 0
         var listeners: [(id: UInt32, proc: AudioQueuePropertyListenerProc, userData: UnsafeMutableRawPointer?, token: Int, key: Int)] = []
         var nextListenerKey = 0
         var disposed = false
@@ -61,7 +63,6 @@ final class QueueBox: @unchecked Sendable {
     deinit {
         state.withLock { s in
             for c in s.buffers.keys { c.deallocate() }
-            for (c, _) in s.freed { c.deallocate() }
         }
     }
 
@@ -108,15 +109,15 @@ final class QueueBox: @unchecked Sendable {
     }
 
     /// Runs program code where the queue's callbacks run. `buffer`, when given, must still be
-    /// the queue's when the code runs.
-    func deliver(buffer: AudioQueueBufferRef? = nil, _ work: @escaping () -> Void) {
+    /// the queue's (not freed) when the code runs.
+    func deliver(buffer: AudioQueueServices.AudioQueueBuffer? = nil, _ work: @escaping () -> Void) {
         let runInline = state.withLock { s -> Bool in
             guard runLoop == nil || s.inline else { return false }
             s.inlineRunning += 1
             return true
         }
         if runInline {
-            if !isDisposed && (buffer == nil || self.buffer(buffer) != nil) { work() }
+            if !isDisposed && (buffer.map(holds) ?? true) { work() }
             state.withLock { s in
                 s.inlineRunning -= 1
                 state.broadcast()
@@ -124,7 +125,7 @@ final class QueueBox: @unchecked Sendable {
             return
         }
         runLoop!.post(mode: mode) { [weak self] in
-            guard let self, !self.isDisposed, buffer == nil || self.buffer(buffer) != nil else { return }
+            guard let self, !self.isDisposed, buffer.map(self.holds) ?? true else { return }
             work()
         }
     }
@@ -154,22 +155,43 @@ final class QueueBox: @unchecked Sendable {
             mPacketDescriptions: buffer.packetDescriptions.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CAudioToolbox.AudioStreamPacketDescription.self) },
             mPacketDescriptionCount: 0))
         buffer.userData = UInt(bitPattern: c)
-        state.withLock { $0.buffers[UnsafeMutableRawPointer(c)] = buffer }
+        state.withLock { s in
+            s.buffers[UnsafeMutableRawPointer(c)] = buffer
+            s.views += 1
+        }
         return c
     }
 
+    /// The Swift buffer behind a C one of this queue; nil for any other pointer (a freed
+    /// buffer's among them), which is not read.
     func buffer(_ c: AudioQueueBufferRef?) -> AudioQueueServices.AudioQueueBuffer? {
         guard let c else { return nil }
         return state.withLock { $0.buffers[UnsafeMutableRawPointer(c)] }
     }
 
+    /// Runs `body` with the C view of `buffer` while it is this queue's: the view cannot be
+    /// freed meanwhile. Nil, without running it, once the buffer has been freed (its view may
+    /// then be another buffer's, at the same address).
+    func withView<T>(of buffer: AudioQueueServices.AudioQueueBuffer, _ body: (AudioQueueBufferRef) -> T) -> T? {
+        guard let c = Self.cView(of: buffer) else { return nil }
+        return state.withLock { s in s.buffers[UnsafeMutableRawPointer(c)] === buffer ? body(c) : nil }
+    }
+
+    /// True while `buffer` is this queue's (not freed).
+    func holds(_ buffer: AudioQueueServices.AudioQueueBuffer) -> Bool { withView(of: buffer) { _ in true } ?? false }
+
+    /// Frees the C view of a buffer the Swift queue has freed.
     func remove(_ c: AudioQueueBufferRef) {
         state.withLock { s in
-            if let buffer = s.buffers.removeValue(forKey: UnsafeMutableRawPointer(c)) {
-                s.freed.append((UnsafeMutableRawPointer(c), buffer))
-            }
+            guard s.buffers.removeValue(forKey: UnsafeMutableRawPointer(c)) != nil else { return }
+            c.deallocate()
+            s.views -= 1
         }
     }
+
+    /// The C views of buffers this queue holds, counted until each is deallocated: those of the
+    /// buffers allocated and not freed.
+    var bufferCount: Int { state.withLock { $0.views } }
 
     static func cView(of buffer: AudioQueueServices.AudioQueueBuffer) -> AudioQueueBufferRef? {
         guard let bits = buffer.userData as? UInt else { return nil }
