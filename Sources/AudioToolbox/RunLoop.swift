@@ -33,15 +33,26 @@ final class RunLoop: @unchecked Sendable {
     private let posted = Guarded(Posted())
     /// Set while a run waits for work (outside the lock: the wait releases it).
     private let waiting = Atomic<Bool>(false)
-    /// The CF object that stands for this run loop (made once, immortal).
+    /// The CF object that stands for this run loop. The main thread's is immortal. Another
+    /// thread's holds the loop and is counted: its thread holds one reference, let go of when the
+    /// thread ends, and a program may add its own (`CFRetain`); the last `CFRelease` frees it
+    /// and lets go of the loop (which a queue made on it may hold longer; nothing then asks for
+    /// its object, which only its ended thread could be given).
     private(set) var object: CFRunLoopRef!
 
-    init() {
+    /// How many run loops exist.
+    static let live = Atomic<Int>(0)
+
+    init(immortal: Bool) {
         let cf = UnsafeMutablePointer<CFRunLoopObject>.allocate(capacity: 1)
         cf.initialize(to: CFRunLoopObject(
-            header: CFObjectHeader(typeID: CFTypeID.runLoop.rawValue, retainCount: -1), loop: .passUnretained(self)))
+            header: CFObjectHeader(typeID: CFTypeID.runLoop.rawValue, retainCount: immortal ? -1 : 1),
+            loop: immortal ? .passUnretained(self) : .passRetained(self)))
         object = CFRunLoopRef(cf)
+        Self.live.add(1, ordering: .relaxed)
     }
+
+    deinit { Self.live.subtract(1, ordering: .relaxed) }
 
     static func from(_ ref: CFRunLoopRef?) -> RunLoop? {
         guard let ref, CFObjects.header(UnsafeRawPointer(ref)).pointee.typeID == CFTypeID.runLoop.rawValue else { return nil }
@@ -108,12 +119,13 @@ final class RunLoop: @unchecked Sendable {
 
 /// The run loops of threads, made on first use.
 enum RunLoops {
+    /// A thread's run loop object; the thread's reference to it goes when the thread ends.
     nonisolated(unsafe) private static var key = pthread_key_t()
     private static let setUp: Void = {
-        pthread_key_create(&key, nil)
+        pthread_key_create(&key) { object in _CFRelease(object.map { UnsafeRawPointer($0) }) }
     }()
     /// The main thread's run loop, made by whichever thread asks first.
-    static let main = RunLoop()
+    static let main = RunLoop(immortal: true)
 
     static var isMainThread: Bool { __ATIsMainThread() }
 
@@ -121,11 +133,11 @@ enum RunLoops {
         if isMainThread { return main }
         _ = setUp
         if let existing = pthread_getspecific(key) {
-            return Unmanaged<RunLoop>.fromOpaque(existing).takeUnretainedValue()
+            return RunLoop.from(CFRunLoopRef(existing.assumingMemoryBound(to: CFRunLoopObject.self)))!
         }
-        // A thread's run loop lives as long as the process, like the CF object that names it.
-        let loop = RunLoop()
-        pthread_setspecific(key, Unmanaged.passRetained(loop).toOpaque())
+        // As CF's: it lives while its thread does (or longer, while the program retains it).
+        let loop = RunLoop(immortal: false)
+        pthread_setspecific(key, UnsafeRawPointer(loop.object))
         return loop
     }
 

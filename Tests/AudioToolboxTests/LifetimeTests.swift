@@ -1,4 +1,5 @@
 @testable import AudioToolbox
+import Glibc
 import Testing
 
 /// What the C API lets go of, counted from the objects that hold it: a program that loops
@@ -41,5 +42,47 @@ struct LifetimeTests {
         #expect(AudioQueueEnqueueBuffer(q, freed, 0, nil) == kAudioQueueErr_InvalidBuffer)
         #expect(box.bufferCount == 1)
         #expect(AudioQueueDispose(q, true) == noErr)
+    }
+
+    /// What a thread saw of its run loop.
+    final class Probe: @unchecked Sendable {
+        weak var loop: AudioToolbox.RunLoop?
+        var object: CFRunLoopRef?
+        let retain: Bool
+        init(retain: Bool) { self.retain = retain }
+    }
+
+    /// Runs a thread that asks for its run loop (and retains its object when `retain`), to
+    /// its end.
+    static func threadAskingForItsRunLoop(retain: Bool) -> Probe {
+        let probe = Probe(retain: retain)
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            let probe = Unmanaged<Probe>.fromOpaque(raw!).takeRetainedValue()
+            let object = CFRunLoopGetCurrent()
+            probe.loop = AudioToolbox.RunLoop.from(object)
+            if probe.retain { probe.object = OpaquePointer(CFRetain(UnsafeRawPointer(object))) }
+            return nil
+        }, Unmanaged.passRetained(probe).toOpaque())
+        #expect(status == 0)
+        pthread_join(thread, nil)
+        return probe
+    }
+
+    @Test("A thread's run loop goes when the thread ends, unless the program retained it")
+    func threadRunLoopsGo() throws {
+        let before = AudioToolbox.RunLoop.live.load(ordering: .relaxed)
+        let probes = (0..<20).map { _ in Self.threadAskingForItsRunLoop(retain: false) }
+        #expect(probes.filter { $0.loop != nil }.count == 0)
+        #expect(AudioToolbox.RunLoop.live.load(ordering: .relaxed) <= before)
+
+        // CFRetain keeps it (and its object) past its thread, as CF's does, until CFRelease.
+        let retained = Self.threadAskingForItsRunLoop(retain: true)
+        let object = try #require(retained.object)
+        #expect(retained.loop != nil)
+        #expect(AudioToolbox.RunLoop.from(object) === retained.loop)
+        CFRunLoopStop(object)
+        CFRelease(UnsafeRawPointer(object))
+        #expect(retained.loop == nil)
     }
 }
