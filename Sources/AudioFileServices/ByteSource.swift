@@ -24,19 +24,28 @@ extension AudioByteSource {
     /// source ends first. `count` must already be checked against ``size`` by the caller when it
     /// comes from file data; this function also refuses ranges beyond the source.
     func bytes(at offset: Int64, count: Int, chunk: String) throws(AudioFileError) -> [UInt8] {
+        try checkRange(at: offset, count: count, chunk: chunk)
+        var result = [UInt8](repeating: 0, count: count)
+        try result.withMutableBytes { buffer throws(AudioFileError) in try read(at: offset, filling: buffer, chunk: chunk) }
+        return result
+    }
+
+    /// Fills `buffer` with the bytes at `offset`, with the checks and errors of
+    /// ``bytes(at:count:chunk:)``.
+    func read(at offset: Int64, filling buffer: UnsafeMutableRawBufferPointer, chunk: String) throws(AudioFileError) {
+        try checkRange(at: offset, count: buffer.count, chunk: chunk)
+        let got = try read(at: offset, into: buffer)
+        guard got == buffer.count else {
+            throw AudioFileError(.invalidFile, "short read: \(got) of \(buffer.count) bytes", chunk: chunk, offset: offset)
+        }
+    }
+
+    private func checkRange(at offset: Int64, count: Int, chunk: String) throws(AudioFileError) {
         guard count >= 0, offset >= 0, offset <= size, Int64(count) <= size - offset else {
             throw AudioFileError(
                 .invalidFile, "\(count) bytes at offset \(offset) run past the end of the file (\(size) bytes)",
                 chunk: chunk, offset: offset)
         }
-        var result = [UInt8](repeating: 0, count: count)
-        let got = try result.withMutableBytes { buffer throws(AudioFileError) in
-            try read(at: offset, into: buffer)
-        }
-        guard got == count else {
-            throw AudioFileError(.invalidFile, "short read: \(got) of \(count) bytes", chunk: chunk, offset: offset)
-        }
-        return result
     }
 
     /// Reads up to `count` bytes at `offset` (fewer at the end of the source).
