@@ -18,7 +18,7 @@ struct QueueSemanticsTests {
         try queue.stop(immediate: false)
         let out = try renderAll(queue, chunk: 256)
         #expect(out == a + b + c)
-        try waitUntil { log.count == 3 }
+        waitUntil { log.count == 3 }
         #expect(log.order == buffers.map { ObjectIdentifier($0) })
         #expect(queue.state == .stopped)
     }
@@ -370,7 +370,7 @@ extension AudioQueueBuffer {
 }
 
 /// Waits for `condition` (callbacks arrive on the queue's own thread); a hang is a failure.
-func waitUntil(_ condition: () -> Bool) throws {
+func waitUntil(_ condition: () -> Bool) {
     if !eventually(condition) { Issue.record("timed out") }
 }
 

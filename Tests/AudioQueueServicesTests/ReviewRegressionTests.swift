@@ -128,7 +128,7 @@ struct QueueRegressionTests {
         for _ in 0..<4 { try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.1, count: 100))) }
         try queue.start()
         _ = try render(queue, frames: 150)
-        try waitUntil { state.calls.load(ordering: .relaxed) == 4 }
+        waitUntil { state.calls.load(ordering: .relaxed) == 4 }
         #expect(state.deepest.load(ordering: .relaxed) == 1)
         #expect(queue.state == .stopped)
     }
@@ -145,7 +145,7 @@ struct QueueRegressionTests {
             try queue.start()
             try queue.dispose(immediate: false)
         }
-        try waitUntil { device.framesRendered >= 4800 }
+        waitUntil { device.framesRendered >= 4800 }
         #expect(device.framesRendered == 4800)
         device.close()
     }
