@@ -73,3 +73,6 @@ func render(_ queue: AudioQueue, frames: Int) throws -> [Float] {
 enum AACRegistration {
     static func once() { AACDecoder.register() }
 }
+
+/// Mono Float32 at 48 kHz: a queue format whose rendered samples are the values enqueued.
+let float32Mono = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)
