@@ -19,12 +19,19 @@ package import Synchronization
 package final class Guarded<State>: @unchecked Sendable {
     @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     @usableFromInline let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    @usableFromInline var state: State
+    /// The state, in memory of its own: never at the address of the object's header, which
+    /// every caller reads before it takes the lock (a field of an empty type, such as a lock's
+    /// `()`, has the object's address, and ThreadSanitizer took its accesses under the lock for
+    /// a race with those reads).
+    @usableFromInline let state: UnsafeMutablePointer<State>
     /// The holding thread (debug builds; 0 when free).
     @usableFromInline let holder = Atomic<UInt>(0)
 
     package init(_ state: State) {
-        self.state = state
+        let layout = MemoryLayout<State>.self
+        self.state = UnsafeMutableRawPointer.allocate(byteCount: max(layout.size, 1), alignment: layout.alignment)
+            .bindMemory(to: State.self, capacity: 1)
+        self.state.initialize(to: state)
         pthread_mutex_init(mutex, nil)
         var attr = pthread_condattr_t()
         pthread_condattr_init(&attr)
@@ -34,6 +41,8 @@ package final class Guarded<State>: @unchecked Sendable {
     }
 
     deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
         pthread_cond_destroy(cond)
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
@@ -45,7 +54,7 @@ package final class Guarded<State>: @unchecked Sendable {
     package func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
-        return try body(&state)
+        return try body(&state.pointee)
     }
 
     /// Runs `body` with the lock held if it is free now; nil, without waiting, if another
@@ -56,7 +65,7 @@ package final class Guarded<State>: @unchecked Sendable {
         guard pthread_mutex_trylock(mutex) == 0 else { return nil }
         setHolder(pthread_self())
         defer { unlock() }
-        return body(&state)
+        return body(&state.pointee)
     }
 
     /// Waits, inside ``withLock(_:)``, until ``broadcast()`` or `timeoutNanos` pass; the lock is
