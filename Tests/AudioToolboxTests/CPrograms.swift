@@ -20,8 +20,11 @@ enum CPrograms {
         let library = r.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
         guard threadSanitized else { return library }
         guard let runtime = threadSanitizerRuntime else { return [] }
-        // Linked whether or not the program's own code calls it, and loaded first.
-        return ["-Wl,--no-as-needed", runtime, "-Wl,--as-needed", "-Wl,-rpath,\((runtime as NSString).deletingLastPathComponent)"] + library
+        // Loaded first, and every library after it kept whether or not the program calls it:
+        // the runtime's libdispatch and blocks symbols come from the library's dependencies
+        // (which clang's linker does not search for them).
+        let directory = (runtime as NSString).deletingLastPathComponent
+        return ["-Wl,--no-as-needed", "-Wl,--allow-shlib-undefined", runtime, "-Wl,-rpath,\(directory)"] + library
     }()
 
     /// True when the tests (and so the library they built) run under ThreadSanitizer
