@@ -34,8 +34,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "AudioCore", swiftSettings: strict),
-        .target(name: "AudioFileServices", dependencies: ["AudioCore"], swiftSettings: strict),
-        .target(name: "AudioCodecs", dependencies: ["AudioCore"], swiftSettings: strict),
+        // The package's lock (package access only; pthreads, which ThreadSanitizer follows).
+        .target(name: "Locking", swiftSettings: strict),
+        .target(name: "AudioFileServices", dependencies: ["AudioCore", "Locking"], swiftSettings: strict),
+        .target(name: "AudioCodecs", dependencies: ["AudioCore", "Locking"], swiftSettings: strict),
         .systemLibrary(
             name: "CFAAD2",
             pkgConfig: "faad2",
@@ -50,18 +52,19 @@ let package = Package(
         .target(name: "AudioCodecMPG123", dependencies: ["AudioCodecs", "CMPG123"], swiftSettings: strict),
         .target(
             name: "ExtendedAudioFileServices",
-            dependencies: ["AudioFileServices", "AudioCodecs"],
+            dependencies: ["AudioFileServices", "AudioCodecs", "Locking"],
             swiftSettings: strict
         ),
-        .target(name: "AudioDevices", dependencies: ["AudioCore"], swiftSettings: strict),
+        .target(name: "AudioDevices", dependencies: ["AudioCore", "Locking"], swiftSettings: strict),
         .target(name: "AudioDeviceFile", dependencies: ["AudioCore", "AudioDevices", "AudioFileServices"], swiftSettings: strict),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .target(name: "AudioDeviceALSA", dependencies: ["AudioCore", "AudioDevices", "CALSA"], swiftSettings: strict),
+        .target(name: "AudioDeviceALSA", dependencies: ["AudioCore", "AudioDevices", "CALSA", "Locking"], swiftSettings: strict),
         .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
-        .target(name: "AudioDevicePulse", dependencies: ["AudioCore", "AudioDevices", "CPulseAudio"], swiftSettings: strict),
+        .target(
+            name: "AudioDevicePulse", dependencies: ["AudioCore", "AudioDevices", "CPulseAudio", "Locking"], swiftSettings: strict),
         .target(
             name: "AudioQueueServices",
-            dependencies: ["AudioCore", "AudioCodecs", "AudioDevices"],
+            dependencies: ["AudioCore", "AudioCodecs", "AudioDevices", "Locking"],
             swiftSettings: strict
         ),
         .target(
@@ -74,7 +77,7 @@ let package = Package(
         ),
         // Apple's C API: the header tree (and the C data symbols), and its functions in Swift.
         .target(name: "CAudioToolbox"),
-        .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AudioQueueKit"], swiftSettings: strict),
+        .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AudioQueueKit", "Locking"], swiftSettings: strict),
         // What the command-line tools share (status line, level bars, afconvert's data format names).
         .target(
             name: "ToolSupport",
@@ -126,7 +129,7 @@ let package = Package(
         // Fixtures and a guide-style file player shared by the queue and device tests.
         .target(
             name: "AudioTestSupport",
-            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport"],
+            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport", "Locking"],
             path: "Tests/AudioTestSupport",
             swiftSettings: strict
         ),
@@ -134,18 +137,18 @@ let package = Package(
             name: "AudioQueueServicesTests",
             dependencies: [
                 "AudioQueueServices", "AudioDevices", "AudioDeviceFile", "ExtendedAudioFileServices", "AudioCodecFAAD",
-                "AudioTestSupport", "HTTPTestSupport",
+                "AudioTestSupport", "HTTPTestSupport", "Locking",
                 "AudioQueueKit",  // the documents' snippets import it
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "AudioDeviceFileTests", dependencies: ["AudioDeviceFile", "AudioDevices", "AudioFileServices"], swiftSettings: strict),
+            name: "AudioDeviceFileTests", dependencies: ["AudioDeviceFile", "AudioDevices", "AudioFileServices", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "AudioDeviceTests",
             dependencies: [
                 "AudioDevices", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices", "ExtendedAudioFileServices",
-                "AudioCodecFAAD", "AudioTestSupport", "HTTPTestSupport",
+                "AudioCodecFAAD", "AudioTestSupport", "HTTPTestSupport", "Locking",
             ],
             swiftSettings: strict
         ),
@@ -160,7 +163,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // An HTTP server inside the test process, serving files as streams arrive.
-        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strict),
+        .target(name: "HTTPTestSupport", dependencies: ["Locking"], path: "Tests/HTTPTestSupport", swiftSettings: strict),
         .testTarget(
             name: "ToolSupportTests",
             dependencies: ["ToolSupport", "HTTPTestSupport", "AudioFileServices", "ProcessSupport"],

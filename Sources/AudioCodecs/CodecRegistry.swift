@@ -1,15 +1,15 @@
 import AudioCore
-import Synchronization
+import Locking
 
 /// Factories by format ID behind a mutex: what the decoder and encoder registries share. Safe
 /// to use from any thread.
 final class CodecRegistry<Factory: Sendable>: Sendable {
-    private let table: Mutex<[AudioFormatID: Factory]>
+    private let table: Guarded<[AudioFormatID: Factory]>
     /// What the factories make, for the error when none is registered (`"decoder"`).
     private let kind: String
 
     init(_ builtIn: [AudioFormatID: Factory], kind: String) {
-        table = Mutex(builtIn)
+        table = Guarded(builtIn)
         self.kind = kind
     }
 

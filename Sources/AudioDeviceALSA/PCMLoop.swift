@@ -1,5 +1,6 @@
 import AudioDevices
 import CALSA
+import Locking
 import Synchronization
 
 /// The life cycle both device classes share: an open PCM, the I/O thread that uses it between
@@ -21,9 +22,9 @@ final class PCMLoop: @unchecked Sendable {
         var pcmOpen = true
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     /// Held by starts, stops and closes from program threads, across the join.
-    private let transitions = Mutex(())
+    private let transitions = Guarded(())
     private let stopRequested = Atomic<Bool>(false)
     /// The stop asked for wants what the PCM holds delivered first (capture).
     private let drainRequested = Atomic<Bool>(false)

@@ -4,6 +4,7 @@ public import AudioDevices
 import Glibc
 #endif
 import AudioFileServices
+import Locking
 import Synchronization
 
 /// An output device that writes what would have played to a 32-bit float WAVE file: the
@@ -18,7 +19,7 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
     /// The file being written.
     public let path: String
     private let loop: PacedIOLoop
-    private let lock = Mutex(())
+    private let lock = Guarded(())
     private var writer: AudioFileWriter?
 
     /// Creates (or truncates) `path` for interleaved Float32 at `sampleRate` with `channels`.

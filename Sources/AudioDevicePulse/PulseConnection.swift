@@ -1,6 +1,5 @@
 import AudioDevices
 import CPulseAudio
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif

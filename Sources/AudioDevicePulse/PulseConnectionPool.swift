@@ -1,5 +1,5 @@
 import AudioDevices
-import Synchronization
+import Locking
 
 extension PulseConnection {
     /// The process's connection to `server` (nil: the one libpulse finds by default) under
@@ -33,4 +33,4 @@ private struct PoolEntry {
 }
 
 /// The connections handed out, held weakly: the last device to let go of one closes it.
-private let pool = Mutex<[PoolKey: PoolEntry]>([:])
+private let pool = Guarded<[PoolKey: PoolEntry]>([:])

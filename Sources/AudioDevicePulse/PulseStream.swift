@@ -1,7 +1,7 @@
 import AudioCore
 import AudioDevices
 import CPulseAudio
-import Synchronization
+import Locking
 
 /// What a device hears from its ``PulseStream``: called on the main loop's thread with the lock
 /// held, for the stream the device has now only.
@@ -47,7 +47,7 @@ final class PulseStream: @unchecked Sendable {
     /// stream to since. For a source whose own rate or channel count differs from the stream's,
     /// `note` says that PulseAudio converts.
     var info: AudioDeviceInfo { currentInfo.withLock { $0 } }
-    let currentInfo: Mutex<AudioDeviceInfo>
+    let currentInfo: Guarded<AudioDeviceInfo>
     let format: AudioStreamBasicDescription
     let frameBytes: Int
     /// The buffer size asked for, between 5 ms and 2 s.
@@ -102,7 +102,7 @@ final class PulseStream: @unchecked Sendable {
         self.streamName = "\(applicationName) \(direction == .output ? "playback" : "recording")"
         self.format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         let isDefault = name == nil || endpoint.name == (direction == .output ? defaults.sink : defaults.source)
-        self.currentInfo = Mutex(AudioDeviceInfo(
+        self.currentInfo = Guarded(AudioDeviceInfo(
             backend: "pulse", name: endpoint.name, description: endpoint.description, direction: direction,
             isDefault: isDefault, note: direction == .input ? endpoint.conversionNote(to: spec) : nil
         ))

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import Locking
 
 /// The backends this process knows, and the default-device choice.
 ///
@@ -20,7 +20,7 @@ public enum AudioBackends {
         let priority: Int
     }
 
-    private static let table = Mutex<[Entry]>([
+    private static let table = Guarded<[Entry]>([
         Entry(backend: NullBackend(), priority: -1)
     ])
 

@@ -1,4 +1,5 @@
 public import AudioCore
+import Locking
 import Synchronization
 
 /// An input device that records silence at the sample rate, a period at a time: the null
@@ -12,7 +13,7 @@ public final class NullInputDevice: AudioInputDevice, @unchecked Sendable {
     private let zeros: UnsafeMutablePointer<Float>
     private let captured = Atomic<Int64>(0)
     private let running = Atomic<Bool>(false)
-    private let thread = Mutex<IOThread?>(nil)
+    private let thread = Guarded<IOThread?>(nil)
 
     /// A null input for interleaved Float32 at `sampleRate` with `channels`, delivering
     /// `periodFrames` at a time.

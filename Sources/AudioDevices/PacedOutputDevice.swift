@@ -1,4 +1,5 @@
 package import AudioCore
+import Locking
 import Synchronization
 
 /// How fast a device without a clock of its own consumes audio.
@@ -18,7 +19,7 @@ package final class PacedIOLoop: @unchecked Sendable {
     let pacing: AudioDevicePacing
     let periodFrames: Int
     private let channels: Int
-    private let state = Mutex<(thread: IOThread?, generation: Int)>((nil, 0))
+    private let state = Guarded<(thread: IOThread?, generation: Int)>((nil, 0))
     private let running = Atomic<Bool>(false)
     private let rendered = Atomic<Int64>(0)
     private let scratch: UnsafeMutablePointer<Float>

@@ -206,12 +206,26 @@ public final class AudioFile: Sendable {
     /// (Apple's `AudioFileReadBytes`). Returns fewer bytes at the end of the data; throws
     /// `endOfFile` when `offset` is at or past the end, `position` when it is negative.
     public func readBytes(at offset: Int64, count: Int) throws(AudioFileError) -> [UInt8] {
+        let n = try bytesAvailable(at: offset, count: count)
+        return try source.bytes(at: dataOffset + offset, count: n, chunk: "data")
+    }
+
+    /// ``readBytes(at:count:)`` into memory the caller owns: reads up to `buffer.count` bytes
+    /// straight into `buffer` and returns how many (fewer at the end of the data), with the same
+    /// errors.
+    package func readBytes(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(AudioFileError) -> Int {
+        let n = try bytesAvailable(at: offset, count: buffer.count)
+        try source.read(at: dataOffset + offset, filling: UnsafeMutableRawBufferPointer(rebasing: buffer[..<n]), chunk: "data")
+        return n
+    }
+
+    /// How many of `count` bytes of audio data there are from `offset`.
+    private func bytesAvailable(at offset: Int64, count: Int) throws(AudioFileError) -> Int {
         guard offset >= 0, count >= 0 else { throw AudioFileError(.position, "negative offset or count") }
         guard offset < dataByteCount else {
             throw AudioFileError(.endOfFile, "offset \(offset) is at or past the \(dataByteCount) bytes of audio data")
         }
-        let n = Int(min(Int64(count), dataByteCount - offset))
-        return try source.bytes(at: dataOffset + offset, count: n, chunk: "data")
+        return Int(min(Int64(count), dataByteCount - offset))
     }
 
     /// True when reads return packet descriptions (VBR data or variable frames per packet).

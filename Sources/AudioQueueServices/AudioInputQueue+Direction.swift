@@ -1,5 +1,6 @@
 import AudioCore
 import AudioDevices
+import Locking
 
 /// What the input queue gives the lifecycle both queue types share (``QueueDirection``).
 extension AudioInputQueue: QueueDirection {

@@ -2,6 +2,7 @@ public import AudioCore
 public import AudioDevices
 public import Dispatch
 import AudioCodecs
+import Locking
 import Synchronization
 
 /// A playback audio queue (Apple's `AudioQueueRef` made by `AudioQueueNewOutput`).

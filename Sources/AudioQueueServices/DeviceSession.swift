@@ -1,5 +1,5 @@
 import AudioDevices
-import Synchronization
+import Locking
 
 /// A queue's hold on its device (output or input), kept behind the queue's state lock.
 ///
@@ -79,9 +79,9 @@ struct DeviceSession<Device> {
 /// state lock: held across the device's call, taken before the render and state locks, and
 /// never while waiting for the callback queue (a callback may itself stop the queue).
 final class DeviceTransitions: Sendable {
-    private let mutex = Mutex(())
+    private let lock = Guarded(())
 
     func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        try mutex.withLock { _ throws(E) -> T in try body() }
+        try lock.withLock { _ throws(E) -> T in try body() }
     }
 }

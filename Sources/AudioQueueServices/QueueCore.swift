@@ -1,5 +1,6 @@
 import AudioCore
 import Dispatch
+import Locking
 import Synchronization
 
 /// A buffer the queue has finished with, waiting for its callback; for an input queue also

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioDevices
+import Locking
 
 /// What a direction's state (``OutputSide`` or ``InputSide``) gives the lifecycle both queue
 /// types share.

@@ -88,11 +88,10 @@ public func _AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8
     transferBytes(inAudioFile, ioNumBytes, outBuffer, \.reader, otherwise: OSStatus(kAudioFileOperationNotSupportedError)) {
         file, outBuffer, wanted, ioNumBytes throws(AudioFileError) in
         if wanted == 0 { return }
-        let bytes = try file.readBytes(at: inStartingByte, count: wanted)
-        bytes.withUnsafeBytes { outBuffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        ioNumBytes.pointee = UInt32(bytes.count)
+        let read = try file.readBytes(at: inStartingByte, into: UnsafeMutableRawBufferPointer(start: outBuffer, count: wanted))
+        ioNumBytes.pointee = UInt32(read)
         // Apple's call says so when it stopped at the end of the data.
-        if bytes.count < wanted { throw AudioFileError(.endOfFile, "the audio data ends") }
+        if read < wanted { throw AudioFileError(.endOfFile, "the audio data ends") }
     }
 }
 

@@ -16,7 +16,7 @@ public func _AudioQueueNewOutput(
     return newQueue(inFormat, inUserData, inCallbackRunLoop, inCallbackRunLoopMode, inFlags, outAQ) { format, box, weak throws(AudioQueueError) in
         .output(try AudioQueue(format: format, callbackQueue: box.callbackQueue) { _, buffer in
             guard let box = weak.box, let c = QueueBox.cView(of: buffer) else { return }
-            box.deliver(buffer: c) { inCallbackProc(box.userData, box.ref, c) }
+            box.deliver(buffer: buffer) { inCallbackProc(box.userData, box.ref, c) }
         })
     }
 }
@@ -30,13 +30,15 @@ public func _AudioQueueNewInput(
     guard let inCallbackProc else { return paramError }
     return newQueue(inFormat, inUserData, inCallbackRunLoop, inCallbackRunLoopMode, inFlags, outAQ) { format, box, weak throws(AudioQueueError) in
         .input(try AudioInputQueue(format: format, callbackQueue: box.callbackQueue) { _, buffer, startTime, packetCount, descriptions in
-            guard let box = weak.box, let c = QueueBox.cView(of: buffer), box.buffer(c) != nil else { return }
-            c.pointee.mAudioDataByteSize = min(buffer.audioDataByteSize, buffer.audioDataBytesCapacity)
-            c.pointee.mPacketDescriptionCount = min(UInt32(descriptions?.count ?? 0), buffer.packetDescriptionCapacity)
+            guard let box = weak.box, let c = box.withView(of: buffer, { c in
+                c.pointee.mAudioDataByteSize = min(buffer.audioDataByteSize, buffer.audioDataBytesCapacity)
+                c.pointee.mPacketDescriptionCount = min(UInt32(descriptions?.count ?? 0), buffer.packetDescriptionCapacity)
+                return c
+            }) else { return }
             let stamp = startTime.c
             let packets = UInt32(packetCount)
             let first = descriptions?.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CAudioToolbox.AudioStreamPacketDescription.self) }
-            box.deliver(buffer: c) {
+            box.deliver(buffer: buffer) {
                 withUnsafePointer(to: stamp) { inCallbackProc(box.userData, box.ref, c, $0, packets, first) }
             }
         })
@@ -82,7 +84,7 @@ public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> 
     guard status == noErrStatus else { return status }
     QueueBox.finishing.insert(box, at: box.handle)
     QueueBox.table.remove(box.handle)
-    box.lock.withLock { box.finishingHandle = box.handle }
+    box.state.withLock { $0.finishingHandle = box.handle }
     let running: Bool = box.control.isRunning
     if !running { box.finishDisposal() }
     return noErrStatus
@@ -119,13 +121,16 @@ public func _AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueue
 }
 
 /// The Swift buffer behind a C one, with the fields the program set copied in (output
-/// queues; an input queue's buffer is filled by the queue, not the program).
+/// queues; an input queue's buffer is filled by the queue, not the program). Nil for a
+/// pointer that is not one of the queue's buffers (a freed one's), which is not read.
 private func prepare(_ box: QueueBox, _ c: AudioQueueBufferRef?) -> AudioQueueServices.AudioQueueBuffer? {
-    guard let c, let buffer = box.buffer(c) else { return nil }
+    guard let buffer = box.buffer(c) else { return nil }
     guard case .output = box.queue! else { return buffer }
-    buffer.audioDataByteSize = c.pointee.mAudioDataByteSize
-    buffer.packetDescriptionCount = min(c.pointee.mPacketDescriptionCount, buffer.packetDescriptionCapacity)
-    return buffer
+    return box.withView(of: buffer) { c in
+        buffer.audioDataByteSize = c.pointee.mAudioDataByteSize
+        buffer.packetDescriptionCount = min(c.pointee.mPacketDescriptionCount, buffer.packetDescriptionCapacity)
+        return buffer
+    }
 }
 
 private func descriptions(_ count: UInt32, _ pointer: UnsafePointer<CAudioToolbox.AudioStreamPacketDescription>?) -> [SwiftPacketDescription]? {

@@ -1,5 +1,6 @@
 public import CAudioToolbox
 import Glibc
+import Locking
 
 // The CoreFoundation subset's objects. Every CF object this library makes starts with the
 // same two words as the string constants CFConstants.c defines: a type ID and a reference
@@ -98,13 +99,13 @@ enum CFObjects {
     }
 
     /// Reference counts change under one lock: CF objects are shared between threads.
-    static let lock = PThreadMutex()
+    static let counts = Guarded(())
 }
 
 @_spi(CImplementation) @_cdecl("ATCFRetain")
 public func _CFRetain(_ cf: CFTypeRef?) -> CFTypeRef? {
     guard let cf else { return nil }
-    CFObjects.lock.withLock {
+    CFObjects.counts.withLock { _ in
         let h = CFObjects.header(cf)
         if h.pointee.retainCount > 0 { h.pointee.retainCount += 1 }
     }
@@ -114,7 +115,7 @@ public func _CFRetain(_ cf: CFTypeRef?) -> CFTypeRef? {
 @_spi(CImplementation) @_cdecl("ATCFRelease")
 public func _CFRelease(_ cf: CFTypeRef?) {
     guard let cf else { return }
-    let last = CFObjects.lock.withLock { () -> Bool in
+    let last = CFObjects.counts.withLock { _ -> Bool in
         let h = CFObjects.header(cf)
         guard h.pointee.retainCount > 0 else { return false }
         h.pointee.retainCount -= 1
@@ -126,7 +127,7 @@ public func _CFRelease(_ cf: CFTypeRef?) {
 @_spi(CImplementation) @_cdecl("ATCFGetRetainCount")
 public func _CFGetRetainCount(_ cf: CFTypeRef?) -> CFIndex {
     guard let cf else { return 0 }
-    return CFObjects.lock.withLock {
+    return CFObjects.counts.withLock { _ in
         let count = CFObjects.header(cf).pointee.retainCount
         return count < 0 ? CFIndex.max : CFIndex(count)
     }
@@ -189,16 +190,16 @@ public func _CFStringGetLength(_ string: CFStringRef?) -> CFIndex {
 }
 
 /// The strings CFSTR has made, by text: each is made once and never freed.
-nonisolated(unsafe) private var constantStrings: [String: UnsafeMutablePointer<CFStringObject>] = [:]
+private let constantStrings = Guarded<[String: UnsafeMutablePointer<CFStringObject>]>([:])
 
 @_spi(CImplementation) @_cdecl("ATCFStringMakeConstantString")
 public func _CFStringMakeConstantString(_ cStr: UnsafePointer<CChar>?) -> CFStringRef? {
     guard let cStr else { return nil }
     let text = String(decoding: UnsafeRawBufferPointer(start: cStr, count: strlen(cStr)), as: UTF8.self)
-    return CFObjects.lock.withLock {
-        if let existing = constantStrings[text] { return CFStringRef(existing) }
+    return constantStrings.withLock { strings in
+        if let existing = strings[text] { return CFStringRef(existing) }
         let made = CFObjects.makeString(text, immortal: true)
-        constantStrings[text] = made
+        strings[text] = made
         return CFStringRef(made)
     }
 }

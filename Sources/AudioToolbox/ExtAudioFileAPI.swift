@@ -3,6 +3,7 @@ import AudioCore
 import AudioCodecs
 import AudioFileServices
 import ExtendedAudioFileServices
+import Locking
 
 // Extended Audio File Services for reading: open, read into an AudioBufferList in the client
 // format, seek, tell, properties.
@@ -14,8 +15,9 @@ final class ExtFileBox: @unchecked Sendable {
     let file: ExtAudioFile
     var handle: UInt = 0
     var fileHandle: UInt = 0
-    var staging: PCMBuffer?
-    let lock = PThreadMutex()
+    /// What `ExtAudioFileRead` converts into before copying out; its lock also makes the
+    /// reader's calls one at a time.
+    let staging = Guarded<PCMBuffer?>(nil)
 
     init(_ file: ExtAudioFile) { self.file = file }
 }
@@ -49,7 +51,7 @@ public func _ExtAudioFileDispose(_ inExtAudioFile: ExtAudioFileRef?) -> OSStatus
 @_spi(CImplementation) @_cdecl("ExtAudioFileRead")
 public func _ExtAudioFileRead(_ inExtAudioFile: ExtAudioFileRef?, _ ioNumberFrames: UnsafeMutablePointer<UInt32>?, _ ioData: UnsafeMutablePointer<CAudioToolbox.AudioBufferList>?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile), let ioNumberFrames, let ioData else { return paramError }
-    let format = box.lock.withLock { box.file.clientDataFormat }
+    let format = box.staging.withLock { _ in box.file.clientDataFormat }
     let regions = format.isInterleaved ? 1 : Int(format.channelsPerFrame)
     let list = UnsafeMutableAudioBufferListPointer(ioData)
     guard list.count == regions, format.bytesPerFrame > 0 else { return paramError }
@@ -59,11 +61,11 @@ public func _ExtAudioFileRead(_ inExtAudioFile: ExtAudioFileRef?, _ ioNumberFram
         frames = min(frames, Int(buffer.mDataByteSize) / Int(format.bytesPerFrame))
     }
     ioNumberFrames.pointee = 0
-    return box.lock.withLock {
-        if box.staging == nil || box.staging!.format != format || box.staging!.frameCapacity < frames {
-            box.staging = PCMBuffer(format: format, frameCapacity: max(frames, 4096))
+    return box.staging.withLock { staging in
+        if staging == nil || staging!.format != format || staging!.frameCapacity < frames {
+            staging = PCMBuffer(format: format, frameCapacity: max(frames, 4096))
         }
-        guard let staging = box.staging else { return paramError }
+        guard let staging else { return paramError }
         staging.frameLength = 0
         return resultStatus { () throws(ExtAudioFileError) in
             let read = try box.file.read(into: staging, frameCount: frames)
@@ -81,7 +83,7 @@ public func _ExtAudioFileRead(_ inExtAudioFile: ExtAudioFileRef?, _ ioNumberFram
 public func _ExtAudioFileSeek(_ inExtAudioFile: ExtAudioFileRef?, _ inFrameOffset: Int64) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
     guard inFrameOffset >= 0, inFrameOffset <= box.file.fileLengthFrames else { return OSStatus(kExtAudioFileError_InvalidSeek) }
-    return box.lock.withLock {
+    return box.staging.withLock { _ in
         resultStatus { () throws(ExtAudioFileError) in try box.file.seek(toFrame: inFrameOffset) }
     }
 }
@@ -89,7 +91,7 @@ public func _ExtAudioFileSeek(_ inExtAudioFile: ExtAudioFileRef?, _ inFrameOffse
 @_spi(CImplementation) @_cdecl("ExtAudioFileTell")
 public func _ExtAudioFileTell(_ inExtAudioFile: ExtAudioFileRef?, _ outFrameOffset: UnsafeMutablePointer<Int64>?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile), let outFrameOffset else { return paramError }
-    outFrameOffset.pointee = box.lock.withLock { box.file.tell() }
+    outFrameOffset.pointee = box.staging.withLock { _ in box.file.tell() }
     return noErrStatus
 }
 
@@ -114,7 +116,7 @@ extension ExtFileBox {
 @_spi(CImplementation) @_cdecl("ExtAudioFileGetPropertyInfo")
 public func _ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef?, _ inPropertyID: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
-    guard let value = box.lock.withLock({ box.propertyBytes(inPropertyID) }) else { return invalidProperty }
+    guard let value = box.staging.withLock({ _ in box.propertyBytes(inPropertyID) }) else { return invalidProperty }
     outSize?.pointee = UInt32(value.count)
     outWritable?.pointee = inPropertyID == UInt32(kExtAudioFileProperty_ClientDataFormat) ? 1 : 0
     return noErrStatus
@@ -123,7 +125,7 @@ public func _ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef?, _ i
 @_spi(CImplementation) @_cdecl("ExtAudioFileGetProperty")
 public func _ExtAudioFileGetProperty(_ inExtAudioFile: ExtAudioFileRef?, _ inPropertyID: UInt32, _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?, _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
-    guard let value = box.lock.withLock({ box.propertyBytes(inPropertyID) }) else { return invalidProperty }
+    guard let value = box.staging.withLock({ _ in box.propertyBytes(inPropertyID) }) else { return invalidProperty }
     return copyOut(value, outPropertyData, ioPropertyDataSize, tooSmall: invalidPropertySize)
 }
 
@@ -131,13 +133,13 @@ public func _ExtAudioFileGetProperty(_ inExtAudioFile: ExtAudioFileRef?, _ inPro
 public func _ExtAudioFileSetProperty(_ inExtAudioFile: ExtAudioFileRef?, _ inPropertyID: UInt32, _ inPropertyDataSize: UInt32, _ inPropertyData: UnsafeRawPointer?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
     guard inPropertyID == UInt32(kExtAudioFileProperty_ClientDataFormat) else {
-        return box.lock.withLock({ box.propertyBytes(inPropertyID) }) == nil ? invalidProperty : OSStatus(kAudio_ParamError)
+        return box.staging.withLock({ _ in box.propertyBytes(inPropertyID) }) == nil ? invalidProperty : OSStatus(kAudio_ParamError)
     }
     guard let inPropertyData else { return paramError }
     guard inPropertyDataSize == UInt32(MemoryLayout<CAudioToolbox.AudioStreamBasicDescription>.size) else { return invalidPropertySize }
     let format = SwiftASBD(inPropertyData.loadUnaligned(as: CAudioToolbox.AudioStreamBasicDescription.self))
     guard format.isPCM else { return OSStatus(kExtAudioFileError_NonPCMClientFormat) }
-    return box.lock.withLock {
+    return box.staging.withLock { _ in
         resultStatus { () throws(ExtAudioFileError) in try box.file.setClientDataFormat(format) }
     }
 }

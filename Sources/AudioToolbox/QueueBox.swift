@@ -3,6 +3,7 @@ import AudioCore
 import AudioQueueServices
 import AudioQueueKit
 import Dispatch
+import Locking
 
 /// What an `AudioQueueRef` stands for: a Swift queue of either direction, the program's
 /// callback and user data, where its callbacks run, the C view of each buffer, and its
@@ -30,20 +31,28 @@ final class QueueBox: @unchecked Sendable {
     /// Where the Swift queue runs its callbacks: the program's when there is no run loop, and
     /// where the library orders its own work after them.
     let callbackQueue = DispatchQueue(label: "AudioToolbox.queue.callbacks")
-    let lock = PThreadMutex()
-    /// The C buffers of this queue, each the view of one Swift buffer.
-    private var buffers: [UnsafeMutableRawPointer: AudioQueueServices.AudioQueueBuffer] = [:]
-    /// Buffers the program freed, kept (C view and memory) until the box goes: a callback
-    /// posted before the free may still name one, and is then not delivered.
-    private var freed: [(UnsafeMutableRawPointer, AudioQueueServices.AudioQueueBuffer)] = []
-    private var listeners: [(id: UInt32, proc: AudioQueuePropertyListenerProc, userData: UnsafeMutableRawPointer?, token: Int, key: Int)] = []
-    private var nextListenerKey = 0
-    private var disposed = false
-    /// Set while the run loop's own thread renders offline: callbacks run at once (that thread
-    /// is inside AudioQueueOfflineRender and cannot run its loop), as Apple's do.
-    private var inline = false
-    /// Program callbacks running inline; the render waits for them before it returns.
-    private var inlineRunning = 0
+    /// What the C API's calls on this queue share.
+    struct State {
+        /// The C buffers of this queue, each the view of one Swift buffer. A freed buffer's
+        /// view goes at once: a handle the program still has is then not found (so refused
+        /// with kAudioQueueErr_InvalidBuffer without being read), and a callback posted before
+        /// the free is not delivered (see ``holds(_:)``).
+        var buffers: [UnsafeMutableRawPointer: AudioQueueServices.AudioQueueBuffer] = [:]
+        /// C views allocated and not yet deallocated.
+        var views = 0
+        var listeners: [(id: UInt32, proc: AudioQueuePropertyListenerProc, userData: UnsafeMutableRawPointer?, token: Int, key: Int)] = []
+        var nextListenerKey = 0
+        var disposed = false
+        /// Set while the run loop's own thread renders offline: callbacks run at once (that
+        /// thread is inside AudioQueueOfflineRender and cannot run its loop), as Apple's do.
+        var inline = false
+        /// Program callbacks running inline; the render waits for them before it returns.
+        var inlineRunning = 0
+        /// Set while an asynchronous disposal plays out (the box is then in `finishing`).
+        var finishingHandle: UInt?
+    }
+
+    let state = Guarded(State())
 
     init(userData: UnsafeMutableRawPointer?, runLoop: RunLoop?, mode: String) {
         self.userData = userData
@@ -52,8 +61,9 @@ final class QueueBox: @unchecked Sendable {
     }
 
     deinit {
-        for c in buffers.keys { c.deallocate() }
-        for (c, _) in freed { c.deallocate() }
+        state.withLock { s in
+            for c in s.buffers.keys { c.deallocate() }
+        }
     }
 
     static func make(userData: UnsafeMutableRawPointer?, runLoop: CFRunLoopRef?, mode: CFStringRef?) -> QueueBox? {
@@ -71,9 +81,6 @@ final class QueueBox: @unchecked Sendable {
         return QueueBox(userData: userData, runLoop: loop, mode: name)
     }
 
-    /// Set while an asynchronous disposal plays out (the box is then in `finishing`).
-    var finishingHandle: UInt?
-
     /// Registers the box under a new handle, attaches it to its run loop, and listens for the
     /// end of an asynchronous disposal.
     func register() {
@@ -88,12 +95,12 @@ final class QueueBox: @unchecked Sendable {
     /// Lets go of a queue disposed of asynchronously once it has stopped: after what was
     /// posted to its run loop before (its last callbacks and listener calls) has run.
     func finishDisposal() {
-        guard let finishing = lock.withLock({ finishingHandle }) else { return }
+        guard let finishing = state.withLock({ $0.finishingHandle }) else { return }
         let finish = { if Self.finishing.remove(finishing) != nil { self.retire() } }
         if let runLoop { runLoop.post(mode: mode, finish) } else { finish() }
     }
 
-    var isDisposed: Bool { lock.withLock { disposed } }
+    var isDisposed: Bool { state.withLock { $0.disposed } }
 
     /// The box for a handle: a live queue, or one playing out an asynchronous disposal (whose
     /// calls then answer kAudioQueueErr_DisposalPending).
@@ -102,36 +109,39 @@ final class QueueBox: @unchecked Sendable {
     }
 
     /// Runs program code where the queue's callbacks run. `buffer`, when given, must still be
-    /// the queue's when the code runs.
-    func deliver(buffer: AudioQueueBufferRef? = nil, _ work: @escaping () -> Void) {
-        let runInline = lock.withLock { () -> Bool in
-            guard runLoop == nil || inline else { return false }
-            inlineRunning += 1
+    /// the queue's (not freed) when the code runs.
+    func deliver(buffer: AudioQueueServices.AudioQueueBuffer? = nil, _ work: @escaping () -> Void) {
+        let runInline = state.withLock { s -> Bool in
+            guard runLoop == nil || s.inline else { return false }
+            s.inlineRunning += 1
             return true
         }
         if runInline {
-            if !isDisposed && (buffer == nil || self.buffer(buffer) != nil) { work() }
-            lock.withLock {
-                inlineRunning -= 1
-                lock.broadcast()
+            if !isDisposed && (buffer.map(holds) ?? true) { work() }
+            state.withLock { s in
+                s.inlineRunning -= 1
+                state.broadcast()
             }
             return
         }
         runLoop!.post(mode: mode) { [weak self] in
-            guard let self, !self.isDisposed, buffer == nil || self.buffer(buffer) != nil else { return }
+            guard let self, !self.isDisposed, buffer.map(self.holds) ?? true else { return }
             work()
         }
     }
 
     /// Callbacks run at once from here until `endInline` (offline render on the run loop's thread).
-    func beginInline() { lock.withLock { inline = true } }
+    func beginInline() { state.withLock { $0.inline = true } }
 
     /// Back to posting; waits for callbacks still running inline.
     func endInline() {
-        lock.withLock {
-            inline = false
-            while inlineRunning > 0 { lock.wait(until: monotonicSeconds() + 1) }
-        }
+        state.withLock { $0.inline = false }
+        // Each wait ends its hold on the state, which the next round looks at afresh.
+        while state.withLock({ s -> Bool in
+            guard s.inlineRunning > 0 else { return false }
+            state.wait(timeoutNanos: 1_000_000_000)
+            return true
+        }) {}
     }
 
     // MARK: Buffers
@@ -145,22 +155,43 @@ final class QueueBox: @unchecked Sendable {
             mPacketDescriptions: buffer.packetDescriptions.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CAudioToolbox.AudioStreamPacketDescription.self) },
             mPacketDescriptionCount: 0))
         buffer.userData = UInt(bitPattern: c)
-        lock.withLock { buffers[UnsafeMutableRawPointer(c)] = buffer }
+        state.withLock { s in
+            s.buffers[UnsafeMutableRawPointer(c)] = buffer
+            s.views += 1
+        }
         return c
     }
 
+    /// The Swift buffer behind a C one of this queue; nil for any other pointer (a freed
+    /// buffer's among them), which is not read.
     func buffer(_ c: AudioQueueBufferRef?) -> AudioQueueServices.AudioQueueBuffer? {
         guard let c else { return nil }
-        return lock.withLock { buffers[UnsafeMutableRawPointer(c)] }
+        return state.withLock { $0.buffers[UnsafeMutableRawPointer(c)] }
     }
 
+    /// Runs `body` with the C view of `buffer` while it is this queue's: the view cannot be
+    /// freed meanwhile. Nil, without running it, once the buffer has been freed (its view may
+    /// then be another buffer's, at the same address).
+    func withView<T>(of buffer: AudioQueueServices.AudioQueueBuffer, _ body: (AudioQueueBufferRef) -> T) -> T? {
+        guard let c = Self.cView(of: buffer) else { return nil }
+        return state.withLock { s in s.buffers[UnsafeMutableRawPointer(c)] === buffer ? body(c) : nil }
+    }
+
+    /// True while `buffer` is this queue's (not freed).
+    func holds(_ buffer: AudioQueueServices.AudioQueueBuffer) -> Bool { withView(of: buffer) { _ in true } ?? false }
+
+    /// Frees the C view of a buffer the Swift queue has freed.
     func remove(_ c: AudioQueueBufferRef) {
-        lock.withLock {
-            if let buffer = buffers.removeValue(forKey: UnsafeMutableRawPointer(c)) {
-                freed.append((UnsafeMutableRawPointer(c), buffer))
-            }
+        state.withLock { s in
+            guard s.buffers.removeValue(forKey: UnsafeMutableRawPointer(c)) != nil else { return }
+            c.deallocate()
+            s.views -= 1
         }
     }
+
+    /// The C views of buffers this queue holds, counted until each is deallocated: those of the
+    /// buffers allocated and not freed.
+    var bufferCount: Int { state.withLock { $0.views } }
 
     static func cView(of buffer: AudioQueueServices.AudioQueueBuffer) -> AudioQueueBufferRef? {
         guard let bits = buffer.userData as? UInt else { return nil }
@@ -171,26 +202,26 @@ final class QueueBox: @unchecked Sendable {
 
     /// A key for a listener about to be added; its calls check it is still there.
     func newListenerKey() -> Int {
-        lock.withLock {
-            nextListenerKey += 1
-            return nextListenerKey
+        state.withLock { s in
+            s.nextListenerKey += 1
+            return s.nextListenerKey
         }
     }
 
     func addListener(_ id: UInt32, _ proc: AudioQueuePropertyListenerProc, _ userData: UnsafeMutableRawPointer?, token: Int, key: Int) {
-        lock.withLock { listeners.append((id, proc, userData, token, key)) }
+        state.withLock { $0.listeners.append((id, proc, userData, token, key)) }
     }
 
-    func hasListener(key: Int) -> Bool { lock.withLock { listeners.contains { $0.key == key } } }
+    func hasListener(key: Int) -> Bool { state.withLock { s in s.listeners.contains { $0.key == key } } }
 
     /// Removes the listener added with this procedure and user data; its token, or nil.
     func removeListener(_ id: UInt32, _ proc: AudioQueuePropertyListenerProc, _ userData: UnsafeMutableRawPointer?) -> Int? {
-        lock.withLock {
-            guard let i = listeners.firstIndex(where: {
+        state.withLock { s in
+            guard let i = s.listeners.firstIndex(where: {
                 $0.id == id && unsafeBitCast($0.proc, to: UnsafeRawPointer.self) == unsafeBitCast(proc, to: UnsafeRawPointer.self)
                     && $0.userData == userData
             }) else { return nil }
-            return listeners.remove(at: i).token
+            return s.listeners.remove(at: i).token
         }
     }
 
@@ -199,7 +230,7 @@ final class QueueBox: @unchecked Sendable {
 
     /// Marks the box disposed of (nothing more is delivered) and unregisters it.
     func retire() {
-        lock.withLock { disposed = true }
+        state.withLock { $0.disposed = true }
         Self.table.remove(handle)
         runLoop?.detachSource()
     }

@@ -1,43 +1,7 @@
 public import CAudioToolbox
 import Glibc
-
-/// A mutex with a condition variable, for the run loops and the handle tables.
-final class PThreadMutex: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    init() {
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-
-    /// Waits (the lock held) until signalled or until `deadline` (CLOCK_MONOTONIC seconds).
-    func wait(until deadline: Double) {
-        var ts = timespec()
-        ts.tv_sec = Int(deadline.rounded(.down))
-        ts.tv_nsec = Int((deadline - deadline.rounded(.down)) * 1e9)
-        pthread_cond_timedwait(condition, mutex, &ts)
-    }
-
-    func broadcast() { pthread_cond_broadcast(condition) }
-}
+import Locking
+import Synchronization
 
 func monotonicSeconds() -> Double {
     var ts = timespec()
@@ -57,42 +21,58 @@ final class RunLoop: @unchecked Sendable {
         let work: () -> Void
     }
 
-    private let lock = PThreadMutex()
-    private var items: [Item] = []
-    private var head = 0
-    private var stopRequested = false
-    private var waiting = false
-    /// The queues attached to this run loop; with none, a run finishes at once.
-    private var sources = 0
-    /// The CF object that stands for this run loop (made once, immortal).
+    /// What waits to run, and what was asked of the loop.
+    private struct Posted {
+        var items: [Item] = []
+        var head = 0
+        var stopRequested = false
+        /// The queues attached to this run loop; with none, a run finishes at once.
+        var sources = 0
+    }
+
+    private let posted = Guarded(Posted())
+    /// Set while a run waits for work (outside the lock: the wait releases it).
+    private let waiting = Atomic<Bool>(false)
+    /// The CF object that stands for this run loop. The main thread's is immortal. Another
+    /// thread's holds the loop and is counted: its thread holds one reference, let go of when the
+    /// thread ends, and a program may add its own (`CFRetain`); the last `CFRelease` frees it
+    /// and lets go of the loop (which a queue made on it may hold longer; nothing then asks for
+    /// its object, which only its ended thread could be given).
     private(set) var object: CFRunLoopRef!
 
-    init() {
+    /// How many run loops exist.
+    static let live = Atomic<Int>(0)
+
+    init(immortal: Bool) {
         let cf = UnsafeMutablePointer<CFRunLoopObject>.allocate(capacity: 1)
         cf.initialize(to: CFRunLoopObject(
-            header: CFObjectHeader(typeID: CFTypeID.runLoop.rawValue, retainCount: -1), loop: .passUnretained(self)))
+            header: CFObjectHeader(typeID: CFTypeID.runLoop.rawValue, retainCount: immortal ? -1 : 1),
+            loop: immortal ? .passUnretained(self) : .passRetained(self)))
         object = CFRunLoopRef(cf)
+        Self.live.add(1, ordering: .relaxed)
     }
+
+    deinit { Self.live.subtract(1, ordering: .relaxed) }
 
     static func from(_ ref: CFRunLoopRef?) -> RunLoop? {
         guard let ref, CFObjects.header(UnsafeRawPointer(ref)).pointee.typeID == CFTypeID.runLoop.rawValue else { return nil }
         return UnsafeRawPointer(ref).assumingMemoryBound(to: CFRunLoopObject.self).pointee.loop.takeUnretainedValue()
     }
 
-    func attachSource() { lock.withLock { sources += 1 } }
-    func detachSource() { lock.withLock { sources -= 1 }; wake() }
+    func attachSource() { posted.withLock { $0.sources += 1 } }
+    func detachSource() { posted.withLock { $0.sources -= 1 }; wake() }
 
     /// Posts `work` to run on this loop's thread when it runs in a mode `mode` belongs to.
     func post(mode: String, _ work: @escaping () -> Void) {
-        lock.withLock {
-            items.append(Item(mode: mode, work: work))
-            lock.broadcast()
+        posted.withLock {
+            $0.items.append(Item(mode: mode, work: work))
+            posted.broadcast()
         }
     }
 
-    func stop() { lock.withLock { stopRequested = true; lock.broadcast() } }
-    func wake() { lock.withLock { lock.broadcast() } }
-    var isWaiting: Bool { lock.withLock { waiting } }
+    func stop() { posted.withLock { $0.stopRequested = true; posted.broadcast() } }
+    func wake() { posted.withLock { _ in posted.broadcast() } }
+    var isWaiting: Bool { waiting.load(ordering: .relaxed) }
 
     private static func matches(_ itemMode: String, running mode: String) -> Bool {
         itemMode == mode || (itemMode == commonModes && (mode == defaultMode || mode == commonModes))
@@ -105,43 +85,47 @@ final class RunLoop: @unchecked Sendable {
         let deadline = monotonicSeconds() + interval
         enum Step { case run(Item), finish(CFRunLoopRunResult) }
         while true {
-            let step: Step = lock.withLock {
-                while true {
-                    if stopRequested {
-                        stopRequested = false
-                        return .finish(kCFRunLoopRunStopped)
-                    }
-                    if let index = items[head...].firstIndex(where: { Self.matches($0.mode, running: mode) }) {
-                        let item = items[index]
-                        if index == head { head += 1 } else { items.remove(at: index) }
-                        if head > 64, head * 2 > items.count { items.removeFirst(head); head = 0 }
-                        return .run(item)
-                    }
-                    if sources == 0 && head == items.count { return .finish(kCFRunLoopRunFinished) }
-                    if monotonicSeconds() >= deadline { return .finish(kCFRunLoopRunTimedOut) }
-                    waiting = true
-                    lock.wait(until: deadline)
-                    waiting = false
+            // Nil: it waited (the wait ends the lock's hold on the state, which is looked at
+            // afresh after it).
+            let step: Step? = posted.withLock { p in
+                if p.stopRequested {
+                    p.stopRequested = false
+                    return .finish(kCFRunLoopRunStopped)
                 }
+                if let index = p.items[p.head...].firstIndex(where: { Self.matches($0.mode, running: mode) }) {
+                    let item = p.items[index]
+                    if index == p.head { p.head += 1 } else { p.items.remove(at: index) }
+                    if p.head > 64, p.head * 2 > p.items.count { p.items.removeFirst(p.head); p.head = 0 }
+                    return .run(item)
+                }
+                if p.sources == 0 && p.head == p.items.count { return .finish(kCFRunLoopRunFinished) }
+                let now = monotonicSeconds()
+                if now >= deadline { return .finish(kCFRunLoopRunTimedOut) }
+                waiting.store(true, ordering: .relaxed)
+                posted.wait(timeoutNanos: UInt64((deadline - now) * 1e9))
+                waiting.store(false, ordering: .relaxed)
+                return nil
             }
-            guard case .run(let next) = step else {
-                if case .finish(let result) = step { return result }
-                return kCFRunLoopRunFinished
+            switch step {
+            case nil: continue
+            case .finish(let result): return result
+            case .run(let next):
+                next.work()
+                if returnAfterSourceHandled { return kCFRunLoopRunHandledSource }
             }
-            next.work()
-            if returnAfterSourceHandled { return kCFRunLoopRunHandledSource }
         }
     }
 }
 
 /// The run loops of threads, made on first use.
 enum RunLoops {
+    /// A thread's run loop object; the thread's reference to it goes when the thread ends.
     nonisolated(unsafe) private static var key = pthread_key_t()
     private static let setUp: Void = {
-        pthread_key_create(&key, nil)
+        pthread_key_create(&key) { object in _CFRelease(object.map { UnsafeRawPointer($0) }) }
     }()
     /// The main thread's run loop, made by whichever thread asks first.
-    static let main = RunLoop()
+    static let main = RunLoop(immortal: true)
 
     static var isMainThread: Bool { __ATIsMainThread() }
 
@@ -149,11 +133,11 @@ enum RunLoops {
         if isMainThread { return main }
         _ = setUp
         if let existing = pthread_getspecific(key) {
-            return Unmanaged<RunLoop>.fromOpaque(existing).takeUnretainedValue()
+            return RunLoop.from(CFRunLoopRef(existing.assumingMemoryBound(to: CFRunLoopObject.self)))!
         }
-        // A thread's run loop lives as long as the process, like the CF object that names it.
-        let loop = RunLoop()
-        pthread_setspecific(key, Unmanaged.passRetained(loop).toOpaque())
+        // As CF's: it lives while its thread does (or longer, while the program retains it).
+        let loop = RunLoop(immortal: false)
+        pthread_setspecific(key, UnsafeRawPointer(loop.object))
         return loop
     }
 

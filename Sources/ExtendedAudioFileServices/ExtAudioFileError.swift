@@ -1,4 +1,5 @@
 public import AudioCore
+public import AudioFileServices
 public import AudioCodecs
 
 /// An error from ``ExtAudioFile``: Apple's result code, what went wrong, and the file's or the

@@ -2,6 +2,7 @@ import AudioCodecs
 import AudioCore
 import AudioFileServices
 import Dispatch
+import Locking
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -59,7 +60,7 @@ final class PieceDecoding: @unchecked Sendable {
     let slots: [PieceSlot]
     /// Free places in the window: a worker takes one before it takes a piece.
     private let window: DispatchSemaphore
-    private let nextPiece = Mutex(0)
+    private let nextPiece = Guarded(0)
     private let cancelled = Atomic(false)
     private var threads: [pthread_t] = []
 

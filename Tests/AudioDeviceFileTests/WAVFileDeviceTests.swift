@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Dispatch
-import Synchronization
+import Locking
 import AudioCore
 import AudioDevices
 import AudioDeviceFile
@@ -11,7 +11,7 @@ import AudioFileServices
 private final class RampSource: AudioRenderSource, @unchecked Sendable {
     let total: Int
     let channels: Int
-    private let position = Mutex(0)
+    private let position = Guarded(0)
     let stopped = DispatchSemaphore(value: 0)
 
     init(total: Int, channels: Int) {

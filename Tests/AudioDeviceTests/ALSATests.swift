@@ -2,6 +2,7 @@ import AudioCore
 import AudioDevices
 @testable import AudioDeviceALSA
 import AudioTestSupport
+import Locking
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ private final class RampSource: AudioRenderSource, @unchecked Sendable {
 
     let channels: Int
     let totalFrames: Int?
-    let state = Mutex(State())
+    let state = Guarded(State())
     /// Called on the device's I/O thread after an event is recorded.
     let onEvent: (@Sendable (any AudioOutputDevice, String) -> Void)?
 
@@ -84,7 +85,7 @@ private final class RecordingSink: AudioCaptureSink, @unchecked Sendable {
     }
 
     let channels: Int
-    let state = Mutex(State())
+    let state = Guarded(State())
 
     init(channels: Int) { self.channels = channels }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Dispatch
-import Synchronization
+import Locking
 import AudioCore
 import AudioDevices
 import AudioDeviceALSA
@@ -194,7 +194,7 @@ extension SharedServer {
             let output = try PulseBackend().makeOutput(name: Server.sink, sampleRate: 48000, channels: 2, bufferFrames: Server.testBufferFrames)
             let player = try FilePlayer(path: noise, device: output)
             let queue = try #require(player.queue)
-            let events = Mutex<[Bool]>([])
+            let events = Guarded<[Bool]>([])
             let started = DispatchSemaphore(value: 0)
             try queue.addPropertyListener(.isRunning) { q, _ in
                 let running = q.isRunning

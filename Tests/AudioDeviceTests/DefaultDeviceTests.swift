@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Dispatch
-import Synchronization
+import Locking
 import AudioCore
 import AudioDevices
 @testable import AudioDevicePulse
@@ -238,7 +238,7 @@ private final class PlayingQueue: Sendable {
     let moved = DispatchSemaphore(value: 0)
     let stopped = DispatchSemaphore(value: 0)
     let invalidated = DispatchSemaphore(value: 0)
-    let devices = Mutex<[String]>([])
+    let devices = Guarded<[String]>([])
 
     init(output: any AudioOutputDevice) throws {
         player = try FilePlayer(path: try noiseFile(seconds: 20, name: "long"), device: output)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Dispatch
+import Locking
 import Synchronization
 import AudioCore
 import AudioDevices
@@ -142,7 +143,7 @@ private final class BurstSource: AudioRenderSource, @unchecked Sendable {
     private let ends = Atomic<Bool>(false)
     let calls = Atomic<Int>(0)
     let dryCalls = Atomic<Int>(0)
-    let events = Mutex<[String]>([])
+    let events = Guarded<[String]>([])
     let started = DispatchSemaphore(value: 0)
     let stopped = DispatchSemaphore(value: 0)
 

@@ -2,6 +2,7 @@ import AudioDevicePulse
 import AudioDevices
 import Dispatch
 import Foundation
+import Locking
 import Synchronization
 import Testing
 import ProcessSupport
@@ -116,7 +117,7 @@ struct PulseTests {
             #expect(eventually(within: 2) { device.streamTime != nil }, "round \(round): no stream time")
 
             let returned = DispatchSemaphore(value: 0)
-            let callsAtStop = Mutex<Int>(-1)
+            let callsAtStop = Guarded<Int>(-1)
             DispatchQueue.global().async {
                 device.stop(drain: round == 2)
                 callsAtStop.withLock { $0 = source.renderCalls.load(ordering: .acquiring) }
@@ -167,7 +168,7 @@ private final class SignalSource: AudioRenderSource, @unchecked Sendable {
     private let loops: Bool
     private let position = Atomic<Int>(0)
     let renderCalls = Atomic<Int>(0)
-    let events = Mutex<[String]>([])
+    let events = Guarded<[String]>([])
     let started = DispatchSemaphore(value: 0)
     let stopped = DispatchSemaphore(value: 0)
 
@@ -215,7 +216,7 @@ private final class Recorder: AudioCaptureSink, @unchecked Sendable {
     private let capacity: Int
     private let channels: Int
     private let count = Atomic<Int>(0)
-    let events = Mutex<[String]>([])
+    let events = Guarded<[String]>([])
     let started = DispatchSemaphore(value: 0)
 
     init(capacityFrames: Int, channels: Int) {

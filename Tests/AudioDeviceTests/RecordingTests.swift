@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Dispatch
-import Synchronization
+import Locking
 import AudioCore
 import AudioDevices
 import AudioDeviceALSA
@@ -30,7 +30,7 @@ func recordMonitor(
 ) throws -> MonitorTake {
     let recorder = InputRecorder()
     let queue = try AudioInputQueue(format: format, device: input, callback: recorder.callback)
-    let notices = Mutex(0)
+    let notices = Guarded(0)
     try queue.addPropertyListener(.converterError) { _, _ in notices.withLock { $0 += 1 } }
     let bytes = Int(bufferSeconds * format.sampleRate) * Int(format.bytesPerFrame)
     for _ in 0..<buffers { try queue.enqueue(try queue.allocateBuffer(byteCapacity: bytes)) }

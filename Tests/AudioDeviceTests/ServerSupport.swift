@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Locking
 import Synchronization
 import AudioCore
 import AudioDevices
@@ -63,9 +64,9 @@ final class MonitorRecorder: AudioCaptureSink, @unchecked Sendable {
     private let pieceCount = Atomic<Int>(0)
     /// Capture calls so far (also those past the capacity).
     let calls = Atomic<Int>(0)
-    let events = Mutex<[String]>([])
+    let events = Guarded<[String]>([])
     /// The errors of `.failed` events.
-    let failures = Mutex<[AudioDeviceError]>([])
+    let failures = Guarded<[AudioDeviceError]>([])
     /// Holds the capture thread up for `stall.seconds` in call number `stall.call` (from 1).
     private let stall: (call: Int, seconds: Double)?
     /// Set when that call begins to hold the thread up.

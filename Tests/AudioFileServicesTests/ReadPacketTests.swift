@@ -54,6 +54,22 @@ struct ReadPacketTests {
         expectError(.position) { try file.readBytes(at: -1, count: 1) }
     }
 
+    /// What AudioFileReadBytes calls: the same bytes, read into the caller's memory.
+    @Test func readBytesIntoTheCallersBuffer() throws {
+        let file = try AudioFile(path: Fixtures.path(pcm))
+        var buffer = [UInt8](repeating: 0xA5, count: 100)
+        let read = try buffer.withUnsafeMutableBytes { try file.readBytes(at: 40, into: $0) }
+        #expect(read == 100)
+        #expect(buffer == (try file.readBytes(at: 40, count: 100)))
+        buffer = [UInt8](repeating: 0xA5, count: 100)
+        let last = try buffer.withUnsafeMutableBytes { try file.readBytes(at: file.dataByteCount - 5, into: $0) }
+        #expect(last == 5)
+        #expect(Array(buffer[..<5]) == (try file.readBytes(at: file.dataByteCount - 5, count: 5)))
+        #expect(buffer[5...].allSatisfy { $0 == 0xA5 })
+        expectError(.endOfFile) { try buffer.withUnsafeMutableBytes { try file.readBytes(at: file.dataByteCount, into: $0) } }
+        expectError(.position) { try buffer.withUnsafeMutableBytes { try file.readBytes(at: -1, into: $0) } }
+    }
+
     @Test func variableBitRateDescriptionsLocateEachPacket() throws {
         let file = try AudioFile(path: Fixtures.path(adts))
         let reference = try Fixtures.framecrc(adts)

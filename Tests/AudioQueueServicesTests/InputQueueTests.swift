@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Synchronization
+import Locking
 import AudioCore
 import AudioCodecs
 import AudioDevices
@@ -77,7 +77,7 @@ struct InputQueueTests {
     @Test func framesWithNoBufferAreDroppedAndTheNextStartTimeJumps() throws {
         let recorder = InputRecorder()
         let (queue, device) = try makeQueue(buffers: 2, recorder: recorder)
-        let notices = Mutex<[OSStatus]>([])
+        let notices = Guarded<[OSStatus]>([])
         try queue.addPropertyListener(.converterError) { q, _ in notices.withLock { $0.append(q.converterError) } }
         try queue.start()
         let timeline = try queue.makeTimeline()

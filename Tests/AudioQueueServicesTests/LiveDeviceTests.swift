@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ProcessSupport
 import Dispatch
-import Synchronization
+import Locking
 import AudioCore
 import AudioDevices
 import AudioDeviceFile
@@ -34,7 +34,7 @@ struct LiveDeviceTests {
         let player = try FilePlayer(path: Fixtures.path(name), device: device, callbackQueue: callbacks,
                                     onQueue: { DispatchQueue.getSpecific(key: key) == 7 })
         let queue = player.queue!
-        let events = Mutex<[Bool]>([])
+        let events = Guarded<[Bool]>([])
         let stopped = DispatchSemaphore(value: 0)
         try queue.addPropertyListener(.isRunning) { q, _ in
             let running = q.isRunning

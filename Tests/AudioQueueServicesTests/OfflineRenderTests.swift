@@ -105,4 +105,25 @@ struct OfflineRenderTests {
         for i in reference.samples.count..<(reference.samples.count + 4096) { worst = max(worst, abs(wrong[i] - right[i])) }
         #expect(worst > 1e-3)
     }
+
+    /// Switching the offline format between renders uses buffers of the new format.
+    @Test func offlineFormatChangesBetweenRenders() throws {
+        let queue = try AudioQueue(format: float32Mono) { _, _ in }
+        let int16 = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 16)
+        let int32 = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32)
+        let capture = try queue.allocateBuffer(byteCapacity: 4000)
+        for format in [int16, int32] {
+            try queue.setOfflineRenderFormat(format)
+            try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.5, count: 1000)))
+            try queue.start()
+            try queue.offlineRender(at: .sampleTime(0), into: capture, frameCount: 1000)
+            #expect(capture.audioDataByteSize == 1000 * format.bytesPerFrame)
+            if format == int16 {
+                #expect(capture.audioData.load(fromByteOffset: 1998, as: Int16.self) == 16384)
+            } else {
+                #expect(capture.audioData.load(fromByteOffset: 3996, as: Int32.self) == 1 << 30)
+            }
+            try queue.stop(immediate: true)
+        }
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import AudioCore
 import AudioQueueServices
+import Synchronization
 
 /// Enqueue, trim, schedule, parameters, metering and the control calls, checked sample by
 /// sample through offline render on queues of Float32 PCM (so every rendered value can be
@@ -18,7 +19,7 @@ struct QueueSemanticsTests {
         try queue.stop(immediate: false)
         let out = try renderAll(queue, chunk: 256)
         #expect(out == a + b + c)
-        try waitUntil { log.count == 3 }
+        waitUntil { log.count == 3 }
         #expect(log.order == buffers.map { ObjectIdentifier($0) })
         #expect(queue.state == .stopped)
     }
@@ -359,6 +360,30 @@ struct QueueSemanticsTests {
         #expect(seen.count == 1)
         #expect(box.error?.code == .enqueueDuringReset)
     }
+
+    /// stop(immediate: true) from inside a callback: the other buffers come back after it
+    /// returns, never nested inside it.
+    @Test func callbacksNeverNest() throws {
+        final class State: @unchecked Sendable {
+            let depth = Atomic<Int>(0)
+            let deepest = Atomic<Int>(0)
+            let calls = Atomic<Int>(0)
+        }
+        let state = State()
+        let queue = try AudioQueue(format: float32Mono) { queue, _ in
+            let d = state.depth.add(1, ordering: .relaxed).newValue
+            if d > state.deepest.load(ordering: .relaxed) { state.deepest.store(d, ordering: .relaxed) }
+            if state.calls.add(1, ordering: .relaxed).newValue == 1 { try? queue.stop(immediate: true) }
+            state.depth.subtract(1, ordering: .relaxed)
+        }
+        try queue.setOfflineRenderFormat(float32Mono)
+        for _ in 0..<4 { try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.1, count: 100))) }
+        try queue.start()
+        _ = try render(queue, frames: 150)
+        waitUntil { state.calls.load(ordering: .relaxed) == 4 }
+        #expect(state.deepest.load(ordering: .relaxed) == 1)
+        #expect(queue.state == .stopped)
+    }
 }
 
 extension AudioQueueBuffer {
@@ -370,7 +395,7 @@ extension AudioQueueBuffer {
 }
 
 /// Waits for `condition` (callbacks arrive on the queue's own thread); a hang is a failure.
-func waitUntil(_ condition: () -> Bool) throws {
+func waitUntil(_ condition: () -> Bool) {
     if !eventually(condition) { Issue.record("timed out") }
 }
 

@@ -254,6 +254,38 @@ struct ErrorCodeTests {
         expectCode(.disposalPending) { try live.dispose(immediate: true) }
         expectCode(.disposalPending) { try live.enqueue(b) }
     }
+
+    /// Values out of range (trims, start times, formats a queue cannot take) are errors, not
+    /// traps; an unusual but valid description (µ-law without bytes per frame) plays.
+    @Test func outOfRangeArgumentsAreErrorsNotTraps() throws {
+        let queue = try offlineFloatQueue()
+        let b = try floatBuffer(queue, [1, 2])
+        expectCode(.invalidParameter) { try queue.enqueue(b, trimFramesAtStart: .max, trimFramesAtEnd: .max) }
+        let live = try AudioQueue(format: float32Mono, device: try NullDevice(sampleRate: 48000, channels: 1)) { _, _ in }
+        expectCode(.invalidParameter) { try live.start(at: .sampleTime(.infinity)) }
+        try live.start(at: .sampleTime(1e30))   // far in the future: accepted, clamped
+        try live.dispose(immediate: true)
+        var twoFrames = float32Mono
+        twoFrames.framesPerPacket = 2
+        twoFrames.bytesPerPacket = 8
+        expectCode(.invalidParameter) { _ = try AudioQueue(format: twoFrames) { _, _ in } }
+        var planar = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+        planar.formatFlags.insert(.isNonInterleaved)
+        planar.bytesPerFrame = 4
+        planar.bytesPerPacket = 4
+        expectCode(.invalidParameter) { _ = try AudioQueue(format: planar) { _, _ in } }
+        let ulaw = AudioStreamBasicDescription(
+            sampleRate: 8000, formatID: .uLaw, formatFlags: [], bytesPerPacket: 1, framesPerPacket: 1,
+            bytesPerFrame: 0, channelsPerFrame: 1, bitsPerChannel: 8)
+        let odd = try AudioQueue(format: ulaw) { _, _ in }
+        try odd.setOfflineRenderFormat(odd.renderFormat)
+        let bytes = try odd.allocateBuffer(byteCapacity: 100)
+        bytes.audioDataByteSize = 100
+        try odd.enqueue(bytes)
+        try odd.start()
+        try odd.stop(immediate: false)
+        #expect(try renderAll(odd).count == 100)
+    }
 }
 
 /// A device that will not start: the one seam where a stand-in is the point of the test.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_exported import AudioTestSupport
 import Dispatch
-import Synchronization
+import Locking
 import AudioCore
 import AudioCodecs
 import AudioCodecFAAD
@@ -13,7 +13,7 @@ import ExtendedAudioFileServices
 
 /// Records what a queue hands back, in order, and on which thread.
 final class CallbackLog: @unchecked Sendable {
-    private let lock = Mutex<[ObjectIdentifier]>([])
+    private let lock = Guarded<[ObjectIdentifier]>([])
     func record(_ buffer: AudioQueueBuffer) { lock.withLock { $0.append(ObjectIdentifier(buffer)) } }
     var order: [ObjectIdentifier] { lock.withLock { $0 } }
     var count: Int { lock.withLock { $0.count } }
@@ -73,3 +73,6 @@ func render(_ queue: AudioQueue, frames: Int) throws -> [Float] {
 enum AACRegistration {
     static func once() { AACDecoder.register() }
 }
+
+/// Mono Float32 at 48 kHz: a queue format whose rendered samples are the values enqueued.
+let float32Mono = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)

@@ -1,6 +1,6 @@
 public import AudioCore
 public import AudioQueueServices
-import Synchronization
+import Locking
 
 /// What an input queue's callback got: each buffer's bytes, start time and packet count, in
 /// order. Re-enqueues every buffer (as the guide's callback does) unless told to hold them.
@@ -13,7 +13,7 @@ public final class InputRecorder: @unchecked Sendable {
         public let offCallbackQueue: Bool
     }
 
-    private let state = Mutex<(deliveries: [Delivery], held: [AudioQueueBuffer], holding: Bool, enqueueErrors: [AudioQueueError.Code])>(
+    private let state = Guarded<(deliveries: [Delivery], held: [AudioQueueBuffer], holding: Bool, enqueueErrors: [AudioQueueError.Code])>(
         ([], [], false, []))
 
     public init() {}

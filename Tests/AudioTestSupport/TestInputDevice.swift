@@ -1,6 +1,6 @@
 public import AudioCore
 public import AudioDevices
-import Synchronization
+import Locking
 import Foundation
 
 /// A capture device for tests of the input queue's seam: it records a ramp whose every sample
@@ -11,7 +11,7 @@ import Foundation
 public final class TestInputDevice: AudioInputDevice, @unchecked Sendable {
     public let info = AudioDeviceInfo(backend: "test", name: "ramp", description: "A ramp for tests", direction: .input)
     public let format: AudioStreamBasicDescription
-    private let state = Mutex<(sink: (any AudioCaptureSink)?, next: Int64, starts: Int, stops: [Bool])>((nil, 0, 0, []))
+    private let state = Guarded<(sink: (any AudioCaptureSink)?, next: Int64, starts: Int, stops: [Bool])>((nil, 0, 0, []))
     /// The host time of frame 0.
     public let origin: UInt64 = 1_000_000_000_000
 
@@ -62,7 +62,7 @@ public final class TestInputDevice: AudioInputDevice, @unchecked Sendable {
     }
 
     /// Frames recorded but still held by the device, delivered by a draining stop.
-    private let held = Mutex(0)
+    private let held = Guarded(0)
 
     /// Records `frames` frames that the device keeps until `stop(drain: true)` delivers them
     /// (what a sound server still holds when a program stops).

@@ -22,7 +22,7 @@ struct ABITests {
 
     /// Builds abi_check with `compiler` (with the flags CPrograms.build uses) and runs it.
     static func buildAndRun(_ name: String, compiler: String, source: String, std: String) throws -> (status: Int32, out: String) {
-        guard !CPrograms.flags.isEmpty else { throw CPrograms.Failure(description: "Scripts/audiotoolbox-config found no debug libAudioToolbox.so") }
+        guard !CPrograms.flags.isEmpty else { throw CPrograms.Failure(description: CPrograms.missingLibrary) }
         let output = CPrograms.scratch.appendingPathComponent(name).path
         let arguments = ["-std=\(std)", "-g", "-Wall", "-Wextra", "-Werror", CPrograms.path(source)] + CPrograms.flags + ["-o", output]
         let build = try runProcess(compiler, arguments)

@@ -140,11 +140,9 @@ struct AfconvertTests {
         let source: String
         switch fixture {
         case "long.aac":
-            guard let path = try Pieces.long(fixture, codec: ["-c:a", "aac", "-b:a", "128k", "-f", "adts"]) else { return }
-            source = path
+            source = try Pieces.long(fixture, codec: ["-c:a", "aac", "-b:a", "128k", "-f", "adts"])
         case "long.mp3":
-            guard let path = try Pieces.long(fixture, codec: ["-c:a", "libmp3lame", "-b:a", "128k"]) else { return }
-            source = path
+            source = try Pieces.long(fixture, codec: ["-c:a", "libmp3lame", "-b:a", "128k"])
         default:
             source = Fixtures.root.appendingPathComponent(fixture).path
         }

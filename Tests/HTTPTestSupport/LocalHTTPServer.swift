@@ -1,6 +1,7 @@
 // An HTTP server on 127.0.0.1 inside the test process, serving files the ways streams arrive:
 // as they are, chunked, throttled, cut, with ICY metadata, redirected.
 import Foundation
+import Locking
 import Synchronization
 
 /// A response the server gives for one path.
@@ -98,8 +99,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
     /// The port it listens on.
     public let port: UInt16
     private let listener: Int32
-    private let routes = Mutex<[String: ServedResponse]>([:])
-    private let log = Mutex<[[String: String]]>([])
+    private let routes = Guarded<[String: ServedResponse]>([:])
+    private let log = Guarded<[[String: String]]>([])
     private let stopped = Atomic<Bool>(false)
 
     /// Starts listening.

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 import AudioCore
-import Synchronization
+import Locking
 
 /// Random-access bytes an ``AudioFileFormat`` parses: a file, or memory.
 ///
@@ -24,19 +24,28 @@ extension AudioByteSource {
     /// source ends first. `count` must already be checked against ``size`` by the caller when it
     /// comes from file data; this function also refuses ranges beyond the source.
     func bytes(at offset: Int64, count: Int, chunk: String) throws(AudioFileError) -> [UInt8] {
+        try checkRange(at: offset, count: count, chunk: chunk)
+        var result = [UInt8](repeating: 0, count: count)
+        try result.withMutableBytes { buffer throws(AudioFileError) in try read(at: offset, filling: buffer, chunk: chunk) }
+        return result
+    }
+
+    /// Fills `buffer` with the bytes at `offset`, with the checks and errors of
+    /// ``bytes(at:count:chunk:)``.
+    func read(at offset: Int64, filling buffer: UnsafeMutableRawBufferPointer, chunk: String) throws(AudioFileError) {
+        try checkRange(at: offset, count: buffer.count, chunk: chunk)
+        let got = try read(at: offset, into: buffer)
+        guard got == buffer.count else {
+            throw AudioFileError(.invalidFile, "short read: \(got) of \(buffer.count) bytes", chunk: chunk, offset: offset)
+        }
+    }
+
+    private func checkRange(at offset: Int64, count: Int, chunk: String) throws(AudioFileError) {
         guard count >= 0, offset >= 0, offset <= size, Int64(count) <= size - offset else {
             throw AudioFileError(
                 .invalidFile, "\(count) bytes at offset \(offset) run past the end of the file (\(size) bytes)",
                 chunk: chunk, offset: offset)
         }
-        var result = [UInt8](repeating: 0, count: count)
-        let got = try result.withMutableBytes { buffer throws(AudioFileError) in
-            try read(at: offset, into: buffer)
-        }
-        guard got == count else {
-            throw AudioFileError(.invalidFile, "short read: \(got) of \(count) bytes", chunk: chunk, offset: offset)
-        }
-        return result
     }
 
     /// Reads up to `count` bytes at `offset` (fewer at the end of the source).
@@ -66,7 +75,7 @@ public struct MemoryByteSource: AudioByteSource {
 
 /// A file opened read-only; reads use `pread`, so any thread may read at any offset.
 public final class FileByteSource: AudioByteSource {
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Guarded<Int32>
     public let size: Int64
     /// The path the file was opened from.
     public let path: String
@@ -86,7 +95,7 @@ public final class FileByteSource: AudioByteSource {
             _ = Glibc.close(fd)
             throw AudioFileError(.invalidFile, "\(path) is a directory")
         }
-        descriptor = Mutex(fd)
+        descriptor = Guarded(fd)
         size = Int64(info.st_size)
     }
 

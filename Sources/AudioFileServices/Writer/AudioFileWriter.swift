@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 public import AudioCore
-import Synchronization
+import Locking
 
 /// Flags for creating an audio file (Apple's `AudioFileFlags`).
 public struct AudioFileFlags: OptionSet, Hashable, Sendable {
@@ -47,7 +47,7 @@ public final class AudioFileWriter: Sendable {
     /// How often, at least, a WAVE or AIFF header's sizes are rewritten while packets arrive.
     public static let headerUpdateInterval: Duration = .nanoseconds(Int64(WriterState.headerUpdateNanoseconds))
 
-    private let state: Mutex<WriterState>
+    private let state: Guarded<WriterState>
 
     /// Creates the file at `path` for audio of `format` in a container of `type` (Apple's
     /// `AudioFileCreateWithURL`): `caf`, `wave`, `aiff` (AIFF-C where plain AIFF cannot hold the
@@ -75,7 +75,7 @@ public final class AudioFileWriter: Sendable {
         self.flags = flags
         fileType = created.header.fileType
         dataFormat = created.format
-        state = Mutex(created)
+        state = Guarded(created)
     }
 
     deinit {

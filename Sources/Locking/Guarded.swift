@@ -1,25 +1,37 @@
+// Package imports: the lock's calls are inlined into the modules that use it.
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Musl)
-import Musl
+package import Musl
 #endif
-import Synchronization
+package import Synchronization
 
 /// A value that only the holder of its lock can touch: a mutex, a condition variable, and the
 /// state they guard. Nothing outside ``withLock(_:)`` reaches the state, so what guards what is
 /// said by the type, not by a comment.
 ///
+/// The package's one lock type. It is built on pthreads, which ThreadSanitizer understands
+/// (it does not see `Synchronization.Mutex`, whose futex it cannot follow), so a sanitized run
+/// reports only real races. Package access: it is not part of any module's public API.
+///
 /// Never held while program code runs. Debug builds record the holding thread, so that code
 /// which must (or must not) run with the lock held can assert it.
-final class Guarded<State>: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var state: State
+package final class Guarded<State>: @unchecked Sendable {
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @usableFromInline let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// The state, in memory of its own: never at the address of the object's header, which
+    /// every caller reads before it takes the lock (a field of an empty type, such as a lock's
+    /// `()`, has the object's address, and ThreadSanitizer took its accesses under the lock for
+    /// a race with those reads).
+    @usableFromInline let state: UnsafeMutablePointer<State>
     /// The holding thread (debug builds; 0 when free).
-    private let holder = Atomic<UInt>(0)
+    @usableFromInline let holder = Atomic<UInt>(0)
 
-    init(_ state: State) {
-        self.state = state
+    package init(_ state: State) {
+        let layout = MemoryLayout<State>.self
+        self.state = UnsafeMutableRawPointer.allocate(byteCount: max(layout.size, 1), alignment: layout.alignment)
+            .bindMemory(to: State.self, capacity: 1)
+        self.state.initialize(to: state)
         pthread_mutex_init(mutex, nil)
         var attr = pthread_condattr_t()
         pthread_condattr_init(&attr)
@@ -29,6 +41,8 @@ final class Guarded<State>: @unchecked Sendable {
     }
 
     deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
         pthread_cond_destroy(cond)
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
@@ -36,27 +50,27 @@ final class Guarded<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the lock held and the state lent to it.
-    @inline(__always)
-    func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+    @inlinable @inline(__always)
+    package func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
-        return try body(&state)
+        return try body(&state.pointee)
     }
 
     /// Runs `body` with the lock held if it is free now; nil, without waiting, if another
     /// thread holds it (a device's I/O thread, which must never wait for a lock whose holder
     /// may be waiting for the device).
-    @inline(__always)
-    func tryWithLock<T>(_ body: (inout State) -> T) -> T? {
+    @inlinable @inline(__always)
+    package func tryWithLock<T>(_ body: (inout State) -> T) -> T? {
         guard pthread_mutex_trylock(mutex) == 0 else { return nil }
         setHolder(pthread_self())
         defer { unlock() }
-        return body(&state)
+        return body(&state.pointee)
     }
 
     /// Waits, inside ``withLock(_:)``, until ``broadcast()`` or `timeoutNanos` pass; the lock is
     /// released meanwhile, so the state may have changed when it returns.
-    func wait(timeoutNanos: UInt64) {
+    package func wait(timeoutNanos: UInt64) {
         assertHeld()
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -69,11 +83,11 @@ final class Guarded<State>: @unchecked Sendable {
     }
 
     /// Wakes every thread in ``wait(timeoutNanos:)``.
-    func broadcast() { pthread_cond_broadcast(cond) }
+    package func broadcast() { pthread_cond_broadcast(cond) }
 
     /// Debug builds: stops when the calling thread does not hold the lock.
-    @inline(__always)
-    func assertHeld(file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable @inline(__always)
+    package func assertHeld(file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
         assert(holder.load(ordering: .relaxed) == pthread_self(), "lock not held", file: file, line: line)
         #endif
@@ -81,27 +95,27 @@ final class Guarded<State>: @unchecked Sendable {
 
     /// Debug builds: stops when the calling thread holds the lock (before a call that may wait
     /// for another thread that takes it).
-    @inline(__always)
-    func assertNotHeld(file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable @inline(__always)
+    package func assertNotHeld(file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
         assert(holder.load(ordering: .relaxed) != pthread_self(), "lock held", file: file, line: line)
         #endif
     }
 
-    @inline(__always)
-    private func lock() {
+    @inlinable @inline(__always)
+    func lock() {
         pthread_mutex_lock(mutex)
         setHolder(pthread_self())
     }
 
-    @inline(__always)
-    private func unlock() {
+    @inlinable @inline(__always)
+    func unlock() {
         setHolder(0)
         pthread_mutex_unlock(mutex)
     }
 
-    @inline(__always)
-    private func setHolder(_ thread: pthread_t) {
+    @inlinable @inline(__always)
+    func setHolder(_ thread: pthread_t) {
         #if DEBUG
         holder.store(thread, ordering: .relaxed)
         #endif
