@@ -77,6 +77,14 @@ struct PulseClock {
     }
 
     private func seconds(_ host: UInt64) -> Double { Double(host) / 1e9 }
+
+    /// How to work out the position at any host time without this clock: where it holds, or
+    /// the offset it runs from, and the least it may say (``PublishedPosition``).
+    var description: (held: Double?, offset: Double, floor: Double) {
+        if let held { return (held, 0, latest) }
+        guard count > 0 else { return (latest, 0, latest) }
+        return (nil, offsets[0..<count].min()!, latest)
+    }
 }
 
 extension PulseClock {

@@ -1,5 +1,6 @@
 import AudioDevices
 import CPulseAudio
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -154,8 +155,14 @@ final class PulseConnection: @unchecked Sendable {
     /// Runs `body` with the main loop locked (on the loop's own thread the lock is already held).
     func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         if isLoopThread { return try body() }
+        // The device rank of the package's lock order: never taken under a queue's locks.
+        LockOrder.assertMayTake(.device)
         pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
+        let recorded = LockOrder.record(.device, taken: true)
+        defer {
+            if recorded { LockOrder.record(.device, taken: false) }
+            pa_threaded_mainloop_unlock(mainloop)
+        }
         return try body()
     }
 

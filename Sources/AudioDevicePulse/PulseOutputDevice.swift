@@ -69,8 +69,11 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     private var idleSince: UInt64?
     /// Frames of silence the sink played while the stream idled, before `idleSince`.
     private var idleFrames: Double = 0
-    /// The latest ``framesPlayed`` handed out: it never goes back.
-    private var latestPlayed: Int64 = 0
+    /// The current stream, counted: what ``position`` calls an epoch.
+    private var streamCount: UInt = 0
+    /// ``framesPlayed`` for any thread without the main loop's lock: published by the main
+    /// loop's thread whenever what it is worked out from changes (``publishPosition()``).
+    private let position: PublishedPosition
     /// When to ask the server for the stream's timing.
     private var timing: PulseTimingSchedule!
 
@@ -100,6 +103,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             applicationName: applicationName, server: server
         )
         clock = PulseClock(rate: sampleRate)
+        position = PublishedPosition(rate: sampleRate)
         let frameBytes = UInt32(pulse.frameBytes)
         let target = UInt32(pulse.bufferFrames) * frameBytes
         pulse.attributes = pa_buffer_attr(
@@ -127,6 +131,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// `.disconnected` once the server has gone away.
     public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
         try pulse.withLock { () throws(AudioDeviceError) in
+            defer { publishPosition() }
             var resuming = false
             switch phase {
             case .closed: throw AudioDeviceError(.invalidState, "\(info.uid) is closed")
@@ -167,6 +172,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// the main loop's thread (from an event), it does not wait: the play-out finishes on its own.
     public func stop(drain: Bool) {
         pulse.withLock {
+            defer { publishPosition() }
             switch phase {
             case .running:
                 source = nil
@@ -192,6 +198,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// the next ``start(source:)`` uncorks it and plays on from there.
     public func pause() {
         pulse.withLock {
+            defer { publishPosition() }
             switch phase {
             case .running, .ending:
                 // Ending: the source has ended and the server drains; the drain waits for the
@@ -241,15 +248,23 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// Frames played by the current stream, from the server's timing reports: at the
     /// stream's rate between them, smooth even when the sink takes audio in bursts or reports
     /// positions a processing cycle at a time (PipeWire).
-    public var framesPlayed: Int64 {
-        pulse.withLock {
-            guard phase != .closed, pulse.readyStream != nil else { return 0 }
-            let now = HostTime.now()
-            var frames = clock.frames(at: now) + idleFrames
-            if let idleSince, now > idleSince { frames += Double(now - idleSince) * format.sampleRate / 1e9 }
-            latestPlayed = max(latestPlayed, Int64(frames))
-            return latestPlayed
-        }
+    ///
+    /// Read without the main loop's lock (``PublishedPosition``), so a queue may ask under its
+    /// own lock while another thread holds the loop's.
+    public var framesPlayed: Int64 { position.frames(at: HostTime.now()) }
+
+    /// Runs `body` holding the lock of the main loop this device shares with every stream of
+    /// the process on its server: what a client of the server waits for while another thread
+    /// talks to it. For the package's tests.
+    package func withMainLoopLocked<T>(_ body: () -> T) -> T { connection.withLock(body) }
+
+    /// Publishes what ``framesPlayed`` is worked out from (lock held): after every change of
+    /// the clock, the idle count, the phase or the stream.
+    private func publishPosition() {
+        let (held, offset, floor) = clock.description
+        position.publish(PublishedPosition.Description(
+            epoch: streamCount, valid: phase != .closed && pulse.readyStream != nil, held: held, offset: offset, floor: floor,
+            idleFrames: idleFrames, idleSince: idleSince))
     }
 
     /// The source has audio again after running dry: answer the server's requests again,
@@ -273,6 +288,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// Disconnects the stream and the context and stops the main loop. Idempotent.
     public func close() {
         pulse.withLock {
+            defer { publishPosition() }
             guard phase != .closed else { return }
             phase = .closed
             source = nil
@@ -297,7 +313,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         needsTrigger = false
         idleSince = nil
         idleFrames = 0
-        latestPlayed = 0
+        streamCount &+= 1
+        defer { publishPosition() }
         try pulse.open()
     }
 
@@ -342,6 +359,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
 
     /// Writes as much as the server asks for, rendered straight into its buffers.
     private func fill() {
+        defer { publishPosition() }
         guard phase == .running, let source, let stream = pulse.readyStream else { return }
         let frameBytes = pulse.frameBytes
         var wanted = pa_stream_writable_size(stream)
@@ -429,6 +447,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     }
 
     private func drained() {
+        defer { publishPosition() }
         if let operation = drainOperation {
             drainOperation = nil
             pa_operation_unref(operation)
@@ -447,6 +466,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     }
 
     func pulseStreamTimingUpdated() {
+        defer { publishPosition() }
         guard let stream = pulse.readyStream, let info = pa_stream_get_timing_info(stream)?.pointee else { return }
         clock.report(info, frameBytes: pulse.frameBytes, corked: corked)
         // Started or triggered, but not playing yet: the clock holds until a report says it
@@ -470,6 +490,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// The server moved the stream (it follows the default): the stream's timing changes with
     /// the sink, so the clock holds until the next report; the source hears of it.
     func pulseStreamMoved(_ info: AudioDeviceInfo) {
+        defer { publishPosition() }
         if let stream = pulse.readyStream {
             clock.hold(at: HostTime.now())
             pulseDiscard(pa_stream_update_timing_info(stream, nil, nil))
@@ -480,6 +501,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     }
 
     func pulseStreamXrun() {
+        defer { publishPosition() }
         guard phase == .running, startReported, let source else { return }
         if parked || needsTrigger {
             // The parked source's audio has all played: the stream idles, and the queue's
@@ -497,6 +519,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
 
     /// The stream or the server is gone: stop, and tell the source if it was playing.
     func pulseStreamFailed(_ error: AudioDeviceError) {
+        defer { publishPosition() }
         let source = self.source
         let wasActive = phase == .running || phase == .ending
         cancelDrain()

@@ -87,7 +87,7 @@ public final class AudioInputQueue: @unchecked Sendable {
         if let device, device.format.sampleRate != format.sampleRate {
             throw AudioQueueError(.invalidDevice, "\(device.info.uid) records at \(device.format.sampleRate) Hz, not \(format.sampleRate) Hz")
         }
-        capture = Guarded(CaptureLine(encoder: encoder, deviceChannels: deviceChannels, chunkFrames: 4096))
+        capture = Guarded(CaptureLine(encoder: encoder, deviceChannels: deviceChannels, chunkFrames: 4096), rank: .pipeline)
         // Two seconds of what the device records: the capture thread falls that far behind only
         // when the machine is starved.
         feed = InputFeed(ringFrames: Int(format.sampleRate) * 2, channels: deviceChannels, sampleRate: format.sampleRate)

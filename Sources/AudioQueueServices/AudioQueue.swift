@@ -74,7 +74,7 @@ public final class AudioQueue: @unchecked Sendable {
         planner = engine.planner
         let decodeBufferFrames = max(4096, engine.framesPerPacket * 2)
         let ahead = DecodeAhead(engine: engine, decodeBufferFrames: decodeBufferFrames)
-        render = Guarded(ahead)
+        render = Guarded(ahead, rank: .pipeline)
         feed = OutputFeed(ring: ahead.ring, channels: engine.channels)
         let feed = self.feed
         core = QueueCore(

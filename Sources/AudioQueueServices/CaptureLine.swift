@@ -4,7 +4,8 @@ import AudioDevices
 
 /// Everything behind an input queue's capture lock: the encoder, the buffer being filled and
 /// the frames staged for it, the position on the capture timeline, and the level meter. The
-/// capture thread holds it while it encodes; enqueueing never waits for it.
+/// capture thread holds it while it encodes what one wake-up brought; enqueueing takes it
+/// briefly, to check that the buffer holds a packet.
 ///
 /// The timeline counts every frame the device delivered since the start, including frames
 /// lost (no buffer to fill, or a full capture ring): a buffer's start time is the timeline

@@ -5,8 +5,9 @@ import Locking
 ///
 /// The device's own transitions — start, pause, stop, close — are slow (a sound server may take
 /// seconds to answer; an ALSA stop joins its thread), so they never run with the state lock
-/// held: a queue makes them holding only its ``DeviceTransitions`` lock, and records the
-/// outcome here. ``generation`` changes with every start, pause and stop, so that a start
+/// held: a queue makes them holding its ``DeviceTransitions`` lock (an immediate stop, a
+/// failure and the end of an asynchronous output stop also hold the pipeline lock, so that
+/// the pipeline empties in the same step), and records the outcome here. ``generation`` changes with every start, pause and stop, so that a start
 /// scheduled for later can tell whether it is still wanted.
 struct DeviceSession<Device> {
     enum Status: Equatable {
@@ -79,7 +80,7 @@ struct DeviceSession<Device> {
 /// state lock: held across the device's call, taken before the render and state locks, and
 /// never while waiting for the callback queue (a callback may itself stop the queue).
 final class DeviceTransitions: Sendable {
-    private let lock = Guarded(())
+    private let lock = Guarded((), rank: .transitions)
 
     func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         try lock.withLock { _ throws(E) -> T in try body() }

@@ -102,7 +102,7 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: @unchecked Sendable {
         side: Side, callbackQueue: DispatchQueue?, deliver: @escaping @Sendable (Owner, FinishedBuffer) -> Void,
         afterCallback: (@Sendable () -> Void)? = nil
     ) {
-        state = Guarded(QueueState(side: side))
+        state = Guarded(QueueState(side: side), rank: .state)
         let queue = callbackQueue ?? DispatchQueue(label: "AudioQueue.callbacks")
         self.callbackQueue = queue
         self.deliver = deliver

@@ -38,12 +38,11 @@ enum PipelineEnd {
 /// render or capture line, behind its own lock), how it drives its kind of device, and how it
 /// empties its pipeline.
 ///
-/// Lock order, everywhere: ``transitions`` → ``pipeline`` → the state lock (`core.state`);
-/// a thread never takes an earlier lock while it holds a later one, and never holds the state
-/// lock while it calls a device's start, pause, stop or close (those may wait on a sound
-/// server). Device clocks (`framesPlayed`, `framesRendered`, `framesCaptured`) are read under
-/// the state lock: devices publish them without locks. Debug builds assert the order
-/// (``LockOrder``).
+/// Locks, in the package's order (`LockRank`, module Locking): ``transitions`` → ``pipeline``
+/// → a device's own → the state lock (`core.state`). The state lock is never held while a
+/// device is started, paused, stopped or closed (those may wait on a sound server); device
+/// clocks (`framesPlayed`, `framesRendered`, `framesCaptured`) are read under it, since devices
+/// publish them without locks. Debug builds assert the order.
 protocol QueueDirection: AnyObject, Sendable {
     associatedtype Side: QueueSide
     associatedtype Pipeline

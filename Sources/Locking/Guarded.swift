@@ -26,8 +26,12 @@ package final class Guarded<State>: @unchecked Sendable {
     @usableFromInline let state: UnsafeMutablePointer<State>
     /// The holding thread (debug builds; 0 when free).
     @usableFromInline let holder = Atomic<UInt>(0)
+    /// Where the lock stands in the package's lock order (``LockRank``); nil for a lock that is
+    /// never held while another is taken.
+    @usableFromInline let rank: LockRank?
 
-    package init(_ state: State) {
+    package init(_ state: State, rank: LockRank? = nil) {
+        self.rank = rank
         let layout = MemoryLayout<State>.self
         self.state = UnsafeMutableRawPointer.allocate(byteCount: max(layout.size, 1), alignment: layout.alignment)
             .bindMemory(to: State.self, capacity: 1)
@@ -104,6 +108,9 @@ package final class Guarded<State>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func lock() {
+        #if DEBUG
+        if let rank { LockOrder.assertMayTake(rank) }
+        #endif
         pthread_mutex_lock(mutex)
         setHolder(pthread_self())
     }
@@ -118,6 +125,7 @@ package final class Guarded<State>: @unchecked Sendable {
     func setHolder(_ thread: pthread_t) {
         #if DEBUG
         holder.store(thread, ordering: .relaxed)
+        if let rank { LockOrder.record(rank, taken: thread != 0) }
         #endif
     }
 }
