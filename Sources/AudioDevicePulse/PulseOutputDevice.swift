@@ -249,8 +249,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// stream's rate between them, smooth even when the sink takes audio in bursts or reports
     /// positions a processing cycle at a time (PipeWire).
     ///
-    /// Read without the main loop's lock (``PublishedPosition``), so a queue may ask under its
-    /// own lock while another thread holds the loop's.
+    /// Read without the main loop's lock (from what the loop's thread last published), so a
+    /// queue may ask under its own lock while another thread holds the loop's.
     public var framesPlayed: Int64 { position.frames(at: HostTime.now()) }
 
     /// Runs `body` holding the lock of the main loop this device shares with every stream of
