@@ -1,9 +1,12 @@
 import Foundation
+import Synchronization
 
 /// Runs a program (with `environment` applied to the test's own; an empty value removes a
 /// variable) to its end and returns its status and what it wrote to standard output and error.
 @discardableResult
-public func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+public func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 600
+) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -12,10 +15,31 @@ public func runProcess(_ executable: String, _ arguments: [String], environment:
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // A program that hangs fails its test instead of holding up the whole run: it is killed
+    // once `timeout` seconds have passed (its status then says the signal).
+    let pid = process.processIdentifier
+    let finished = DispatchSemaphore(value: 0)
+    let killed = KilledFlag()
+    Thread {
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            killed.set()
+            kill(pid, SIGKILL)
+        }
+    }.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    finished.signal()
+    var errText = String(decoding: errData, as: UTF8.self)
+    if killed.isSet { errText += "\nkilled after \(timeout) s: \(executable) did not end" }
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), errText)
+}
+
+/// A flag one thread sets and another reads.
+private final class KilledFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }
 
 /// The test's environment with `changes` applied; an empty value removes the variable.
