@@ -24,7 +24,7 @@ extension AudioQueue: QueueDirection {
     }
 
     func mismatch(_ device: any AudioOutputDevice) -> String? {
-        Self.fits(device, channels: channels, sampleRate: sampleRate)
+        Int(device.format.channelsPerFrame) == channels && device.format.sampleRate == sampleRate
             ? nil : "\(device.info.uid) plays \(device.format), not \(channels) channels at \(sampleRate) Hz"
     }
 

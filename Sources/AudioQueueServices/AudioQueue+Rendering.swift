@@ -149,8 +149,7 @@ extension AudioQueue {
     /// The queue's time now, as ``currentTime(timeline:)`` gives it, while the device runs.
     private func playedNow() -> Int64? {
         core.state.withLock { s in
-            guard s.side.session.status == .running, s.side.offline == nil, let device = s.side.session.device else { return nil }
-            return s.side.clock.frames(devicePlayed: device.framesPlayed)
+            s.side.session.status == .running && s.side.offline == nil && s.side.session.device != nil ? queueFrames(s) : nil
         }
     }
 

@@ -82,18 +82,12 @@ public final class AudioQueue: @unchecked Sendable {
             deliver: { queue, finished in queue.callback(queue, finished.buffer) })
         feed.queue = self
         if let device {
-            guard Self.fits(device, channels: channels, sampleRate: sampleRate) else {
-                throw AudioQueueError(.invalidDevice, "\(device.info.uid) plays \(device.format), not \(channels) channels at \(sampleRate) Hz")
-            }
+            if let why = mismatch(device) { throw AudioQueueError(.invalidDevice, why) }
             core.state.withLock { s in _ = s.side.session.replace(with: device, owned: false, uid: nil) }
         }
     }
 
     deinit { releaseOnDeinit() }
-
-    static func fits(_ device: any AudioOutputDevice, channels: Int, sampleRate: Double) -> Bool {
-        Int(device.format.channelsPerFrame) == channels && device.format.sampleRate == sampleRate
-    }
 
     /// The format the queue renders: interleaved Float32 at the decoded rate and channel count.
     public var renderFormat: AudioStreamBasicDescription { floatFormat }
