@@ -214,9 +214,15 @@ public func _AudioFileWritePackets(
     let descriptions = inPacketDescriptions.map {
         UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: SwiftPacketDescription.self), count: count)
     }
+    // Constant-size packets: as Apple's writer does, the packets' own size says how many bytes
+    // are written (ioNumPackets × mBytesPerPacket), whatever inNumBytes says (programs pass the
+    // frame count there). Variable-size packets are measured by their descriptions.
+    let format = writer.dataFormat
+    let constant = format.bytesPerPacket > 0 && format.framesPerPacket > 0
+    let byteCount = constant ? count * Int(format.bytesPerPacket) : Int(inNumBytes)
     return resultStatus { () throws(AudioFileError) in
         let written = try writer.writePackets(
-            startingPacket: inStartingPacket, bytes: UnsafeRawBufferPointer(start: inBuffer, count: Int(inNumBytes)),
+            startingPacket: inStartingPacket, bytes: UnsafeRawBufferPointer(start: inBuffer, count: byteCount),
             descriptions: descriptions, packetCount: count)
         ioNumPackets.pointee = UInt32(written)
     }

@@ -47,6 +47,7 @@ public func _AudioFileStreamOpen(
     _ outAudioFileStream: UnsafeMutablePointer<AudioFileStreamID?>?
 ) -> OSStatus {
     guard let inPropertyListenerProc, let inPacketsProc, let outAudioFileStream else { return paramError }
+    AudioToolboxSetUp.once()
     let box = StreamBox(clientData: inClientData, listener: inPropertyListenerProc, packets: inPacketsProc)
     return resultStatus { () throws(AudioFileStreamError) in
         let hint = inFileTypeHint == 0 ? nil : AudioFileType(rawValue: inFileTypeHint)

@@ -236,9 +236,13 @@ final class QueueBox: @unchecked Sendable {
     }
 }
 
-/// Registers the package's codecs and sound backends once, before the first queue or file.
+/// Registers the package's codecs and sound backends once, before the first queue or file,
+/// and gives the main run loop the audio system's source (`RunLoops.audioInUse`).
 enum AudioToolboxSetUp {
-    private static let done: Void = { AudioQueueKit.registerAll() }()
+    private static let done: Void = {
+        AudioQueueKit.registerAll()
+        RunLoops.audioInUse()
+    }()
     static func once() { _ = done }
 }
 

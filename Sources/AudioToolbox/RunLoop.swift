@@ -28,6 +28,9 @@ final class RunLoop: @unchecked Sendable {
         var stopRequested = false
         /// The queues attached to this run loop; with none, a run finishes at once.
         var sources = 0
+        /// Set on the main thread's loop once the process has used audio: the source the
+        /// audio HAL attaches there (in the common modes) since Mac OS X 10.6, which stays.
+        var hasAudioSource = false
     }
 
     private let posted = Guarded(Posted())
@@ -60,6 +63,8 @@ final class RunLoop: @unchecked Sendable {
     }
 
     func attachSource() { posted.withLock { $0.sources += 1 } }
+    /// Adds the audio system's permanent source (see `Posted.hasAudioSource`).
+    func attachAudioSource() { posted.withLock { $0.hasAudioSource = true } }
     func detachSource() { posted.withLock { $0.sources -= 1 }; wake() }
 
     /// Posts `work` to run on this loop's thread when it runs in a mode `mode` belongs to.
@@ -98,7 +103,8 @@ final class RunLoop: @unchecked Sendable {
                     if p.head > 64, p.head * 2 > p.items.count { p.items.removeFirst(p.head); p.head = 0 }
                     return .run(item)
                 }
-                if p.sources == 0 && p.head == p.items.count { return .finish(kCFRunLoopRunFinished) }
+                let audioSource = p.hasAudioSource && (mode == Self.defaultMode || mode == Self.commonModes)
+                if p.sources == 0 && !audioSource && p.head == p.items.count { return .finish(kCFRunLoopRunFinished) }
                 let now = monotonicSeconds()
                 if now >= deadline { return .finish(kCFRunLoopRunTimedOut) }
                 waiting.store(true, ordering: .relaxed)
@@ -128,6 +134,12 @@ enum RunLoops {
     static let main = RunLoop(immortal: true)
 
     static var isMainThread: Bool { __ATIsMainThread() }
+
+    /// Called once, when the process first uses audio: as on a Mac (since 10.6), the main
+    /// thread's run loop then has a source in the default and common modes for good, so runs
+    /// there wait their time (or until stopped) even with no queue attached. Other threads'
+    /// loops are unchanged: they have sources only while queues are attached.
+    static func audioInUse() { main.attachAudioSource() }
 
     static var current: RunLoop {
         if isMainThread { return main }
