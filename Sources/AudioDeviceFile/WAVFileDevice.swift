@@ -83,9 +83,10 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
     }
 }
 
-/// The file backend: device names are paths of WAVE files to write. Its default device is a
-/// file in the temporary directory (`$TMPDIR`, else /tmp) named after the process (a second
-/// default device of the same process gets `-2`, and so on).
+/// The file backend: output device names are paths of WAVE files to write, input device names
+/// paths of PCM audio files to record (``WAVFileInputDevice``). Its default output is a file
+/// in the temporary directory (`$TMPDIR`, else /tmp) named after the process (a second default
+/// device of the same process gets `-2`, and so on); its default input records silence.
 ///
 /// Registered (`AudioBackends.register(WAVFileBackend(), priority: 0)`, as
 /// `AudioQueueKit.registerAll()` does), it is the `file` backend, and the default output when
@@ -114,6 +115,20 @@ public struct WAVFileBackend: AudioFallbackBackend {
 
     public func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
         try makeDevice(name: name, sampleRate: sampleRate, channels: channels, note: nil)
+    }
+
+    /// Opens input `name`: the path of a PCM audio file to record (see ``WAVFileInputDevice``;
+    /// `AUDIOQUEUE_INPUT_DEVICE` names it for the default input). With no name (or
+    /// `default`) the device records silence, and says so on standard error.
+    public func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
+        let path = (name == nil || name == "default" || name == "silence") ? nil : name
+        let device = try WAVFileInputDevice(
+            path: path, sampleRate: sampleRate, channels: channels, pacing: pacing, periodFrames: max(16, min(bufferFrames, 4096)),
+            note: path == nil ? "no input file named (AUDIOQUEUE_INPUT_DEVICE)" : nil)
+        if path == nil {
+            Self.printToStandardError("swift-audio-queue: no input file named (set AUDIOQUEUE_INPUT_DEVICE to a WAVE file); recording silence")
+        }
+        return device
     }
 
     /// The default device, its info's note saying `reason`; tells standard error why the
