@@ -167,6 +167,16 @@ static void queueErrors(void) {
     EXPECT_STATUS(AudioQueueDispose(in, false), noErr);
 }
 
+/* Stops the main run loop after 0.2 s. */
+static volatile int mainLoopStopped;
+static void *stopMainLoopSoon(void *arg) {
+    (void)arg;
+    usleep(200000);
+    mainLoopStopped = 1;
+    CFRunLoopStop(CFRunLoopGetMain());
+    return NULL;
+}
+
 static void fileErrors(const char *fixtures, const char *scratch) {
     char path[4096];
     snprintf(path, sizeof path, "%s/does-not-exist.caf", scratch);
@@ -251,6 +261,17 @@ static void fileErrors(const char *fixtures, const char *scratch) {
     count = 480;
     EXPECT_STATUS(AudioFileWritePackets(writer, false, sizeof samples, NULL, 0, &count, samples), noErr);
     EXPECT(count == 480, "wrote %u packets", count);
+    /* Constant-size packets are measured by their count, as Apple's writer does: inNumBytes is
+       not looked at (programs pass the frame count there, or 0, or the buffer's capacity). */
+    count = 100;
+    EXPECT_STATUS(AudioFileWritePackets(writer, false, 100, NULL, 480, &count, samples), noErr);
+    EXPECT(count == 100, "a frame count as inNumBytes: wrote %u packets", count);
+    count = 100;
+    EXPECT_STATUS(AudioFileWritePackets(writer, false, 0, NULL, 580, &count, samples), noErr);
+    EXPECT(count == 100, "inNumBytes 0: wrote %u packets", count);
+    count = 100;
+    EXPECT_STATUS(AudioFileWritePackets(writer, false, 1u << 30, NULL, 680, &count, samples), noErr);
+    EXPECT(count == 100, "inNumBytes larger than the packets: wrote %u packets", count);
     count = 1;
     EXPECT_STATUS(AudioFileWritePackets(writer, false, 2, NULL, 1000, &count, samples), kAudioFileInvalidPacketOffsetError);
     AudioFilePacketTableInfo info = {470, 5, 5};
@@ -265,12 +286,29 @@ static void fileErrors(const char *fixtures, const char *scratch) {
     AudioFileID reread = openFile(path);
     size = sizeof packets;
     EXPECT_STATUS(AudioFileGetProperty(reread, kAudioFilePropertyAudioDataPacketCount, &size, &packets), noErr);
-    EXPECT(packets == 480, "the written file holds %llu packets", (unsigned long long)packets);
-    SInt16 readBack[480];
-    bytes = sizeof readBack; count = 480;
+    EXPECT(packets == 780, "the written file holds %llu packets", (unsigned long long)packets);
+    SInt16 readBack[780];
+    bytes = sizeof readBack; count = 780;
     EXPECT_STATUS(AudioFileReadPacketData(reread, false, &bytes, NULL, 0, &count, readBack), noErr);
-    EXPECT(count == 480 && memcmp(samples, readBack, sizeof samples) == 0, "the samples read back");
+    EXPECT(count == 780 && memcmp(samples, readBack, sizeof samples) == 0 && memcmp(samples, readBack + 480, 200) == 0 &&
+               memcmp(samples, readBack + 580, 200) == 0 && memcmp(samples, readBack + 680, 200) == 0,
+           "the samples read back");
     AudioFileClose(reread);
+
+    /* Variable-size packets need their descriptions: Apple's writers refuse without them. */
+    snprintf(path, sizeof path, "%s/written-aac.caf", scratch);
+    out = CFURLCreateFromFileSystemRepresentation(NULL, (const UInt8 *)path, (CFIndex)strlen(path), false);
+    AudioStreamBasicDescription encoded = {0};
+    encoded.mFormatID = kAudioFormatMPEG4AAC;
+    encoded.mSampleRate = 44100;
+    encoded.mChannelsPerFrame = 2;
+    encoded.mFramesPerPacket = 1024;
+    EXPECT_STATUS(AudioFileCreateWithURL(out, kAudioFileCAFType, &encoded, kAudioFileFlags_EraseFile, &writer), noErr);
+    CFRelease(out);
+    count = 2;
+    EXPECT_STATUS(AudioFileWritePackets(writer, false, 200, NULL, 0, &count, samples), kAudioFileInvalidPacketOffsetError);
+    EXPECT(count == 0, "no packets written without descriptions: %u", count);
+    AudioFileClose(writer);
 
     /* ExtAudioFile. */
     snprintf(path, sizeof path, "%s/wav-pcm_s16le-2ch-44100.wav", fixtures);
@@ -298,6 +336,21 @@ static void fileErrors(const char *fixtures, const char *scratch) {
     EXPECT_STATUS(ExtAudioFileGetProperty(ext, kExtAudioFileProperty_AudioFile, &size, &inner), noErr);
     size = sizeof f;
     EXPECT_STATUS(AudioFileGetProperty(inner, kAudioFilePropertyDataFormat, &size, &f), noErr);
+    /* ExtAudioFileRead reads ioNumberFrames frames, or what the buffer holds if that is less,
+       and says in mDataByteSize how many bytes it filled. */
+    AudioStreamBasicDescription client = pcm(44100, 2);
+    EXPECT_STATUS(ExtAudioFileSetProperty(ext, kExtAudioFileProperty_ClientDataFormat, sizeof client, &client), noErr);
+    SInt16 frameData[2 * 256];
+    AudioBufferList list = {1, {{2, sizeof frameData, frameData}}};
+    UInt32 frameCount = 100;
+    EXPECT_STATUS(ExtAudioFileRead(ext, &frameCount, &list), noErr);
+    EXPECT(frameCount == 100 && list.mBuffers[0].mDataByteSize == 400,
+           "a buffer larger than the frames asked for: %u frames, %u bytes", frameCount, list.mBuffers[0].mDataByteSize);
+    list.mBuffers[0].mDataByteSize = 41;
+    frameCount = 100;
+    EXPECT_STATUS(ExtAudioFileRead(ext, &frameCount, &list), noErr);
+    EXPECT(frameCount == 10 && list.mBuffers[0].mDataByteSize == 40,
+           "a buffer smaller than the frames asked for: %u frames, %u bytes", frameCount, list.mBuffers[0].mDataByteSize);
     EXPECT_STATUS(ExtAudioFileDispose(ext), noErr);
     EXPECT_STATUS(ExtAudioFileDispose(ext), kAudio_ParamError);
     EXPECT_STATUS(AudioFileGetProperty(inner, kAudioFilePropertyDataFormat, &size, &f), kAudioFileNotOpenError);
@@ -329,6 +382,12 @@ static void fileErrors(const char *fixtures, const char *scratch) {
            "the main run loop waits in the common modes");
     EXPECT(CFRunLoopRunInMode(CFSTR("custom.mode"), 0.01, false) == kCFRunLoopRunFinished,
            "a run in a mode with no source finishes at once");
+    /* CFRunLoopRun on the main thread then runs until it is stopped. */
+    pthread_t stopper;
+    pthread_create(&stopper, NULL, stopMainLoopSoon, NULL);
+    CFRunLoopRun();
+    pthread_join(stopper, NULL);
+    EXPECT(mainLoopStopped, "CFRunLoopRun returned before CFRunLoopStop");
     AudioQueueRef attached;
     AudioStreamBasicDescription any = pcm(8000, 1);
     AudioQueueNewOutput(&any, ignoreOutput, NULL, CFRunLoopGetCurrent(), NULL, 0, &attached);
