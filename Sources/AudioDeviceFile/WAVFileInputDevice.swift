@@ -10,7 +10,7 @@ import Synchronization
 /// An input device that "records" a PCM audio file (WAVE, AIFF or CAF): the file backend's
 /// input, so that a recording program runs without a sound card, on audio known in advance.
 ///
-/// The file's samples (16-, 24- or 32-bit integers, 32- or 64-bit floats, either byte order)
+/// The file's samples (8-, 16-, 24- or 32-bit integers, 32- or 64-bit floats, either byte order)
 /// are delivered as interleaved Float32 in the channels asked for: a mono file fills every
 /// channel, a file of several channels recorded into one gives their mean, and otherwise
 /// channel *n* is the file's channel *n* (silence where the file has none). The file's sample
@@ -64,7 +64,7 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
             guard Self.reads(f) else {
                 throw AudioDeviceError(
                     .formatNotSupported,
-                    "\(path) holds '\(f.formatID)' audio with \(f.bitsPerChannel)-bit samples; a file input reads 16-, 24- and 32-bit integer and 32- and 64-bit float PCM")
+                    "\(path) holds '\(f.formatID)' audio with \(f.bitsPerChannel)-bit samples; a file input reads 8-, 16-, 24- and 32-bit integer and 32- and 64-bit float PCM")
             }
             guard f.sampleRate == sampleRate else {
                 throw AudioDeviceError(.formatNotSupported, "\(path) is at \(f.sampleRate) Hz, not the \(sampleRate) Hz asked for")
@@ -91,14 +91,15 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
         bytes.deallocate()
     }
 
-    /// True for the uncompressed formats this device converts: packed or byte-aligned linear
-    /// PCM of 16-, 24- or 32-bit integers or 32- or 64-bit floats, a frame per packet.
+    /// True for the uncompressed formats this device converts: packed linear PCM of 8-, 16-,
+    /// 24- or 32-bit integers (8-bit ones signed or, as in WAVE, unsigned) or 32- or 64-bit
+    /// floats, a frame per packet.
     static func reads(_ f: AudioStreamBasicDescription) -> Bool {
         guard f.formatID == .linearPCM, f.framesPerPacket == 1, f.channelsPerFrame > 0,
               f.bytesPerFrame == f.bytesPerPacket, f.bitsPerChannel % 8 == 0,
               Int(f.bytesPerFrame) == Int(f.channelsPerFrame) * Int(f.bitsPerChannel / 8)
         else { return false }
-        return f.isFloat ? (f.bitsPerChannel == 32 || f.bitsPerChannel == 64) : [16, 24, 32].contains(f.bitsPerChannel)
+        return f.isFloat ? (f.bitsPerChannel == 32 || f.bitsPerChannel == 64) : [8, 16, 24, 32].contains(f.bitsPerChannel)
     }
 
     public func start(sink: any AudioCaptureSink) throws(AudioDeviceError) {
@@ -118,7 +119,7 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
         while running.load(ordering: .acquiring) {
             let fromFile = readPeriod()
             if fromFile == 0 {
-                (samples).update(repeating: 0, count: periodFrames * channels)
+                samples.update(repeating: 0, count: periodFrames * channels)
             }
             let frames = fromFile > 0 ? fromFile : periodFrames
             let recordedAt = origin + UInt64(Double(delivered) / rate * 1e9)
@@ -153,27 +154,30 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
         let fileChannels = Int(f.channelsPerFrame)
         let width = Int(f.bitsPerChannel / 8)
         let raw = UnsafeRawPointer(bytes.baseAddress!)
+        let float = f.isFloat, bigEndian = f.isBigEndian, signed = f.isSignedInteger
+        func sample(_ p: UnsafeRawPointer) -> Float { Self.sample(p, width: width, float: float, bigEndian: bigEndian, signed: signed) }
         for frame in 0..<read {
             let base = raw + frame * Int(f.bytesPerFrame)
             let out = samples + frame * channels
             if fileChannels == 1 {
-                let v = Self.sample(base, width: width, float: f.isFloat, bigEndian: f.isBigEndian)
+                let v = sample(base)
                 for c in 0..<channels { out[c] = v }
             } else if channels == 1 {
                 var sum: Float = 0
-                for c in 0..<fileChannels { sum += Self.sample(base + c * width, width: width, float: f.isFloat, bigEndian: f.isBigEndian) }
+                for c in 0..<fileChannels { sum += sample(base + c * width) }
                 out[0] = sum / Float(fileChannels)
             } else {
                 for c in 0..<channels {
-                    out[c] = c < fileChannels ? Self.sample(base + c * width, width: width, float: f.isFloat, bigEndian: f.isBigEndian) : 0
+                    out[c] = c < fileChannels ? sample(base + c * width) : 0
                 }
             }
         }
         return read
     }
 
-    /// One sample at `p` as Float32 in -1...1 (integers scaled by their full range).
-    private static func sample(_ p: UnsafeRawPointer, width: Int, float: Bool, bigEndian: Bool) -> Float {
+    /// One sample at `p` as Float32 in -1...1 (integers scaled by their full range; unsigned
+    /// 8-bit ones centred on 128).
+    private static func sample(_ p: UnsafeRawPointer, width: Int, float: Bool, bigEndian: Bool, signed: Bool) -> Float {
         var value: UInt64 = 0
         for i in 0..<width {
             let byte = UInt64(p.load(fromByteOffset: bigEndian ? width - 1 - i : i, as: UInt8.self))
@@ -182,6 +186,7 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
         if float {
             return width == 4 ? Float(bitPattern: UInt32(truncatingIfNeeded: value)) : Float(Double(bitPattern: value))
         }
+        if width == 1 && !signed { return Float(Int(value) - 128) / 128 }
         // Sign-extend the `width`-byte integer, then scale.
         let shift = UInt64(64 - 8 * width)
         let signed = Int64(bitPattern: value << shift) >> Int64(shift)

@@ -88,7 +88,7 @@ struct WAVFileInputDeviceTests {
     }
 
     @Test(arguments: [
-        ("pcm_s16le", "wav"), ("pcm_s24le", "wav"), ("pcm_s32le", "wav"), ("pcm_f32le", "wav"), ("pcm_f64le", "wav"),
+        ("pcm_u8", "wav"), ("pcm_s8", "aiff"), ("pcm_s16le", "wav"), ("pcm_s24le", "wav"), ("pcm_s32le", "wav"), ("pcm_f32le", "wav"), ("pcm_f64le", "wav"),
         ("pcm_s16be", "aiff"), ("pcm_s24be", "aiff"),
     ])
     func recordsTheFileThenSilence(codec: String, ext: String) throws {
