@@ -82,6 +82,15 @@ static void queueErrors(void) {
     EXPECT_STATUS(AudioQueueEnqueueBuffer(q, b2, 0, NULL), kAudioQueueErr_BufferEmpty);
     EXPECT_STATUS(AudioQueueEnqueueBuffer(q, b, 0, NULL), noErr);
     EXPECT_STATUS(AudioQueueEnqueueBuffer(q, b, 0, NULL), kAudioQueueErr_BufferEnqueuedTwice);
+    /* Linear PCM described anyway (as streaming players do with what a parser gave them): the
+       descriptions are not needed and not used. */
+    AudioQueueBufferRef described = NULL;
+    EXPECT_STATUS(AudioQueueAllocateBuffer(q, 4096, &described), noErr);
+    memset(described->mAudioData, 0, 4096);
+    described->mAudioDataByteSize = 4096;
+    AudioStreamPacketDescription frames[1024];
+    for (int i = 0; i < 1024; i++) frames[i] = (AudioStreamPacketDescription){(SInt64)i * 4, 0, 4};
+    EXPECT_STATUS(AudioQueueEnqueueBuffer(q, described, 1024, frames), noErr);
     EXPECT_STATUS(AudioQueueFreeBuffer(q, b), kAudioQueueErr_BufferInQueue);
     EXPECT_STATUS(AudioQueueFreeBuffer(q, foreign), kAudioQueueErr_InvalidBuffer);
 
@@ -217,6 +226,21 @@ static void fileErrors(const char *fixtures, const char *scratch) {
     bytes = sizeof buffer; count = 16;
     EXPECT_STATUS(AudioFileReadPacketData(file, false, &bytes, NULL, 0, &count, buffer), noErr);
     EXPECT(count == 16 && bytes == 64, "16 packets of 4 bytes: %u packets, %u bytes", count, bytes);
+    /* Constant-size packets: as many as ioNumBytes holds, ioNumBytes then what they take. */
+    bytes = 10; count = 16;
+    EXPECT_STATUS(AudioFileReadPacketData(file, false, &bytes, NULL, 0, &count, buffer), noErr);
+    EXPECT(count == 2 && bytes == 8, "10 bytes of room: %u packets, %u bytes", count, bytes);
+    /* AudioFileReadPackets: ioNumBytes is only an output (the buffer holds the packets asked for). */
+    bytes = 7; count = 16;
+    EXPECT_STATUS(AudioFileReadPackets(file, false, &bytes, NULL, 0, &count, buffer), noErr);
+    EXPECT(count == 16 && bytes == 64, "ReadPackets ignores ioNumBytes on entry: %u packets, %u bytes", count, bytes);
+    /* AudioFileReadBytes across the end of the data: the bytes there, and end of file. */
+    UInt64 dataBytes = 0;
+    size = sizeof dataBytes;
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyAudioDataByteCount, &size, &dataBytes), noErr);
+    bytes = 100;
+    EXPECT_STATUS(AudioFileReadBytes(file, false, (SInt64)dataBytes - 10, &bytes, buffer), kAudioFileEndOfFileError);
+    EXPECT(bytes == 10, "the last 10 bytes read: %u", bytes);
     AudioFramePacketTranslation t = {0};
     t.mFrame = 1000;
     size = sizeof t;
