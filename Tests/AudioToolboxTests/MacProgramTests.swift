@@ -103,10 +103,10 @@ struct MacProgramTests {
             try #require(r.status == 0, "\(ext): \(r.out)\(r.err)")
             let recorded = try GuideTests.ffmpegDecode(output)
             #expect(recorded.channels == 2)
-            // About 1.5 s recorded: the main run loop waits its time. The buffers hold 0.1 s,
-            // and the one being filled when the queue stops may or may not come back.
-            #expect(recorded.frames >= 44100 * 5 / 4 && recorded.frames <= 44100 * 7 / 4, "\(ext): \(recorded.frames) frames")
-            #expect(recorded.frames >= reference.frames)
+            // The main run loop waited its 1.5 s, so the whole 1-second file was recorded (a run
+            // loop returning at once records next to nothing). No upper bound: a busy machine
+            // may wake the program late, and it records on.
+            #expect(recorded.frames >= reference.frames, "\(ext): \(recorded.frames) frames")
             #expect(Array(recorded.samples.prefix(reference.samples.count)) == reference.samples, "\(ext): the file's samples, exactly")
             #expect(recorded.samples.dropFirst(reference.samples.count).allSatisfy { $0 == 0 }, "\(ext): silence after the file")
         }
