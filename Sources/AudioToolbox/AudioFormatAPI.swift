@@ -49,9 +49,14 @@ private func u32Array(_ values: [UInt32]) -> FormatAnswer {
 }
 
 private func items(_ list: [(format: SwiftASBD, tag: UInt32)]) -> FormatAnswer {
+    // 48 bytes apart in C arrays: the struct's 44 bytes and the padding of its 8-byte alignment.
+    let stride = MemoryLayout<AudioFormatListItem>.stride
     var out: [UInt8] = []
-    for item in list { out += bytes(of: AudioFormatListItem(mASBD: item.format.c, mChannelLayoutTag: item.tag)) }
-    return .array(out, stride: MemoryLayout<AudioFormatListItem>.size)
+    for item in list {
+        out += bytes(of: AudioFormatListItem(mASBD: item.format.c, mChannelLayoutTag: item.tag))
+        out += [UInt8](repeating: 0, count: stride - MemoryLayout<AudioFormatListItem>.size)
+    }
+    return .array(out, stride: stride)
 }
 
 /// The value of every property but FormatInfo (whose value is also its input).
@@ -80,7 +85,7 @@ private func answer(_ id: UInt32, _ spec: UnsafeRawPointer?, _ size: UInt32) thr
         guard info.mMagicCookieSize == 0 || info.mMagicCookie != nil else { throw .badSpecifierSize }
         return items(try FormatInfo.formatList(SwiftASBD(info.mASBD), cookie: cookie(info.mMagicCookie, info.mMagicCookieSize)))
     case UInt32(kAudioFormatProperty_FirstPlayableFormatFromList):
-        let stride = MemoryLayout<AudioFormatListItem>.size
+        let stride = MemoryLayout<AudioFormatListItem>.stride
         guard let spec, size > 0, Int(size) % stride == 0 else { throw .badSpecifierSize }
         AudioToolboxSetUp.once()
         for i in 0..<Int(size) / stride {
