@@ -7,6 +7,8 @@
 void formatErrors(int *passed, int *failed);
 
 static int *passes, *failures;
+/* NULL where the header says nonnull, without clang's warning about a literal NULL. */
+static void *volatile nothing = NULL;
 
 #define CHECK(cond, ...) do { if (cond) (*passes)++; else { (*failures)++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 #define CHECK_STATUS(call, expected) do { OSStatus s_ = (call); CHECK(s_ == (OSStatus)(expected), "%s = %d, expected %s = %d", #call, (int)s_, #expected, (int)(expected)); } while (0)
@@ -24,7 +26,7 @@ static AudioStreamBasicDescription described(AudioFormatID id) {
 static void audioFormatMisuse(void) {
     AudioStreamBasicDescription aac = described(kAudioFormatMPEG4AAC), qdesign = described(kAudioFormatQDesign);
     UInt32 size = 0;
-    CHECK_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatInfo, 0, NULL, NULL), kAudio_ParamError);
+    CHECK_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatInfo, 0, NULL, nothing), kAudio_ParamError);
     CHECK_STATUS(AudioFormatGetPropertyInfo(0x7A7A7A7A, 0, NULL, &size), kAudioFormatUnsupportedPropertyError);
     CHECK_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_Encoders, 0, NULL, &size), kAudioFormatUnsupportedPropertyError);
     CHECK_STATUS(AudioFormatGetProperty(0x7A7A7A7A, 0, NULL, &size, &aac), kAudioFormatUnsupportedPropertyError);
@@ -105,9 +107,9 @@ static void converterMisuse(void) {
     CHECK_STATUS(AudioQueueNewOutput(&pcm, ignoreOutput, NULL, NULL, NULL, 0, &out), noErr);
     CHECK_STATUS(AudioQueueNewInput(&ima4, ignoreInput, NULL, NULL, NULL, 0, &in), noErr);
     UInt32 size = sizeof(f), value = 0;
-    CHECK_STATUS(AudioQueueGetProperty(NULL, kAudioConverterCurrentOutputStreamDescription, &f, &size), kAudio_ParamError);
-    CHECK_STATUS(AudioQueueGetProperty(out, kAudioConverterCurrentOutputStreamDescription, NULL, &size), kAudio_ParamError);
-    CHECK_STATUS(AudioQueueGetPropertySize(out, kAudioConverterCurrentOutputStreamDescription, NULL), kAudio_ParamError);
+    CHECK_STATUS(AudioQueueGetProperty(nothing, kAudioConverterCurrentOutputStreamDescription, &f, &size), kAudio_ParamError);
+    CHECK_STATUS(AudioQueueGetProperty(out, kAudioConverterCurrentOutputStreamDescription, nothing, &size), kAudio_ParamError);
+    CHECK_STATUS(AudioQueueGetPropertySize(out, kAudioConverterCurrentOutputStreamDescription, nothing), kAudio_ParamError);
     size = 8;
     CHECK_STATUS(AudioQueueGetProperty(out, kAudioConverterCurrentOutputStreamDescription, &f, &size), kAudioQueueErr_InvalidPropertySize);
     size = sizeof(f);
