@@ -151,7 +151,7 @@ enum FormatInfo {
     ]
 
     /// `kAudioFormatProperty_FormatName`: `AAC, 2 channels, 44100 Hz`; linear PCM names its
-    /// samples (`Linear PCM, 16-bit little-endian signed integer, 2 channels, 44100 Hz`). Fields
+    /// samples (`Linear PCM, 16 bit little-endian signed integer, 2 channels, 44100 Hz`). Fields
     /// left 0 are left out. `unsupportedData` for a format ID with no name here.
     static func name(_ format: SwiftASBD) throws(FormatFailure) -> String {
         guard let base = names[format.formatID] else { throw .unsupportedData }
@@ -161,7 +161,7 @@ enum FormatInfo {
             let kind = format.formatFlags.contains(.isFloat) ? "float"
                 : format.formatFlags.contains(.isSignedInteger) ? "signed integer" : "unsigned integer"
             let interleaving = format.formatFlags.contains(.isNonInterleaved) ? ", deinterleaved" : ""
-            parts.append("\(format.bitsPerChannel)-bit \(endian) \(kind)\(interleaving)")
+            parts.append("\(format.bitsPerChannel) bit \(endian) \(kind)\(interleaving)")
         }
         if format.channelsPerFrame > 0 {
             parts.append(format.channelsPerFrame == 1 ? "1 channel" : "\(format.channelsPerFrame) channels")

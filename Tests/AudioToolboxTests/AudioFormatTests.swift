@@ -120,7 +120,7 @@ struct AudioFormatTests {
         var pcm = Self.format(kAudioFormatLinearPCM, rate: 48000, channels: 1)
         pcm.mFormatFlags = kAudioFormatFlagIsFloat
         pcm.mBitsPerChannel = 32
-        #expect(Self.string(kAudioFormatProperty_FormatName, Self.bytes(pcm)) == "Linear PCM, 32-bit little-endian float, 1 channel, 48000 Hz")
+        #expect(Self.string(kAudioFormatProperty_FormatName, Self.bytes(pcm)) == "Linear PCM, 32 bit little-endian float, 1 channel, 48000 Hz")
     }
 
     @Test("EncodeFormatIDs and DecodeFormatIDs list the codec registries")

@@ -4,8 +4,9 @@ import Testing
 
 /// A recorder written as Mac programs write one (C/recorder.c: FormatInfo completes the
 /// description, the queue's converter gives the full format, buffers are sized from it, the
-/// encoder's cookie goes to the file) records from the null input device into CAF; ffprobe reads
-/// the file back and reports the format the program asked for.
+/// encoder's cookie goes to the file) records from the null input device, and from a null sink's
+/// monitor on the sound server, into CAF; ffprobe reads the file back and reports the format the
+/// program asked for.
 @Suite("A recorder sized by Apple's format calls")
 struct RecorderTests {
     static let program = Result { try CPrograms.build("recorder", sources: ["Tests/AudioToolboxTests/C/recorder.c"], extra: ["-lm"]) }
@@ -17,11 +18,11 @@ struct RecorderTests {
         func number(_ key: String, _ index: Int = 0) -> Int? { fields(key).count > index ? Int(fields(key)[index]) : nil }
     }
 
-    static func record(_ format: String) throws -> (run: Run, probe: [String: String], out: String) {
+    static func record(_ format: String, seconds: String = "0.6", environment: [String: String] = ["AUDIOQUEUE_BACKEND": "null"]) throws -> (run: Run, probe: [String: String], out: String) {
         let program = try Self.program.get()
-        let path = CPrograms.scratch.appendingPathComponent("recorder-\(format).caf").path
+        let path = CPrograms.scratch.appendingPathComponent("recorder-\(format)-\(environment.count).caf").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let r = try runProcess(program, [format, path, "0.6"], environment: ["AUDIOQUEUE_BACKEND": "null"])
+        let r = try runProcess(program, [format, path, seconds], environment: environment)
         try #require(r.status == 0, "recorder \(format) exited with \(r.status): \(r.out)\(r.err)")
         var run = Run()
         for line in r.out.split(separator: "\n") {
@@ -75,5 +76,25 @@ struct RecorderTests {
         #expect(probe["codec_name"] == codec, "\(probe)")
         #expect(probe["sample_rate"] == "44100" && probe["channels"] == "2", "\(probe)")
         #expect(probe["duration_ts"] == String(packets * framesPerPacket), "\(probe) \(out)")
+    }
+
+    @Test("The same recorder on the sound server: IMA4 from a null sink's monitor, the format ffprobe reads is the one asked for",
+          .enabled(if: AudioServer.runTests, Comment(rawValue: AudioServer.skipReason)))
+    func recordsFromServer() throws {
+        try #require(AudioServer.available, "no PulseAudio server answers")
+        let sink = "recorder\(getpid())"
+        let load = try runProcess("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=\(sink)", "rate=44100", "channels=2"])
+        try #require(load.status == 0, "pactl load-module: \(load.err)")
+        let module = load.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
+
+        // Two seconds: a monitor's first blocks come late, and half-second buffers must fill.
+        let (run, probe, out) = try Self.record("ima4", seconds: "2", environment: ["AUDIOQUEUE_BACKEND": "pulse", "AUDIOQUEUE_INPUT_DEVICE": "\(sink).monitor"])
+        #expect(run.fields("output") == ["696d6134", "64", "68", "0", "0", "2", "44100"], "\(out)")
+        #expect(run.number("buffer") == 22050 / 64 * 68, "\(out)")
+        let packets = try #require(run.number("packets"), "\(out)")
+        #expect(packets > 0, "nothing recorded: \(out)")
+        #expect(probe["codec_name"] == "adpcm_ima_qt" && probe["sample_rate"] == "44100" && probe["channels"] == "2", "\(probe)")
+        #expect(probe["duration_ts"] == String(packets * 64), "\(probe) \(out)")
     }
 }
