@@ -68,7 +68,10 @@ private func answer(_ id: UInt32, _ spec: UnsafeRawPointer?, _ size: UInt32) thr
         return .bytes(bytes(of: UInt32(FormatInfo.isVBR(try asbd(spec, size)) ? 1 : 0)))
     case UInt32(kAudioFormatProperty_FormatIsExternallyFramed):
         return .bytes(bytes(of: UInt32(FormatInfo.isExternallyFramed(try asbd(spec, size)) ? 1 : 0)))
-    case UInt32(kAudioFormatProperty_FormatIsEncrypted), UInt32(kAudioFormatProperty_FormatEmploysDependentPackets):
+    case UInt32(kAudioFormatProperty_FormatIsEncrypted):  // the specifier is a format ID
+        _ = try u32(spec, size)
+        return .bytes(bytes(of: UInt32(0)))
+    case UInt32(kAudioFormatProperty_FormatEmploysDependentPackets):
         _ = try asbd(spec, size)
         return .bytes(bytes(of: UInt32(0)))
     case UInt32(kAudioFormatProperty_EncodeFormatIDs), UInt32(kAudioFormatProperty_DecodeFormatIDs):
@@ -108,6 +111,8 @@ private func answer(_ id: UInt32, _ spec: UnsafeRawPointer?, _ size: UInt32) thr
         return .bytes(bytes(of: try FormatLayouts.bitmap(for: .init(rawValue: try u32(spec, size)))))
     case UInt32(kAudioFormatProperty_TagsForNumberOfChannels):
         return u32Array(FormatLayouts.tags(forChannels: try u32(spec, size)))
+    case UInt32(kAudioFormatProperty_TagForChannelLayout):
+        return .bytes(bytes(of: try FormatLayouts.tag(for: try FormatLayouts.layout(from: spec, size: size))))
     case UInt32(kAudioFormatProperty_NumberOfChannelsForLayout):
         let layout = try FormatLayouts.layout(from: spec, size: size)
         return .bytes(bytes(of: UInt32(clamping: layout.numberOfChannels)))

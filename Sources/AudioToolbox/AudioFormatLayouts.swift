@@ -53,6 +53,16 @@ enum FormatLayouts {
         return bitmap
     }
 
+    /// `kAudioFormatProperty_TagForChannelLayout`: a predefined layout's own tag; for channel
+    /// descriptions or a bitmap, the first predefined tag with the same channels in the same
+    /// order; `unsupportedData` when there is none.
+    static func tag(for layout: AudioCore.AudioChannelLayout) throws(FormatFailure) -> UInt32 {
+        guard layout.tag == .useChannelDescriptions || layout.tag == .useChannelBitmap else { return layout.tag.rawValue }
+        guard let labels = layout.labels, !labels.isEmpty,
+              let match = tags.first(where: { (try? Self.labels(for: $0)) == labels }) else { throw .unsupportedData }
+        return match.rawValue
+    }
+
     /// `kAudioFormatProperty_TagsForNumberOfChannels`: the predefined tags of `count` channels,
     /// then DiscreteInOrder and Unknown of that count.
     static func tags(forChannels count: UInt32) -> [UInt32] {

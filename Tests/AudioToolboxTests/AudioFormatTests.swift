@@ -156,6 +156,8 @@ struct AudioFormatTests {
         left[0] = 1
         #expect(Self.string(kAudioFormatProperty_ChannelName, left) == "Left")
         #expect(Self.string(kAudioFormatProperty_ChannelShortName, left) == "L")
+        #expect(Self.u32s(Self.property(kAudioFormatProperty_TagForChannelLayout, fromBitmap.bytes).bytes) == [kAudioChannelLayoutTag_MPEG_5_1_A])
+        #expect(Self.u32s(Self.property(kAudioFormatProperty_TagForChannelLayout, stereo.bytes).bytes) == [kAudioChannelLayoutTag_Stereo])
         let tags = Self.u32s(Self.property(kAudioFormatProperty_TagsForNumberOfChannels, Self.bytes(UInt32(2))).bytes)
         #expect(tags.contains(kAudioChannelLayoutTag_Stereo) && tags.allSatisfy { $0 & 0xFFFF == 2 })
     }
