@@ -32,20 +32,27 @@ enum FormatInfo {
         func fill(_ field: WritableKeyPath<SwiftASBD, UInt32>, _ value: UInt32) {
             if f[keyPath: field] == 0 { f[keyPath: field] = value }
         }
+        /// A product of fields; `unsupportedData` when it does not fit a UInt32 (a description
+        /// from untrusted input).
+        func product(_ a: UInt32, _ b: UInt32) throws(FormatFailure) -> UInt32 {
+            let (p, overflow) = a.multipliedReportingOverflow(by: b)
+            guard !overflow else { throw .unsupportedData }
+            return p
+        }
         switch f.formatID {
         case .linearPCM:
             if f.bitsPerChannel > 0, channels > 0 {
-                let word = (f.bitsPerChannel + 7) / 8
-                fill(\.bytesPerFrame, f.formatFlags.contains(.isNonInterleaved) ? word : word * channels)
+                let word = f.bitsPerChannel / 8 + (f.bitsPerChannel % 8 == 0 ? 0 : 1)
+                fill(\.bytesPerFrame, f.formatFlags.contains(.isNonInterleaved) ? word : try product(word, channels))
             }
             fill(\.framesPerPacket, 1)
-            fill(\.bytesPerPacket, f.bytesPerFrame * f.framesPerPacket)
+            fill(\.bytesPerPacket, try product(f.bytesPerFrame, f.framesPerPacket))
         case .aLaw, .uLaw:
             fill(\.framesPerPacket, 1); fill(\.bytesPerFrame, channels); fill(\.bytesPerPacket, channels); fill(\.bitsPerChannel, 8)
         case .appleIMA4:
-            fill(\.framesPerPacket, 64); fill(\.bytesPerPacket, 34 * channels)
+            fill(\.framesPerPacket, 64); fill(\.bytesPerPacket, try product(34, channels))
         case .mace3:
-            fill(\.framesPerPacket, 6); fill(\.bytesPerPacket, 2 * channels)
+            fill(\.framesPerPacket, 6); fill(\.bytesPerPacket, try product(2, channels))
         case .mace6:
             fill(\.framesPerPacket, 6); fill(\.bytesPerPacket, channels)
         case .mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2, .mpeg4AAC_LD, .mpeg4AAC_ELD:

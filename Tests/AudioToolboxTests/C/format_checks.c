@@ -42,6 +42,12 @@ static void audioFormatMisuse(void) {
     f = qdesign;
     size = sizeof(f);
     CHECK_STATUS(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, NULL, &size, &f), kAudioFormatUnsupportedDataFormatError);
+    /* Fields whose products overflow (a description read from a hostile file) are refused, not trapped on. */
+    AudioStreamBasicDescription huge = {44100, kAudioFormatLinearPCM, 0, 0, 0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu, 0};
+    size = sizeof(huge);
+    CHECK_STATUS(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, NULL, &size, &huge), kAudioFormatUnsupportedDataFormatError);
+    huge.mFormatID = kAudioFormatAppleIMA4;
+    CHECK_STATUS(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, NULL, &size, &huge), kAudioFormatUnsupportedDataFormatError);
     const UInt8 badCookie[] = {0x03, 0x7F, 0x00};
     f = aac;
     CHECK_STATUS(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, sizeof(badCookie), badCookie, &size, &f),
