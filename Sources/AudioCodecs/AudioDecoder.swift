@@ -64,6 +64,10 @@ public enum AudioDecoders {
     /// True when a decoder is registered for `formatID`.
     public static func canDecode(_ formatID: AudioFormatID) -> Bool { registry.contains(formatID) }
 
+    /// The format IDs a decoder is registered for, in ascending numeric order
+    /// (`kAudioFormatProperty_DecodeFormatIDs`).
+    public static var formatIDs: [AudioFormatID] { registry.formatIDs }
+
     /// A decoder for `format`, or `formatNotSupported` when none is registered.
     public static func make(for format: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) -> any AudioDecoder {
         try registry.factory(for: format.formatID)(format, magicCookie)

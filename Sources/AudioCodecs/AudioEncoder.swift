@@ -124,6 +124,10 @@ public enum AudioEncoders {
     /// True when an encoder is registered for `formatID`.
     public static func canEncode(_ formatID: AudioFormatID) -> Bool { registry.contains(formatID) }
 
+    /// The format IDs an encoder is registered for, in ascending numeric order
+    /// (`kAudioFormatProperty_EncodeFormatIDs`).
+    public static var formatIDs: [AudioFormatID] { registry.formatIDs }
+
     /// An encoder from `input` to `output`: `formatNotSupported` (`'fmt?'`) naming the format
     /// when none is registered for `output.formatID`, or the encoder's own error.
     public static func make(from input: AudioStreamBasicDescription, to output: AudioStreamBasicDescription)

@@ -21,6 +21,9 @@ final class CodecRegistry<Factory: Sendable>: Sendable {
     /// True when a factory is registered for `formatID`.
     func contains(_ formatID: AudioFormatID) -> Bool { table.withLock { $0[formatID] != nil } }
 
+    /// The format IDs with a factory, in ascending numeric order.
+    var formatIDs: [AudioFormatID] { table.withLock { $0.keys.sorted { $0.rawValue < $1.rawValue } } }
+
     /// The factory for `formatID`, or `formatNotSupported` (`'fmt?'`) naming the format.
     func factory(for formatID: AudioFormatID) throws(AudioCodecError) -> Factory {
         guard let factory = table.withLock({ $0[formatID] }) else {

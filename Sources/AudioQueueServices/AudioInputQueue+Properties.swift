@@ -17,6 +17,10 @@ extension AudioInputQueue {
     /// what the guide's `DeriveBufferSize` asks for formats of variable-size packets.
     public var maximumOutputPacketSize: Int { capture.withLock { $0.encoder.maximumPacketSize } }
 
+    /// What the queue's encoder reads (`kAudioConverterCurrentInputStreamDescription`): the
+    /// captured audio, interleaved native-endian Float32 at the queue's rate and channel count.
+    public var capturedFormat: AudioStreamBasicDescription { capture.withLock { $0.encoder.inputFormat } }
+
     /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else nil.
     public var channelLayout: AudioChannelLayout? { setLayout }
 

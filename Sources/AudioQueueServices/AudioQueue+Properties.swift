@@ -163,6 +163,10 @@ extension AudioQueue {
     /// The largest packet of the render format, in bytes (`kAudioQueueProperty_MaximumOutputPacketSize`).
     public var maximumOutputPacketSize: Int { Int(floatFormat.bytesPerPacket) }
 
+    /// What the queue's decoder produces (`kAudioConverterCurrentOutputStreamDescription`):
+    /// interleaved native-endian Float32 at the queue's rate and channel count.
+    public var decodedFormat: AudioStreamBasicDescription { floatFormat }
+
     // MARK: Time
 
     /// The queue's time (`AudioQueueGetCurrentTime`): frames played since it started (0 when

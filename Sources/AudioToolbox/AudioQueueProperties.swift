@@ -38,6 +38,11 @@ public func _AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: UInt32,
 @_spi(CImplementation) @_cdecl("AudioQueueGetPropertySize")
 public func _AudioQueueGetPropertySize(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ outDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let outDataSize else { return paramError }
+    if let converter = converterProperty(box, inID) {
+        guard case .success(let value) = converter else { return converter.status }
+        outDataSize.pointee = UInt32(value.count)
+        return noErrStatus
+    }
     if inID == currentDeviceID {
         outDataSize.pointee = UInt32(MemoryLayout<CFStringRef>.size)
         return noErrStatus
@@ -48,6 +53,10 @@ public func _AudioQueueGetPropertySize(_ inAQ: AudioQueueRef?, _ inID: UInt32, _
 @_spi(CImplementation) @_cdecl("AudioQueueGetProperty")
 public func _AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     guard let box = QueueBox.find(inAQ), let outData, let ioDataSize else { return paramError }
+    if let converter = converterProperty(box, inID) {
+        guard case .success(let value) = converter else { return converter.status }
+        return copyOut(value, outData, ioDataSize, tooSmall: invalidPropertySize)
+    }
     if inID == currentDeviceID {
         // A CFStringRef the caller releases, as on Apple's systems.
         guard ioDataSize.pointee >= UInt32(MemoryLayout<CFStringRef>.size) else { return invalidPropertySize }
@@ -81,6 +90,66 @@ public func _AudioQueueSetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inD
     }
     return resultStatus { () throws(AudioQueueError) in
         try box.control.setProperty(inID, from: UnsafeRawBufferPointer(start: inData, count: Int(inDataSize)))
+    }
+}
+
+// MARK: Converter properties
+
+/// A converter property's result code (`kAudioConverterErr_PropertyNotSupported` when the
+/// queue's codec has no such value).
+struct ConverterStatus: Error {
+    let status: OSStatus
+    static let notSupported = ConverterStatus(status: OSStatus(kAudioConverterErr_PropertyNotSupported))
+}
+
+extension Result<[UInt8], ConverterStatus> {
+    var status: OSStatus { if case .failure(let e) = self { e.status } else { noErrStatus } }
+}
+
+/// The audio converter properties a queue answers from its codec, as a Mac's queue passes them
+/// to its converter: an output queue's decoder (input: the queue's format, output: Float32 PCM),
+/// an input queue's encoder (input: the captured Float32 PCM, output: the queue's format).
+/// `kAudioConverterPropertyMaximumOutputPacketSize` is `kAudioQueueProperty_MaximumOutputPacketSize`
+/// ('xops'), answered by the queue itself. Nil for any other ID.
+private func converterProperty(_ box: QueueBox, _ id: UInt32) -> Result<[UInt8], ConverterStatus>? {
+    let noPriming = bytes(of: AudioConverterPrimeInfo(leadingFrames: 0, trailingFrames: 0))
+    switch (id, box.queue!) {
+    case (UInt32(kAudioConverterCurrentInputStreamDescription), .input(let q)): return .success(bytes(of: q.capturedFormat.c))
+    case (UInt32(kAudioConverterCurrentInputStreamDescription), .output(let q)): return .success(bytes(of: q.streamDescription.c))
+    case (UInt32(kAudioConverterCurrentOutputStreamDescription), .input(let q)): return .success(bytes(of: q.streamDescription.c))
+    case (UInt32(kAudioConverterCurrentOutputStreamDescription), .output(let q)): return .success(bytes(of: q.decodedFormat.c))
+    case (UInt32(kAudioConverterCompressionMagicCookie), .input(let q)): return cookie(q.magicCookie, q.streamDescription)
+    case (UInt32(kAudioConverterDecompressionMagicCookie), .output(let q)): return cookie(q.magicCookie, q.streamDescription)
+    case (UInt32(kAudioConverterCompressionMagicCookie), .output), (UInt32(kAudioConverterDecompressionMagicCookie), .input):
+        return .failure(.notSupported)
+    case (UInt32(kAudioConverterPropertyMaximumInputPacketSize), .input(let q)): return .success(bytes(of: q.capturedFormat.bytesPerPacket))
+    case (UInt32(kAudioConverterPropertyMaximumInputPacketSize), .output(let q)):
+        return maximumPacketSize(q.streamDescription).map { .success(bytes(of: $0)) } ?? .failure(.notSupported)
+    case (UInt32(kAudioConverterPrimeInfo), .input): return .success(noPriming)  // the encoders here add no priming
+    case (UInt32(kAudioConverterPrimeInfo), .output(let q)):
+        let unprimed: Set<AudioCore.AudioFormatID> = [.linearPCM, .aLaw, .uLaw, .appleIMA4, .appleLossless]
+        return unprimed.contains(q.streamDescription.formatID) ? .success(noPriming) : .failure(.notSupported)
+    default: return nil
+    }
+}
+
+/// A codec's magic cookie: none for linear PCM (a Mac's PCM converter has no cookie property),
+/// empty for a codec without one.
+private func cookie(_ cookie: [UInt8]?, _ format: SwiftASBD) -> Result<[UInt8], ConverterStatus> {
+    if let cookie { return .success(cookie) }
+    return format.isPCM ? .failure(.notSupported) : .success([])
+}
+
+/// The largest packet a decoder takes: a constant packet size, or the format's bound (AAC: 6144
+/// bits per channel; MPEG audio: the longest frame at the highest bit rate of the lowest rate).
+private func maximumPacketSize(_ format: SwiftASBD) -> UInt32? {
+    if format.bytesPerPacket > 0 { return format.bytesPerPacket }
+    switch format.formatID {
+    case .mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2, .mpeg4AAC_LD, .mpeg4AAC_ELD: return 768 * max(1, format.channelsPerFrame)
+    case .mpegLayer1: return 676
+    case .mpegLayer2: return 1729
+    case .mpegLayer3: return 1441
+    default: return nil
     }
 }
 

@@ -2,7 +2,8 @@ import Foundation
 import ProcessSupport
 import Testing
 
-/// The C API's result codes and threading, checked by a C program (C/api_checks.c) built
+/// The C API's result codes and threading, checked by a C program (C/api_checks.c, with
+/// C/format_checks.c for Audio Format Services and the queues' converter properties) built
 /// against libAudioToolbox.so. Live playback goes to the null device, which plays in real time.
 @Suite("C API")
 struct APITests {
@@ -10,10 +11,11 @@ struct APITests {
     static let environment = ["AUDIOQUEUE_BACKEND": "null"]
 
     /// Built once: the tests run at the same time, and a program being rewritten cannot run.
-    static let program = Result { try CPrograms.build("api_checks", sources: ["Tests/AudioToolboxTests/C/api_checks.c"], extra: ["-pthread"]) }
+    static let sources = ["Tests/AudioToolboxTests/C/api_checks.c", "Tests/AudioToolboxTests/C/format_checks.c"]
+    static let program = Result { try CPrograms.build("api_checks", sources: sources, extra: ["-pthread"]) }
     static let sanitized = Result {
         try CPrograms.build(
-            "api_checks_asan", sources: ["Tests/AudioToolboxTests/C/api_checks.c"],
+            "api_checks_asan", sources: sources,
             extra: ["-pthread", "-fsanitize=address", "-fno-omit-frame-pointer"])
     }
 

@@ -279,6 +279,20 @@ static void checkStructs(void) {
     STRUCT(AudioFormatListItem, 48, 8);
     FIELD(AudioFormatListItem, mASBD, 0, 40);
     FIELD(AudioFormatListItem, mChannelLayoutTag, 40, 4);
+
+    /* AudioFormat.h: AudioStreamBasicDescription mASBD; const void *mMagicCookie;
+       UInt32 mMagicCookieSize. */
+    STRUCT(AudioFormatInfo, 56, 8);
+    FIELD(AudioFormatInfo, mASBD, 0, 40);
+    FIELD(AudioFormatInfo, mMagicCookie, 40, 8);
+    FIELD(AudioFormatInfo, mMagicCookieSize, 48, 4);
+
+    /* AudioConverter.h: UInt32 leadingFrames, trailingFrames. */
+    STRUCT(AudioConverterPrimeInfo, 8, 4);
+    FIELD(AudioConverterPrimeInfo, leadingFrames, 0, 4);
+    FIELD(AudioConverterPrimeInfo, trailingFrames, 4, 4);
+    WIDTH(AudioFormatPropertyID, 4);
+    WIDTH(AudioConverterPropertyID, 4);
 }
 
 static void checkConstants(void) {
@@ -498,6 +512,49 @@ static void checkConstants(void) {
     CONST_S32(kExtAudioFileError_InvalidDataFormat, -66566);
     CONST_S32(kExtAudioFileError_MaxPacketSizeUnknown, -66567);
     CONST_S32(kExtAudioFileError_InvalidSeek, -66568);
+
+    /* AudioFormat.h: properties and result codes. */
+    CONST_U32(kAudioFormatProperty_FormatInfo, 0x666D7469);          /* 'fmti' */
+    CONST_U32(kAudioFormatProperty_FormatName, 0x666E616D);          /* 'fnam' */
+    CONST_U32(kAudioFormatProperty_EncodeFormatIDs, 0x61636F66);     /* 'acof' */
+    CONST_U32(kAudioFormatProperty_DecodeFormatIDs, 0x61636966);     /* 'acif' */
+    CONST_U32(kAudioFormatProperty_FormatList, 0x666C7374);          /* 'flst' */
+    CONST_U32(kAudioFormatProperty_ASBDFromESDS, 0x65737364);        /* 'essd' */
+    CONST_U32(kAudioFormatProperty_ChannelLayoutFromESDS, 0x6573636C); /* 'escl' */
+    CONST_U32(kAudioFormatProperty_FirstPlayableFormatFromList, 0x6670666C); /* 'fpfl' */
+    CONST_U32(kAudioFormatProperty_FormatIsVBR, 0x66766272);         /* 'fvbr' */
+    CONST_U32(kAudioFormatProperty_FormatIsExternallyFramed, 0x66657866); /* 'fexf' */
+    CONST_U32(kAudioFormatProperty_AvailableEncodeNumberChannels, 0x61766E63); /* 'avnc' */
+    CONST_U32(kAudioFormatProperty_BitmapForLayoutTag, 0x626D7467);  /* 'bmtg' */
+    CONST_U32(kAudioFormatProperty_NumberOfChannelsForLayout, 0x6E63686D); /* 'nchm' */
+    CONST_U32(kAudioFormatProperty_ChannelLayoutForTag, 0x636D706C); /* 'cmpl' */
+    CONST_U32(kAudioFormatProperty_ChannelLayoutName, 0x6C6F6E6D);   /* 'lonm' */
+    CONST_U32(kAudioFormatProperty_ChannelLayoutSimpleName, 0x6C736E6D); /* 'lsnm' */
+    CONST_U32(kAudioFormatProperty_ChannelLayoutForBitmap, 0x636D7062); /* 'cmpb' */
+    CONST_U32(kAudioFormatProperty_ChannelName, 0x636E616D);         /* 'cnam' */
+    CONST_U32(kAudioFormatProperty_ChannelShortName, 0x63736E6D);    /* 'csnm' */
+    CONST_U32(kAudioFormatProperty_TagsForNumberOfChannels, 0x74616763); /* 'tagc' */
+    CONST_S32(kAudioFormatUnspecifiedError, 0x77686174);             /* 'what' */
+    CONST_S32(kAudioFormatUnsupportedPropertyError, 0x70726F70);     /* 'prop' */
+    CONST_S32(kAudioFormatBadPropertySizeError, 0x2173697A);         /* '!siz' */
+    CONST_S32(kAudioFormatBadSpecifierSizeError, 0x21737063);        /* '!spc' */
+    CONST_S32(kAudioFormatUnsupportedDataFormatError, 0x666D743F);   /* 'fmt?' */
+    CONST_S32(kAudioFormatUnknownFormatError, 0x21666D74);           /* '!fmt' */
+
+    /* AudioConverter.h: the properties a queue answers, and result codes. */
+    CONST_U32(kAudioConverterPropertyMaximumInputPacketSize, 0x78697073);  /* 'xips' */
+    CONST_U32(kAudioConverterPropertyMaximumOutputPacketSize, 0x786F7073); /* 'xops' */
+    CONST_U32(kAudioConverterPrimeInfo, 0x7072696D);                       /* 'prim' */
+    CONST_U32(kAudioConverterDecompressionMagicCookie, 0x646D6763);        /* 'dmgc' */
+    CONST_U32(kAudioConverterCompressionMagicCookie, 0x636D6763);          /* 'cmgc' */
+    CONST_U32(kAudioConverterCurrentOutputStreamDescription, 0x61636F64);  /* 'acod' */
+    CONST_U32(kAudioConverterCurrentInputStreamDescription, 0x61636964);   /* 'acid' */
+    CONST_U32(kConverterPrimeMethod_None, 2);
+    CONST_S32(kAudioConverterErr_FormatNotSupported, 0x666D743F);          /* 'fmt?' */
+    CONST_S32(kAudioConverterErr_OperationNotSupported, 0x6F703F3F);       /* 'op??' */
+    CONST_S32(kAudioConverterErr_PropertyNotSupported, 0x70726F70);        /* 'prop' */
+    CONST_S32(kAudioConverterErr_BadPropertySizeError, 0x2173697A);        /* '!siz' */
+    CONST_S32(kAudioConverterErr_RequiresPacketDescriptionsError, 0x21706B64); /* '!pkd' */
 
     /* CFURL.h, CFRunLoop.h, CFString.h. */
     CONST_S64(kCFURLPOSIXPathStyle, 0);

@@ -17,6 +17,9 @@ static int passed, failed;
 static pthread_t mainThread;
 static int onMainThread(void) { return pthread_equal(pthread_self(), mainThread); }
 
+/* format_checks.c: Audio Format Services and the converter properties of queues. */
+void formatErrors(int *passed, int *failed);
+
 #define EXPECT(cond, ...) do { if (cond) passed++; else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 #define EXPECT_STATUS(call, expected) do { OSStatus s_ = (call); EXPECT(s_ == (OSStatus)(expected), "%s = %d, expected %s = %d", #call, (int)s_, #expected, (int)(expected)); } while (0)
 
@@ -662,6 +665,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "errors") == 0 && argc == 4) {
         queueErrors();
         fileErrors(argv[2], argv[3]);
+        formatErrors(&passed, &failed);
     } else if (strcmp(argv[1], "runloop") == 0) {
         play(argv[2], 1);
         lifetimes();

@@ -1,7 +1,8 @@
 /*
  * AudioToolbox.h — Apple's AudioToolbox C API on Linux: Audio Queue Services, Audio File
- * Services, Audio File Stream Services and Extended Audio File Services, with the CoreFoundation
- * subset their programs use.
+ * Services, Audio File Stream Services, Extended Audio File Services and Audio Format Services
+ * (with the audio converter properties a queue answers), and the CoreFoundation subset their
+ * programs use.
  * Compile and link with the flags `Scripts/audiotoolbox-config --cflags --libs` prints.
  *
  * swift-audio-queue. Apache License 2.0.
@@ -14,6 +15,8 @@
 #include <AudioToolbox/AudioFile.h>
 #include <AudioToolbox/AudioFileStream.h>
 #include <AudioToolbox/AudioQueue.h>
+#include <AudioToolbox/AudioFormat.h>
+#include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */
