@@ -90,7 +90,7 @@ final class RunLoop: @unchecked Sendable {
             let step: Step? = posted.withLock { p in
                 if p.stopRequested {
                     p.stopRequested = false
-                    return .finish(kCFRunLoopRunStopped)
+                    return .finish(.stopped)
                 }
                 if let index = p.items[p.head...].firstIndex(where: { Self.matches($0.mode, running: mode) }) {
                     let item = p.items[index]
@@ -98,9 +98,9 @@ final class RunLoop: @unchecked Sendable {
                     if p.head > 64, p.head * 2 > p.items.count { p.items.removeFirst(p.head); p.head = 0 }
                     return .run(item)
                 }
-                if p.sources == 0 && p.head == p.items.count { return .finish(kCFRunLoopRunFinished) }
+                if p.sources == 0 && p.head == p.items.count { return .finish(.finished) }
                 let now = monotonicSeconds()
-                if now >= deadline { return .finish(kCFRunLoopRunTimedOut) }
+                if now >= deadline { return .finish(.timedOut) }
                 waiting.store(true, ordering: .relaxed)
                 posted.wait(timeoutNanos: UInt64((deadline - now) * 1e9))
                 waiting.store(false, ordering: .relaxed)
@@ -111,7 +111,7 @@ final class RunLoop: @unchecked Sendable {
             case .finish(let result): return result
             case .run(let next):
                 next.work()
-                if returnAfterSourceHandled { return kCFRunLoopRunHandledSource }
+                if returnAfterSourceHandled { return .handledSource }
             }
         }
     }
@@ -163,7 +163,7 @@ public func _CFRunLoopRunInMode(_ mode: CFStringRef?, _ seconds: CFTimeInterval,
 public func _CFRunLoopRun() {
     while true {
         let result = RunLoops.current.run(mode: RunLoop.defaultMode, seconds: 1e9, returnAfterSourceHandled: false)
-        if result == kCFRunLoopRunStopped || result == kCFRunLoopRunFinished { return }
+        if result == .stopped || result == .finished { return }
     }
 }
 
@@ -179,6 +179,6 @@ public func _CFRunLoopIsWaiting(_ rl: CFRunLoopRef?) -> Bool { RunLoop.from(rl)?
 extension RunLoop {
     /// Runs, on the calling thread, everything posted for `mode` so far.
     func drainNow(mode: String) {
-        while run(mode: mode, seconds: 0, returnAfterSourceHandled: true) == kCFRunLoopRunHandledSource {}
+        while run(mode: mode, seconds: 0, returnAfterSourceHandled: true) == .handledSource {}
     }
 }

@@ -41,7 +41,7 @@ struct SwiftSignatureTests {
         var rendered: AudioQueueBufferRef?
         #expect(AudioQueueAllocateBuffer(q, 400, &rendered) == noErr)
         var time = AudioTimeStamp()
-        time.mFlags = kAudioTimeStampSampleTimeValid
+        time.mFlags = .sampleTimeValid
         #expect(AudioQueueOfflineRender(q, &time, rendered!, 0) == noErr)
         #expect(AudioQueueOfflineRender(q, &time, rendered!, 100) == noErr)
         let r = try #require(rendered)
@@ -61,7 +61,7 @@ struct SwiftSignatureTests {
         let path = CPrograms.path("Examples/Sounds/chime.caf")
         let url = CFURLCreateFromFileSystemRepresentation(nil, path, path.utf8.count, false)
         var file: AudioFileID?
-        #expect(AudioFileOpenURL(url!, kAudioFileReadPermission, 0, &file) == noErr)
+        #expect(AudioFileOpenURL(url!, .readPermission, 0, &file) == noErr)
         CFRelease(UnsafeRawPointer(url!))  // Swift on macOS releases CF objects itself; here the program does
         var format = AudioStreamBasicDescription()
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
@@ -80,7 +80,7 @@ struct SwiftSignatureTests {
         let path = CPrograms.path("Tests/Fixtures/mp4/built-itunsmpb-2ch-44100.m4a")
         let url = CFURLCreateFromFileSystemRepresentation(nil, path, path.utf8.count, false)
         var file: AudioFileID?
-        #expect(AudioFileOpenURL(url!, kAudioFileReadPermission, 0, &file) == noErr)
+        #expect(AudioFileOpenURL(url!, .readPermission, 0, &file) == noErr)
         CFRelease(UnsafeRawPointer(url!))
         var type: UInt32 = 0
         var size = UInt32(MemoryLayout<UInt32>.size)
