@@ -15,15 +15,31 @@
 #ifndef AudioToolbox_ATBase_h
 #define AudioToolbox_ATBase_h
 
-#include <MacTypes.h>
-#include <CoreFoundation/CoreFoundation.h>
-#include <CoreServices/CoreServices.h>
+#include <CoreFoundation/CFAvailability.h>
 
+/* Defined before the headers below are included, so that a header of this library they include
+   in turn can use them. */
 #define AT_EXTERN_C_BEGIN CF_EXTERN_C_BEGIN
 #define AT_EXTERN_C_END CF_EXTERN_C_END
 #define AT_ASSUME_NONNULL_BEGIN CF_ASSUME_NONNULL_BEGIN
 #define AT_ASSUME_NONNULL_END CF_ASSUME_NONNULL_END
 #define AT_EXPORT CF_EXPORT
+
+/* The spellings this library's headers used before they wrote enumerations as Apple does:
+   `AT_ENUM(_type)` is `CF_ENUM(_type)`, and `typedef CF_ENUM(_type) { ... } AT_ENUM_NAME(_type,
+   _name);` gives `_name` Apple's width where enumerations have no fixed underlying type (the
+   integer type itself, as Apple's CF_ENUM(_type, _name) does there). New declarations use
+   CF_ENUM(_type, _name) and CF_OPTIONS(_type, _name). */
+#define AT_ENUM(_type) __CF_ANON_ENUM(_type)
+#if __CF_ENUM_FIXED_IS_AVAILABLE
+    #define AT_ENUM_NAME(_type, _name) _name
+#else
+    #define AT_ENUM_NAME(_type, _name) _name##_Values; typedef _type _name
+#endif
+
+#include <MacTypes.h>
+#include <CoreFoundation/CoreFoundation.h>
+#include <CoreServices/CoreServices.h>
 
 AT_EXTERN_C_BEGIN
 
