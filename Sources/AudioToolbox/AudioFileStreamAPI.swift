@@ -80,7 +80,7 @@ public func _AudioFileStreamSeek(_ inAudioFileStream: AudioFileStreamID?, _ inPa
     return resultStatus { () throws(AudioFileStreamError) in
         let (offset, estimated) = try stream.seek(toPacket: inPacketOffset)
         outDataByteOffset.pointee = offset
-        ioFlags.pointee = estimated ? UInt32(kAudioFileStreamSeekFlag_OffsetIsEstimated.rawValue) : 0
+        ioFlags.pointee = estimated ? CAudioToolbox.AudioFileStreamSeekFlags.offsetIsEstimated.rawValue : 0
     }
 }
 
@@ -153,7 +153,7 @@ extension StreamBox {
             } else {
                 (t.mPacket, t.mByteOffsetInPacket, estimated) = try s.packet(forByteOffset: t.mByte)
             }
-            t.mFlags = estimated ? kBytePacketTranslationFlag_IsEstimate : AudioBytePacketTranslationFlags(rawValue: 0)
+            t.mFlags = estimated ? .bytePacketTranslationFlag_IsEstimate : []
             data.storeBytes(of: t, as: CAudioToolbox.AudioBytePacketTranslation.self)
         }
     }

@@ -140,11 +140,11 @@ private func decode(_ cString: UnsafePointer<CChar>, _ encoding: CFStringEncodin
     let length = strlen(cString)
     let bytes = UnsafeRawBufferPointer(start: cString, count: length)
     switch encoding {
-    case CFStringEncoding(kCFStringEncodingUTF8):
+    case CFStringBuiltInEncodings.UTF8.rawValue:
         return String(validating: bytes, as: UTF8.self)
-    case CFStringEncoding(kCFStringEncodingASCII):
+    case CFStringBuiltInEncodings.ASCII.rawValue:
         return bytes.allSatisfy({ $0 < 0x80 }) ? String(decoding: bytes, as: UTF8.self) : nil
-    case CFStringEncoding(kCFStringEncodingISOLatin1), CFStringEncoding(kCFStringEncodingMacRoman):
+    case CFStringBuiltInEncodings.isoLatin1.rawValue, CFStringBuiltInEncodings.macRoman.rawValue:
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     default:
         return nil
@@ -162,11 +162,11 @@ public func _CFStringGetCString(_ string: CFStringRef?, _ buffer: UnsafeMutableP
     guard let text = CFObjects.string(UnsafeRawPointer(string)), let buffer, size > 0 else { return false }
     var bytes: [UInt8]
     switch encoding {
-    case CFStringEncoding(kCFStringEncodingUTF8): bytes = Array(text.utf8)
-    case CFStringEncoding(kCFStringEncodingASCII):
+    case CFStringBuiltInEncodings.UTF8.rawValue: bytes = Array(text.utf8)
+    case CFStringBuiltInEncodings.ASCII.rawValue:
         guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
         bytes = Array(text.utf8)
-    case CFStringEncoding(kCFStringEncodingISOLatin1), CFStringEncoding(kCFStringEncodingMacRoman):
+    case CFStringBuiltInEncodings.isoLatin1.rawValue, CFStringBuiltInEncodings.macRoman.rawValue:
         guard text.unicodeScalars.allSatisfy({ $0.value < 0x100 }) else { return false }
         bytes = text.unicodeScalars.map { UInt8($0.value) }
     default: return false
@@ -179,7 +179,7 @@ public func _CFStringGetCString(_ string: CFStringRef?, _ buffer: UnsafeMutableP
 
 @_spi(CImplementation) @_cdecl("ATCFStringGetCStringPtr")
 public func _CFStringGetCStringPtr(_ string: CFStringRef?, _ encoding: CFStringEncoding) -> UnsafePointer<CChar>? {
-    guard let string, encoding == CFStringEncoding(kCFStringEncodingUTF8),
+    guard let string, encoding == CFStringBuiltInEncodings.UTF8.rawValue,
           CFObjects.header(UnsafeRawPointer(string)).pointee.typeID == CFTypeID.string.rawValue else { return nil }
     return UnsafeRawPointer(string).assumingMemoryBound(to: CFStringObject.self).pointee.bytes
 }
@@ -218,7 +218,7 @@ public func _CFURLCreateFromFileSystemRepresentation(_ alloc: CFAllocatorRef?, _
 @_spi(CImplementation) @_cdecl("ATCFURLCreateWithFileSystemPath")
 public func _CFURLCreateWithFileSystemPath(_ alloc: CFAllocatorRef?, _ filePath: CFStringRef?, _ style: CFURLPathStyle, _ isDirectory: UInt8) -> CFURLRef? {
     guard let path = CFObjects.string(UnsafeRawPointer(filePath)), !path.isEmpty,
-          style == kCFURLPOSIXPathStyle else { return nil }
+          style == .cfurlposixPathStyle else { return nil }
     return CFURLRef(CFObjects.makeURL(path: path))
 }
 

@@ -95,7 +95,7 @@ final class RunLoop: @unchecked Sendable {
             let step: Step? = posted.withLock { p in
                 if p.stopRequested {
                     p.stopRequested = false
-                    return .finish(kCFRunLoopRunStopped)
+                    return .finish(.stopped)
                 }
                 if let index = p.items[p.head...].firstIndex(where: { Self.matches($0.mode, running: mode) }) {
                     let item = p.items[index]
@@ -104,9 +104,9 @@ final class RunLoop: @unchecked Sendable {
                     return .run(item)
                 }
                 let audioSource = p.hasAudioSource && (mode == Self.defaultMode || mode == Self.commonModes)
-                if p.sources == 0 && !audioSource && p.head == p.items.count { return .finish(kCFRunLoopRunFinished) }
+                if p.sources == 0 && !audioSource && p.head == p.items.count { return .finish(.finished) }
                 let now = monotonicSeconds()
-                if now >= deadline { return .finish(kCFRunLoopRunTimedOut) }
+                if now >= deadline { return .finish(.timedOut) }
                 waiting.store(true, ordering: .relaxed)
                 posted.wait(timeoutNanos: UInt64((deadline - now) * 1e9))
                 waiting.store(false, ordering: .relaxed)
@@ -117,7 +117,7 @@ final class RunLoop: @unchecked Sendable {
             case .finish(let result): return result
             case .run(let next):
                 next.work()
-                if returnAfterSourceHandled { return kCFRunLoopRunHandledSource }
+                if returnAfterSourceHandled { return .handledSource }
             }
         }
     }
@@ -175,7 +175,7 @@ public func _CFRunLoopRunInMode(_ mode: CFStringRef?, _ seconds: CFTimeInterval,
 public func _CFRunLoopRun() {
     while true {
         let result = RunLoops.current.run(mode: RunLoop.defaultMode, seconds: 1e9, returnAfterSourceHandled: false)
-        if result == kCFRunLoopRunStopped || result == kCFRunLoopRunFinished { return }
+        if result == .stopped || result == .finished { return }
     }
 }
 
@@ -191,6 +191,6 @@ public func _CFRunLoopIsWaiting(_ rl: CFRunLoopRef?) -> Bool { RunLoop.from(rl)?
 extension RunLoop {
     /// Runs, on the calling thread, everything posted for `mode` so far.
     func drainNow(mode: String) {
-        while run(mode: mode, seconds: 0, returnAfterSourceHandled: true) == kCFRunLoopRunHandledSource {}
+        while run(mode: mode, seconds: 0, returnAfterSourceHandled: true) == .handledSource {}
     }
 }

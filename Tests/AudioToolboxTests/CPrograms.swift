@@ -13,6 +13,12 @@ enum CPrograms {
 
     static func path(_ relative: String) -> String { repository.appendingPathComponent(relative).path }
 
+    /// The include paths `Scripts/audiotoolbox-config --cflags` gives: the headers, and the
+    /// directory of those only C and C++ see (TargetConditionals.h).
+    static let includeFlags: [String] = [
+        "-I" + path("Sources/CAudioToolbox/include"), "-I" + path("Sources/CAudioToolbox/include-c"),
+    ]
+
     /// The flags to compile and link against the library.
     static let flags: [String] = {
         guard let r = try? runProcess(path("Scripts/audiotoolbox-config"), ["--debug", "--no-build", "--cflags", "--libs"]),

@@ -41,7 +41,7 @@ struct SwiftSignatureTests {
         var rendered: AudioQueueBufferRef?
         #expect(AudioQueueAllocateBuffer(q, 400, &rendered) == noErr)
         var time = AudioTimeStamp()
-        time.mFlags = kAudioTimeStampSampleTimeValid
+        time.mFlags = .sampleTimeValid
         #expect(AudioQueueOfflineRender(q, &time, rendered!, 0) == noErr)
         #expect(AudioQueueOfflineRender(q, &time, rendered!, 100) == noErr)
         let r = try #require(rendered)
@@ -61,7 +61,7 @@ struct SwiftSignatureTests {
         let path = CPrograms.path("Examples/Sounds/chime.caf")
         let url = CFURLCreateFromFileSystemRepresentation(nil, path, path.utf8.count, false)
         var file: AudioFileID?
-        #expect(AudioFileOpenURL(url!, kAudioFileReadPermission, 0, &file) == noErr)
+        #expect(AudioFileOpenURL(url!, .readPermission, 0, &file) == noErr)
         CFRelease(UnsafeRawPointer(url!))  // Swift on macOS releases CF objects itself; here the program does
         var format = AudioStreamBasicDescription()
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
@@ -80,7 +80,7 @@ struct SwiftSignatureTests {
         let path = CPrograms.path("Tests/Fixtures/mp4/built-itunsmpb-2ch-44100.m4a")
         let url = CFURLCreateFromFileSystemRepresentation(nil, path, path.utf8.count, false)
         var file: AudioFileID?
-        #expect(AudioFileOpenURL(url!, kAudioFileReadPermission, 0, &file) == noErr)
+        #expect(AudioFileOpenURL(url!, .readPermission, 0, &file) == noErr)
         CFRelease(UnsafeRawPointer(url!))
         var type: UInt32 = 0
         var size = UInt32(MemoryLayout<UInt32>.size)
@@ -96,5 +96,36 @@ struct SwiftSignatureTests {
         #expect(AudioFileGetProperty(file!, kAudioFilePropertyAudioDataPacketCount, &size, &packets) == noErr)
         #expect(packets == 24)
         #expect(AudioFileClose(file!) == noErr)
+    }
+
+    /// CF_ENUM types come into Swift as enums and CF_OPTIONS types as option sets, with the names
+    /// Swift gives them on a Mac, and the functions take them.
+    @Test("CF_ENUM types are Swift enums, CF_OPTIONS types option sets, as on a Mac")
+    func enumsAndOptionSets() throws {
+        #expect(AudioFilePermissions.readPermission.rawValue == 1 && AudioFilePermissions.readWritePermission.rawValue == 3)
+        #expect(CFRunLoopRunResult.handledSource.rawValue == 4 && CFRunLoopRunResult.finished.rawValue == 1)
+        #expect(CFURLPathStyle.cfurlposixPathStyle.rawValue == 0 && CFURLPathStyle.cfurlWindowsPathStyle.rawValue == 2)
+        #expect(CFStringBuiltInEncodings.UTF8.rawValue == 0x0800_0100)
+        #expect(SMPTETimeType.type2398.rawValue == 11)
+        let fileFlags: AudioFileFlags = [.eraseFile, .dontPageAlignAudioData]
+        #expect(fileFlags.rawValue == 3)
+        let stamp: AudioTimeStampFlags = [.sampleTimeValid, .hostTimeValid]
+        #expect(stamp == .sampleHostTimeValid)
+        #expect(AudioChannelFlags.meters.rawValue == 4)
+
+        var stream: AudioFileStreamID?
+        #expect(AudioFileStreamOpen(nil, { _, _, _, ioFlags in
+            ioFlags.pointee.insert(.cacheProperty)
+        }, { _, _, _, _, _ in }, kAudioFileCAFType, &stream) == noErr)
+        let s = try #require(stream)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: CPrograms.path("Examples/Sounds/chime.caf")))
+        let status = bytes.withUnsafeBytes { AudioFileStreamParseBytes(s, UInt32($0.count), $0.baseAddress, []) }
+        #expect(status == noErr)
+        #expect(AudioFileStreamParseBytes(s, 0, nil, .discontinuity) == noErr)
+        var offset: Int64 = 0
+        var seekFlags: AudioFileStreamSeekFlags = []
+        #expect(AudioFileStreamSeek(s, 10, &offset, &seekFlags) == noErr)
+        #expect(!seekFlags.contains(.offsetIsEstimated))  // CAF packet offsets are exact
+        #expect(AudioFileStreamClose(s) == noErr)
     }
 }

@@ -26,13 +26,29 @@ public func runProcess(
             kill(pid, SIGKILL)
         }
     }.start()
+    // Standard error is read on a thread of its own, so that a program writing more than a pipe
+    // holds to one stream while the other is read (a compiler's warnings) does not block.
+    let errBox = DataBox()
+    let errRead = DispatchSemaphore(value: 0)
+    Thread {
+        errBox.store(err.fileHandleForReading.readDataToEndOfFile())
+        errRead.signal()
+    }.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    errRead.wait()
+    let errData = errBox.load()
     process.waitUntilExit()
     finished.signal()
     var errText = String(decoding: errData, as: UTF8.self)
     if killed.isSet { errText += "\nkilled after \(timeout) s: \(executable) did not end" }
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), errText)
+}
+
+/// Bytes one thread stores and another loads.
+private final class DataBox: Sendable {
+    private let value = Mutex<Data>(Data())
+    func store(_ data: Data) { value.withLock { $0 = data } }
+    func load() -> Data { value.withLock { $0 } }
 }
 
 /// A flag one thread sets and another reads.

@@ -9,8 +9,9 @@
  * structs), so every field has its natural LP64 alignment: 1, 2, 4 and 8 for the 8-, 16-, 32- and
  * 64-bit integers, 4 for Float32, 8 for Float64 and pointers.
  *
- * Built as C (cc -std=c11) and, through abi_check.cpp, as C++. Prints one line per mismatch and a
- * summary; exits 1 on any mismatch.
+ * Built as C (c99, c11) and, through abi_check.cpp, as C++ (c++03, c++11, c++17), with GCC and
+ * Clang. Prints one line per mismatch and a summary; exits 1 on any mismatch. The checks of
+ * MacTypes.h and the CoreFoundation headers are in abi_check_cf.h.
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -19,11 +20,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#if defined(__cplusplus)
+#if defined(__cplusplus) && __cplusplus >= 201103L
     #define ABI_ALIGNOF(type) alignof(type)
-    #define ABI_LANGUAGE "C++"
+#elif defined(__cplusplus) || !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L
+    #define ABI_ALIGNOF(type) __alignof__(type) /* C++03, C99 */
 #else
     #define ABI_ALIGNOF(type) _Alignof(type)
+#endif
+#if defined(__cplusplus)
+    #define ABI_LANGUAGE "C++"
+#else
     #define ABI_LANGUAGE "C"
 #endif
 
@@ -564,10 +570,13 @@ static void checkConstants(void) {
     CONST_U32(kCFStringEncodingUTF8, 0x08000100);
 }
 
+#include "abi_check_cf.h"
+
 int main(void) {
     checkScalarTypes();
     checkStructs();
     checkConstants();
+    checkMacTypesAndCoreFoundation();
     printf("%s ABI: %d passed, %d failed\n", ABI_LANGUAGE, passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -62,16 +62,16 @@ CF_ENUM(OSStatus) {
     kAudioFileFileNotFoundError = -43,
 };
 
-typedef CF_ENUM(UInt32) {
+typedef CF_OPTIONS(UInt32, AudioFileFlags) {
     kAudioFileFlags_EraseFile = 1,
     kAudioFileFlags_DontPageAlignAudioData = 2,
-} AudioFileFlags;
+};
 
-typedef CF_ENUM(SInt8) {
+typedef CF_ENUM(SInt8, AudioFilePermissions) {
     kAudioFileReadPermission = 0x01,
     kAudioFileWritePermission = 0x02,
     kAudioFileReadWritePermission = 0x03,
-} AT_ENUM_NAME(SInt8, AudioFilePermissions);
+};
 
 CF_ENUM(AudioFilePropertyID) {
     kAudioFilePropertyFileFormat = 0x66666D74,          /* 'ffmt' UInt32 */
@@ -118,9 +118,9 @@ typedef struct AudioFramePacketTranslation {
     UInt32 mFrameOffsetInPacket;
 } AudioFramePacketTranslation;
 
-typedef CF_ENUM(UInt32) {
+typedef CF_OPTIONS(UInt32, AudioBytePacketTranslationFlags) {
     kBytePacketTranslationFlag_IsEstimate = 1,
-} AudioBytePacketTranslationFlags;
+};
 
 typedef struct AudioBytePacketTranslation {
     SInt64 mByte;

@@ -17,21 +17,21 @@ AT_ASSUME_NONNULL_BEGIN
 
 /** Flags a property listener gets (PropertyIsCached: the value can be read later; this parser
     keeps every value it reports) and may set (CacheProperty: keep it). */
-typedef CF_ENUM(UInt32) {
+typedef CF_OPTIONS(UInt32, AudioFileStreamPropertyFlags) {
     kAudioFileStreamPropertyFlag_PropertyIsCached = 1,
     kAudioFileStreamPropertyFlag_CacheProperty = 2,
-} AudioFileStreamPropertyFlags;
+};
 
 /** Discontinuity: the bytes do not follow the previous ones (after AudioFileStreamSeek, or lost
     data); a partial packet held from before is dropped. */
-typedef CF_ENUM(UInt32) {
+typedef CF_OPTIONS(UInt32, AudioFileStreamParseFlags) {
     kAudioFileStreamParseFlag_Discontinuity = 1,
-} AudioFileStreamParseFlags;
+};
 
 /** Set by AudioFileStreamSeek when the byte offset is an estimate (ADTS, MPEG audio). */
-typedef CF_ENUM(UInt32) {
+typedef CF_OPTIONS(UInt32, AudioFileStreamSeekFlags) {
     kAudioFileStreamSeekFlag_OffsetIsEstimated = 1,
-} AudioFileStreamSeekFlags;
+};
 
 #ifndef AT_HAVE_AUDIO_FORMAT_LIST_ITEM
 #define AT_HAVE_AUDIO_FORMAT_LIST_ITEM 1

@@ -141,7 +141,7 @@ typedef struct AudioStreamPacketDescription {
 } AudioStreamPacketDescription;
 
 /* Time stamps. */
-typedef CF_ENUM(UInt32) {
+typedef CF_ENUM(UInt32, SMPTETimeType) {
     kSMPTETimeType24 = 0,
     kSMPTETimeType25 = 1,
     kSMPTETimeType30Drop = 2,
@@ -154,13 +154,13 @@ typedef CF_ENUM(UInt32) {
     kSMPTETimeType5994Drop = 9,
     kSMPTETimeType50 = 10,
     kSMPTETimeType2398 = 11,
-} SMPTETimeType;
+};
 
-typedef CF_ENUM(UInt32) {
+typedef CF_OPTIONS(UInt32, SMPTETimeFlags) {
     kSMPTETimeUnknown = 0,
     kSMPTETimeValid = (1U << 0),
     kSMPTETimeRunning = (1U << 1),
-} SMPTETimeFlags;
+};
 
 typedef struct SMPTETime {
     SInt16 mSubframes;
@@ -174,7 +174,7 @@ typedef struct SMPTETime {
     SInt16 mFrames;
 } SMPTETime;
 
-typedef CF_ENUM(UInt32) {
+typedef CF_OPTIONS(UInt32, AudioTimeStampFlags) {
     kAudioTimeStampNothingValid = 0,
     kAudioTimeStampSampleTimeValid = (1U << 0),
     kAudioTimeStampHostTimeValid = (1U << 1),
@@ -182,7 +182,7 @@ typedef CF_ENUM(UInt32) {
     kAudioTimeStampWordClockTimeValid = (1U << 3),
     kAudioTimeStampSMPTETimeValid = (1U << 4),
     kAudioTimeStampSampleHostTimeValid = (kAudioTimeStampSampleTimeValid | kAudioTimeStampHostTimeValid),
-} AudioTimeStampFlags;
+};
 
 typedef struct AudioTimeStamp {
     Float64 mSampleTime;
@@ -225,7 +225,7 @@ CF_ENUM(AudioChannelLabel) {
     kAudioChannelLabel_Mono = 42,
 };
 
-typedef CF_ENUM(UInt32) {
+typedef CF_OPTIONS(UInt32, AudioChannelBitmap) {
     kAudioChannelBit_Left = (1U << 0),
     kAudioChannelBit_Right = (1U << 1),
     kAudioChannelBit_Center = (1U << 2),
@@ -238,14 +238,14 @@ typedef CF_ENUM(UInt32) {
     kAudioChannelBit_LeftSurroundDirect = (1U << 9),
     kAudioChannelBit_RightSurroundDirect = (1U << 10),
     kAudioChannelBit_TopCenterSurround = (1U << 11),
-} AudioChannelBitmap;
+};
 
-typedef CF_ENUM(UInt32) {
+typedef CF_OPTIONS(UInt32, AudioChannelFlags) {
     kAudioChannelFlags_AllOff = 0,
     kAudioChannelFlags_RectangularCoordinates = (1U << 0),
     kAudioChannelFlags_SphericalCoordinates = (1U << 1),
     kAudioChannelFlags_Meters = (1U << 2),
-} AudioChannelFlags;
+};
 
 typedef struct AudioChannelDescription {
     AudioChannelLabel mChannelLabel;

@@ -1,0 +1,37 @@
+/*
+ * CoreServices.h — the part of Apple's CoreServices that AudioToolbox programs use: the File
+ * Manager's permission constants (fsRdPerm, which programs pass to AudioFileOpenURL) and
+ * paramErr, with the types of <MacTypes.h> and the CoreFoundation subset. The rest of
+ * CoreServices (File Manager functions, Launch Services, …) is not provided.
+ *
+ * swift-audio-queue. Apache License 2.0.
+ */
+#ifndef __CORESERVICES__
+#define __CORESERVICES__
+
+#include <MacTypes.h>
+#include <CoreFoundation/CoreFoundation.h>
+
+/* MacErrors.h */
+#if defined(__clang__) || (defined(__cplusplus) && __cplusplus >= 201103L)
+enum : OSStatus {
+#else
+enum {
+#endif
+    paramErr = -50
+};
+
+/* Files.h: permissions of the Carbon File Manager. */
+#if defined(__clang__) || (defined(__cplusplus) && __cplusplus >= 201103L)
+enum : SInt8 {
+#else
+enum {
+#endif
+    fsCurPerm = 0x00,
+    fsRdPerm = 0x01,
+    fsWrPerm = 0x02,
+    fsRdWrPerm = 0x03,
+    fsRdWrShPerm = 0x04
+};
+
+#endif /* __CORESERVICES__ */
