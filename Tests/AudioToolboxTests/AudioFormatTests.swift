@@ -27,7 +27,7 @@ struct AudioFormatTests {
         guard let ref = r.bytes.withUnsafeBytes({ $0.loadUnaligned(as: CFStringRef?.self) }) else { return nil }
         defer { CFRelease(UnsafeRawPointer(ref)) }
         var text = [CChar](repeating: 0, count: 256)
-        guard ATCFStringGetCString(ref, &text, 256, CFStringEncoding(kCFStringEncodingUTF8)) else { return nil }
+        guard ATCFStringGetCString(ref, &text, 256, CFStringBuiltInEncodings.UTF8.rawValue) else { return nil }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
