@@ -141,6 +141,38 @@ AT_EXPORT OSStatus AudioFileCreateWithURL(CFURLRef inFileRef, AudioFileTypeID in
                                           const AudioStreamBasicDescription *inFormat, AudioFileFlags inFlags,
                                           AudioFileID _Nullable *_Nonnull outAudioFile);
 
+/** Reads `requestCount` bytes at `inPosition` of the program's data into `buffer`; sets
+    `actualCount` (fewer only at the end of the data). */
+typedef OSStatus (*AudioFile_ReadProc)(void *inClientData, SInt64 inPosition, UInt32 requestCount, void *buffer,
+                                       UInt32 *actualCount);
+/** Writes `requestCount` bytes at `inPosition` of the program's data; sets `actualCount`. */
+typedef OSStatus (*AudioFile_WriteProc)(void *inClientData, SInt64 inPosition, UInt32 requestCount, const void *buffer,
+                                        UInt32 *actualCount);
+/** The size of the program's data in bytes. */
+typedef SInt64 (*AudioFile_GetSizeProc)(void *inClientData);
+/** Sets the size of the program's data. */
+typedef OSStatus (*AudioFile_SetSizeProc)(void *inClientData, SInt64 inSize);
+
+/** Opens audio data the program supplies through callbacks (memory, an archive, a network
+    cache) for reading. The size is asked for once, when the file opens; reads come from the
+    thread that calls Audio File Services, one at a time. A read callback's error ends the call
+    that needed the bytes with that code. `inWriteFunc` and `inSetSizeFunc` may be NULL; with a
+    write callback the file would be opened for writing, which gives
+    kAudioFileOperationNotSupportedError (as AudioFileOpenURL with write permission does). */
+AT_EXPORT OSStatus AudioFileOpenWithCallbacks(void *inClientData, AudioFile_ReadProc inReadFunc,
+                                              AudioFile_WriteProc _Nullable inWriteFunc, AudioFile_GetSizeProc inGetSizeFunc,
+                                              AudioFile_SetSizeProc _Nullable inSetSizeFunc, AudioFileTypeID inFileTypeHint,
+                                              AudioFileID _Nullable *_Nonnull outAudioFile);
+
+/** Creating a file through callbacks: not supported here (files are written to paths, with
+    AudioFileCreateWithURL); gives kAudioFileOperationNotSupportedError, or kAudio_ParamError
+    for a missing callback, format or result pointer. */
+AT_EXPORT OSStatus AudioFileInitializeWithCallbacks(void *inClientData, AudioFile_ReadProc inReadFunc,
+                                                    AudioFile_WriteProc inWriteFunc, AudioFile_GetSizeProc inGetSizeFunc,
+                                                    AudioFile_SetSizeProc inSetSizeFunc, AudioFileTypeID inFileType,
+                                                    const AudioStreamBasicDescription *inFormat, AudioFileFlags inFlags,
+                                                    AudioFileID _Nullable *_Nonnull outAudioFile);
+
 /** Closes the file; a file being written gets its final sizes and tables. */
 AT_EXPORT OSStatus AudioFileClose(AudioFileID inAudioFile);
 

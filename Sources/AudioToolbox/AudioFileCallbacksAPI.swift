@@ -1,0 +1,84 @@
+public import CAudioToolbox
+import AudioCore
+import AudioFileServices
+import Locking
+
+// AudioFileOpenWithCallbacks: audio data the program supplies through a read and a size
+// callback, read by the same AudioFile as a path's.
+
+/// The program's data as an ``AudioByteSource``: reads call its read callback, one at a time
+/// (a program's callbacks need not be reentrant), until the bytes asked for arrive or the
+/// callback returns none.
+final class CallbackByteSource: AudioByteSource, @unchecked Sendable {
+    /// The read callback's type with its client pointer optional: a C program may pass NULL
+    /// client data, which Apple's Swift signature (non-optional) cannot carry. Same C ABI.
+    typealias ReadProc = @convention(c) (
+        UnsafeMutableRawPointer?, Int64, UInt32, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt32>?
+    ) -> OSStatus
+    private let client: UserData
+    private let readProc: ReadProc
+    private let lock = Guarded(())
+    let size: Int64
+
+    init(client: UnsafeMutableRawPointer?, read: @escaping AudioFile_ReadProc, size: Int64) {
+        self.client = UserData(client)
+        readProc = unsafeBitCast(read, to: ReadProc.self)
+        self.size = size
+    }
+
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(AudioFileError) -> Int {
+        guard offset >= 0 else { throw AudioFileError(.position, "negative offset \(offset)") }
+        guard offset < size, let base = buffer.baseAddress else { return 0 }
+        let wanted = Int(min(Int64(buffer.count), size - offset))
+        return try lock.withLock { _ throws(AudioFileError) -> Int in
+            var done = 0
+            while done < wanted {
+                let request = UInt32(min(wanted - done, Int(UInt32.max)))
+                var actual: UInt32 = 0
+                let status = readProc(client.pointer, offset + Int64(done), request, base + done, &actual)
+                guard status == 0 else {
+                    throw AudioFileError(.init(rawValue: status), "the read callback failed at offset \(offset + Int64(done))")
+                }
+                // A callback that says it read more than it was asked for is believed only up to
+                // the request.
+                let got = Int(min(actual, request))
+                if got == 0 { break }
+                done += got
+            }
+            return done
+        }
+    }
+}
+
+@_spi(CImplementation) @_cdecl("AudioFileOpenWithCallbacks")
+public func _AudioFileOpenWithCallbacks(
+    _ inClientData: UnsafeMutableRawPointer?, _ inReadFunc: AudioFile_ReadProc?, _ inWriteFunc: AudioFile_WriteProc?,
+    _ inGetSizeFunc: AudioFile_GetSizeProc?, _ inSetSizeFunc: AudioFile_SetSizeProc?, _ inFileTypeHint: UInt32,
+    _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?
+) -> OSStatus {
+    guard let outAudioFile, let inReadFunc, let inGetSizeFunc else { return paramError }
+    AudioToolboxSetUp.once()
+    // A write callback asks for a file open for writing: changing existing data in place is
+    // not supported, as with AudioFileOpenURL and write permission.
+    guard inWriteFunc == nil else { return OSStatus(kAudioFileOperationNotSupportedError) }
+    typealias GetSizeProc = @convention(c) (UnsafeMutableRawPointer?) -> Int64
+    let size = unsafeBitCast(inGetSizeFunc, to: GetSizeProc.self)(inClientData)
+    guard size >= 0 else { return OSStatus(kAudioFileInvalidFileError) }
+    let source = CallbackByteSource(client: inClientData, read: inReadFunc, size: size)
+    return resultStatus { () throws(AudioFileError) in
+        let file = try AudioFile(source: source, typeHint: inFileTypeHint == 0 ? nil : AudioFileType(rawValue: inFileTypeHint))
+        FileBox.open(.reader(file), into: outAudioFile)
+    }
+}
+
+@_spi(CImplementation) @_cdecl("AudioFileInitializeWithCallbacks")
+public func _AudioFileInitializeWithCallbacks(
+    _ inClientData: UnsafeMutableRawPointer?, _ inReadFunc: AudioFile_ReadProc?, _ inWriteFunc: AudioFile_WriteProc?,
+    _ inGetSizeFunc: AudioFile_GetSizeProc?, _ inSetSizeFunc: AudioFile_SetSizeProc?, _ inFileType: UInt32,
+    _ inFormat: UnsafePointer<CAudioToolbox.AudioStreamBasicDescription>?, _ inFlags: UInt32,
+    _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?
+) -> OSStatus {
+    guard outAudioFile != nil, inReadFunc != nil, inWriteFunc != nil, inGetSizeFunc != nil, inSetSizeFunc != nil,
+          inFormat != nil else { return paramError }
+    return OSStatus(kAudioFileOperationNotSupportedError)
+}
