@@ -10,6 +10,10 @@
 #define AudioToolbox_AudioToolbox_h
 
 #include <AudioToolbox/ATBase.h>
+#include <CoreFoundation/CFObjectsExtra.h>
+#include <CoreFoundation/CFNumber.h>
+#include <CoreFoundation/CFArray.h>
+#include <CoreFoundation/CFDictionary.h>
 #include <AudioToolbox/CoreAudioTypes.h>
 #include <AudioToolbox/AudioFile.h>
 #include <AudioToolbox/AudioFileStream.h>
