@@ -10,10 +10,10 @@ struct APITests {
     static let environment = ["AUDIOQUEUE_BACKEND": "null"]
 
     /// Built once: the tests run at the same time, and a program being rewritten cannot run.
-    static let program = Result { try CPrograms.build("api_checks", sources: ["Tests/AudioToolboxTests/C/api_checks.c"], extra: ["-pthread"]) }
+    static let program = Result { try CPrograms.build("api_checks", sources: ["Tests/AudioToolboxTests/C/api_checks.c", "Tests/AudioToolboxTests/C/cf_misuse.c"], extra: ["-pthread"]) }
     static let sanitized = Result {
         try CPrograms.build(
-            "api_checks_asan", sources: ["Tests/AudioToolboxTests/C/api_checks.c"],
+            "api_checks_asan", sources: ["Tests/AudioToolboxTests/C/api_checks.c", "Tests/AudioToolboxTests/C/cf_misuse.c"],
             extra: ["-pthread", "-fsanitize=address", "-fno-omit-frame-pointer"])
     }
 
