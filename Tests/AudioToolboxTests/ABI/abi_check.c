@@ -507,10 +507,13 @@ static void checkConstants(void) {
     CONST_U32(kCFStringEncodingUTF8, 0x08000100);
 }
 
+#include "abi_check_cf.h"
+
 int main(void) {
     checkScalarTypes();
     checkStructs();
     checkConstants();
+    checkCoreFoundationObjects();
     printf("%s ABI: %d passed, %d failed\n", ABI_LANGUAGE, passed, failed);
     return failed == 0 ? 0 : 1;
 }
