@@ -26,13 +26,29 @@ public func runProcess(
             kill(pid, SIGKILL)
         }
     }.start()
+    // Standard error is read on a thread of its own: read one after the other, a program that
+    // fills the error pipe (64 KiB) while standard output is being read would block forever.
+    let errBox = DataBox()
+    let errRead = DispatchSemaphore(value: 0)
+    Thread {
+        errBox.set(err.fileHandleForReading.readDataToEndOfFile())
+        errRead.signal()
+    }.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    errRead.wait()
+    let errData = errBox.get()
     process.waitUntilExit()
     finished.signal()
     var errText = String(decoding: errData, as: UTF8.self)
     if killed.isSet { errText += "\nkilled after \(timeout) s: \(executable) did not end" }
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), errText)
+}
+
+/// Bytes one thread reads and another takes.
+private final class DataBox: Sendable {
+    private let value = Mutex(Data())
+    func set(_ data: Data) { value.withLock { $0 = data } }
+    func get() -> Data { value.withLock { $0 } }
 }
 
 /// A flag one thread sets and another reads.

@@ -5,6 +5,7 @@
  *   cf_objects show           CFShow of several objects (stderr); stdout has the text Apple's
  *                             formats give for the same objects
  *   cf_objects info FILE...   each file's kAudioFilePropertyInfoDictionary, one key=value a line
+ *   cf_objects stream FILE    kAudioFileStreamProperty_InfoDictionary of FILE parsed as a stream
  *   cf_objects global         AudioFileGetGlobalInfo's listings, one property a line
  * Every check prints a line when it fails; the last line says how many passed and failed.
  */
@@ -318,6 +319,43 @@ static int info(int count, char **paths) {
     return 0;
 }
 
+/* The stream's dictionary, printed when the parser is ready to produce packets. */
+static void streamListener(void *ud, AudioFileStreamID stream, AudioFileStreamPropertyID id, AudioFileStreamPropertyFlags *flags) {
+    (void)flags;
+    if (id != kAudioFileStreamProperty_ReadyToProducePackets || *(int *)ud) return;
+    *(int *)ud = 1;
+    CFDictionaryRef d = NULL;
+    UInt32 size = sizeof d;
+    EXPECT(AudioFileStreamGetProperty(stream, kAudioFileStreamProperty_InfoDictionary, &size, &d) == noErr && d, "stream dictionary");
+    if (!d) return;
+    printf("count=%ld\n", (long)CFDictionaryGetCount(d));
+    CFDictionaryApplyFunction(d, printPair, (void *)d);
+    CFRelease(d);
+}
+
+static void streamPackets(void *ud, UInt32 bytes, UInt32 packets, const void *data, AudioStreamPacketDescription *descriptions) {
+    (void)ud; (void)bytes; (void)packets; (void)data; (void)descriptions;
+}
+
+static int stream(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { printf("cannot open %s\n", path); return 2; }
+    int done = 0;
+    AudioFileStreamID s = NULL;
+    EXPECT(AudioFileStreamOpen(&done, streamListener, streamPackets, 0, &s) == noErr, "open stream");
+    CFDictionaryRef early = NULL;
+    UInt32 size = sizeof early;
+    EXPECT(AudioFileStreamGetProperty(s, kAudioFileStreamProperty_InfoDictionary, &size, &early) == kAudioFileStreamError_ValueUnknown,
+           "no dictionary before the header");
+    unsigned char buffer[4096];
+    size_t n;
+    while (!done && (n = fread(buffer, 1, sizeof buffer, f)) > 0) AudioFileStreamParseBytes(s, (UInt32)n, buffer, 0);
+    fclose(f);
+    AudioFileStreamClose(s);
+    EXPECT(done, "ready to produce packets");
+    return 0;
+}
+
 static void printTypes(const char *name, AudioFilePropertyID id, UInt32 specifierSize, void *specifier) {
     UInt32 size = 0;
     OSStatus s = AudioFileGetGlobalInfoSize(id, specifierSize, specifier, &size);
@@ -391,8 +429,9 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "objects")) { numbers(); arrays(); dictionaries(); stringsURLsData(); }
     else if (argc >= 2 && !strcmp(argv[1], "show")) show();
     else if (argc >= 3 && !strcmp(argv[1], "info")) { int r = info(argc - 2, argv + 2); if (r) return r; }
+    else if (argc == 3 && !strcmp(argv[1], "stream")) { int r = stream(argv[2]); if (r) return r; }
     else if (argc >= 2 && !strcmp(argv[1], "global")) global();
-    else { fprintf(stderr, "usage: cf_objects objects | show | info FILE... | global\n"); return 2; }
+    else { fprintf(stderr, "usage: cf_objects objects | show | info FILE... | stream FILE | global\n"); return 2; }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
