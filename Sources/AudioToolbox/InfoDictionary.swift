@@ -29,6 +29,12 @@ enum InfoDictionary {
         return pairs
     }
 
+    /// A file being written: only the duration of what has been written so far.
+    static func pairs(_ writer: AudioFileWriter, sampleRate: Double) -> [(key: String, value: String)] {
+        let seconds = sampleRate > 0 ? Double(writer.totalFrames) / sampleRate : 0
+        return [("approximate duration in seconds", formatDuration(seconds))]
+    }
+
     /// Stores a new dictionary of `pairs` at `out` when `ioDataSize` has room for a pointer.
     static func copyOut(_ pairs: [(key: String, value: String)], _ out: UnsafeMutableRawPointer,
                         _ ioDataSize: UnsafeMutablePointer<UInt32>, tooSmall: OSStatus) -> OSStatus {

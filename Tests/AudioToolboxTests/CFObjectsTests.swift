@@ -85,6 +85,14 @@ struct CFObjectsTests {
         #expect(abs(seconds - duration) < 0.06, "\(seconds) s against ffprobe's \(duration) s")
     }
 
+    @Test("A file being written has an info dictionary with the duration written so far")
+    func writtenFileInfoDictionary() throws {
+        let path = CPrograms.scratch.appendingPathComponent("cf-written-\(UUID().uuidString).caf").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try runProcess(try Self.sanitized.get(), ["written", path])
+        Self.expectAllPassed((r.status, r.out, r.err))
+    }
+
     /// The stream's tags are those before the audio: an ID3v1 tag at the end is not there yet
     /// when the parser is ready to produce packets.
     @Test("kAudioFileStreamProperty_InfoDictionary holds the tags ffprobe reads", arguments: tagged.filter { !$0.contains("id3v1") })

@@ -5,6 +5,7 @@
  *   cf_objects show           CFShow of several objects (stderr); stdout has the text Apple's
  *                             formats give for the same objects
  *   cf_objects info FILE...   each file's kAudioFilePropertyInfoDictionary, one key=value a line
+ *   cf_objects written FILE   the info dictionary of a CAF file being written (800 frames at 8 kHz)
  *   cf_objects stream FILE    kAudioFileStreamProperty_InfoDictionary of FILE parsed as a stream
  *   cf_objects global         AudioFileGetGlobalInfo's listings, one property a line
  * Every check prints a line when it fails; the last line says how many passed and failed.
@@ -319,6 +320,26 @@ static int info(int count, char **paths) {
     return 0;
 }
 
+static int written(const char *path) {
+    CFURLRef url = CFURLCreateFromFileSystemRepresentation(NULL, (const UInt8 *)path, (CFIndex)strlen(path), false);
+    AudioStreamBasicDescription f = {8000, kAudioFormatLinearPCM, kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked, 2, 1, 2, 1, 16, 0};
+    AudioFileID file = NULL;
+    OSStatus status = AudioFileCreateWithURL(url, kAudioFileCAFType, &f, kAudioFileFlags_EraseFile, &file);
+    CFRelease(url);
+    if (status != noErr) { printf("cannot create %s: %d\n", path, (int)status); return 2; }
+    static SInt16 samples[800];
+    UInt32 packets = 800;
+    EXPECT(AudioFileWritePackets(file, false, sizeof samples, NULL, 0, &packets, samples) == noErr && packets == 800, "write");
+    CFDictionaryRef d = NULL;
+    UInt32 size = sizeof d;
+    EXPECT(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &size, &d) == noErr && d, "info dictionary");
+    CFStringRef seconds = d ? CFDictionaryGetValue(d, CFSTR(kAFInfoDictionary_ApproximateDurationInSeconds)) : NULL;
+    EXPECT(d && CFDictionaryGetCount(d) == 1 && strcmp(text(seconds), "0.1") == 0, "duration %s", text(seconds));
+    if (d) CFRelease(d);
+    AudioFileClose(file);
+    return 0;
+}
+
 /* The stream's dictionary, printed when the parser is ready to produce packets. */
 static void streamListener(void *ud, AudioFileStreamID stream, AudioFileStreamPropertyID id, AudioFileStreamPropertyFlags *flags) {
     (void)flags;
@@ -429,9 +450,10 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "objects")) { numbers(); arrays(); dictionaries(); stringsURLsData(); }
     else if (argc >= 2 && !strcmp(argv[1], "show")) show();
     else if (argc >= 3 && !strcmp(argv[1], "info")) { int r = info(argc - 2, argv + 2); if (r) return r; }
+    else if (argc == 3 && !strcmp(argv[1], "written")) { int r = written(argv[2]); if (r) return r; }
     else if (argc == 3 && !strcmp(argv[1], "stream")) { int r = stream(argv[2]); if (r) return r; }
     else if (argc >= 2 && !strcmp(argv[1], "global")) global();
-    else { fprintf(stderr, "usage: cf_objects objects | show | info FILE... | stream FILE | global\n"); return 2; }
+    else { fprintf(stderr, "usage: cf_objects objects | show | info FILE... | written FILE | stream FILE | global\n"); return 2; }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
