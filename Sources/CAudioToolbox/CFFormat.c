@@ -63,7 +63,11 @@ static void convert(struct Buffer *b, const char *spec, const char *length, char
         if (!strcmp(length, "L")) APPEND_ONE(long double);
         else APPEND_ONE(double);
         break;
-    case 's': APPEND_ONE(const char *); break;
+    case 's':
+        /* %ls (wide strings) is not supported: its argument is not a char string. */
+        if (*length) { b->failed = 1; break; }
+        APPEND_ONE(const char *);
+        break;
     case 'p': APPEND_ONE(void *); break;
     default: b->failed = 1; break;
     }

@@ -89,8 +89,8 @@ static void objects(int *passed, int *failed) {
            && CFStringGetMaximumSizeForEncoding(4, 0x12345) == kCFNotFound, "maximum size misuse");
     EXPECT(CFStringCreateWithFormat(NULL, NULL, NULL) == NULL && CFStringCreateWithFormat(NULL, NULL, (CFStringRef)n) == NULL,
            "format that is not a string");
-    EXPECT(CFStringCreateWithFormat(NULL, NULL, CFSTR("%")) == NULL && CFStringCreateWithFormat(NULL, NULL, CFSTR("%k")) == NULL,
-           "broken conversions");
+    EXPECT(CFStringCreateWithFormat(NULL, NULL, CFSTR("%")) == NULL && CFStringCreateWithFormat(NULL, NULL, CFSTR("%k")) == NULL
+           && CFStringCreateWithFormat(NULL, NULL, CFSTR("%ls"), L"wide") == NULL, "broken or unsupported conversions");
     CFStringRef nullObject = CFStringCreateWithFormat(NULL, NULL, CFSTR("%@"), (CFTypeRef)NULL);
     EXPECT(nullObject && strcmp(CFStringGetCStringPtr(nullObject, kCFStringEncodingUTF8), "(null)") == 0, "%%@ of NULL");
     if (nullObject) CFRelease(nullObject);
