@@ -373,7 +373,7 @@ func clampedInt(_ value: Double) -> Int {
 }
 
 /// Seconds with up to three decimals, as Apple's info dictionary gives the duration.
-func formatDuration(_ seconds: Double) -> String {
+package func formatDuration(_ seconds: Double) -> String {
     guard seconds.isFinite, abs(seconds) < 9e15 else { return seconds.isFinite ? String(clampedInt(seconds)) : "0" }
     let millis = Int64((seconds * 1000).rounded())
     let whole = millis / 1000

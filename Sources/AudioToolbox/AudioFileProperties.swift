@@ -41,6 +41,9 @@ extension FileBox {
             return dataFormat.isPCM ? bytes(of: Int32(dataFormat.bitsPerChannel)) : nil
         case (UInt32(kAudioFilePropertyPacketToFrame), _), (UInt32(kAudioFilePropertyFrameToPacket), _):
             return bytes(of: CAudioToolbox.AudioFramePacketTranslation())
+        case (UInt32(kAudioFilePropertyInfoDictionary), _):
+            // A CFDictionaryRef; AudioFileGetProperty makes the dictionary itself.
+            return [UInt8](repeating: 0, count: MemoryLayout<CFDictionaryRef>.size)
         default: return nil
         }
     }
@@ -117,6 +120,14 @@ public func _AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: U
         let status = box.translate(inPropertyID, &t)
         if status == noErrStatus { outPropertyData.storeBytes(of: t, as: CAudioToolbox.AudioFramePacketTranslation.self) }
         return status
+    }
+    if inPropertyID == UInt32(kAudioFilePropertyInfoDictionary) {
+        let pairs: [(key: String, value: String)]
+        switch box.file {
+        case .reader(let file): pairs = InfoDictionary.pairs(file)
+        case .writer(let writer): pairs = InfoDictionary.pairs(writer, sampleRate: box.dataFormat.sampleRate)
+        }
+        return InfoDictionary.copyOut(pairs, outPropertyData, ioDataSize, tooSmall: badSize)
     }
     guard let value = box.propertyBytes(inPropertyID) else { return unsupported }
     // A magic cookie may be asked for with more room than it needs; fixed-size values must fit.

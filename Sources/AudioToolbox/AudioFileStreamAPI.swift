@@ -129,6 +129,10 @@ extension StreamBox {
         case .bitRate: return bytes(of: try known(s.bitRate))
         case .packetToFrame, .frameToPacket: return bytes(of: CAudioToolbox.AudioFramePacketTranslation())
         case .packetToByte, .byteToPacket: return bytes(of: CAudioToolbox.AudioBytePacketTranslation())
+        case .infoDictionary:
+            // A CFDictionaryRef, once the header is parsed; AudioFileStreamGetProperty makes it.
+            _ = try known(s.dataFormat)
+            return [UInt8](repeating: 0, count: MemoryLayout<CFDictionaryRef>.size)
         default: return nil
         }
     }
@@ -180,6 +184,9 @@ public func _AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID?,
     let status = resultStatus { () throws(AudioFileStreamError) in value = try box.propertyBytes(inPropertyID) }
     guard status == noErrStatus else { return status }
     guard let value else { return OSStatus(kAudioFileStreamError_UnsupportedProperty) }
+    if inPropertyID == UInt32(kAudioFileStreamProperty_InfoDictionary), let stream = box.stream {
+        return InfoDictionary.copyOut(stream.metadata, outPropertyData, ioPropertyDataSize, tooSmall: badSize)
+    }
     if translations.contains(inPropertyID) {
         guard Int(ioPropertyDataSize.pointee) == value.count else { return badSize }
         return resultStatus { () throws(AudioFileStreamError) in try box.translate(inPropertyID, outPropertyData) }

@@ -3,14 +3,22 @@ import Glibc
 import Locking
 
 // The CoreFoundation subset's objects. Every CF object this library makes starts with the
-// same two words as the string constants CFConstants.c defines: a type ID and a reference
-// count (-1: immortal). A string holds UTF-8 bytes, a URL its path as a string, a run loop a
-// reference to a `RunLoop`.
+// same two words as the string and boolean constants CFConstants.c defines: a type ID and a
+// reference count (-1: immortal). A string holds UTF-8 bytes, a URL its path as a string, a
+// run loop a reference to a `RunLoop`; numbers (CFNumber.swift), collections
+// (CFCollections.swift) and data (CFData.swift) have files of their own.
 
+/// The type IDs `CFGetTypeID` returns (CFConstants.c writes 1 and 4 into its constants). Inside
+/// this module the name hides C's `CFTypeID` (an `unsigned long`, `UInt`).
 enum CFTypeID: UInt32 {
     case string = 1
     case url = 2
     case runLoop = 3
+    case boolean = 4
+    case number = 5
+    case array = 6
+    case dictionary = 7
+    case data = 8
 }
 
 /// The header every CF object here begins with (CFConstants.c's `struct ATConstantString`
@@ -27,10 +35,11 @@ struct CFStringObject {
     var length: Int
 }
 
-/// A file URL: the header, then its path as a string object (owned).
+/// A file URL: the header, then its path and its `file://` form as string objects (owned).
 struct CFURLObject {
     var header: CFObjectHeader
     var path: UnsafeMutablePointer<CFStringObject>
+    var string: UnsafeMutablePointer<CFStringObject>
 }
 
 /// A run loop: the header, then the `RunLoop` it stands for (retained).
@@ -75,8 +84,41 @@ enum CFObjects {
     static func makeURL(path: String) -> UnsafeMutablePointer<CFURLObject> {
         let object = UnsafeMutablePointer<CFURLObject>.allocate(capacity: 1)
         object.initialize(to: CFURLObject(
-            header: CFObjectHeader(typeID: CFTypeID.url.rawValue, retainCount: 1), path: makeString(path)))
+            header: CFObjectHeader(typeID: CFTypeID.url.rawValue, retainCount: 1), path: makeString(path),
+            string: makeString(fileURLString(path))))
         return object
+    }
+
+    /// `file://` and the path, its bytes outside RFC 3986's unreserved set (and `/`)
+    /// percent-encoded, as CFURLGetString gives it.
+    static func fileURLString(_ path: String) -> String {
+        var out = "file://"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 15)])
+            }
+        }
+        return out
+    }
+
+    /// The kind of a CF object of this library; nil for NULL.
+    static func kind(_ cf: UnsafeRawPointer?) -> CFTypeID? {
+        guard let cf else { return nil }
+        return CFTypeID(rawValue: header(cf).pointee.typeID)
+    }
+
+    /// `cf` as an object of `kind`; nil for NULL or another kind.
+    static func object<T>(_ cf: UnsafeRawPointer?, _ kind: CFTypeID, as type: T.Type) -> UnsafeMutablePointer<T>? {
+        guard let cf, self.kind(cf) == kind else { return nil }
+        return UnsafeMutablePointer(mutating: cf.assumingMemoryBound(to: T.self))
     }
 
     static func free(_ cf: UnsafeRawPointer) {
@@ -88,12 +130,17 @@ enum CFObjects {
         case .url:
             let u = UnsafeMutablePointer(mutating: cf.assumingMemoryBound(to: CFURLObject.self))
             free(UnsafeRawPointer(u.pointee.path))
+            free(UnsafeRawPointer(u.pointee.string))
             u.deallocate()
         case .runLoop:
             let r = UnsafeMutablePointer(mutating: cf.assumingMemoryBound(to: CFRunLoopObject.self))
             r.pointee.loop.release()
             r.deallocate()
-        case nil:
+        case .number, .data:
+            freeValue(cf)
+        case .array, .dictionary:
+            freeCollection(cf)
+        case .boolean, nil:
             break
         }
     }

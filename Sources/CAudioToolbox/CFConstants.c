@@ -23,6 +23,41 @@ const CFRunLoopMode ATkCFRunLoopDefaultMode = (CFRunLoopMode)&defaultMode;
 const CFStringRef ATkCFRunLoopCommonModes = (CFStringRef)&commonModes;
 const CFAllocatorRef ATkCFAllocatorDefault = NULL;
 
+/* Must match CFObjectHeader and CFBooleanObject in CFObjects.swift. */
+struct ATConstantBoolean {
+    UInt32 typeID;        /* 4: boolean */
+    SInt32 retainCount;   /* -1: immortal */
+    UInt8 value;
+};
+
+static const struct ATConstantBoolean booleanTrue = {4, -1, 1};
+static const struct ATConstantBoolean booleanFalse = {4, -1, 0};
+const CFBooleanRef ATkCFBooleanTrue = (CFBooleanRef)&booleanTrue;
+const CFBooleanRef ATkCFBooleanFalse = (CFBooleanRef)&booleanFalse;
+
+/* The callbacks for collections of CF objects. */
+static const void *typeRetain(CFAllocatorRef allocator, const void *value) {
+    (void)allocator;
+    return value ? ATCFRetain(value) : NULL;
+}
+static void typeRelease(CFAllocatorRef allocator, const void *value) {
+    (void)allocator;
+    if (value) ATCFRelease(value);
+}
+static const void *copyString(CFAllocatorRef allocator, const void *value) {
+    if (!value) return NULL;
+    if (ATCFGetTypeID(value) != ATCFStringGetTypeID()) return ATCFRetain(value);
+    return ATCFStringCreateCopy(allocator, (CFStringRef)value);
+}
+
+const CFArrayCallBacks ATkCFTypeArrayCallBacks = {0, typeRetain, typeRelease, ATCFCopyDescription, ATCFEqual};
+const CFDictionaryKeyCallBacks ATkCFTypeDictionaryKeyCallBacks = {
+    0, typeRetain, typeRelease, ATCFCopyDescription, ATCFEqual, ATCFHash};
+const CFDictionaryKeyCallBacks ATkCFCopyStringDictionaryKeyCallBacks = {
+    0, copyString, typeRelease, ATCFCopyDescription, ATCFEqual, ATCFHash};
+const CFDictionaryValueCallBacks ATkCFTypeDictionaryValueCallBacks = {
+    0, typeRetain, typeRelease, ATCFCopyDescription, ATCFEqual};
+
 /* The main thread is the one whose thread ID is the process ID (also when the library is
    loaded later, from another thread). */
 Boolean __ATIsMainThread(void) { return syscall(SYS_gettid) == getpid() ? 1 : 0; }

@@ -106,6 +106,57 @@ CF_ENUM(AudioFilePropertyID) {
     kAudioFilePropertyUseAudioTrack = 0x7561746B,       /* 'uatk' UInt32 */
 };
 
+/* The keys of kAudioFilePropertyInfoDictionary (and kAudioFileStreamProperty_InfoDictionary). */
+#define kAFInfoDictionary_Artist "artist"
+#define kAFInfoDictionary_Album "album"
+#define kAFInfoDictionary_Tempo "tempo"
+#define kAFInfoDictionary_KeySignature "key signature"
+#define kAFInfoDictionary_TimeSignature "time signature"
+#define kAFInfoDictionary_TrackNumber "track number"
+#define kAFInfoDictionary_Year "year"
+#define kAFInfoDictionary_Composer "composer"
+#define kAFInfoDictionary_Lyricist "lyricist"
+#define kAFInfoDictionary_Genre "genre"
+#define kAFInfoDictionary_Title "title"
+#define kAFInfoDictionary_RecordedDate "recorded date"
+#define kAFInfoDictionary_Comments "comments"
+#define kAFInfoDictionary_Copyright "copyright"
+#define kAFInfoDictionary_SourceEncoder "source encoder"
+#define kAFInfoDictionary_EncodingApplication "encoding application"
+#define kAFInfoDictionary_NominalBitRate "nominal bit rate"
+#define kAFInfoDictionary_ChannelLayout "channel layout"
+#define kAFInfoDictionary_ApproximateDurationInSeconds "approximate duration in seconds"
+#define kAFInfoDictionary_SourceBitDepth "source bit depth"
+#define kAFInfoDictionary_ISRC "ISRC"
+#define kAFInfoDictionary_SubTitle "subtitle"
+
+/* AudioFileGetGlobalInfo's properties. */
+CF_ENUM(AudioFilePropertyID) {
+    kAudioFileGlobalInfo_ReadableTypes = 0x61667266,           /* 'afrf' UInt32[] */
+    kAudioFileGlobalInfo_WritableTypes = 0x61667766,           /* 'afwf' UInt32[] */
+    kAudioFileGlobalInfo_FileTypeName = 0x66746E6D,            /* 'ftnm' CFStringRef; specifier AudioFileTypeID */
+    kAudioFileGlobalInfo_AvailableStreamDescriptionsForFormat = 0x73646964, /* 'sdid' ASBD[]; AudioFileTypeAndFormatID */
+    kAudioFileGlobalInfo_AvailableFormatIDs = 0x666D6964,      /* 'fmid' UInt32[]; specifier AudioFileTypeID */
+    kAudioFileGlobalInfo_AllExtensions = 0x616C7874,           /* 'alxt' CFArrayRef */
+    kAudioFileGlobalInfo_AllHFSTypeCodes = 0x61686673,         /* 'ahfs' UInt32[] */
+    kAudioFileGlobalInfo_AllUTIs = 0x61757469,                 /* 'auti' CFArrayRef */
+    kAudioFileGlobalInfo_AllMIMETypes = 0x616D696D,            /* 'amim' CFArrayRef */
+    kAudioFileGlobalInfo_ExtensionsForType = 0x66657874,       /* 'fext' CFArrayRef; specifier AudioFileTypeID */
+    kAudioFileGlobalInfo_HFSTypeCodesForType = 0x66686673,     /* 'fhfs' UInt32[]; specifier AudioFileTypeID */
+    kAudioFileGlobalInfo_UTIsForType = 0x66757469,             /* 'futi' CFArrayRef; specifier AudioFileTypeID */
+    kAudioFileGlobalInfo_MIMETypesForType = 0x666D696D,        /* 'fmim' CFArrayRef; specifier AudioFileTypeID */
+    kAudioFileGlobalInfo_TypesForMIMEType = 0x746D696D,        /* 'tmim' UInt32[]; specifier CFStringRef */
+    kAudioFileGlobalInfo_TypesForUTI = 0x74757469,             /* 'tuti' UInt32[]; specifier CFStringRef */
+    kAudioFileGlobalInfo_TypesForHFSTypeCode = 0x74686673,     /* 'thfs' UInt32[]; specifier HFSTypeCode */
+    kAudioFileGlobalInfo_TypesForExtension = 0x74657874,       /* 'text' UInt32[]; specifier CFStringRef */
+};
+
+/** The specifier of kAudioFileGlobalInfo_AvailableStreamDescriptionsForFormat. */
+typedef struct AudioFileTypeAndFormatID {
+    AudioFileTypeID mFileType;
+    UInt32 mFormatID;
+} AudioFileTypeAndFormatID;
+
 typedef struct AudioFilePacketTableInfo {
     SInt64 mNumberValidFrames;
     SInt32 mPrimingFrames;
@@ -209,6 +260,14 @@ AT_EXPORT OSStatus AudioFileGetProperty(AudioFileID inAudioFile, AudioFileProper
                                         UInt32 *ioDataSize, void *outPropertyData);
 AT_EXPORT OSStatus AudioFileSetProperty(AudioFileID inAudioFile, AudioFilePropertyID inPropertyID,
                                         UInt32 inDataSize, const void *inPropertyData);
+
+/** The size of a global property's value for `inSpecifier`. */
+AT_EXPORT OSStatus AudioFileGetGlobalInfoSize(AudioFilePropertyID inPropertyID, UInt32 inSpecifierSize,
+                                              void *_Nullable inSpecifier, UInt32 *outDataSize);
+/** A global property's value: the types this library reads and writes, their names,
+    extensions, UTIs, MIME types and formats. CF values are new objects the caller releases. */
+AT_EXPORT OSStatus AudioFileGetGlobalInfo(AudioFilePropertyID inPropertyID, UInt32 inSpecifierSize,
+                                          void *_Nullable inSpecifier, UInt32 *ioDataSize, void *outPropertyData);
 
 AT_ASSUME_NONNULL_END
 AT_EXTERN_C_END

@@ -129,8 +129,8 @@ CF_EXPORT void ATCFRelease(CFTypeRef cf);
 /** The object's reference count. */
 CF_EXPORT CFIndex ATCFGetRetainCount(CFTypeRef cf);
 
-/* CFGetTypeID, CFShow, CFEqual, CFHash: declared here by the CF object types
-   (CFNumber.h, CFArray.h, CFDictionary.h) when they are added. */
+/* CFGetTypeID, CFEqual, CFHash, CFCopyDescription and CFShow are declared in CFObjectsExtra.h,
+   with the object types' other functions. */
 
 CF_ASSUME_NONNULL_END
 

@@ -39,7 +39,11 @@
 #include <CoreFoundation/CFURL.h>
 #include <CoreFoundation/CFRunLoop.h>
 
-/* CF object types: CFNumber.h, CFArray.h and CFDictionary.h are included here when they are
-   added. */
+/* The object types: type IDs, equality, descriptions, CFShow, CFData and the rest of the
+   string and URL functions; numbers and booleans; arrays; dictionaries. */
+#include <CoreFoundation/CFObjectsExtra.h>
+#include <CoreFoundation/CFNumber.h>
+#include <CoreFoundation/CFArray.h>
+#include <CoreFoundation/CFDictionary.h>
 
 #endif /* __COREFOUNDATION_COREFOUNDATION__ */

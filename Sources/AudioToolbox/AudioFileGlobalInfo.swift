@@ -1,0 +1,214 @@
+public import CAudioToolbox
+
+// AudioFileGetGlobalInfoSize and AudioFileGetGlobalInfo: the file types this library reads
+// and writes, with the names, extensions, UTIs, MIME types and HFS type codes a Mac gives them
+// (afconvert -hf lists the names and extensions), and the data formats its writer accepts.
+// CF values are new objects the caller releases.
+
+/// One file type: what the global info properties say about it.
+struct FileTypeInfo {
+    let type: UInt32
+    let name: String
+    let extensions: [String]
+    let utis: [String]
+    let mimeTypes: [String]
+    let hfsCodes: [UInt32]
+    /// The data formats the writer accepts (empty: read only).
+    let formats: [UInt32]
+
+    static func code(_ s: String) -> UInt32 { s.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+
+    static let aiffMIME = ["audio/aiff", "audio/x-aiff"]
+    static let mpegMIME = ["audio/mpeg", "audio/x-mpeg"]
+    static let g711: [UInt32] = [kAudioFormatLinearPCM, kAudioFormatALaw, kAudioFormatULaw, kAudioFormatAppleIMA4]
+
+    /// The types, readable ones in the order magic bytes are tried.
+    static let all: [FileTypeInfo] = [
+        FileTypeInfo(type: code("caff"), name: "CAF", extensions: ["caf"], utis: ["com.apple.coreaudio-format"],
+                     mimeTypes: ["audio/x-caf"], hfsCodes: [code("caff")], formats: g711),
+        FileTypeInfo(type: code("WAVE"), name: "WAVE", extensions: ["wav"], utis: ["com.microsoft.waveform-audio"],
+                     mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], hfsCodes: [code("WAVE")],
+                     formats: [kAudioFormatLinearPCM, kAudioFormatALaw, kAudioFormatULaw]),
+        FileTypeInfo(type: code("RF64"), name: "RF64", extensions: ["rf64"], utis: [], mimeTypes: [], hfsCodes: [], formats: []),
+        FileTypeInfo(type: code("BW64"), name: "BW64", extensions: ["bw64"], utis: [], mimeTypes: [], hfsCodes: [], formats: []),
+        FileTypeInfo(type: code("AIFF"), name: "AIFF", extensions: ["aiff", "aif"], utis: ["public.aiff-audio"],
+                     mimeTypes: aiffMIME, hfsCodes: [code("AIFF")], formats: [kAudioFormatLinearPCM]),
+        FileTypeInfo(type: code("AIFC"), name: "AIFC", extensions: ["aifc", "aiff", "aif"], utis: ["public.aifc-audio"],
+                     mimeTypes: aiffMIME, hfsCodes: [code("AIFC")], formats: g711),
+        FileTypeInfo(type: code("m4af"), name: "Apple MPEG-4 Audio", extensions: ["m4a", "m4r"], utis: ["com.apple.m4a-audio"],
+                     mimeTypes: ["audio/mp4", "audio/x-m4a"], hfsCodes: [code("M4A ")], formats: []),
+        FileTypeInfo(type: code("m4bf"), name: "Apple MPEG-4 AudioBooks", extensions: ["m4b"], utis: [],
+                     mimeTypes: [], hfsCodes: [code("M4B ")], formats: []),
+        FileTypeInfo(type: code("mp4f"), name: "MPEG-4 Audio", extensions: ["mp4"], utis: ["public.mpeg-4"],
+                     mimeTypes: ["audio/mp4"], hfsCodes: [code("mpg4")], formats: []),
+        FileTypeInfo(type: code("3gpp"), name: "3GP Audio", extensions: ["3gp"], utis: ["public.3gpp"],
+                     mimeTypes: ["audio/3gpp"], hfsCodes: [code("3gpp")], formats: []),
+        FileTypeInfo(type: code("3gp2"), name: "3GPP-2 Audio", extensions: ["3g2"], utis: ["public.3gpp2"],
+                     mimeTypes: ["audio/3gpp2"], hfsCodes: [code("3gp2")], formats: []),
+        FileTypeInfo(type: code("adts"), name: "AAC ADTS", extensions: ["aac", "adts"], utis: ["public.aac-audio"],
+                     mimeTypes: ["audio/aac", "audio/x-aac"], hfsCodes: [code("adts")], formats: []),
+        FileTypeInfo(type: code("MPG3"), name: "MPEG Layer 3", extensions: ["mp3", "mpeg", "mpa"], utis: ["public.mp3"],
+                     mimeTypes: ["audio/mpeg", "audio/mpeg3", "audio/mp3", "audio/x-mpeg3", "audio/x-mp3", "audio/x-mpeg"],
+                     hfsCodes: [code("MPG3")], formats: []),
+        FileTypeInfo(type: code("MPG2"), name: "MPEG Layer 2", extensions: ["mp2", "mpeg", "mpa"], utis: [],
+                     mimeTypes: mpegMIME, hfsCodes: [code("MPG2")], formats: []),
+        FileTypeInfo(type: code("MPG1"), name: "MPEG Layer 1", extensions: ["mp1", "mpeg", "mpa"], utis: [],
+                     mimeTypes: mpegMIME, hfsCodes: [code("MPG1")], formats: []),
+    ]
+
+    static func find(_ type: UInt32) -> FileTypeInfo? { all.first { $0.type == type } }
+
+    /// The linear PCM layouts the writer takes for this type, as afconvert -hf lists them:
+    /// (bits, float, big-endian, signed).
+    var pcmLayouts: [(bits: UInt32, float: Bool, big: Bool, signed: Bool)] {
+        let ints: [UInt32] = [16, 24, 32]
+        switch name {
+        case "AIFF": return [(8, false, true, true)] + ints.map { ($0, false, true, true) }
+        case "AIFC":
+            return [(8, false, true, true), (8, false, true, false)] + ints.map { ($0, false, true, true) }
+                + ints.map { ($0, false, false, true) } + [(32, true, true, true), (64, true, true, true)]
+        case "WAVE": return [(8, false, false, false)] + ints.map { ($0, false, false, true) } + [(32, true, false, true), (64, true, false, true)]
+        default:
+            return [(8, false, true, true)] + ints.map { ($0, false, true, true) } + [(32, true, true, true), (64, true, true, true)]
+                + ints.map { ($0, false, false, true) } + [(32, true, false, true), (64, true, false, true)]
+        }
+    }
+
+    /// AvailableStreamDescriptionsForFormat: sample rate and channels 0, as Apple gives them.
+    func streamDescriptions(_ format: UInt32) -> [AudioStreamBasicDescription] {
+        guard formats.contains(format) else { return [] }
+        guard format == kAudioFormatLinearPCM else {
+            let framesPerPacket: UInt32 = format == kAudioFormatAppleIMA4 ? 64 : 1
+            return [AudioStreamBasicDescription(mSampleRate: 0, mFormatID: format, mFormatFlags: 0, mBytesPerPacket: 0,
+                                                mFramesPerPacket: framesPerPacket, mBytesPerFrame: 0, mChannelsPerFrame: 0,
+                                                mBitsPerChannel: format == kAudioFormatAppleIMA4 ? 0 : 8, mReserved: 0)]
+        }
+        return pcmLayouts.map { l in
+            var flags = kAudioFormatFlagIsPacked
+            if l.float { flags |= kAudioFormatFlagIsFloat } else if l.signed { flags |= kAudioFormatFlagIsSignedInteger }
+            if l.big && l.bits > 8 { flags |= kAudioFormatFlagIsBigEndian }
+            return AudioStreamBasicDescription(mSampleRate: 0, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: 0,
+                                               mFramesPerPacket: 1, mBytesPerFrame: 0, mChannelsPerFrame: 0, mBitsPerChannel: l.bits, mReserved: 0)
+        }
+    }
+}
+
+/// A global property's value: bytes, or a CF object to make.
+private enum GlobalValue {
+    case bytes([UInt8])
+    case strings([String])
+    case string(String)
+}
+
+private func uint32s(_ values: [UInt32]) -> [UInt8] { values.flatMap { bytes(of: $0) } }
+
+/// Unique, in first-seen order.
+private func unique<T: Hashable>(_ values: [T]) -> [T] {
+    var seen = Set<T>()
+    return values.filter { seen.insert($0).inserted }
+}
+
+private func globalValue(_ id: UInt32, _ size: UInt32, _ specifier: UnsafeRawPointer?) -> Result<GlobalValue, GlobalInfoError> {
+    let all = FileTypeInfo.all
+    func typeSpecifier() -> Result<FileTypeInfo, GlobalInfoError> {
+        guard let specifier, size == 4 else { return .failure(GlobalInfoError(OSStatus(kAudioFileBadPropertySizeError))) }
+        guard let info = FileTypeInfo.find(specifier.loadUnaligned(as: UInt32.self)) else {
+            return .failure(GlobalInfoError(OSStatus(kAudioFileUnsupportedFileTypeError)))
+        }
+        return .success(info)
+    }
+    func stringSpecifier() -> Result<String, GlobalInfoError> {
+        guard let specifier, size == UInt32(MemoryLayout<CFStringRef>.size) else {
+            return .failure(GlobalInfoError(OSStatus(kAudioFileBadPropertySizeError)))
+        }
+        guard let text = CFObjects.string(specifier.loadUnaligned(as: UnsafeRawPointer?.self)) else {
+            return .failure(GlobalInfoError(paramError))
+        }
+        return .success(text)
+    }
+    switch id {
+    case kAudioFileGlobalInfo_ReadableTypes: return .success(.bytes(uint32s(all.map(\.type))))
+    case kAudioFileGlobalInfo_WritableTypes: return .success(.bytes(uint32s(all.filter { !$0.formats.isEmpty }.map(\.type))))
+    case kAudioFileGlobalInfo_AllExtensions: return .success(.strings(unique(all.flatMap(\.extensions))))
+    case kAudioFileGlobalInfo_AllUTIs: return .success(.strings(unique(all.flatMap(\.utis))))
+    case kAudioFileGlobalInfo_AllMIMETypes: return .success(.strings(unique(all.flatMap(\.mimeTypes))))
+    case kAudioFileGlobalInfo_AllHFSTypeCodes: return .success(.bytes(uint32s(unique(all.flatMap(\.hfsCodes)))))
+    case kAudioFileGlobalInfo_FileTypeName: return typeSpecifier().map { .string($0.name) }
+    case kAudioFileGlobalInfo_ExtensionsForType: return typeSpecifier().map { .strings($0.extensions) }
+    case kAudioFileGlobalInfo_UTIsForType: return typeSpecifier().map { .strings($0.utis) }
+    case kAudioFileGlobalInfo_MIMETypesForType: return typeSpecifier().map { .strings($0.mimeTypes) }
+    case kAudioFileGlobalInfo_HFSTypeCodesForType: return typeSpecifier().map { .bytes(uint32s($0.hfsCodes)) }
+    case kAudioFileGlobalInfo_AvailableFormatIDs:
+        return typeSpecifier().flatMap { info in
+            info.formats.isEmpty ? .failure(GlobalInfoError(OSStatus(kAudioFileUnsupportedFileTypeError))) : .success(.bytes(uint32s(info.formats)))
+        }
+    case kAudioFileGlobalInfo_AvailableStreamDescriptionsForFormat:
+        guard let specifier, size == UInt32(MemoryLayout<AudioFileTypeAndFormatID>.size) else {
+            return .failure(GlobalInfoError(OSStatus(kAudioFileBadPropertySizeError)))
+        }
+        let pair = specifier.loadUnaligned(as: AudioFileTypeAndFormatID.self)
+        guard let info = FileTypeInfo.find(pair.mFileType), !info.formats.isEmpty else {
+            return .failure(GlobalInfoError(OSStatus(kAudioFileUnsupportedFileTypeError)))
+        }
+        let descriptions = info.streamDescriptions(pair.mFormatID)
+        guard !descriptions.isEmpty else { return .failure(GlobalInfoError(OSStatus(kAudioFileUnsupportedDataFormatError))) }
+        return .success(.bytes(descriptions.flatMap { bytes(of: $0) }))
+    case kAudioFileGlobalInfo_TypesForExtension:
+        return stringSpecifier().map { ext in .bytes(uint32s(all.filter { $0.extensions.contains(ext.lowercased()) }.map(\.type))) }
+    case kAudioFileGlobalInfo_TypesForUTI:
+        return stringSpecifier().map { uti in .bytes(uint32s(all.filter { $0.utis.contains(uti) }.map(\.type))) }
+    case kAudioFileGlobalInfo_TypesForMIMEType:
+        return stringSpecifier().map { mime in .bytes(uint32s(all.filter { $0.mimeTypes.contains(mime.lowercased()) }.map(\.type))) }
+    case kAudioFileGlobalInfo_TypesForHFSTypeCode:
+        guard let specifier, size == 4 else { return .failure(GlobalInfoError(OSStatus(kAudioFileBadPropertySizeError))) }
+        let code = specifier.loadUnaligned(as: UInt32.self)
+        return .success(.bytes(uint32s(all.filter { $0.hfsCodes.contains(code) }.map(\.type))))
+    default:
+        return .failure(GlobalInfoError(OSStatus(kAudioFileUnsupportedPropertyError)))
+    }
+}
+
+private struct GlobalInfoError: Error {
+    let status: OSStatus
+    init(_ status: OSStatus) { self.status = status }
+}
+
+@_spi(CImplementation) @_cdecl("AudioFileGetGlobalInfoSize")
+public func _AudioFileGetGlobalInfoSize(_ inPropertyID: UInt32, _ inSpecifierSize: UInt32, _ inSpecifier: UnsafeMutableRawPointer?, _ outDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    guard let outDataSize else { return paramError }
+    switch globalValue(inPropertyID, inSpecifierSize, inSpecifier) {
+    case .failure(let e): return e.status
+    case .success(.bytes(let b)): outDataSize.pointee = UInt32(b.count)
+    case .success: outDataSize.pointee = UInt32(MemoryLayout<CFTypeRef>.size)
+    }
+    return noErrStatus
+}
+
+@_spi(CImplementation) @_cdecl("AudioFileGetGlobalInfo")
+public func _AudioFileGetGlobalInfo(_ inPropertyID: UInt32, _ inSpecifierSize: UInt32, _ inSpecifier: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?, _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
+    guard let ioDataSize, let outPropertyData else { return paramError }
+    let value: GlobalValue
+    switch globalValue(inPropertyID, inSpecifierSize, inSpecifier) {
+    case .failure(let e): return e.status
+    case .success(let v): value = v
+    }
+    let pointerSize = MemoryLayout<CFTypeRef>.size
+    switch value {
+    case .bytes(let b):
+        return copyOut(b, outPropertyData, ioDataSize, tooSmall: OSStatus(kAudioFileBadPropertySizeError))
+    case .string(let s):
+        guard Int(ioDataSize.pointee) >= pointerSize else { return OSStatus(kAudioFileBadPropertySizeError) }
+        outPropertyData.storeBytes(of: CFStringRef(CFObjects.makeString(s)), as: CFStringRef.self)
+    case .strings(let list):
+        guard Int(ioDataSize.pointee) >= pointerSize else { return OSStatus(kAudioFileBadPropertySizeError) }
+        let storage = CFArrayStorage(callbacks: ATkCFTypeArrayCallBacks, mutable: false)
+        for s in list {
+            let made = UnsafeRawPointer(CFObjects.makeString(s))
+            storage.append(made)
+            _CFRelease(made)
+        }
+        outPropertyData.storeBytes(of: CFArrayRef(CFObjects.makeCollection(.array, storage)), as: CFArrayRef.self)
+    }
+    ioDataSize.pointee = UInt32(pointerSize)
+    return noErrStatus
+}
