@@ -69,7 +69,7 @@ enum CFDescriptions {
         case .url: return CFObjects.path(a) == CFObjects.path(b)
         case .number:
             guard let x = CFNumbers.number(a), let y = CFNumbers.number(b) else { return false }
-            return CFNumbers.compare(x, y) == kCFCompareEqualTo
+            return CFNumbers.compare(x, y) == CFComparisonResult.compareEqualTo
         case .data:
             guard let x = CFObjects.data(a), let y = CFObjects.data(b), x.length == y.length else { return false }
             return memcmp(x.bytes, y.bytes, x.length) == 0

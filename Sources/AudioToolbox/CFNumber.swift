@@ -96,12 +96,12 @@ enum CFNumbers {
 
     static func compare(_ a: CFNumberObject, _ b: CFNumberObject) -> CFComparisonResult {
         if !isFloat(a.type) && !isFloat(b.type) {
-            return a.integer < b.integer ? kCFCompareLessThan : a.integer > b.integer ? kCFCompareGreaterThan : kCFCompareEqualTo
+            return a.integer < b.integer ? CFComparisonResult.compareLessThan : a.integer > b.integer ? CFComparisonResult.compareGreaterThan : CFComparisonResult.compareEqualTo
         }
         let (x, y) = (double(a), double(b))
         // NaN sorts after everything, as CoreFoundation's comparison has it.
-        if x.isNaN || y.isNaN { return x.isNaN && y.isNaN ? kCFCompareEqualTo : x.isNaN ? kCFCompareGreaterThan : kCFCompareLessThan }
-        return x < y ? kCFCompareLessThan : x > y ? kCFCompareGreaterThan : kCFCompareEqualTo
+        if x.isNaN || y.isNaN { return x.isNaN && y.isNaN ? CFComparisonResult.compareEqualTo : x.isNaN ? CFComparisonResult.compareGreaterThan : CFComparisonResult.compareLessThan }
+        return x < y ? CFComparisonResult.compareLessThan : x > y ? CFComparisonResult.compareGreaterThan : CFComparisonResult.compareEqualTo
     }
 
     static func hash(_ n: CFNumberObject) -> UInt {
@@ -158,7 +158,9 @@ public func _CFNumberCreate(_ allocator: CFAllocatorRef?, _ theType: CFNumberTyp
 
 @_spi(CImplementation) @_cdecl("ATCFNumberGetType")
 public func _CFNumberGetType(_ number: CFNumberRef?) -> CFNumberType {
-    CFNumberType(rawValue: CFNumbers.number(UnsafeRawPointer(number))?.type ?? 0)
+    let raw = CFNumbers.number(UnsafeRawPointer(number))?.type ?? 0
+    // 0 (no type) for what is not a number, as the C enumeration can carry.
+    return CFNumberType(rawValue: raw) ?? unsafeBitCast(raw, to: CFNumberType.self)
 }
 
 @_spi(CImplementation) @_cdecl("ATCFNumberGetByteSize")
@@ -183,7 +185,7 @@ public func _CFNumberGetValue(_ number: CFNumberRef?, _ theType: CFNumberType, _
 @_spi(CImplementation) @_cdecl("ATCFNumberCompare")
 public func _CFNumberCompare(_ number: CFNumberRef?, _ otherNumber: CFNumberRef?, _ context: UnsafeMutableRawPointer?) -> CFComparisonResult {
     guard let a = CFNumbers.number(UnsafeRawPointer(number)), let b = CFNumbers.number(UnsafeRawPointer(otherNumber)) else {
-        return kCFCompareEqualTo
+        return CFComparisonResult.compareEqualTo
     }
     return CFNumbers.compare(a, b)
 }

@@ -4,8 +4,8 @@ public import CAudioToolbox
 
 /// `text` compared by `flags` (case-insensitive; digit runs as numbers).
 func compareStrings(_ a: String, _ b: String, _ flags: CFOptionFlags) -> CFComparisonResult {
-    let insensitive = flags & CFOptionFlags(kCFCompareCaseInsensitive.rawValue) != 0
-    let numerically = flags & CFOptionFlags(kCFCompareNumerically.rawValue) != 0
+    let insensitive = flags & CFStringCompareFlags.compareCaseInsensitive.rawValue != 0
+    let numerically = flags & CFStringCompareFlags.compareNumerically.rawValue != 0
     let x = Array((insensitive ? a.lowercased() : a).unicodeScalars)
     let y = Array((insensitive ? b.lowercased() : b).unicodeScalars)
     func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 0x30 && s.value <= 0x39 }
@@ -17,17 +17,17 @@ func compareStrings(_ a: String, _ b: String, _ flags: CFOptionFlags) -> CFCompa
             while ej < y.count && isDigit(y[ej]) { ej += 1 }
             let dx = String(String.UnicodeScalarView(x[i..<ei])).drop { $0 == "0" }
             let dy = String(String.UnicodeScalarView(y[j..<ej])).drop { $0 == "0" }
-            if dx.count != dy.count { return dx.count < dy.count ? kCFCompareLessThan : kCFCompareGreaterThan }
-            if dx != dy { return dx < dy ? kCFCompareLessThan : kCFCompareGreaterThan }
+            if dx.count != dy.count { return dx.count < dy.count ? CFComparisonResult.compareLessThan : CFComparisonResult.compareGreaterThan }
+            if dx != dy { return dx < dy ? CFComparisonResult.compareLessThan : CFComparisonResult.compareGreaterThan }
             (i, j) = (ei, ej)
             continue
         }
-        if x[i] != y[j] { return x[i].value < y[j].value ? kCFCompareLessThan : kCFCompareGreaterThan }
+        if x[i] != y[j] { return x[i].value < y[j].value ? CFComparisonResult.compareLessThan : CFComparisonResult.compareGreaterThan }
         i += 1
         j += 1
     }
     let (rx, ry) = (x.count - i, y.count - j)
-    return rx == ry ? kCFCompareEqualTo : rx < ry ? kCFCompareLessThan : kCFCompareGreaterThan
+    return rx == ry ? CFComparisonResult.compareEqualTo : rx < ry ? CFComparisonResult.compareLessThan : CFComparisonResult.compareGreaterThan
 }
 
 @_spi(CImplementation) @_cdecl("ATCFStringGetTypeID")
@@ -36,7 +36,7 @@ public func _CFStringGetTypeID() -> UInt { UInt(CFTypeID.string.rawValue) }
 @_spi(CImplementation) @_cdecl("ATCFStringCompare")
 public func _CFStringCompare(_ theString1: CFStringRef?, _ theString2: CFStringRef?, _ compareOptions: CFStringCompareFlags) -> CFComparisonResult {
     guard let a = CFObjects.string(UnsafeRawPointer(theString1)), let b = CFObjects.string(UnsafeRawPointer(theString2)) else {
-        return kCFCompareEqualTo
+        return CFComparisonResult.compareEqualTo
     }
     return compareStrings(a, b, compareOptions.rawValue)
 }
@@ -51,11 +51,11 @@ public func _CFStringCreateCopy(_ alloc: CFAllocatorRef?, _ theString: CFStringR
 public func _CFStringGetMaximumSizeForEncoding(_ length: CFIndex, _ encoding: CFStringEncoding) -> CFIndex {
     guard length >= 0 else { return kCFNotFound }
     switch encoding {
-    case CFStringEncoding(kCFStringEncodingUTF8):
+    case CFStringBuiltInEncodings.UTF8.rawValue:
         let (size, overflow) = length.multipliedReportingOverflow(by: 3)
         return overflow ? kCFNotFound : size
-    case CFStringEncoding(kCFStringEncodingASCII), CFStringEncoding(kCFStringEncodingISOLatin1),
-         CFStringEncoding(kCFStringEncodingMacRoman):
+    case CFStringBuiltInEncodings.ASCII.rawValue, CFStringBuiltInEncodings.isoLatin1.rawValue,
+         CFStringBuiltInEncodings.macRoman.rawValue:
         return length
     default:
         return kCFNotFound
@@ -83,7 +83,7 @@ public func _CFURLGetTypeID() -> UInt { UInt(CFTypeID.url.rawValue) }
 
 @_spi(CImplementation) @_cdecl("ATCFURLCopyFileSystemPath")
 public func _CFURLCopyFileSystemPath(_ anURL: CFURLRef?, _ pathStyle: CFURLPathStyle) -> CFStringRef? {
-    guard let path = CFObjects.path(UnsafeRawPointer(anURL)), pathStyle == kCFURLPOSIXPathStyle else { return nil }
+    guard let path = CFObjects.path(UnsafeRawPointer(anURL)), pathStyle == .cfurlposixPathStyle else { return nil }
     // Without its trailing slash, as CoreFoundation gives a directory's path.
     let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     return CFStringRef(CFObjects.makeString(trimmed))

@@ -127,11 +127,13 @@ struct SwiftSignatureTests {
         #expect(AudioFileStreamSeek(s, 10, &offset, &seekFlags) == noErr)
         #expect(!seekFlags.contains(.offsetIsEstimated))  // CAF packet offsets are exact
         #expect(AudioFileStreamClose(s) == noErr)
+    }
+
     /// A CF string's text.
     static func text(_ cf: UnsafeRawPointer?) -> String? {
         guard let cf, CFGetTypeID(cf) == CFStringGetTypeID() else { return nil }
         var buffer = [CChar](repeating: 0, count: 256)
-        guard CFStringGetCString(OpaquePointer(cf), &buffer, 256, CFStringEncoding(kCFStringEncodingUTF8)) else { return nil }
+        guard CFStringGetCString(OpaquePointer(cf), &buffer, 256, CFStringBuiltInEncodings.UTF8.rawValue) else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -140,7 +142,7 @@ struct SwiftSignatureTests {
         let path = CPrograms.path("Tests/Fixtures/valid/wav-pcm_s16le-1ch-8000-info.wav")
         let url = CFURLCreateFromFileSystemRepresentation(nil, path, path.utf8.count, false)
         var file: AudioFileID?
-        #expect(AudioFileOpenURL(url!, kAudioFileReadPermission, 0, &file) == noErr)
+        #expect(AudioFileOpenURL(url!, .readPermission, 0, &file) == noErr)
         CFRelease(UnsafeRawPointer(url!))
         var dictionary: CFDictionaryRef?
         var size = UInt32(MemoryLayout<CFDictionaryRef>.size)
@@ -153,9 +155,9 @@ struct SwiftSignatureTests {
         #expect(AudioFileClose(file!) == noErr)
 
         var rate: Int32 = 44100
-        let number = try #require(CFNumberCreate(nil, kCFNumberSInt32Type, &rate))
+        let number = try #require(CFNumberCreate(nil, .sInt32Type, &rate))
         var asDouble = 0.0
-        #expect(CFNumberGetValue(number, kCFNumberFloat64Type, &asDouble) && asDouble == 44100)
+        #expect(CFNumberGetValue(number, .float64Type, &asDouble) && asDouble == 44100)
         let numbers = try #require(CFDictionaryCreateMutable(nil, 0, &kCFTypeDictionaryKeyCallBacks, &kCFTypeDictionaryValueCallBacks))
         CFDictionarySetValue(numbers, UnsafeRawPointer(CFSTR_title), UnsafeRawPointer(number))
         #expect(CFGetRetainCount(UnsafeRawPointer(number)) == 2)
