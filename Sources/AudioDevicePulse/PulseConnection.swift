@@ -324,6 +324,22 @@ final class PulseConnection: @unchecked Sendable {
         return collector.endpoints.first
     }
 
+    /// Makes sink (`.output`) or source `name` the server's default.
+    func setDefault(_ direction: AudioDeviceDirection, _ name: String, timeout: UInt64) throws(AudioDeviceError) {
+        let collector = Collector(mainloop: mainloop)
+        let what = "\(direction == .output ? "sink" : "source") \(name)"
+        try run(collector, timeout: timeout, what: what) { context, userdata in
+            let done: pa_context_success_cb_t = { _, success, userdata in
+                let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
+                if success == 0 { collector.failed = true }
+                pa_threaded_mainloop_signal(collector.mainloop, 0)
+            }
+            return direction == .output
+                ? pa_context_set_default_sink(context, name, done, userdata)
+                : pa_context_set_default_source(context, name, done, userdata)
+        }
+    }
+
     /// Starts an introspection operation whose callbacks fill `collector`, and waits for it.
     private func run(
         _ collector: Collector, timeout: UInt64, what: String, noEntityIsEmpty: Bool = false,

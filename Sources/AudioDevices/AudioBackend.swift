@@ -33,3 +33,11 @@ public protocol AudioFallbackBackend: AudioBackend {
     /// audio goes.
     func makeFallbackOutput(sampleRate: Double, channels: Int, bufferFrames: Int, reason: String) throws(AudioDeviceError) -> any AudioOutputDevice
 }
+
+/// A backend whose default device a program can change (the PulseAudio server's default sink
+/// and source): what setting `kAudioHardwarePropertyDefaultOutputDevice` does.
+public protocol AudioDefaultDeviceSetting: AudioBackend {
+    /// Makes device `name` the backend's default for `direction`, for every program, as the
+    /// backend's own tools do; streams that follow the default move to it.
+    func setDefaultDevice(_ name: String, direction: AudioDeviceDirection) throws(AudioDeviceError)
+}

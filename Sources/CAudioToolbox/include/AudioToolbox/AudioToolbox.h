@@ -15,5 +15,6 @@
 #include <AudioToolbox/AudioFileStream.h>
 #include <AudioToolbox/AudioQueue.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
+#include <AudioToolbox/AudioServices.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */
