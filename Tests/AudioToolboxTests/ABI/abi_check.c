@@ -507,8 +507,11 @@ static void checkConstants(void) {
     CONST_U32(kCFStringEncodingUTF8, 0x08000100);
 }
 
+#include "abi_check_hal.c"
+
 int main(void) {
     checkScalarTypes();
+    checkHardware();
     checkStructs();
     checkConstants();
     printf("%s ABI: %d passed, %d failed\n", ABI_LANGUAGE, passed, failed);

@@ -25,8 +25,8 @@ CF_ENUM(AudioObjectPropertySelector) {
     kAudioHardwareServiceProperty_ServiceRestarted = 0x73727374,           /* 'srst' */
     kAudioHardwareServiceDeviceProperty_VirtualMainVolume = 0x766D7663,    /* 'vmvc' Float32, 0 to 1 */
     kAudioHardwareServiceDeviceProperty_VirtualMasterVolume = 0x766D7663,  /* 'vmvc' the same, under its older name */
-    kAudioHardwareServiceDeviceProperty_VirtualMainBalance = 0x766D626C,   /* 'vmbl' Float32, 0 left to 1 right */
-    kAudioHardwareServiceDeviceProperty_VirtualMasterBalance = 0x766D626C, /* 'vmbl' the same, under its older name */
+    kAudioHardwareServiceDeviceProperty_VirtualMainBalance = 0x766D6263,   /* 'vmbc' Float32, 0 left to 1 right */
+    kAudioHardwareServiceDeviceProperty_VirtualMasterBalance = 0x766D6263, /* 'vmbc' the same, under its older name */
 };
 
 AT_ASSUME_NONNULL_BEGIN

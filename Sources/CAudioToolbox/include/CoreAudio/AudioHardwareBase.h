@@ -44,7 +44,6 @@ CF_ENUM(OSStatus) {
     kAudioHardwareBadDeviceError = 0x21646576,                   /* '!dev' */
     kAudioHardwareBadStreamError = 0x21737472,                   /* '!str' */
     kAudioHardwareUnsupportedOperationError = 0x756E6F70,        /* 'unop' */
-    kAudioHardwareNotPermittedError = 0x2170656D,                /* '!pem' */
     kAudioDeviceUnsupportedFormatError = 0x21646174,             /* '!dat' */
     kAudioDevicePermissionsError = 0x21686F67,                   /* '!hog' */
 };
