@@ -26,13 +26,30 @@ public func runProcess(
             kill(pid, SIGKILL)
         }
     }.start()
+    // Both pipes are read at once: a program that fills one while the other is read first
+    // (a compiler's 64 KB of warnings on standard error) would otherwise wait for ever.
+    let errCollected = CollectedData()
+    let errDone = DispatchSemaphore(value: 0)
+    let errHandle = err.fileHandleForReading
+    Thread {
+        errCollected.store(errHandle.readDataToEndOfFile())
+        errDone.signal()
+    }.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    errDone.wait()
+    let errData = errCollected.data
     process.waitUntilExit()
     finished.signal()
     var errText = String(decoding: errData, as: UTF8.self)
     if killed.isSet { errText += "\nkilled after \(timeout) s: \(executable) did not end" }
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), errText)
+}
+
+/// Bytes one thread reads and another takes.
+private final class CollectedData: Sendable {
+    private let value = Mutex(Data())
+    func store(_ data: Data) { value.withLock { $0 = data } }
+    var data: Data { value.withLock { $0 } }
 }
 
 /// A flag one thread sets and another reads.

@@ -160,7 +160,14 @@ static int play(const char *wanted) {
     copyString(current, uid, sizeof uid);
     printf("playing %s\n", uid);
     for (int i = 0; i < 200 && __atomic_load_n(&buffersDone, __ATOMIC_SEQ_CST) < buffers; i++) usleep(20000);
+    /* Plays out what it has, then stops: wait for that before disposing of the queue. */
     AudioQueueStop(queue, false);
+    UInt32 running = 1;
+    for (int i = 0; i < 250 && running; i++) {
+        size = sizeof(running);
+        if (AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size) != noErr) break;
+        if (running) usleep(20000);
+    }
     AudioQueueDispose(queue, true);
     printf("buffers played %u\n", (unsigned)__atomic_load_n(&buffersDone, __ATOMIC_SEQ_CST));
     return __atomic_load_n(&buffersDone, __ATOMIC_SEQ_CST) == buffers ? 0 : 1;
