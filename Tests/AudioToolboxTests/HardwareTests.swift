@@ -110,7 +110,7 @@ struct HardwareTests {
         #expect(missing.status == 1 && missing.out.contains("no output device"), "\(missing.out)\(missing.err)")
     }
 
-    @Test("A DefaultOutputDevice listener on the system object is called when pactl set-default-sink changes the default",
+    @Test("A DefaultOutputDevice listener on the system object is called when pactl set-default-sink changes the default, on the HAL's thread and on a run loop set with kAudioHardwarePropertyRunLoop",
           .enabled(if: AudioServer.runTests, Comment(rawValue: AudioServer.skipReason)))
     func defaultOutputListener() throws {
         let program = try Self.program.get()
@@ -122,10 +122,18 @@ struct HardwareTests {
             _ = try? runProcess("/usr/bin/pactl", ["set-default-sink", original])
             _ = try? runProcess("/usr/bin/pactl", ["unload-module", module])
         }
-        let r = try runProcess(program, ["listen", sink], environment: ["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""])
+        let env = ["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]
+        let r = try runProcess(program, ["listen", sink], environment: env)
         #expect(r.status == 0, "\(r.out)\(r.err)")
         #expect(r.out.contains("changed pulse:\(sink)\n"), "\(r.out)\(r.err)")
         #expect(try Self.defaultSink() == sink)
+
+        // Back to the original default, heard on the main thread's run loop this time.
+        let back = try runProcess(program, ["listen", original, "runloop"], environment: env)
+        #expect(back.status == 0, "\(back.out)\(back.err)")
+        #expect(back.out.contains("changed pulse:\(original)\n"), "\(back.out)\(back.err)")
+        #expect(back.out.contains("on the run loop's thread\n"), "\(back.out)\(back.err)")
+        #expect(try Self.defaultSink() == original)
     }
 
     @Test("With AUDIOQUEUE_BACKEND=file the default output is the file device; playing to its UID writes the tone (ffprobe: 44.1 kHz, 2 ch, 13,230 frames)")

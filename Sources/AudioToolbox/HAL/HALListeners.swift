@@ -51,8 +51,16 @@ enum HALListeners {
             defer { s.runLoop = bits }
             return s.runLoop
         }
-        if bits != 0 { _ = _CFRetain(UnsafeRawPointer(bitPattern: bits)) }
-        if old != 0 { _CFRelease(UnsafeRawPointer(bitPattern: old)) }
+        // The HAL's notifications are a source of the run loop (as the Mac's HAL adds its own):
+        // a run of it waits for them instead of finishing at once for want of sources.
+        if bits != 0 {
+            _ = _CFRetain(UnsafeRawPointer(bitPattern: bits))
+            RunLoop.from(CFRunLoopRef(bitPattern: bits))?.attachSource()
+        }
+        if old != 0 {
+            RunLoop.from(CFRunLoopRef(bitPattern: old))?.detachSource()
+            _CFRelease(UnsafeRawPointer(bitPattern: old))
+        }
     }
 
     /// Registers a listener; starts the notification thread (from a listing made now, so that

@@ -6,12 +6,16 @@
  *                               then "default-output UID" and "default-input UID"
  *   hal_output play NAME        plays a 0.3 s tone to the device called NAME ("default": the
  *                               default output); prints "playing UID" with the queue's device
- *   hal_output listen SINK      listens to the default output, runs `pactl set-default-sink SINK`,
- *                               and prints "changed UID" when the listener has been called
+ *   hal_output listen SINK [runloop]
+ *                               listens to the default output, runs `pactl set-default-sink SINK`,
+ *                               and prints "changed UID" when the listener has been called; with
+ *                               "runloop", on the main thread's run loop (kAudioHardwarePropertyRunLoop),
+ *                               which it runs, and prints "on the run loop's thread" when it was
  */
 #define _DEFAULT_SOURCE 1
 #include <AudioToolbox/AudioToolbox.h>
 #include <CoreAudio/AudioHardware.h>
+#include <pthread.h>
 #include <unistd.h>
 
 static void copyString(CFStringRef s, char *out, size_t size) {
@@ -173,23 +177,37 @@ static int play(const char *wanted) {
     return __atomic_load_n(&buffersDone, __ATOMIC_SEQ_CST) == buffers ? 0 : 1;
 }
 
-static int calls;
+static int calls, offThread;
+static pthread_t mainThread;
 
 static OSStatus defaultChanged(AudioObjectID object, UInt32 count, const AudioObjectPropertyAddress *addresses, void *data) {
     if (object == kAudioObjectSystemObject && count == 1 && addresses[0].mSelector == kAudioHardwarePropertyDefaultOutputDevice
         && data == (void *)&calls) __atomic_add_fetch(&calls, 1, __ATOMIC_SEQ_CST);
+    if (!pthread_equal(pthread_self(), mainThread)) __atomic_add_fetch(&offThread, 1, __ATOMIC_SEQ_CST);
     return noErr;
 }
 
-static int listen(const char *sink) {
+static int listen(const char *sink, int onRunLoop) {
+    mainThread = pthread_self();
     AudioObjectPropertyAddress address = { kAudioHardwarePropertyDefaultOutputDevice, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMaster };
+    AudioObjectPropertyAddress loopAddress = { kAudioHardwarePropertyRunLoop, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMaster };
+    CFRunLoopRef loop = onRunLoop ? CFRunLoopGetCurrent() : NULL;
+    if (AudioObjectSetPropertyData(kAudioObjectSystemObject, &loopAddress, 0, NULL, sizeof loop, &loop) != noErr) {
+        printf("setting kAudioHardwarePropertyRunLoop failed\n");
+        return 1;
+    }
     OSStatus status = AudioObjectAddPropertyListener(kAudioObjectSystemObject, &address, defaultChanged, &calls);
     if (status != noErr) { printf("AudioObjectAddPropertyListener: %d\n", (int)status); return 1; }
     char command[512];
     snprintf(command, sizeof command, "pactl set-default-sink '%s'", sink);
     if (system(command) != 0) { printf("%s failed\n", command); return 1; }
-    for (int i = 0; i < 500 && __atomic_load_n(&calls, __ATOMIC_SEQ_CST) == 0; i++) usleep(20000);
+    for (int i = 0; i < 500 && __atomic_load_n(&calls, __ATOMIC_SEQ_CST) == 0; i++) {
+        if (onRunLoop) CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.02, true); else usleep(20000);
+    }
     AudioObjectRemovePropertyListener(kAudioObjectSystemObject, &address, defaultChanged, &calls);
+    loop = NULL;
+    AudioObjectSetPropertyData(kAudioObjectSystemObject, &loopAddress, 0, NULL, sizeof loop, &loop);
+    if (onRunLoop && __atomic_load_n(&offThread, __ATOMIC_SEQ_CST) == 0) printf("on the run loop's thread\n");
     if (__atomic_load_n(&calls, __ATOMIC_SEQ_CST) == 0) { printf("the listener was not called\n"); return 1; }
     char uid[512] = "";
     AudioDeviceID device = defaultDevice(kAudioHardwarePropertyDefaultOutputDevice);
@@ -202,7 +220,7 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 2 && strcmp(argv[1], "list") == 0) return list();
     if (argc == 3 && strcmp(argv[1], "play") == 0) return play(argv[2]);
-    if (argc == 3 && strcmp(argv[1], "listen") == 0) return listen(argv[2]);
-    fprintf(stderr, "usage: hal_output list | play NAME | listen SINK\n");
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "listen") == 0) return listen(argv[2], argc == 4 && strcmp(argv[3], "runloop") == 0);
+    fprintf(stderr, "usage: hal_output list | play NAME | listen SINK [runloop]\n");
     return 2;
 }
