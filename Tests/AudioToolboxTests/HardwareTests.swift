@@ -1,3 +1,4 @@
+import AudioToolbox
 import Foundation
 import ProcessSupport
 import Testing
@@ -162,5 +163,30 @@ struct HardwareTests {
         #expect(probe.status == 0, "\(probe.err)")
         #expect(probe.out.contains("sample_rate=44100") && probe.out.contains("channels=2") && probe.out.contains("duration_ts=13230"),
                 "\(probe.out)")
+    }
+
+    @Test("Swift code written for macOS finds the default output among the devices with Apple's signatures")
+    func swiftSignatures() throws {
+        var address = AudioObjectPropertyAddress(
+            mSelector: kAudioHardwarePropertyDefaultOutputDevice, mScope: kAudioObjectPropertyScopeGlobal,
+            mElement: kAudioObjectPropertyElementMain)
+        var deviceID = AudioDeviceID(0)
+        var size = UInt32(MemoryLayout<AudioDeviceID>.size)
+        let system = AudioObjectID(kAudioObjectSystemObject)
+        #expect(AudioObjectHasProperty(system, &address))
+        #expect(AudioObjectGetPropertyData(system, &address, 0, nil, &size, &deviceID) == kAudioHardwareNoError)
+        #expect(deviceID != kAudioObjectUnknown)
+
+        address.mSelector = kAudioHardwarePropertyDevices
+        #expect(AudioObjectGetPropertyDataSize(system, &address, 0, nil, &size) == noErr)
+        var devices = [AudioDeviceID](repeating: 0, count: Int(size) / MemoryLayout<AudioDeviceID>.size)
+        #expect(AudioObjectGetPropertyData(system, &address, 0, nil, &size, &devices) == noErr)
+        #expect(devices.contains(deviceID))
+
+        var rate = Float64(0)
+        size = UInt32(MemoryLayout<Float64>.size)
+        address.mSelector = kAudioDevicePropertyNominalSampleRate
+        #expect(AudioObjectGetPropertyData(deviceID, &address, 0, nil, &size, &rate) == noErr)
+        #expect(rate > 0)
     }
 }

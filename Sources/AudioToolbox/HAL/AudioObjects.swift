@@ -7,6 +7,9 @@ import Locking
 // An object's ID is a number given out the first time its UID is seen and kept for the
 // process: a device that goes away and comes back has its old ID again.
 
+/// The system object's ID (`kAudioObjectSystemObject` is an int, as in Apple's header).
+let systemObjectID = AudioObjectID(kAudioObjectSystemObject)
+
 /// A device as the HAL shows it: one UID (`backend:name`), its output and input sides as its
 /// backend lists them (ALSA's `default` has both; a PulseAudio sink only the output).
 struct HALDevice: Sendable, Equatable {
@@ -138,7 +141,7 @@ enum HALObjects {
     /// What `id` names: the system object, or a device or stream of the last listing (listed
     /// again when it is not in it, in case it has appeared since). nil: no such object.
     static func object(_ id: AudioObjectID) -> (HALObject, HALSnapshot)? {
-        if id == kAudioObjectSystemObject { return (.system, current) }
+        if id == systemObjectID { return (.system, current) }
         guard id != kAudioObjectUnknown, ids.withLock({ $0.byKey.values.contains(id) }) else { return nil }
         for snapshot in [current, refresh()] {
             if let device = snapshot.device(id) { return (.device(device), snapshot) }

@@ -241,13 +241,13 @@ private func propertyInfo(
 
 @_spi(CImplementation) @_cdecl("AudioHardwareGetPropertyInfo")
 public func _AudioHardwareGetPropertyInfo(_ selector: UInt32, _ size: UnsafeMutablePointer<UInt32>?, _ writable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
-    propertyInfo(kAudioObjectSystemObject, address(selector), size, writable)
+    propertyInfo(systemObjectID, address(selector), size, writable)
 }
 
 @_spi(CImplementation) @_cdecl("AudioHardwareGetProperty")
 public func _AudioHardwareGetProperty(_ selector: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?, _ out: UnsafeMutableRawPointer?) -> OSStatus {
     var a = address(selector)
-    return getData(kAudioObjectSystemObject, &a, 0, nil, ioSize, out, service: false)
+    return getData(systemObjectID, &a, 0, nil, ioSize, out, service: false)
 }
 
 @_spi(CImplementation) @_cdecl("AudioDeviceGetPropertyInfo")

@@ -112,7 +112,7 @@ enum HALListeners {
     /// The (object, selector) pairs that differ between two listings.
     private static func changes(from old: HALSnapshot, to new: HALSnapshot) -> [(AudioObjectID, AudioObjectPropertySelector)] {
         var changed: [(AudioObjectID, AudioObjectPropertySelector)] = []
-        let system = kAudioObjectSystemObject
+        let system = systemObjectID
         if old.devices.map(\.id) != new.devices.map(\.id) { changed.append((system, kAudioHardwarePropertyDevices)) }
         if old.defaultOutput != new.defaultOutput {
             changed.append((system, kAudioHardwarePropertyDefaultOutputDevice))

@@ -84,7 +84,7 @@ enum HALProperties {
         switch selector {
         case kAudioObjectPropertyClass: return HALProperty(value: .uint32(kAudioDeviceClassID))
         case kAudioObjectPropertyBaseClass: return HALProperty(value: .uint32(kAudioObjectClassID))
-        case kAudioObjectPropertyOwner: return HALProperty(value: .uint32(kAudioObjectSystemObject))
+        case kAudioObjectPropertyOwner: return HALProperty(value: .uint32(systemObjectID))
         case kAudioObjectPropertyName: return HALProperty(value: .string(device.name))
         case kAudioObjectPropertyModelName: return HALProperty(value: .string(device.name))
         case kAudioObjectPropertyManufacturer: return HALProperty(value: .string(manufacturer(device.backend)))
@@ -150,13 +150,13 @@ enum HALProperties {
         guard found.settable else { throw .illegal }
         guard data.count == found.value.size, let base = data.baseAddress else { throw .badSize }
         switch (id, address.mSelector) {
-        case (kAudioObjectSystemObject, kAudioHardwarePropertyRunLoop):
+        case (systemObjectID, kAudioHardwarePropertyRunLoop):
             let bits = base.loadUnaligned(as: UInt.self)
             guard bits == 0 || RunLoop.from(CFRunLoopRef(bitPattern: bits)) != nil else { throw .illegal }
             HALListeners.setRunLoop(bits)
-        case (kAudioObjectSystemObject, kAudioHardwarePropertyDefaultInputDevice):
+        case (systemObjectID, kAudioHardwarePropertyDefaultInputDevice):
             try setDefault(base.loadUnaligned(as: UInt32.self), .input)
-        case (kAudioObjectSystemObject, _):
+        case (systemObjectID, _):
             try setDefault(base.loadUnaligned(as: UInt32.self), .output)
         case (_, kAudioDevicePropertyNominalSampleRate):
             // The rate a device runs at is its server's or card's choice; a queue's stream is

@@ -27,7 +27,8 @@ static void checkHardware(void) {
     /* AudioValueRange and AudioBufferList (the values of kAudioDevicePropertyAvailableNominalSampleRates
        and kAudioDevicePropertyStreamConfiguration) are checked with CoreAudioBaseTypes.h's structs. */
 
-    CONST_U32(kAudioObjectSystemObject, 1);
+    CONST_S32(kAudioObjectSystemObject, 1);
+    WIDTH(kAudioObjectSystemObject, 4); /* CF_ENUM(int) */
     CONST_U32(kAudioObjectUnknown, 0);
     CONST_U32(kAudioObjectPropertyScopeGlobal, 0x676C6F62); /* 'glob' */
     CONST_U32(kAudioObjectPropertyScopeInput, 0x696E7074); /* 'inpt' */

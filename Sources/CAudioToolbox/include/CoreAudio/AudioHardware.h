@@ -27,8 +27,9 @@ typedef OSStatus (*AudioObjectPropertyListenerProc)(AudioObjectID inObjectID, UI
                                                     const AudioObjectPropertyAddress *_Nonnull inAddresses,
                                                     void *_Nullable inClientData);
 
-/* The system object: the process's view of the audio hardware. */
-CF_ENUM(AudioObjectID) {
+/* The system object: the process's view of the audio hardware (an int, as in Apple's header:
+   Swift writes AudioObjectID(kAudioObjectSystemObject)). */
+CF_ENUM(int) {
     kAudioObjectSystemObject = 1,
 };
 
