@@ -111,7 +111,7 @@ struct HardwareTests {
         #expect(missing.status == 1 && missing.out.contains("no output device"), "\(missing.out)\(missing.err)")
     }
 
-    @Test("A DefaultOutputDevice listener on the system object is called when pactl set-default-sink changes the default, on the HAL's thread and on a run loop set with kAudioHardwarePropertyRunLoop",
+    @Test("A DefaultOutputDevice listener on the system object is called when pactl set-default-sink changes the default, on the HAL's thread and on a run loop set with kAudioHardwarePropertyRunLoop; setting the default output sets the server's default sink",
           .enabled(if: AudioServer.runTests, Comment(rawValue: AudioServer.skipReason)))
     func defaultOutputListener() throws {
         let program = try Self.program.get()
@@ -135,6 +135,15 @@ struct HardwareTests {
         #expect(back.out.contains("changed pulse:\(original)\n"), "\(back.out)\(back.err)")
         #expect(back.out.contains("on the run loop's thread\n"), "\(back.out)\(back.err)")
         #expect(try Self.defaultSink() == original)
+
+        // Setting the default output sets the server's default sink, as a Mac sets the
+        // system's; a device whose backend has no settable default refuses ('nope').
+        let set = try runProcess(program, ["setdefault", "HALDefault\(getpid())"], environment: env)
+        #expect(set.status == 0 && set.out.contains("status 0"), "\(set.out)\(set.err)")
+        #expect(try Self.defaultSink() == sink)
+        let refused = try runProcess(program, ["setdefault", "Discards audio"], environment: env)
+        #expect(refused.out.contains("status \(0x6E6F7065)"), "\(refused.out)\(refused.err)")
+        #expect(try Self.defaultSink() == sink)
     }
 
     @Test("With AUDIOQUEUE_BACKEND=file the default output is the file device; playing to its UID writes the tone (ffprobe: 44.1 kHz, 2 ch, 13,230 frames)")

@@ -6,6 +6,7 @@
  *                               then "default-output UID" and "default-input UID"
  *   hal_output play NAME        plays a 0.3 s tone to the device called NAME ("default": the
  *                               default output); prints "playing UID" with the queue's device
+ *   hal_output setdefault NAME  sets the default output to the device called NAME; prints the status
  *   hal_output listen SINK [runloop]
  *                               listens to the default output, runs `pactl set-default-sink SINK`,
  *                               and prints "changed UID" when the listener has been called; with
@@ -111,6 +112,15 @@ static AudioDeviceID findOutput(const char *wanted) {
     }
     free(ids);
     return found;
+}
+
+static int setDefault(const char *wanted) {
+    AudioDeviceID device = findOutput(wanted);
+    if (device == kAudioObjectUnknown) { printf("no output device called %s\n", wanted); return 1; }
+    AudioObjectPropertyAddress address = { kAudioHardwarePropertyDefaultOutputDevice, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMaster };
+    OSStatus status = AudioObjectSetPropertyData(kAudioObjectSystemObject, &address, 0, NULL, sizeof device, &device);
+    printf("status %d\n", (int)status);
+    return status == noErr ? 0 : 1;
 }
 
 static UInt32 buffersDone;
@@ -220,7 +230,8 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 2 && strcmp(argv[1], "list") == 0) return list();
     if (argc == 3 && strcmp(argv[1], "play") == 0) return play(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "setdefault") == 0) return setDefault(argv[2]);
     if ((argc == 3 || argc == 4) && strcmp(argv[1], "listen") == 0) return listen(argv[2], argc == 4 && strcmp(argv[3], "runloop") == 0);
-    fprintf(stderr, "usage: hal_output list | play NAME | listen SINK [runloop]\n");
+    fprintf(stderr, "usage: hal_output list | play NAME | setdefault NAME | listen SINK [runloop]\n");
     return 2;
 }
