@@ -58,6 +58,7 @@ private func getData(
     guard let address, let ioSize, let out else { return illegal }
     return status { () throws(HALError) in
         let found = try HALProperties.property(id, address.pointee, qualifier: qualifierBytes(qualifierSize, qualifier), service: service)
+        guard !found.qualifierMissing else { throw .badSize }
         ioSize.pointee = UInt32(try found.value.write(into: out, capacity: Int(ioSize.pointee)))
     }
 }

@@ -7,6 +7,9 @@ import AudioDevices
 struct HALProperty {
     var value: HALValue
     var settable: Bool = false
+    /// The property needs a qualifier that was not given: it exists (HasProperty, its size),
+    /// but reading it is kAudioHardwareBadPropertySizeError.
+    var qualifierMissing = false
 }
 
 enum HALProperties {
@@ -55,7 +58,8 @@ enum HALProperties {
             return HALProperty(value: .pointer(HALListeners.runLoopBits), settable: true)
         case kAudioHardwarePropertyTranslateUIDToDevice:
             // The UID comes as the qualifier: a CFStringRef.
-            guard let qualifier, qualifier.count == MemoryLayout<UInt>.size, let base = qualifier.baseAddress else { throw .badSize }
+            guard let qualifier else { return HALProperty(value: .uint32(kAudioObjectUnknown), qualifierMissing: true) }
+            guard qualifier.count == MemoryLayout<UInt>.size, let base = qualifier.baseAddress else { throw .badSize }
             let ref = UnsafeRawPointer(bitPattern: base.loadUnaligned(as: UInt.self))
             guard let ref, let uid = CFObjects.string(ref) else { throw .illegal }
             return HALProperty(value: .uint32(HALObjects.refresh().device(uid: uid)?.id ?? kAudioObjectUnknown))

@@ -72,7 +72,9 @@ void halErrors(int *passed, int *failed) {
     AudioDeviceID device = value;
     EXPECT(device != kAudioObjectUnknown && AudioObjectHasProperty(device, &volume) == false,
            "a default output (%u), without the service's volume through AudioObject", (unsigned)device);
-    /* The UID to translate comes as the qualifier: without it, a wrong size. */
+    /* The UID to translate comes as the qualifier: the property exists, but reading it without
+       one is a wrong size. */
+    EXPECT(AudioObjectHasProperty(system, &translate), "the system object has kAudioHardwarePropertyTranslateUIDToDevice");
     size = sizeof value;
     EXPECT_STATUS(AudioObjectGetPropertyData(system, &translate, 0, NULL, &size, &value), kAudioHardwareBadPropertySizeError);
     CFStringRef nosuch = CFSTR("nosuch:device");
