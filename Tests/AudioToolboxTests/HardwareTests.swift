@@ -6,7 +6,7 @@ import Testing
 /// The HAL subset (<CoreAudio/AudioHardware.h>) as a media player's macOS output module uses
 /// it (C/hal_output.c): the devices it lists against what `pactl` says of the private
 /// PulseAudio server, a device picked by name and played to through its UID, the default
-/// output's listener, and the file backend.
+/// output's listener (on a server of the test's own), and the file backend.
 @Suite("HAL devices", .serialized)
 struct HardwareTests {
     static let program = Result { try CPrograms.build("hal_output", sources: ["Tests/AudioToolboxTests/C/hal_output.c"]) }
@@ -111,39 +111,84 @@ struct HardwareTests {
         #expect(missing.status == 1 && missing.out.contains("no output device"), "\(missing.out)\(missing.err)")
     }
 
+    /// A PulseAudio server of the test's own, with null sinks `first` (its default) and `second`
+    /// ("HALSecond"), so that changing its default never disturbs the shared server the other
+    /// suites play to.
+    struct OwnServer {
+        let directory: String
+        /// What hal_output needs to find it (and no backend or device named).
+        var environment: [String: String] {
+            ["PULSE_RUNTIME_PATH": directory, "PULSE_SERVER": "", "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]
+        }
+
+        static let runnable = FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") || AudioServer.required
+
+        init() throws {
+            directory = CPrograms.scratch.appendingPathComponent("pulse-hal").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+
+        /// Starts it and waits (up to five seconds) until pactl reaches it.
+        func start() throws {
+            let r = try runProcess("/usr/bin/pulseaudio", [
+                "-n", "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=yes",
+                "--load=module-null-sink sink_name=first rate=48000 channels=2",
+                "--load=module-null-sink sink_name=second rate=44100 channels=2 sink_properties=device.description=HALSecond",
+                "--load=module-native-protocol-unix",
+            ], environment: environment)
+            try #require(r.status == 0, "pulseaudio did not start: \(r.err)")
+            for _ in 0..<50 where (try? pactl(["info"]))?.status != 0 { usleep(100_000) }
+            _ = try pactl(["set-default-sink", "first"])
+        }
+
+        func pactl(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+            try runProcess("/usr/bin/pactl", arguments, environment: environment)
+        }
+
+        /// Its default sink, as `pactl info` says.
+        func defaultSink() throws -> String {
+            let r = try pactl(["info"])
+            let line = r.out.split(separator: "\n").first { $0.hasPrefix("Default Sink: ") }
+            return try #require(line.map { String($0.dropFirst("Default Sink: ".count)) }, "pactl info: \(r.out)\(r.err)")
+        }
+
+        /// Stops it and removes its directory.
+        func remove() {
+            _ = try? runProcess("/usr/bin/pulseaudio", ["--kill"], environment: environment)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
     @Test("A DefaultOutputDevice listener on the system object is called when pactl set-default-sink changes the default, on the HAL's thread and on a run loop set with kAudioHardwarePropertyRunLoop; setting the default output sets the server's default sink",
-          .enabled(if: AudioServer.runTests, Comment(rawValue: AudioServer.skipReason)))
+          .enabled(if: OwnServer.runnable, "pulseaudio is not installed (Scripts/test installs it)"))
     func defaultOutputListener() throws {
         let program = try Self.program.get()
-        try #require(AudioServer.available, "no PulseAudio server answers")
-        let original = try Self.defaultSink()
-        let sink = "haldefault\(getpid())"
-        let module = try Self.loadSink(sink, description: "HALDefault\(getpid())", channels: 2, rate: 48000)
-        defer {
-            _ = try? runProcess("/usr/bin/pactl", ["set-default-sink", original])
-            _ = try? runProcess("/usr/bin/pactl", ["unload-module", module])
-        }
-        let env = ["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]
-        let r = try runProcess(program, ["listen", sink], environment: env)
-        #expect(r.status == 0, "\(r.out)\(r.err)")
-        #expect(r.out.contains("changed pulse:\(sink)\n"), "\(r.out)\(r.err)")
-        #expect(try Self.defaultSink() == sink)
+        let server = try OwnServer()
+        defer { server.remove() }
+        try server.start()
+        let env = server.environment
+        try #require(try server.defaultSink() == "first")
 
-        // Back to the original default, heard on the main thread's run loop this time.
-        let back = try runProcess(program, ["listen", original, "runloop"], environment: env)
+        let r = try runProcess(program, ["listen", "second"], environment: env)
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        #expect(r.out.contains("changed pulse:second\n"), "\(r.out)\(r.err)")
+        #expect(try server.defaultSink() == "second")
+
+        // Back to the first, heard on the main thread's run loop this time.
+        let back = try runProcess(program, ["listen", "first", "runloop"], environment: env)
         #expect(back.status == 0, "\(back.out)\(back.err)")
-        #expect(back.out.contains("changed pulse:\(original)\n"), "\(back.out)\(back.err)")
+        #expect(back.out.contains("changed pulse:first\n"), "\(back.out)\(back.err)")
         #expect(back.out.contains("on the run loop's thread\n"), "\(back.out)\(back.err)")
-        #expect(try Self.defaultSink() == original)
+        #expect(try server.defaultSink() == "first")
 
         // Setting the default output sets the server's default sink, as a Mac sets the
         // system's; a device whose backend has no settable default refuses ('nope').
-        let set = try runProcess(program, ["setdefault", "HALDefault\(getpid())"], environment: env)
+        let set = try runProcess(program, ["setdefault", "HALSecond"], environment: env)
         #expect(set.status == 0 && set.out.contains("status 0"), "\(set.out)\(set.err)")
-        #expect(try Self.defaultSink() == sink)
+        #expect(try server.defaultSink() == "second")
         let refused = try runProcess(program, ["setdefault", "Discards audio"], environment: env)
         #expect(refused.out.contains("status \(0x6E6F7065)"), "\(refused.out)\(refused.err)")
-        #expect(try Self.defaultSink() == sink)
+        #expect(try server.defaultSink() == "second")
     }
 
     @Test("With AUDIOQUEUE_BACKEND=file the default output is the file device; playing to its UID writes the tone (ffprobe: 44.1 kHz, 2 ch, 13,230 frames)")
