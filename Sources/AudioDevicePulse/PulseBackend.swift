@@ -10,7 +10,7 @@ public import AudioDevices
 /// Device names are sink and source names as `pactl list short sinks` shows them; a sink's
 /// monitor source (`<sink>.monitor`) records what that sink plays. `nil` or `"default"` is the
 /// server's default sink or source.
-public struct PulseBackend: AudioDefaultDeviceSetting {
+public struct PulseBackend: AudioDefaultDeviceSetting, AudioDeviceChangeReporting {
     /// The name the server shows for this program's connections and streams.
     public let applicationName: String
 
@@ -43,6 +43,13 @@ public struct PulseBackend: AudioDefaultDeviceSetting {
     public func setDefaultDevice(_ name: String, direction: AudioDeviceDirection) throws(AudioDeviceError) {
         let connection = try PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.open)
         try connection.setDefault(direction, name, timeout: PulseTimeout.open)
+    }
+
+    /// Calls `handler` when the server's sinks, sources or defaults change, while the returned
+    /// subscription is held; nil when no server answers.
+    public func reportChanges(_ handler: @escaping @Sendable () -> Void) -> (any AudioDeviceChangeSubscription)? {
+        guard let connection = try? PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.probe) else { return nil }
+        return PulseChangeSubscription(connection: connection, handler: handler)
     }
 
     /// The device a sink or source stands for, with its own channel count and rate.

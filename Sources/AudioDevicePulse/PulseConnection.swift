@@ -37,6 +37,12 @@ final class PulseConnection: @unchecked Sendable {
     private var retired: [OpaquePointer] = []
     /// The streams that hear of the context's state changes. Guarded by the lock.
     private var observers: [WeakStream] = []
+    /// What is called when the server's sinks, sources or defaults change
+    /// (PulseChanges.swift), by number. Guarded by the lock.
+    var changeHandlers: [Int: @Sendable () -> Void] = [:]
+    var nextChangeHandler = 0
+    /// Whether the context subscribes to the server's events. Guarded by the lock.
+    var subscribedToChanges = false
 
     /// Connects to `server` (a PulseAudio server address such as `unix:/path/native`), or when
     /// nil to the server libpulse finds by default (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`, the

@@ -6,11 +6,12 @@ import Glibc
 #endif
 
 // Property listeners. While any listener is registered, the HAL's notification thread lists
-// the backends' devices and defaults every 100 ms (the backends report no changes of their
-// own: a PulseAudio stream on the default is moved by the server, and an ALSA card's removal
-// is seen only by a device that has it open) and calls the listeners of what changed: the
-// system object's device list and default devices, a removed device's DeviceIsAlive. The
-// calls come on that thread, or on the run loop kAudioHardwarePropertyRunLoop names.
+// the backends' devices and defaults at once when a backend reports a change (the PulseAudio
+// server's events: AudioDeviceChangeReporting), and every 100 ms for the backends that report
+// none (an ALSA card's removal is seen only by a device that has it open), and calls the
+// listeners of what changed: the system object's device list and default devices, a removed
+// device's DeviceIsAlive. The calls come on that thread, or on the run loop
+// kAudioHardwarePropertyRunLoop names.
 
 enum HALListeners {
     /// A registered listener: the object and address it listens to, the function and its data.
@@ -38,6 +39,8 @@ enum HALListeners {
         var threadRunning = false
         /// The run loop the calls go to (its CFRunLoopRef's bits; 0: the notification thread).
         var runLoop: UInt = 0
+        /// A backend reported a change the notification thread has not looked at yet.
+        var changeReported = false
     }
 
     private static let state = Guarded(State())
@@ -91,14 +94,34 @@ enum HALListeners {
         }
     }
 
-    /// The notification thread: lists the devices every ``interval`` until no listener is left,
-    /// and tells the listeners what changed.
+    /// A backend reported a change (on its own thread): the notification thread looks now.
+    private static func changeReported() {
+        state.withLock { s in
+            s.changeReported = true
+            state.broadcast()
+        }
+    }
+
+    /// The notification thread: lists the devices when a backend reports a change and every
+    /// ``interval``, until no listener is left, and tells the listeners what changed.
     private static func watch(from baseline: HALSnapshot) {
         var previous = baseline
+        var subscriptions: [String: any AudioDeviceChangeSubscription] = [:]
+        var round = 0
         while true {
+            // Reports from the backends that give them; asked for again every 2 s while a
+            // backend cannot give them (no server answers).
+            if round % 20 == 0 {
+                for case let backend as any AudioDeviceChangeReporting in AudioBackends.all
+                where subscriptions[backend.name]?.isActive != true {
+                    subscriptions[backend.name] = backend.reportChanges { changeReported() }
+                }
+            }
+            round += 1
             let keepGoing = state.withLock { s -> Bool in
                 if s.listeners.isEmpty { s.threadRunning = false; return false }
-                state.wait(timeoutNanos: interval)
+                if !s.changeReported { state.wait(timeoutNanos: interval) }
+                s.changeReported = false
                 if s.listeners.isEmpty { s.threadRunning = false; return false }
                 return true
             }
