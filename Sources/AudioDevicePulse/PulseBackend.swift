@@ -10,7 +10,7 @@ public import AudioDevices
 /// Device names are sink and source names as `pactl list short sinks` shows them; a sink's
 /// monitor source (`<sink>.monitor`) records what that sink plays. `nil` or `"default"` is the
 /// server's default sink or source.
-public struct PulseBackend: AudioBackend {
+public struct PulseBackend: AudioDefaultDeviceSetting, AudioDeviceChangeReporting {
     /// The name the server shows for this program's connections and streams.
     public let applicationName: String
 
@@ -34,11 +34,30 @@ public struct PulseBackend: AudioBackend {
         let defaults = try connection.defaults(timeout: PulseTimeout.open)
         let sinks = try connection.endpoints(.output, timeout: PulseTimeout.open)
         let sources = try connection.endpoints(.input, timeout: PulseTimeout.open)
-        return sinks.map {
-            AudioDeviceInfo(backend: name, name: $0.name, description: $0.description, direction: .output, isDefault: $0.name == defaults.sink)
-        } + sources.map {
-            AudioDeviceInfo(backend: name, name: $0.name, description: $0.description, direction: .input, isDefault: $0.name == defaults.source)
-        }
+        return sinks.map { info($0, .output, isDefault: $0.name == defaults.sink) }
+            + sources.map { info($0, .input, isDefault: $0.name == defaults.source) }
+    }
+
+    /// Makes sink or source `name` the server's default (`pactl set-default-sink` and
+    /// `set-default-source` do the same): streams on the default move to it.
+    public func setDefaultDevice(_ name: String, direction: AudioDeviceDirection) throws(AudioDeviceError) {
+        let connection = try PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.open)
+        try connection.setDefault(direction, name, timeout: PulseTimeout.open)
+    }
+
+    /// Calls `handler` when the server's sinks, sources or defaults change, while the returned
+    /// subscription is held; nil when no server answers.
+    public func reportChanges(_ handler: @escaping @Sendable () -> Void) -> (any AudioDeviceChangeSubscription)? {
+        guard let connection = try? PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.probe) else { return nil }
+        return PulseChangeSubscription(connection: connection, handler: handler)
+    }
+
+    /// The device a sink or source stands for, with its own channel count and rate.
+    private func info(_ endpoint: PulseEndpoint, _ direction: AudioDeviceDirection, isDefault: Bool) -> AudioDeviceInfo {
+        AudioDeviceInfo(
+            backend: name, name: endpoint.name, description: endpoint.description, direction: direction, isDefault: isDefault,
+            channels: endpoint.channels > 0 ? endpoint.channels : nil, sampleRate: endpoint.rate > 0 ? Double(endpoint.rate) : nil
+        )
     }
 
     /// A ``PulseOutputDevice`` playing to sink `name` (nil or `"default"`: the server's default).

@@ -37,6 +37,12 @@ final class PulseConnection: @unchecked Sendable {
     private var retired: [OpaquePointer] = []
     /// The streams that hear of the context's state changes. Guarded by the lock.
     private var observers: [WeakStream] = []
+    /// What is called when the server's sinks, sources or defaults change
+    /// (PulseChanges.swift), by number. Guarded by the lock.
+    var changeHandlers: [Int: @Sendable () -> Void] = [:]
+    var nextChangeHandler = 0
+    /// Whether the context subscribes to the server's events. Guarded by the lock.
+    var subscribedToChanges = false
 
     /// Connects to `server` (a PulseAudio server address such as `unix:/path/native`), or when
     /// nil to the server libpulse finds by default (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`, the
@@ -322,6 +328,22 @@ final class PulseConnection: @unchecked Sendable {
             }
         }
         return collector.endpoints.first
+    }
+
+    /// Makes sink (`.output`) or source `name` the server's default.
+    func setDefault(_ direction: AudioDeviceDirection, _ name: String, timeout: UInt64) throws(AudioDeviceError) {
+        let collector = Collector(mainloop: mainloop)
+        let what = "\(direction == .output ? "sink" : "source") \(name)"
+        try run(collector, timeout: timeout, what: what) { context, userdata in
+            let done: pa_context_success_cb_t = { _, success, userdata in
+                let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
+                if success == 0 { collector.failed = true }
+                pa_threaded_mainloop_signal(collector.mainloop, 0)
+            }
+            return direction == .output
+                ? pa_context_set_default_sink(context, name, done, userdata)
+                : pa_context_set_default_source(context, name, done, userdata)
+        }
     }
 
     /// Starts an introspection operation whose callbacks fill `collector`, and waits for it.

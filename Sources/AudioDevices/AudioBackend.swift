@@ -33,3 +33,27 @@ public protocol AudioFallbackBackend: AudioBackend {
     /// audio goes.
     func makeFallbackOutput(sampleRate: Double, channels: Int, bufferFrames: Int, reason: String) throws(AudioDeviceError) -> any AudioOutputDevice
 }
+
+/// A backend whose default device a program can change (the PulseAudio server's default sink
+/// and source): what setting `kAudioHardwarePropertyDefaultOutputDevice` does.
+public protocol AudioDefaultDeviceSetting: AudioBackend {
+    /// Makes device `name` the backend's default for `direction`, for every program, as the
+    /// backend's own tools do; streams that follow the default move to it.
+    func setDefaultDevice(_ name: String, direction: AudioDeviceDirection) throws(AudioDeviceError)
+}
+
+/// A backend that says when its devices or its defaults change (the PulseAudio server's
+/// events), so that whoever shows them (the HAL's listeners) need not wait for its next look.
+public protocol AudioDeviceChangeReporting: AudioBackend {
+    /// Calls `handler`, on a thread of the backend's, soon after a device comes or goes or a
+    /// default changes, for as long as the returned subscription is held and active; nil when
+    /// the backend cannot report now (no server answers). `handler` must return at once.
+    func reportChanges(_ handler: @escaping @Sendable () -> Void) -> (any AudioDeviceChangeSubscription)?
+}
+
+/// What ``AudioDeviceChangeReporting/reportChanges(_:)`` returns: reports come while it is held.
+public protocol AudioDeviceChangeSubscription: AnyObject, Sendable {
+    /// False once the backend can no longer report through it (the server went away): ask for
+    /// a new one.
+    var isActive: Bool { get }
+}

@@ -38,6 +38,15 @@ public enum AudioBackends {
     /// Every registered backend, the default-device order first.
     public static var all: [any AudioBackend] { table.withLock { $0.map(\.backend) } }
 
+    /// The registered sound backends (priority above 0), highest priority first: the order
+    /// the default device is looked for in.
+    public static var soundBackends: [any AudioBackend] { table.withLock { $0.filter { $0.priority > 0 }.map(\.backend) } }
+
+    /// The first registered ``AudioFallbackBackend``: what plays when no sound backend does.
+    public static var fallbackBackend: (any AudioFallbackBackend)? {
+        table.withLock { $0.lazy.compactMap { $0.backend as? any AudioFallbackBackend }.first }
+    }
+
     /// The backend called `name`, if registered.
     public static func backend(named name: String) -> (any AudioBackend)? {
         table.withLock { $0.first { $0.backend.name == name }?.backend }

@@ -24,11 +24,16 @@ public struct AudioDeviceInfo: Hashable, Sendable, CustomStringConvertible {
     /// How an open device differs from what was asked for, for people (for example "hw:0
     /// cannot play 44100 Hz; using plughw:0 (alsa-lib converts)"); nil when it does not.
     public var note: String?
+    /// The device's own channel count, when the backend knows it (a PulseAudio sink's or
+    /// source's); nil when it does not (an ALSA PCM name, a file).
+    public var channels: Int?
+    /// The device's own sample rate in Hz, when the backend knows it; nil when it does not.
+    public var sampleRate: Double?
 
     /// A device `name` of `backend`.
     public init(
         backend: String, name: String, description: String, direction: AudioDeviceDirection = .output, isDefault: Bool = false,
-        note: String? = nil
+        note: String? = nil, channels: Int? = nil, sampleRate: Double? = nil
     ) {
         self.backend = backend
         self.name = name
@@ -36,6 +41,8 @@ public struct AudioDeviceInfo: Hashable, Sendable, CustomStringConvertible {
         self.direction = direction
         self.isDefault = isDefault
         self.note = note
+        self.channels = channels
+        self.sampleRate = sampleRate
     }
 
     /// The unique identifier: `backend:name` (what `kAudioQueueProperty_CurrentDevice` holds).

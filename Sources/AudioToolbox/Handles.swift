@@ -33,6 +33,9 @@ final class HandleTable<Object: AnyObject>: @unchecked Sendable {
 
     var count: Int { table.withLock { $0.objects.count } }
 
+    /// Every object in the table now.
+    var all: [Object] { table.withLock { Array($0.objects.values) } }
+
     /// Files `object` under a handle another table gave out.
     func insert(_ object: Object, at handle: UInt) { table.withLock { $0.objects[handle] = object } }
 }

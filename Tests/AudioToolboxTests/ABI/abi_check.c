@@ -572,9 +572,11 @@ static void checkConstants(void) {
 
 #include "abi_check_cf.h"
 #include "abi_check_objects.h"
+#include "abi_check_hal.c"
 
 int main(void) {
     checkScalarTypes();
+    checkHardware();
     checkStructs();
     checkConstants();
     checkMacTypesAndCoreFoundation();

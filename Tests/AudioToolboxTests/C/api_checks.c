@@ -22,6 +22,8 @@ void formatErrors(int *passed, int *failed);
 
 /* cf_misuse.c: the CoreFoundation subset, info dictionaries and global info. */
 void cfMisuse(const char *fixtures, int *passed, int *failed);
+/* hal_checks.c: the HAL subset's and Audio Hardware Services' misuse codes. */
+void halErrors(int *passed, int *failed);
 
 #define EXPECT(cond, ...) do { if (cond) passed++; else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 #define EXPECT_STATUS(call, expected) do { OSStatus s_ = (call); EXPECT(s_ == (OSStatus)(expected), "%s = %d, expected %s = %d", #call, (int)s_, #expected, (int)(expected)); } while (0)
@@ -670,6 +672,7 @@ int main(int argc, char **argv) {
         fileErrors(argv[2], argv[3]);
         formatErrors(&passed, &failed);
         cfMisuse(argv[2], &passed, &failed);
+        halErrors(&passed, &failed);
     } else if (strcmp(argv[1], "runloop") == 0) {
         play(argv[2], 1);
         lifetimes();

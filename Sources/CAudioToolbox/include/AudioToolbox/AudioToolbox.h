@@ -18,5 +18,6 @@
 #include <AudioToolbox/AudioFormat.h>
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
+#include <AudioToolbox/AudioServices.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */

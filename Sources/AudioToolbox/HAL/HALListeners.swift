@@ -1,0 +1,191 @@
+import CAudioToolbox
+import AudioDevices
+import Locking
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Property listeners. While any listener is registered, the HAL's notification thread lists
+// the backends' devices and defaults at once when a backend reports a change (the PulseAudio
+// server's events: AudioDeviceChangeReporting), and every 100 ms for the backends that report
+// none (an ALSA card's removal is seen only by a device that has it open), and calls the
+// listeners of what changed: the system object's device list and default devices, a removed
+// device's DeviceIsAlive. The calls come on that thread, or on the run loop
+// kAudioHardwarePropertyRunLoop names.
+
+enum HALListeners {
+    /// A registered listener: the object and address it listens to, the function and its data.
+    private struct Listener: @unchecked Sendable {
+        let object: AudioObjectID
+        let address: AudioObjectPropertyAddress
+        let proc: AudioObjectPropertyListenerProc
+        let clientData: UnsafeMutableRawPointer?
+
+        func matches(_ object: AudioObjectID, _ proc: AudioObjectPropertyListenerProc, _ address: AudioObjectPropertyAddress, _ data: UnsafeMutableRawPointer?) -> Bool {
+            self.object == object && unsafeBitCast(self.proc, to: UInt.self) == unsafeBitCast(proc, to: UInt.self)
+                && self.address.mSelector == address.mSelector && self.address.mScope == address.mScope
+                && self.address.mElement == address.mElement && clientData == data
+        }
+
+        /// Whether it hears of a change of `selector` of `object` (scope global, element main).
+        func hears(_ object: AudioObjectID, _ selector: AudioObjectPropertySelector) -> Bool {
+            self.object == object
+                && (address.mSelector == selector || address.mSelector == kAudioObjectPropertySelectorWildcard)
+        }
+    }
+
+    private struct State {
+        var listeners: [Listener] = []
+        var threadRunning = false
+        /// The run loop the calls go to (its CFRunLoopRef's bits; 0: the notification thread).
+        var runLoop: UInt = 0
+        /// A backend reported a change the notification thread has not looked at yet.
+        var changeReported = false
+    }
+
+    private static let state = Guarded(State())
+    /// How often the notification thread lists the devices.
+    private static let interval: UInt64 = 100_000_000
+
+    static var runLoopBits: UInt { state.withLock { $0.runLoop } }
+
+    static func setRunLoop(_ bits: UInt) {
+        let old = state.withLock { s -> UInt in
+            defer { s.runLoop = bits }
+            return s.runLoop
+        }
+        // The HAL's notifications are a source of the run loop (as the Mac's HAL adds its own):
+        // a run of it waits for them instead of finishing at once for want of sources.
+        if bits != 0 {
+            _ = _CFRetain(UnsafeRawPointer(bitPattern: bits))
+            RunLoop.from(CFRunLoopRef(bitPattern: bits))?.attachSource()
+        }
+        if old != 0 {
+            RunLoop.from(CFRunLoopRef(bitPattern: old))?.detachSource()
+            _CFRelease(UnsafeRawPointer(bitPattern: old))
+        }
+    }
+
+    /// Registers a listener; starts the notification thread (from a listing made now, so that
+    /// a change after this returns is heard) when it is not running.
+    static func add(_ object: AudioObjectID, _ address: AudioObjectPropertyAddress, _ proc: AudioObjectPropertyListenerProc, _ data: UnsafeMutableRawPointer?) {
+        let start = state.withLock { s -> Bool in
+            s.listeners.append(Listener(object: object, address: address, proc: proc, clientData: data))
+            defer { s.threadRunning = true }
+            return !s.threadRunning
+        }
+        guard start else { return }
+        let baseline = HALObjects.refresh()
+        do throws(AudioDeviceError) {
+            let thread = try IOThread(name: "HAL notify") { watch(from: baseline) }
+            thread.detach()
+        } catch {
+            state.withLock { $0.threadRunning = false }
+        }
+    }
+
+    /// Removes a listener registered with the same arguments (none: nothing happens).
+    static func remove(_ object: AudioObjectID, _ address: AudioObjectPropertyAddress, _ proc: AudioObjectPropertyListenerProc, _ data: UnsafeMutableRawPointer?) {
+        state.withLock { s in
+            if let index = s.listeners.firstIndex(where: { $0.matches(object, proc, address, data) }) {
+                s.listeners.remove(at: index)
+            }
+            state.broadcast()
+        }
+    }
+
+    /// A backend reported a change (on its own thread): the notification thread looks now.
+    private static func changeReported() {
+        state.withLock { s in
+            s.changeReported = true
+            state.broadcast()
+        }
+    }
+
+    /// The notification thread: lists the devices when a backend reports a change and every
+    /// ``interval``, until no listener is left, and tells the listeners what changed.
+    private static func watch(from baseline: HALSnapshot) {
+        var previous = baseline
+        var subscriptions: [String: any AudioDeviceChangeSubscription] = [:]
+        var round = 0
+        while true {
+            // Reports from the backends that give them; asked for again every 2 s while a
+            // backend cannot give them (no server answers).
+            if round % 20 == 0 {
+                for case let backend as any AudioDeviceChangeReporting in AudioBackends.all
+                where subscriptions[backend.name]?.isActive != true {
+                    subscriptions[backend.name] = backend.reportChanges { changeReported() }
+                }
+            }
+            round += 1
+            let keepGoing = state.withLock { s -> Bool in
+                if s.listeners.isEmpty { s.threadRunning = false; return false }
+                if !s.changeReported { state.wait(timeoutNanos: interval) }
+                s.changeReported = false
+                if s.listeners.isEmpty { s.threadRunning = false; return false }
+                return true
+            }
+            guard keepGoing else { return }
+            let now = HALObjects.refresh()
+            deliver(changes(from: previous, to: now))
+            previous = now
+        }
+    }
+
+    /// The (object, selector) pairs that differ between two listings.
+    private static func changes(from old: HALSnapshot, to new: HALSnapshot) -> [(AudioObjectID, AudioObjectPropertySelector)] {
+        var changed: [(AudioObjectID, AudioObjectPropertySelector)] = []
+        let system = systemObjectID
+        if old.devices.map(\.id) != new.devices.map(\.id) { changed.append((system, kAudioHardwarePropertyDevices)) }
+        if old.defaultOutput != new.defaultOutput {
+            changed.append((system, kAudioHardwarePropertyDefaultOutputDevice))
+            changed.append((system, kAudioHardwarePropertyDefaultSystemOutputDevice))
+        }
+        if old.defaultInput != new.defaultInput { changed.append((system, kAudioHardwarePropertyDefaultInputDevice)) }
+        for device in old.devices where new.device(device.id) == nil {
+            changed.append((device.id, kAudioDevicePropertyDeviceIsAlive))
+        }
+        for device in new.devices {
+            guard let before = old.device(device.id) else { continue }
+            if before.name != device.name { changed.append((device.id, kAudioObjectPropertyName)) }
+            if before.sampleRate != device.sampleRate { changed.append((device.id, kAudioDevicePropertyNominalSampleRate)) }
+            if before.channels(.output) != device.channels(.output) || before.channels(.input) != device.channels(.input) {
+                changed.append((device.id, kAudioDevicePropertyStreamConfiguration))
+            }
+        }
+        return changed
+    }
+
+    /// Calls every listener that hears of a change, on the notification thread or the run loop.
+    private static func deliver(_ changed: [(AudioObjectID, AudioObjectPropertySelector)]) {
+        guard !changed.isEmpty else { return }
+        let (listeners, loop) = state.withLock { ($0.listeners, $0.runLoop) }
+        for (object, selector) in changed {
+            for listener in listeners where listener.hears(object, selector) {
+                let call = Call(listener: listener, object: object, selector: selector)
+                if loop != 0, let runLoop = RunLoop.from(CFRunLoopRef(bitPattern: loop)) {
+                    runLoop.post(mode: RunLoop.commonModes) { call.run() }
+                } else {
+                    call.run()
+                }
+            }
+        }
+    }
+
+    /// One call of a listener for one change; made only while it is still registered.
+    private struct Call: @unchecked Sendable {
+        let listener: Listener
+        let object: AudioObjectID
+        let selector: AudioObjectPropertySelector
+
+        func run() {
+            let registered = HALListeners.state.withLock { s in
+                s.listeners.contains { $0.matches(listener.object, listener.proc, listener.address, listener.clientData) }
+            }
+            guard registered else { return }
+            var address = AudioObjectPropertyAddress(
+                mSelector: selector, mScope: kAudioObjectPropertyScopeGlobal, mElement: kAudioObjectPropertyElementMain)
+            _ = listener.proc(object, 1, &address, listener.clientData)
+        }
+    }
+}
