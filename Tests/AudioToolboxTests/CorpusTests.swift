@@ -19,6 +19,8 @@ struct CorpusTests {
     static let extConverter = Result { try CPrograms.build("corpus-ext-converter", sources: [source("book_ext_converter.c")]) }
     static let formatTester = Result { try CPrograms.build("corpus-format-tester", sources: [source("book_format_tester.c")]) }
 
+    static let mediaOutput = Result { try CPrograms.build("corpus-media-output", sources: [source("media_output.c")]) }
+
     static let pcmFixture = CPrograms.path("Tests/Fixtures/valid/wav-pcm_s16le-2ch-44100.wav")
     static let adtsFixture = CPrograms.path("Tests/Fixtures/valid/adts-aac-2ch-44100.aac")
 
@@ -165,5 +167,50 @@ struct CorpusTests {
             return GuideTests.snr(shifted, recorded, channel: 0, from: 64, frames: recorded.frames - 128)
         }.max() ?? -.infinity
         #expect(best > 20, "the recording is \(best) dB from the input sine at its best alignment")
+    }
+
+    // MARK: The media library's output module
+
+    /// 16-bit stereo PCM made by ffmpeg (a sweep, so that a lost or repeated buffer shows).
+    static func makeRaw(rate: Int) throws -> String {
+        let path = GuideTests.scratchPath("sweep.raw")
+        let r = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                                                   "aevalsrc=0.4*sin(2*PI*(200+400*t)*t)|0.3*sin(2*PI*(900-300*t)*t):s=\(rate):d=1.5",
+                                                   "-f", "s16le", "-c:a", "pcm_s16le", path])
+        try #require(r.status == 0, "ffmpeg: \(r.err)")
+        return path
+    }
+
+    static func rawSamples(_ path: String) throws -> [Float] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return data.withUnsafeBytes { bytes in
+            (0..<(bytes.count / 2)).map { Float(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32768 }
+        }
+    }
+
+    /// The module lists devices through the HAL with scope Output and element wildcard, picks
+    /// one by UID (or the default), moves its queue there with kAudioQueueProperty_CurrentDevice
+    /// and a channel bitmap layout, and pushes buffers from its own thread: every sample arrives.
+    @Test("A media library's output module finds the file device through the HAL and plays every sample it pushes")
+    func mediaOutput() throws {
+        let program = try Self.mediaOutput.get()
+        let out = GuideTests.scratchPath("media.wav")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let list = try GuideTests.run(program, ["--list"], environment: GuideTests.fileOutput(out))
+        try #require(list.status == 0, "media_output --list exited with \(list.status): \(list.out)\(list.err)")
+        let devices = list.out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let file = try #require(devices.first { $0.count == 3 && $0[2] != "0" }, "no output device with channels in \(list.out)")
+        let raw = try Self.makeRaw(rate: 48_000)
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        let reference = try Self.rawSamples(raw)
+        for uid in ["default", file[0]] {
+            let r = try GuideTests.run(program, [uid, raw, "48000"], environment: GuideTests.fileOutput(out))
+            try #require(r.status == 0, "media_output \(uid) exited with \(r.status): \(r.out)\(r.err)")
+            let played = try GuideTests.ffmpegDecode(out)
+            #expect(played.channels == 2)
+            #expect(played.samples.count == reference.count, "\(uid): played \(played.frames) frames of \(reference.count / 2)")
+            let first = GuideTests.firstDifference(played.samples, reference)
+            #expect(first == nil, "\(uid): the first sample that differs is \(first ?? -1)")
+        }
     }
 }
