@@ -159,7 +159,7 @@ let package = Package(
             // The Swift modules too: their IDs and codes are checked against the C headers.
             dependencies: ["AudioToolbox", "AudioQueueServices", "ExtendedAudioFileServices", "ProcessSupport"],
             // The C and C++ programs the tests compile themselves against the library.
-            exclude: ["C", "ABI"],
+            exclude: ["C", "ABI", "Corpus"],
             swiftSettings: strict
         ),
         // An HTTP server inside the test process, serving files as streams arrive.

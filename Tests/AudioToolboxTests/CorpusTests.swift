@@ -1,0 +1,216 @@
+import Foundation
+import ProcessSupport
+import Testing
+
+/// Programs written the way other people's AudioToolbox code is written (Tests/AudioToolboxTests/
+/// Corpus): a C++ stream player in the style of Apple's AudioFileStreamExample, and a recorder,
+/// an ExtAudioFile converter and a stream-format tester in the style of a well-known Core Audio
+/// book. Each is compiled unchanged against the headers and run with the file backend; what it
+/// plays or writes is checked with ffmpeg and ffprobe.
+@Suite("Programs written for a Mac")
+struct CorpusTests {
+    static func source(_ name: String) -> String { "Tests/AudioToolboxTests/Corpus/\(name)" }
+
+    static let streamClient = Result { try CPrograms.build("corpus-stream-client", sources: [source("stream_client.cpp")], cxx: true) }
+    static let streamClient03 = Result {
+        try CPrograms.build("corpus-stream-client-03", sources: [source("stream_client.cpp")], cxx: true, extra: ["-std=c++03"])
+    }
+    static let recorder = Result { try CPrograms.build("corpus-recorder", sources: [source("book_recorder.c")]) }
+    static let extConverter = Result { try CPrograms.build("corpus-ext-converter", sources: [source("book_ext_converter.c")]) }
+    static let formatTester = Result { try CPrograms.build("corpus-format-tester", sources: [source("book_format_tester.c")]) }
+
+    static let mediaOutput = Result { try CPrograms.build("corpus-media-output", sources: [source("media_output.c")]) }
+
+    static let pcmFixture = CPrograms.path("Tests/Fixtures/valid/wav-pcm_s16le-2ch-44100.wav")
+    static let adtsFixture = CPrograms.path("Tests/Fixtures/valid/adts-aac-2ch-44100.aac")
+
+    // MARK: The stream player (C++)
+
+    /// Apple's sample declares its listener with `UInt32 *ioFlags` and parses with flags `0`:
+    /// that compiles in C++ only when the flag types are plain integers, as Apple's CF_OPTIONS
+    /// makes them. Played through the file backend, the stream is every ADTS packet decoded.
+    @Test("The AudioFileStreamExample-style C++ player (C++03 and C++17) plays an ADTS stream as ffmpeg decodes it",
+          arguments: ["c++17", "c++03"])
+    func streamPlayer(_ std: String) throws {
+        let program = try (std == "c++03" ? Self.streamClient03 : Self.streamClient).get()
+        let out = GuideTests.scratchPath("stream.wav")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try GuideTests.run(program, [Self.adtsFixture], environment: GuideTests.fileOutput(out))
+        try #require(r.status == 0, "stream_client exited with \(r.status): \(r.out)\(r.err)")
+        #expect(r.out.contains("found property 'redy'"), "\(r.out)")
+        let played = try GuideTests.ffmpegDecode(out)
+        let reference = try GuideTests.ffmpegDecode(Self.adtsFixture)
+        #expect(played.channels == reference.channels)
+        #expect(played.frames == reference.frames, "played \(played.frames) frames, ffmpeg decodes \(reference.frames)")
+        for channel in 0..<reference.channels {
+            let db = GuideTests.snr(reference, played, channel: channel)
+            #expect(db > 100, "channel \(channel): \(db) dB against ffmpeg's decode")
+        }
+    }
+
+    // MARK: The ExtAudioFile converter
+
+    /// The book passes the frame count as AudioFileWritePackets' byte count; a Mac writes
+    /// `ioNumPackets × mBytesPerPacket` bytes for constant-size packets, so the whole file arrives.
+    @Test("The book's ExtAudioFile converter writes an AIFF file holding every sample of its input")
+    func extConverter() throws {
+        let program = try Self.extConverter.get()
+        let out = GuideTests.scratchPath("converted.aif")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try GuideTests.run(program, [Self.pcmFixture, out])
+        try #require(r.status == 0, "book_ext_converter exited with \(r.status): \(r.out)\(r.err)")
+        let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,channels,sample_rate", "-of", "csv=p=0", out])
+        #expect(probe.out.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_s16be,44100,2", "\(probe.out)\(probe.err)")
+        let written = try GuideTests.ffmpegDecode(out)
+        let reference = try GuideTests.ffmpegDecode(Self.pcmFixture)
+        #expect(written.frames == reference.frames, "wrote \(written.frames) frames of \(reference.frames)")
+        let first = GuideTests.firstDifference(written.samples, reference.samples)
+        #expect(first == nil, "the first sample that differs is \(first ?? -1)")
+    }
+
+    // MARK: The stream-format tester
+
+    static func formats(_ type: String, _ format: String) throws -> [String] {
+        let r = try GuideTests.run(try Self.formatTester.get(), [type, format])
+        try #require(r.status == 0, "book_format_tester exited with \(r.status): \(r.out)\(r.err)")
+        return r.out.split(separator: "\n").map { line in
+            // "0: mFormatId: lpcm, mFormatFlags: 14, mBitsPerChannel: 16" without the index
+            String(line.drop { $0 != ":" }.dropFirst(2))
+        }
+    }
+
+    /// The book prints, for AIFF and linear PCM on a Mac, big-endian signed packed integers
+    /// (flags 14) of 8, 16, 24 and 32 bits.
+    @Test("The book's stream-format tester lists AIFF's linear PCM formats as a Mac does")
+    func formatTesterAIFF() throws {
+        let lines = try Self.formats("AIFF", "lpcm")
+        #expect(lines == [8, 16, 24, 32].map { "mFormatId: lpcm, mFormatFlags: 14, mBitsPerChannel: \($0)" }, "\(lines)")
+    }
+
+    /// WAVE holds 8-bit unsigned (flags 8), 16/24/32-bit little-endian signed (12) and 32/64-bit
+    /// float (9) linear PCM.
+    @Test("The stream-format tester lists WAVE's linear PCM formats: unsigned 8-bit, signed 16/24/32, float 32/64")
+    func formatTesterWAVE() throws {
+        let lines = Set(try Self.formats("WAVE", "lpcm"))
+        let expected = ["8,8", "12,16", "12,24", "12,32", "9,32", "9,64"].map { pair in
+            let p = pair.split(separator: ",")
+            return "mFormatId: lpcm, mFormatFlags: \(p[0]), mBitsPerChannel: \(p[1])"
+        }
+        #expect(lines.isSuperset(of: expected), "\(lines.sorted())")
+    }
+
+    // MARK: The recorder
+
+    /// Records from the file backend's input device, which plays `input` into the queue in real
+    /// time, until the program reads <return> (sent after `seconds`).
+    static func record(_ codec: String, input: String, seconds: Int = 2) throws -> (out: String, log: String) {
+        let out = GuideTests.scratchPath("recording-\(codec).caf")
+        let script = "(sleep \(seconds); echo) | \"$0\" \"$1\" \"$2\""
+        let r = try GuideTests.run("/bin/sh", ["-c", script, try Self.recorder.get(), out, codec],
+                                   environment: ["AUDIOQUEUE_BACKEND": "file", "AUDIOQUEUE_INPUT_DEVICE": input])
+        try #require(r.status == 0, "book_recorder exited with \(r.status): \(r.out)\(r.err)")
+        return (out, r.out + r.err)
+    }
+
+    static func makeInput(_ source: String) throws -> String {
+        let path = GuideTests.scratchPath("input.wav")
+        let r = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source,
+                                                   "-ac", "2", "-ar", "44100", "-c:a", "pcm_s16le", path])
+        try #require(r.status == 0, "ffmpeg: \(r.err)")
+        return path
+    }
+
+    /// Where `recorded`'s first frames appear in `input` (exactly), if they do.
+    static func offset(of recorded: GuideTests.Audio, in input: GuideTests.Audio) -> Int? {
+        let c = input.channels, probe = 32
+        guard recorded.frames > probe, recorded.channels == c else { return nil }
+        let head = Array(recorded.samples[0..<(probe * c)])
+        for start in 0...max(input.frames - probe, 0) where input.samples[start * c] == head[0] {
+            if Array(input.samples[(start * c)..<((start + probe) * c)]) == head { return start }
+        }
+        return nil
+    }
+
+    @Test("The book's recorder writes linear PCM in CAF: every recorded frame is the input's, in order")
+    func recorderPCM() throws {
+        let input = try Self.makeInput("anoisesrc=color=white:sample_rate=44100:amplitude=0.3:seed=3:duration=20")
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        let (out, log) = try Self.record("lpcm", input: input)
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,channels,sample_rate", "-of", "csv=p=0", out])
+        #expect(probe.out.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_s16le,44100,2", "\(probe.out)\(probe.err)\n\(log)")
+        let recorded = try GuideTests.ffmpegDecode(out)
+        let reference = try GuideTests.ffmpegDecode(input)
+        #expect(recorded.frames >= 22_050, "recorded \(recorded.frames) frames in about 2 s\n\(log)")
+        let start = try #require(Self.offset(of: recorded, in: reference), "the recording's first frames are not in the input\n\(log)")
+        let end = min(start + recorded.frames, reference.frames)
+        let first = GuideTests.firstDifference(recorded.samples, Array(reference.samples[(start * 2)..<(end * 2)]))
+        #expect(first == nil, "recorded sample \(first ?? -1) differs from the input's")
+    }
+
+    @Test("The book's recorder encodes IMA4 in CAF through AudioFormatGetProperty and the queue's converter properties")
+    func recorderIMA4() throws {
+        let input = try Self.makeInput("sine=frequency=441:sample_rate=44100:duration=20")
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        let (out, log) = try Self.record("ima4", input: input)
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(log.contains("format ima4, 68 bytes per packet, 64 frames per packet"), "\(log)")
+        let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,channels,sample_rate", "-of", "csv=p=0", out])
+        #expect(probe.out.trimmingCharacters(in: .whitespacesAndNewlines) == "adpcm_ima_qt,44100,2", "\(probe.out)\(probe.err)\n\(log)")
+        let recorded = try GuideTests.ffmpegDecode(out)
+        #expect(recorded.frames >= 22_050, "recorded \(recorded.frames) frames in about 2 s\n\(log)")
+        // A 441 Hz sine repeats every 100 frames; IMA4 keeps it well above 20 dB once its step
+        // size has adapted (the first packet).
+        let reference = try GuideTests.ffmpegDecode(input)
+        let best = (0..<100).map { lag -> Double in
+            let shifted = GuideTests.Audio(samples: Array(reference.samples[(lag * 2)...]), channels: 2)
+            return GuideTests.snr(shifted, recorded, channel: 0, from: 64, frames: recorded.frames - 128)
+        }.max() ?? -.infinity
+        #expect(best > 20, "the recording is \(best) dB from the input sine at its best alignment")
+    }
+
+    // MARK: The media library's output module
+
+    /// 16-bit stereo PCM made by ffmpeg (a sweep, so that a lost or repeated buffer shows).
+    static func makeRaw(rate: Int) throws -> String {
+        let path = GuideTests.scratchPath("sweep.raw")
+        let r = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                                                   "aevalsrc=0.4*sin(2*PI*(200+400*t)*t)|0.3*sin(2*PI*(900-300*t)*t):s=\(rate):d=1.5",
+                                                   "-f", "s16le", "-c:a", "pcm_s16le", path])
+        try #require(r.status == 0, "ffmpeg: \(r.err)")
+        return path
+    }
+
+    static func rawSamples(_ path: String) throws -> [Float] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return data.withUnsafeBytes { bytes in
+            (0..<(bytes.count / 2)).map { Float(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32768 }
+        }
+    }
+
+    /// The module lists devices through the HAL with scope Output and element wildcard, picks
+    /// one by UID (or the default), moves its queue there with kAudioQueueProperty_CurrentDevice
+    /// and a channel bitmap layout, and pushes buffers from its own thread: every sample arrives.
+    @Test("A media library's output module finds the file device through the HAL and plays every sample it pushes")
+    func mediaOutput() throws {
+        let program = try Self.mediaOutput.get()
+        let out = GuideTests.scratchPath("media.wav")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let list = try GuideTests.run(program, ["--list"], environment: GuideTests.fileOutput(out))
+        try #require(list.status == 0, "media_output --list exited with \(list.status): \(list.out)\(list.err)")
+        let devices = list.out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let file = try #require(devices.first { $0.count == 3 && $0[2] != "0" }, "no output device with channels in \(list.out)")
+        let raw = try Self.makeRaw(rate: 48_000)
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        let reference = try Self.rawSamples(raw)
+        for uid in ["default", file[0]] {
+            let r = try GuideTests.run(program, [uid, raw, "48000"], environment: GuideTests.fileOutput(out))
+            try #require(r.status == 0, "media_output \(uid) exited with \(r.status): \(r.out)\(r.err)")
+            let played = try GuideTests.ffmpegDecode(out)
+            #expect(played.channels == 2)
+            #expect(played.samples.count == reference.count, "\(uid): played \(played.frames) frames of \(reference.count / 2)")
+            let first = GuideTests.firstDifference(played.samples, reference)
+            #expect(first == nil, "\(uid): the first sample that differs is \(first ?? -1)")
+        }
+    }
+}
