@@ -107,8 +107,29 @@ public struct WAVFileBackend: AudioFallbackBackend {
         return "\(dir)/audioqueue-\(getpid()).wav"
     }
 
+    /// Its output, a 32-bit float WAVE file, and its input, the audio file it records (or
+    /// silence). When `AUDIOQUEUE_BACKEND` is `file`, the paths `AUDIOQUEUE_DEVICE` and
+    /// `AUDIOQUEUE_INPUT_DEVICE` name are the devices listed (the ones the default chain opens),
+    /// the input with the file's own rate and channels; else the default output path and silence.
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
-        [AudioDeviceInfo(backend: name, name: Self.defaultPath, description: "32-bit float WAVE file", isDefault: true)]
+        let chosen = Self.environment("AUDIOQUEUE_BACKEND") == name
+        let output = (chosen ? Self.environment("AUDIOQUEUE_DEVICE") : nil) ?? Self.defaultPath
+        var devices = [AudioDeviceInfo(backend: name, name: output, description: "32-bit float WAVE file", isDefault: true)]
+        if chosen, let input = Self.environment("AUDIOQUEUE_INPUT_DEVICE"), input != "default", input != "silence" {
+            let format = (try? AudioFile(path: input))?.dataFormat
+            devices.append(AudioDeviceInfo(
+                backend: name, name: input, description: "Records the audio file \(input)", direction: .input, isDefault: true,
+                channels: format.map { Int($0.channelsPerFrame) }, sampleRate: format?.sampleRate))
+        } else {
+            devices.append(AudioDeviceInfo(backend: name, name: "silence", description: "Records silence", direction: .input, isDefault: true))
+        }
+        return devices
+    }
+
+    private static func environment(_ variable: String) -> String? {
+        guard let value = getenv(variable) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
     }
 
     private static let opened = Atomic<Int>(0)

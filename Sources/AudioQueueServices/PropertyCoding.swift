@@ -35,10 +35,12 @@ enum PropertyCoding {
             throw AudioQueueError(.invalidPropertySize, "a channel layout is at least 12 bytes, not \(data.count)")
         }
         let count = Int(data.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-        guard count <= 64, data.count == 12 + 20 * count else {
-            throw AudioQueueError(.invalidPropertySize, "a channel layout with \(count) descriptions is \(12 + 20 * min(count, 1 << 20)) bytes, not \(data.count)")
+        // At least the descriptions it counts: programs pass sizeof(AudioChannelLayout) (room
+        // for one description) with a tag or bitmap and none, and a Mac takes that.
+        guard count <= 64, data.count >= 12 + 20 * count else {
+            throw AudioQueueError(.invalidPropertySize, "a channel layout with \(count) descriptions is at least \(12 + 20 * min(count, 1 << 20)) bytes, not \(data.count)")
         }
-        // The size matches the count exactly, so the layout is always read.
+        // The size holds the descriptions counted, so the layout is always read.
         return AudioChannelLayout(nativeBytes: data, maximumDescriptions: 64)
     }
 }

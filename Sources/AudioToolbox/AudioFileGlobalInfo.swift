@@ -86,7 +86,8 @@ struct FileTypeInfo {
         return pcmLayouts.map { l in
             var flags = kAudioFormatFlagIsPacked
             if l.float { flags |= kAudioFormatFlagIsFloat } else if l.signed { flags |= kAudioFormatFlagIsSignedInteger }
-            if l.big && l.bits > 8 { flags |= kAudioFormatFlagIsBigEndian }
+            // Big-endian 8-bit samples keep the flag: a Mac lists AIFF's 8-bit PCM with flags 14.
+            if l.big { flags |= kAudioFormatFlagIsBigEndian }
             return AudioStreamBasicDescription(mSampleRate: 0, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: 0,
                                                mFramesPerPacket: 1, mBytesPerFrame: 0, mChannelsPerFrame: 0, mBitsPerChannel: l.bits, mReserved: 0)
         }
