@@ -18,8 +18,8 @@ import Synchronization
 /// as a microphone in a quiet room would, until it is stopped. With no file it records only
 /// silence.
 ///
-/// With ``AudioDevicePacing/realTime`` periods arrive at the sample rate, as from hardware;
-/// with ``AudioDevicePacing/unpaced`` the file's frames arrive as fast as the sink takes them,
+/// With `AudioDevicePacing.realTime` periods arrive at the sample rate, as from hardware;
+/// with `.unpaced` the file's frames arrive as fast as the sink takes them,
 /// and the silence after them at the sample rate (an unpaced stream of silence would only
 /// fill memory).
 public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
@@ -196,13 +196,7 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
     /// Stops recording; there is nothing held to drain.
     public func stop(drain: Bool) {
         running.store(false, ordering: .releasing)
-        let t = thread.withLock { t -> IOThread? in
-            defer { t = nil }
-            return t
-        }
-        if let t {
-            if t.isCurrent { t.detach() } else { t.join() }
-        }
+        thread.endThread()
     }
 
     public var framesCaptured: Int64 { captured.load(ordering: .acquiring) }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+package import Locking
 
 /// A joinable thread running one closure: device I/O loops and the queue's render thread.
 package final class IOThread: @unchecked Sendable {
@@ -51,4 +52,17 @@ package final class IOThread: @unchecked Sendable {
     }
 
     deinit { detach() }
+}
+
+extension Guarded where State == IOThread? {
+    /// Takes the thread out and lets it end: waits for it, or, called from the thread itself,
+    /// detaches it (it ends when its closure returns). Nothing when there is none.
+    package func endThread() {
+        let t = withLock { t -> IOThread? in
+            defer { t = nil }
+            return t
+        }
+        guard let t else { return }
+        if t.isCurrent { t.detach() } else { t.join() }
+    }
 }

@@ -60,13 +60,7 @@ public final class NullInputDevice: AudioInputDevice, @unchecked Sendable {
     /// Stops recording; what a real device would still hold is nothing here.
     public func stop(drain: Bool) {
         running.store(false, ordering: .releasing)
-        let t = thread.withLock { t -> IOThread? in
-            defer { t = nil }
-            return t
-        }
-        if let t {
-            if t.isCurrent { t.detach() } else { t.join() }
-        }
+        thread.endThread()
     }
 
     public var framesCaptured: Int64 { captured.load(ordering: .acquiring) }
