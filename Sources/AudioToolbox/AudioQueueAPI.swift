@@ -145,10 +145,14 @@ public func _AudioQueueEnqueueBuffer(
 ) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     guard let buffer = prepare(box, inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
-    if inNumPacketDescs > 0 && inPacketDescs == nil { return paramError }
+    // Constant-size packets need no descriptions, so a count without them (programs pass the
+    // byte or packet count there) is ignored, as a Mac does; variable-size packets need them.
+    let constantSize = constantSizePackets(box)
+    if inNumPacketDescs > 0 && inPacketDescs == nil && !constantSize { return paramError }
+    let count = inPacketDescs == nil ? 0 : inNumPacketDescs
     return resultStatus { () throws(AudioQueueError) in
         switch box.queue! {
-        case .output(let q): try q.enqueue(buffer, packetDescriptions: descriptions(inNumPacketDescs, inPacketDescs))
+        case .output(let q): try q.enqueue(buffer, packetDescriptions: descriptions(count, inPacketDescs))
         case .input(let q): try q.enqueue(buffer)
         }
     }
@@ -164,7 +168,10 @@ public func _AudioQueueEnqueueBufferWithParameters(
     guard let box = QueueBox.find(inAQ) else { return paramError }
     guard case .output(let queue) = box.queue! else { return OSStatus(kAudioQueueErr_InvalidQueueType) }
     guard let buffer = prepare(box, inBuffer) else { return OSStatus(kAudioQueueErr_InvalidBuffer) }
-    if (inNumPacketDescs > 0 && inPacketDescs == nil) || (inNumParamValues > 0 && inParamValues == nil) { return paramError }
+    if (inNumPacketDescs > 0 && inPacketDescs == nil && !constantSizePackets(box)) || (inNumParamValues > 0 && inParamValues == nil) {
+        return paramError
+    }
+    let inNumPacketDescs = inPacketDescs == nil ? 0 : inNumPacketDescs
     var events: [AudioQueueServices.AudioQueueParameterEvent] = []
     if let inParamValues {
         for e in UnsafeBufferPointer(start: inParamValues, count: Int(inNumParamValues)) {
@@ -232,5 +239,14 @@ public func _AudioQueueReset(_ inAQ: AudioQueueRef?) -> OSStatus {
     guard let box = QueueBox.find(inAQ) else { return paramError }
     return resultStatus { () throws(AudioQueueError) in
         try box.control.reset()
+    }
+}
+
+/// Whether the queue's own format has constant-size packets (linear PCM, IMA4, G.711), whose
+/// buffers need no packet descriptions.
+private func constantSizePackets(_ box: QueueBox) -> Bool {
+    switch box.queue! {
+    case .output(let q): q.streamDescription.bytesPerPacket > 0
+    case .input(let q): q.streamDescription.bytesPerPacket > 0
     }
 }

@@ -86,11 +86,25 @@ static void queueErrors(void) {
     foreign->mAudioDataByteSize = 4096;
     EXPECT_STATUS(AudioQueueEnqueueBuffer(q, foreign, 0, NULL), kAudioQueueErr_InvalidBuffer);
     EXPECT_STATUS(AudioQueueEnqueueBuffer(q, NULL, 0, NULL), kAudioQueueErr_InvalidBuffer);
-    EXPECT_STATUS(AudioQueueEnqueueBuffer(q, b, 2, NULL), kAudio_ParamError);
     b2->mAudioDataByteSize = 0;
     EXPECT_STATUS(AudioQueueEnqueueBuffer(q, b2, 0, NULL), kAudioQueueErr_BufferEmpty);
-    EXPECT_STATUS(AudioQueueEnqueueBuffer(q, b, 0, NULL), noErr);
+    /* Constant-size packets need no descriptions: a count without them (programs pass the byte
+       count there) is ignored, as a Mac does. */
+    EXPECT_STATUS(AudioQueueEnqueueBuffer(q, b, 4096, NULL), noErr);
     EXPECT_STATUS(AudioQueueEnqueueBuffer(q, b, 0, NULL), kAudioQueueErr_BufferEnqueuedTwice);
+    {
+        /* Variable-size packets cannot be played without their descriptions. */
+        AudioStreamBasicDescription aac = {44100, kAudioFormatMPEG4AAC, 0, 0, 1024, 0, 2, 0, 0};
+        AudioQueueRef vbr = NULL;
+        AudioQueueBufferRef vb = NULL;
+        EXPECT_STATUS(AudioQueueNewOutput(&aac, ignoreOutput, NULL, NULL, NULL, 0, &vbr), noErr);
+        if (vbr) {
+            EXPECT_STATUS(AudioQueueAllocateBuffer(vbr, 4096, &vb), noErr);
+            vb->mAudioDataByteSize = 100;
+            EXPECT_STATUS(AudioQueueEnqueueBuffer(vbr, vb, 2, NULL), kAudio_ParamError);
+            AudioQueueDispose(vbr, true);
+        }
+    }
     /* Linear PCM described anyway (as streaming players do with what a parser gave them): the
        descriptions are not needed and not used. */
     AudioQueueBufferRef described = NULL;
