@@ -116,7 +116,7 @@ public struct WAVFileBackend: AudioFallbackBackend {
         let output = (chosen ? Self.environment("AUDIOQUEUE_DEVICE") : nil) ?? Self.defaultPath
         var devices = [AudioDeviceInfo(backend: name, name: output, description: "32-bit float WAVE file", isDefault: true)]
         if chosen, let input = Self.environment("AUDIOQUEUE_INPUT_DEVICE"), input != "default", input != "silence" {
-            let format = (try? AudioFile(path: input))?.dataFormat
+            let format = Self.inputFormat(input)
             devices.append(AudioDeviceInfo(
                 backend: name, name: input, description: "Records the audio file \(input)", direction: .input, isDefault: true,
                 channels: format.map { Int($0.channelsPerFrame) }, sampleRate: format?.sampleRate))
@@ -125,6 +125,20 @@ public struct WAVFileBackend: AudioFallbackBackend {
         }
         return devices
     }
+
+    /// The input file's format, read once for each size and modification time of the file (the
+    /// HAL lists the devices ten times a second while a listener waits).
+    private static func inputFormat(_ path: String) -> AudioStreamBasicDescription? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let key = "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(path)"
+        if let known = probed.withLock({ $0[key] }) { return known }
+        let format = (try? AudioFile(path: path))?.dataFormat
+        probed.withLock { $0 = [key: format] }
+        return format
+    }
+
+    private static let probed = Guarded<[String: AudioStreamBasicDescription?]>([:])
 
     private static func environment(_ variable: String) -> String? {
         guard let value = getenv(variable) else { return nil }

@@ -93,9 +93,10 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
 
     /// True for the uncompressed formats this device converts: packed linear PCM of 8-, 16-,
     /// 24- or 32-bit integers (8-bit ones signed or, as in WAVE, unsigned) or 32- or 64-bit
-    /// floats, a frame per packet.
+    /// floats, a frame per packet, up to 64 channels.
     static func reads(_ f: AudioStreamBasicDescription) -> Bool {
-        guard f.formatID == .linearPCM, f.framesPerPacket == 1, f.channelsPerFrame > 0,
+        // At most 64 channels, as asked of the device: a header's count sizes the read buffer.
+        guard f.formatID == .linearPCM, f.framesPerPacket == 1, f.channelsPerFrame > 0, f.channelsPerFrame <= 64,
               f.bytesPerFrame == f.bytesPerPacket, f.bitsPerChannel % 8 == 0,
               Int(f.bytesPerFrame) == Int(f.channelsPerFrame) * Int(f.bitsPerChannel / 8)
         else { return false }

@@ -58,9 +58,9 @@ public func _AudioFileOpenWithCallbacks(
 ) -> OSStatus {
     guard let outAudioFile, let inReadFunc, let inGetSizeFunc else { return paramError }
     AudioToolboxSetUp.once()
-    // A write callback asks for a file open for writing: changing existing data in place is
-    // not supported, as with AudioFileOpenURL and write permission.
-    guard inWriteFunc == nil else { return OSStatus(kAudioFileOperationNotSupportedError) }
+    // Programs pass all four callbacks even to read. The data opens for reading whatever they
+    // pass: changing it in place is not supported, so the write and set-size callbacks are
+    // never called, and writing calls answer kAudioFilePermissionsError.
     typealias GetSizeProc = @convention(c) (UnsafeMutableRawPointer?) -> Int64
     let size = unsafeBitCast(inGetSizeFunc, to: GetSizeProc.self)(inClientData)
     guard size >= 0 else { return OSStatus(kAudioFileInvalidFileError) }

@@ -67,7 +67,7 @@ final class QueueBox: @unchecked Sendable {
     }
 
     static func make(userData: UnsafeMutableRawPointer?, runLoop: CFRunLoopRef?, mode: CFStringRef?) -> QueueBox? {
-        AudioToolboxSetUp.once()
+        AudioToolboxSetUp.audioInUse()
         var loop: RunLoop?
         if let runLoop {
             guard let l = RunLoop.from(runLoop) else { return nil }
@@ -236,14 +236,17 @@ final class QueueBox: @unchecked Sendable {
     }
 }
 
-/// Registers the package's codecs and sound backends once, before the first queue or file,
-/// and gives the main run loop the audio system's source (`RunLoops.audioInUse`).
+/// Registers the package's codecs and sound backends once, before the first queue or file
+/// (`once`); and, when the process first uses the audio system — a queue or the HAL, not a file
+/// or a parser — gives the main run loop the source a Mac's HAL adds there (`audioInUse`).
 enum AudioToolboxSetUp {
-    private static let done: Void = {
-        AudioQueueKit.registerAll()
+    private static let done: Void = { AudioQueueKit.registerAll() }()
+    private static let audio: Void = {
+        once()
         RunLoops.audioInUse()
     }()
     static func once() { _ = done }
+    static func audioInUse() { _ = audio }
 }
 
 /// What the C API asks of a queue of either direction; both Swift types have these calls.

@@ -60,7 +60,8 @@ static void convert(struct Buffer *b, const char *spec, const char *length, char
         else APPEND_ONE(uintmax_t);
         break;
     case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
-        if (!strcmp(length, "L")) APPEND_ONE(long double);
+        /* glibc's printf reads a long double for L, ll and q (the spec is passed on as given). */
+        if (!strcmp(length, "L") || !strcmp(length, "ll") || !strcmp(length, "q")) APPEND_ONE(long double);
         else APPEND_ONE(double);
         break;
     case 's':

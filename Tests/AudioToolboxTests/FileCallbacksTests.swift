@@ -24,6 +24,6 @@ struct FileCallbacksTests {
     func readsAsThePath(_ fixture: String) throws {
         let r = try runProcess(try Self.program.get(), [CPrograms.path(fixture)])
         #expect(r.status == 0, "\(r.out)\(r.err)")
-        #expect(r.out.contains("18 passed, 0 failed"), "\(r.out)\(r.err)")
+        #expect(r.out.contains("20 passed, 0 failed"), "\(r.out)\(r.err)")
     }
 }

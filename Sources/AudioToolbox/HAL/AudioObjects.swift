@@ -100,7 +100,7 @@ enum HALObjects {
     /// server answers — has none) and chooses the defaults as the queues' default chain does.
     @discardableResult
     static func refresh() -> HALSnapshot {
-        AudioToolboxSetUp.once()
+        AudioToolboxSetUp.audioInUse()
         var listed: [String: [AudioDeviceInfo]] = [:]
         var snapshot = HALSnapshot()
         for backend in AudioBackends.all {

@@ -37,8 +37,11 @@ enum HALListeners {
     private struct State {
         var listeners: [Listener] = []
         var threadRunning = false
-        /// The run loop the calls go to (its CFRunLoopRef's bits; 0: the notification thread).
+        /// The run loop the calls go to (its CFRunLoopRef's bits; 0: the notification thread),
+        /// and the loop itself, held so that a call can be posted to it without touching the CF
+        /// object another thread may be letting go of.
         var runLoop: UInt = 0
+        var loop: RunLoop?
         /// A backend reported a change the notification thread has not looked at yet.
         var changeReported = false
     }
@@ -49,20 +52,24 @@ enum HALListeners {
 
     static var runLoopBits: UInt { state.withLock { $0.runLoop } }
 
+    /// Makes the run loop `bits` names (0: none) the one the calls go to. The new loop is
+    /// retained and given the HAL's source before it is published, and the swap is made under
+    /// the lock, so concurrent sets and deliveries never see a loop that was let go of.
     static func setRunLoop(_ bits: UInt) {
-        let old = state.withLock { s -> UInt in
-            defer { s.runLoop = bits }
-            return s.runLoop
+        let new = bits == 0 ? nil : RunLoop.from(CFRunLoopRef(bitPattern: bits))
+        let old = state.withLock { s -> (UInt, RunLoop?) in
+            // The HAL's notifications are a source of the run loop (as the Mac's HAL adds its
+            // own): a run of it waits for them instead of finishing at once for want of sources.
+            if bits != 0 {
+                _ = _CFRetain(UnsafeRawPointer(bitPattern: bits))
+                new?.attachSource()
+            }
+            defer { (s.runLoop, s.loop) = (bits, new) }
+            return (s.runLoop, s.loop)
         }
-        // The HAL's notifications are a source of the run loop (as the Mac's HAL adds its own):
-        // a run of it waits for them instead of finishing at once for want of sources.
-        if bits != 0 {
-            _ = _CFRetain(UnsafeRawPointer(bitPattern: bits))
-            RunLoop.from(CFRunLoopRef(bitPattern: bits))?.attachSource()
-        }
-        if old != 0 {
-            RunLoop.from(CFRunLoopRef(bitPattern: old))?.detachSource()
-            _CFRelease(UnsafeRawPointer(bitPattern: old))
+        if old.0 != 0 {
+            old.1?.detachSource()
+            _CFRelease(UnsafeRawPointer(bitPattern: old.0))
         }
     }
 
@@ -159,11 +166,11 @@ enum HALListeners {
     /// Calls every listener that hears of a change, on the notification thread or the run loop.
     private static func deliver(_ changed: [(AudioObjectID, AudioObjectPropertySelector)]) {
         guard !changed.isEmpty else { return }
-        let (listeners, loop) = state.withLock { ($0.listeners, $0.runLoop) }
+        let (listeners, loop) = state.withLock { ($0.listeners, $0.loop) }
         for (object, selector) in changed {
             for listener in listeners where listener.hears(object, selector) {
                 let call = Call(listener: listener, object: object, selector: selector)
-                if loop != 0, let runLoop = RunLoop.from(CFRunLoopRef(bitPattern: loop)) {
+                if let runLoop = loop {
                     runLoop.post(mode: RunLoop.commonModes) { call.run() }
                 } else {
                     call.run()
@@ -172,7 +179,9 @@ enum HALListeners {
         }
     }
 
-    /// One call of a listener for one change; made only while it is still registered.
+    /// One call of a listener for one change; made only while it is still registered. A call
+    /// already under way when the listener is removed on another thread may still finish after
+    /// the removal returns (Apple's documentation promises nothing either way).
     private struct Call: @unchecked Sendable {
         let listener: Listener
         let object: AudioObjectID

@@ -68,6 +68,11 @@ static void audioFormatMisuse(void) {
                  kAudioFormatBadSpecifierSizeError);
     AudioFormatInfo info = {aac, NULL, 4};
     CHECK_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatList, sizeof(info), &info, &size), kAudioFormatBadSpecifierSizeError);
+    /* The same specifier with no cookie is right: one item for AAC without one. */
+    AudioFormatInfo plain = {aac, NULL, 0};
+    size = 0;
+    CHECK_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatList, sizeof(plain), &plain, &size), noErr);
+    CHECK(size == sizeof(AudioFormatListItem), "FormatList of AAC without a cookie is %u bytes", (unsigned)size);
     CHECK_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatList, sizeof(aac), &aac, &size), kAudioFormatBadSpecifierSizeError);
     AudioFormatListItem items[2] = {{qdesign, 0}, {qdesign, 0}};
     CHECK_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_FirstPlayableFormatFromList, sizeof(items) - 1, items, &size),

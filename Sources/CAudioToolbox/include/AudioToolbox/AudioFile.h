@@ -207,9 +207,9 @@ typedef OSStatus (*AudioFile_SetSizeProc)(void *inClientData, SInt64 inSize);
 /** Opens audio data the program supplies through callbacks (memory, an archive, a network
     cache) for reading. The size is asked for once, when the file opens; reads come from the
     thread that calls Audio File Services, one at a time. A read callback's error ends the call
-    that needed the bytes with that code. `inWriteFunc` and `inSetSizeFunc` may be NULL; with a
-    write callback the file would be opened for writing, which gives
-    kAudioFileOperationNotSupportedError (as AudioFileOpenURL with write permission does). */
+    that needed the bytes with that code. `inWriteFunc` and `inSetSizeFunc` may be NULL; when
+    given they are never called: the data opens for reading (changing it in place is not
+    supported), and writing calls give kAudioFilePermissionsError. */
 AT_EXPORT OSStatus AudioFileOpenWithCallbacks(void *inClientData, AudioFile_ReadProc inReadFunc,
                                               AudioFile_WriteProc _Nullable inWriteFunc, AudioFile_GetSizeProc inGetSizeFunc,
                                               AudioFile_SetSizeProc _Nullable inSetSizeFunc, AudioFileTypeID inFileTypeHint,
