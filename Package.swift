@@ -56,7 +56,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "AudioDevices", dependencies: ["AudioCore", "Locking"], swiftSettings: strict),
-        .target(name: "AudioDeviceFile", dependencies: ["AudioCore", "AudioDevices", "AudioFileServices", "Locking"], swiftSettings: strict),
+        .target(name: "AudioDeviceFile", dependencies: ["AudioCore", "AudioCodecs", "AudioDevices", "AudioFileServices", "Locking"], swiftSettings: strict),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "AudioDeviceALSA", dependencies: ["AudioCore", "AudioDevices", "CALSA", "Locking"], swiftSettings: strict),
         .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),

@@ -3,6 +3,7 @@ public import AudioDevices
 #if canImport(Glibc)
 import Glibc
 #endif
+import AudioCodecs
 import AudioFileServices
 import Locking
 import Synchronization
@@ -35,6 +36,10 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
     private let samples: UnsafeMutablePointer<Float>
     /// One period of the file's bytes.
     private let bytes: UnsafeMutableRawBufferPointer
+    /// The file's samples as interleaved Float32 in the file's channels (nil without a file).
+    private let converter: PCMConverter?
+    /// One period of them, when the file's channels are not the device's (else `samples`).
+    private let fileSamples: UnsafeMutablePointer<Float>?
     private let captured = Atomic<Int64>(0)
     private let running = Atomic<Bool>(false)
     private let thread = Guarded<IOThread?>(nil)
@@ -54,6 +59,7 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
             throw AudioDeviceError(.formatNotSupported, "a file input cannot record \(channels) channels at \(sampleRate) Hz")
         }
         var opened: AudioFile?
+        var converter: PCMConverter?
         if let path {
             do {
                 opened = try AudioFile(path: path)
@@ -69,7 +75,13 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
             guard f.sampleRate == sampleRate else {
                 throw AudioDeviceError(.formatNotSupported, "\(path) is at \(f.sampleRate) Hz, not the \(sampleRate) Hz asked for")
             }
+            do {
+                converter = try PCMConverter(from: f, to: .deviceFloat(sampleRate: sampleRate, channels: Int(f.channelsPerFrame)))
+            } catch {
+                throw AudioDeviceError(.formatNotSupported, "\(path): \(error)")
+            }
         }
+        self.converter = converter
         file = opened
         self.path = path
         self.pacing = pacing
@@ -83,11 +95,14 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
         samples.initialize(repeating: 0, count: self.periodFrames * channels)
         let frameBytes = Int(opened?.dataFormat.bytesPerPacket ?? 0)
         bytes = .allocate(byteCount: max(1, self.periodFrames * frameBytes), alignment: 16)
+        let fileChannels = Int(opened?.dataFormat.channelsPerFrame ?? UInt32(channels))
+        fileSamples = fileChannels == channels ? nil : .allocate(capacity: self.periodFrames * fileChannels)
     }
 
     deinit {
         stop(drain: false)
         samples.deallocate()
+        fileSamples?.deallocate()
         bytes.deallocate()
     }
 
@@ -153,45 +168,32 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
         }
         nextPacket += Int64(read)
         let fileChannels = Int(f.channelsPerFrame)
-        let width = Int(f.bitsPerChannel / 8)
-        let raw = UnsafeRawPointer(bytes.baseAddress!)
-        let float = f.isFloat, bigEndian = f.isBigEndian, signed = f.isSignedInteger
-        func sample(_ p: UnsafeRawPointer) -> Float { Self.sample(p, width: width, float: float, bigEndian: bigEndian, signed: signed) }
+        // The file's own channels as Float32 (straight into `samples` when they are the
+        // device's), then mapped: a mono file to every channel, several into one as their mean.
+        let decoded = fileSamples ?? samples
+        do {
+            try converter?.convert(
+                UnsafeRawBufferPointer(start: bytes.baseAddress, count: read * Int(f.bytesPerFrame)), frameCount: read,
+                into: UnsafeMutableRawBufferPointer(start: decoded, count: read * fileChannels * MemoryLayout<Float>.size))
+        } catch {
+            nextPacket = file.packetCount
+            return 0
+        }
+        guard fileChannels != channels else { return read }
         for frame in 0..<read {
-            let base = raw + frame * Int(f.bytesPerFrame)
+            let source = decoded + frame * fileChannels
             let out = samples + frame * channels
             if fileChannels == 1 {
-                let v = sample(base)
-                for c in 0..<channels { out[c] = v }
+                for c in 0..<channels { out[c] = source[0] }
             } else if channels == 1 {
                 var sum: Float = 0
-                for c in 0..<fileChannels { sum += sample(base + c * width) }
+                for c in 0..<fileChannels { sum += source[c] }
                 out[0] = sum / Float(fileChannels)
             } else {
-                for c in 0..<channels {
-                    out[c] = c < fileChannels ? sample(base + c * width) : 0
-                }
+                for c in 0..<channels { out[c] = c < fileChannels ? source[c] : 0 }
             }
         }
         return read
-    }
-
-    /// One sample at `p` as Float32 in -1...1 (integers scaled by their full range; unsigned
-    /// 8-bit ones centred on 128).
-    private static func sample(_ p: UnsafeRawPointer, width: Int, float: Bool, bigEndian: Bool, signed: Bool) -> Float {
-        var value: UInt64 = 0
-        for i in 0..<width {
-            let byte = UInt64(p.load(fromByteOffset: bigEndian ? width - 1 - i : i, as: UInt8.self))
-            value |= byte << UInt64(8 * i)
-        }
-        if float {
-            return width == 4 ? Float(bitPattern: UInt32(truncatingIfNeeded: value)) : Float(Double(bitPattern: value))
-        }
-        if width == 1 && !signed { return Float(Int(value) - 128) / 128 }
-        // Sign-extend the `width`-byte integer, then scale.
-        let shift = UInt64(64 - 8 * width)
-        let signed = Int64(bitPattern: value << shift) >> Int64(shift)
-        return Float(Double(signed) / Double(Int64(1) << Int64(8 * width - 1)))
     }
 
     /// Stops recording; there is nothing held to drain.
