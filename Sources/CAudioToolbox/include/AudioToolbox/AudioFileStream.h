@@ -11,6 +11,7 @@
 
 #include <AudioToolbox/CoreAudioTypes.h>
 #include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/AudioFormat.h>
 
 AT_EXTERN_C_BEGIN
 AT_ASSUME_NONNULL_BEGIN
@@ -32,15 +33,6 @@ typedef CF_OPTIONS(UInt32, AudioFileStreamParseFlags) {
 typedef CF_OPTIONS(UInt32, AudioFileStreamSeekFlags) {
     kAudioFileStreamSeekFlag_OffsetIsEstimated = 1,
 };
-
-#ifndef AT_HAVE_AUDIO_FORMAT_LIST_ITEM
-#define AT_HAVE_AUDIO_FORMAT_LIST_ITEM 1
-/** One entry of a format list (Apple's AudioFormat.h): a format and its channel layout tag. */
-typedef struct AudioFormatListItem {
-    AudioStreamBasicDescription mASBD;
-    AudioChannelLayoutTag mChannelLayoutTag;
-} AudioFormatListItem;
-#endif
 
 typedef UInt32 AudioFileStreamPropertyID;
 typedef struct OpaqueAudioFileStreamID *AudioFileStreamID;

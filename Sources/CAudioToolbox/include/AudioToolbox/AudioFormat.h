@@ -24,15 +24,12 @@ typedef struct AudioFormatInfo {
     UInt32 mMagicCookieSize;
 } AudioFormatInfo;
 
-#ifndef AT_HAVE_AUDIO_FORMAT_LIST_ITEM
-#define AT_HAVE_AUDIO_FORMAT_LIST_ITEM 1
-/* One format a stream can be decoded as (kAudioFormatProperty_FormatList); AudioFileStream.h
- * declares it too. */
+/* One format a stream can be decoded as (kAudioFormatProperty_FormatList, and the format lists
+   of files and streams). */
 typedef struct AudioFormatListItem {
     AudioStreamBasicDescription mASBD;
     AudioChannelLayoutTag mChannelLayoutTag;
 } AudioFormatListItem;
-#endif
 
 CF_ENUM(AudioFormatPropertyID) {
     kAudioFormatProperty_FormatInfo = 0x666D7469,                  /* 'fmti' */
