@@ -112,10 +112,10 @@ public struct WAVFileBackend: AudioFallbackBackend {
     /// `AUDIOQUEUE_INPUT_DEVICE` name are the devices listed (the ones the default chain opens),
     /// the input with the file's own rate and channels; else the default output path and silence.
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
-        let chosen = Self.environment("AUDIOQUEUE_BACKEND") == name
-        let output = (chosen ? Self.environment("AUDIOQUEUE_DEVICE") : nil) ?? Self.defaultPath
+        let chosen = AudioBackends.environment("AUDIOQUEUE_BACKEND") == name
+        let output = (chosen ? AudioBackends.environment("AUDIOQUEUE_DEVICE") : nil) ?? Self.defaultPath
         var devices = [AudioDeviceInfo(backend: name, name: output, description: "32-bit float WAVE file", isDefault: true)]
-        if chosen, let input = Self.environment("AUDIOQUEUE_INPUT_DEVICE"), input != "default", input != "silence" {
+        if chosen, let input = AudioBackends.environment("AUDIOQUEUE_INPUT_DEVICE"), input != "default", input != "silence" {
             let format = Self.inputFormat(input)
             devices.append(AudioDeviceInfo(
                 backend: name, name: input, description: "Records the audio file \(input)", direction: .input, isDefault: true,
@@ -140,11 +140,6 @@ public struct WAVFileBackend: AudioFallbackBackend {
 
     private static let probed = Guarded<[String: AudioStreamBasicDescription?]>([:])
 
-    private static func environment(_ variable: String) -> String? {
-        guard let value = getenv(variable) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
-    }
 
     private static let opened = Atomic<Int>(0)
 

@@ -81,7 +81,7 @@ public enum AudioBackends {
             throw AudioDeviceError(.notFound, "AUDIOQUEUE_DEVICE=\(device): no sound backend opens it (\(reasons.joined(separator: "; ")))")
         }
         let why = reasons.isEmpty ? "no sound backend is registered" : "no sound server or sound card answered (\(reasons.joined(separator: "; ")))"
-        let fallback = table.withLock { $0.lazy.compactMap { $0.backend as? any AudioFallbackBackend }.first }
+        let fallback = fallbackBackend
         guard let fallback else {
             throw AudioDeviceError(.notFound, "\(why), and no fallback backend is registered")
         }
@@ -174,7 +174,7 @@ public enum AudioBackends {
         tried: ((String) -> Void)?, _ open: (any AudioBackend) throws(AudioDeviceError) -> Device
     ) -> (Device?, [String]) {
         var reasons: [String] = []
-        for backend in table.withLock({ $0.filter { $0.priority > 0 }.map(\.backend) }) {
+        for backend in soundBackends {
             let reason: String
             if backend.isAvailable() {
                 do throws(AudioDeviceError) {
@@ -191,7 +191,8 @@ public enum AudioBackends {
         return (nil, reasons)
     }
 
-    static func environment(_ name: String) -> String? {
+    /// The variable's value; nil when it is unset or empty.
+    package static func environment(_ name: String) -> String? {
         guard let v = getenv(name) else { return nil }
         let s = String(cString: v)
         return s.isEmpty ? nil : s

@@ -1,4 +1,5 @@
 public import CAudioToolbox
+import struct AudioCore.FourCharCode
 
 // AudioFileGetGlobalInfoSize and AudioFileGetGlobalInfo: the file types this library reads
 // and writes, with the names, extensions, UTIs, MIME types and HFS type codes a Mac gives them
@@ -16,7 +17,7 @@ struct FileTypeInfo {
     /// The data formats the writer accepts (empty: read only).
     let formats: [UInt32]
 
-    static func code(_ s: String) -> UInt32 { s.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+    static func code(_ s: String) -> UInt32 { FourCharCode(s).rawValue }
 
     static let aiffMIME = ["audio/aiff", "audio/x-aiff"]
     static let mpegMIME = ["audio/mpeg", "audio/x-mpeg"]

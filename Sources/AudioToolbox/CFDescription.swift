@@ -141,7 +141,5 @@ public func _CFShow(_ obj: CFTypeRef?) {
     } else {
         text = "(null)"
     }
-    text += "\n"
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    writeLineToStandardError(text)
 }

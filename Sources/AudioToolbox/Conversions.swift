@@ -1,6 +1,7 @@
 import CAudioToolbox
 import AudioCore
 import AudioQueueServices
+import Glibc
 
 // Between the C structs of the header tree and the Swift values of AudioCore. Both sides
 // use Apple's layouts; AudioCore's AudioStreamPacketDescription is laid out as the C one
@@ -100,4 +101,10 @@ func bytes<T>(of value: T) -> [UInt8] { withUnsafeBytes(of: value) { Array($0) }
 struct UserData: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer?
     init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
+}
+
+/// Writes `line` and a newline to standard error in one write (CFShow, AudioObjectShow).
+func writeLineToStandardError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }

@@ -151,7 +151,7 @@ public func _AudioObjectRemovePropertyListener(
 @_spi(CImplementation) @_cdecl("AudioObjectShow")
 public func _AudioObjectShow(_ id: AudioObjectID) {
     guard let (object, _) = HALObjects.object(id) else {
-        printError("AudioObject \(id): no such object")
+        writeLineToStandardError("AudioObject \(id): no such object")
         return
     }
     let text: String
@@ -160,13 +160,7 @@ public func _AudioObjectShow(_ id: AudioObjectID) {
     case .device(let device): text = "AudioObject \(id): device \"\(device.name)\" (\(device.uid))"
     case .stream(let device, let direction): text = "AudioObject \(id): \(direction) stream of \(device.uid)"
     }
-    printError(text)
-}
-
-/// Writes a line to standard error.
-private func printError(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    writeLineToStandardError(text)
 }
 
 // MARK: Audio Hardware Services
