@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AudioCodecs", targets: ["AudioCodecs"]),
         .library(name: "AudioCodecFAAD", targets: ["AudioCodecFAAD"]),
         .library(name: "AudioCodecMPG123", targets: ["AudioCodecMPG123"]),
+        .library(name: "AudioConverterServices", targets: ["AudioConverterServices"]),
         .library(name: "ExtendedAudioFileServices", targets: ["ExtendedAudioFileServices"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
         .library(name: "AudioDeviceFile", targets: ["AudioDeviceFile"]),
@@ -50,9 +51,13 @@ let package = Package(
             providers: [.apt(["libmpg123-dev"])]
         ),
         .target(name: "AudioCodecMPG123", dependencies: ["AudioCodecs", "CMPG123"], swiftSettings: strict),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        // AudioConverter: decoder or encoder, PCM conversion, channel map and sample-rate
+        // conversion (libsoxr) in one pull-model converter.
+        .target(name: "AudioConverterServices", dependencies: ["AudioCore", "AudioCodecs", "CSoxr", "Locking"], swiftSettings: strict),
         .target(
             name: "ExtendedAudioFileServices",
-            dependencies: ["AudioFileServices", "AudioCodecs", "Locking"],
+            dependencies: ["AudioFileServices", "AudioCodecs", "AudioConverterServices", "Locking"],
             swiftSettings: strict
         ),
         .target(name: "AudioDevices", dependencies: ["AudioCore", "Locking"], swiftSettings: strict),

@@ -58,6 +58,57 @@ public protocol AudioEncoder: AnyObject {
     /// Forgets all state carried between packets, so the next packet starts as a new stream's
     /// first (after an audio queue stops or resets).
     func reset()
+
+    /// Frames of the encoder's own delay at the start of what it writes: the first packets
+    /// decode to this many frames before the first input frame (AAC: 2112, as Apple's encoder).
+    /// A file records them as `AudioFilePacketTableInfo.primingFrames`
+    /// (`kAudioConverterPrimeInfo`'s `leadingFrames`). 0 for encoders without a delay.
+    var primingFrames: Int { get }
+    /// True when ``encode(_:frameCount:into:packetDescriptions:)`` may hold input back: it then
+    /// writes the packets that are complete (fewer than the frames make, at first), a frame
+    /// count that is not whole packets is not the end of the stream, and ``finish(into:packetDescriptions:)``
+    /// ends it. False for encoders whose packets depend only on their own frames (PCM, G.711, IMA4).
+    var hasDelay: Bool { get }
+    /// Ends the stream: encodes what the encoder holds back, its last packet completed with
+    /// silence, into `output`, as many whole packets as fit, and returns what it wrote. Call it
+    /// again until it writes no packet. ``AudioEncodeResult/paddingFrames`` counts the frames of
+    /// silence that end the stream (the packet table's remainder). Encoders without a delay
+    /// hold nothing and write nothing. After the last packet the encoder starts a new stream,
+    /// as after ``reset()``.
+    func finish(
+        into output: UnsafeMutableRawBufferPointer, packetDescriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
+    ) throws(AudioCodecError) -> AudioEncodeResult
+
+    /// The bit rate the encoder aims at, in bits per second (`kAudioConverterEncodeBitRate`);
+    /// 0 for formats whose rate follows from the format (PCM, G.711, IMA4).
+    var bitRate: Int { get }
+    /// Sets the bit rate (before the first packet). `formatNotSupported` for encoders whose
+    /// rate is fixed; a rate outside ``applicableBitRates`` is taken as the nearest one there.
+    func setBitRate(_ bitRate: Int) throws(AudioCodecError)
+    /// The bit rates ``setBitRate(_:)`` takes for this format, ascending
+    /// (`kAudioConverterApplicableEncodeBitRates`); empty when the rate is fixed.
+    var applicableBitRates: [ClosedRange<Int>] { get }
+}
+
+extension AudioEncoder {
+    /// No delay.
+    public var primingFrames: Int { 0 }
+    /// No delay.
+    public var hasDelay: Bool { false }
+    /// Nothing held back: writes nothing.
+    public func finish(
+        into output: UnsafeMutableRawBufferPointer, packetDescriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
+    ) throws(AudioCodecError) -> AudioEncodeResult {
+        AudioEncodeResult(packetCount: 0, byteCount: 0)
+    }
+    /// A rate that follows from the format.
+    public var bitRate: Int { 0 }
+    /// The rate is fixed: `formatNotSupported`.
+    public func setBitRate(_ bitRate: Int) throws(AudioCodecError) {
+        throw AudioCodecError(.formatNotSupported, "'\(outputFormat.formatID)' has no bit rate to set")
+    }
+    /// None.
+    public var applicableBitRates: [ClosedRange<Int>] { [] }
 }
 
 extension AudioEncoder {
