@@ -61,6 +61,17 @@ extension ExtAudioFile {
             throw .codec(AudioCodecError(.formatNotSupported, "client format \(client) is not linear PCM"))
         }
         var delivered: Int64 = 0
+        if clientStage != nil {
+            // Another rate or channel count: one converter, on this thread.
+            while true {
+                buffer.frameLength = 0
+                let n = try read(into: buffer, frameCount: chunk)
+                if n == 0 { break }
+                delivered += Int64(n)
+                if !body(buffer) { break }
+            }
+            return delivered
+        }
         // What is left of the batch decoded before this call (after a seek or a read), on this
         // thread; afterwards the read position is where packet `nextPacket` starts.
         while decodedStart < decoded.frameLength {

@@ -1,6 +1,7 @@
 public import AudioCore
 public import AudioFileServices
 public import AudioCodecs
+public import AudioConverterServices
 
 /// Reads any supported file as linear PCM in a format of the caller's choice (Apple's
 /// `ExtAudioFile` for reading).
@@ -25,11 +26,14 @@ public final class ExtAudioFile {
     /// Priming frames dropped at the start.
     public let primingFrames: Int64
 
-    /// The format ``read(into:frameCount:)`` produces; any linear PCM of the file's rate and
-    /// channel count. Defaults to ``decodedFormat``.
+    /// The format ``read(into:frameCount:)`` produces: any linear PCM, at any rate and channel
+    /// count. Defaults to ``decodedFormat``.
     public var clientDataFormat: AudioStreamBasicDescription {
-        get { converter?.output ?? decodedFormat }
+        get { clientStage?.converter.outputFormat ?? converter?.output ?? decodedFormat }
     }
+    /// The conversion to a client format of another rate or channel count; nil when the client
+    /// format has the decoded rate and channels.
+    var clientStage: ClientStage?
 
     /// Packets to decode before a seek target, per format (AAC's overlap needs the previous
     /// packet; SBR more).
@@ -191,19 +195,72 @@ public final class ExtAudioFile {
     }
 
     /// Sets the client format (Apple's `kExtAudioFileProperty_ClientDataFormat`).
-    public func setClientDataFormat(_ format: AudioStreamBasicDescription) throws(ExtAudioFileError) {
-        if format == decodedFormat {
-            converter = nil
-            return
+    ///
+    /// A format of the decoded rate and channel count is converted sample by sample; another
+    /// rate or channel count goes through an ``AudioConverter`` (libsoxr at
+    /// `kAudioConverterQuality_High`, or `quality`), and the read position, ``tell()`` and
+    /// ``seek(toFrame:)`` then count client frames: the file reads as ``clientLengthFrames``
+    /// frames. The read position stays where it was, in time.
+    public func setClientDataFormat(
+        _ format: AudioStreamBasicDescription, quality: SampleRateConverterQuality = .high
+    ) throws(ExtAudioFileError) {
+        let here = tell()
+        let oldRate = clientDataFormat.sampleRate
+        guard format.isPCM else {
+            throw .codec(AudioCodecError(.formatNotSupported, "the client format must be linear PCM: \(format)"))
         }
-        do { converter = try PCMConverter(from: decodedFormat, to: format) } catch { throw .codec(error) }
+        if format.sampleRate == decodedFormat.sampleRate && format.channelsPerFrame == decodedFormat.channelsPerFrame {
+            if format == decodedFormat {
+                converter = nil
+            } else {
+                do { converter = try PCMConverter(from: decodedFormat, to: format) } catch { throw .codec(error) }
+            }
+            clientStage?.release()
+            clientStage = nil
+        } else {
+            let stage: ClientStage
+            do {
+                stage = try ClientStage(decoded: decodedFormat, client: format, quality: quality, fileLength: fileLengthFrames)
+            } catch {
+                throw .codec(error)
+            }
+            clientStage?.release()
+            converter = nil
+            clientStage = stage
+        }
+        let target = Int64((Double(here) * format.sampleRate / oldRate).rounded())
+        if target != tell() || clientStage != nil { try seek(toFrame: min(target, clientLengthFrames)) }
     }
 
-    /// The current read position, in frames after trimming (Apple's `ExtAudioFileTell`).
-    public func tell() -> Int64 { max(0, position - primingFrames) }
+    /// The frames the file reads as in ``clientDataFormat``: ``fileLengthFrames`` at the
+    /// decoded rate, round(``fileLengthFrames`` × client rate / decoded rate) at another.
+    public var clientLengthFrames: Int64 { clientStage?.length ?? fileLengthFrames }
 
-    /// Moves the read position to `frame` (0 = the first valid frame), sample-exactly.
+    /// The current read position, in client frames after trimming (Apple's `ExtAudioFileTell`).
+    public func tell() -> Int64 {
+        if let clientStage { return clientStage.position }
+        return max(0, position - primingFrames)
+    }
+
+    /// Moves the read position to `frame`, in client frames (0 = the first valid frame),
+    /// sample-exactly.
     public func seek(toFrame frame: Int64) throws(ExtAudioFileError) {
+        guard frame >= 0, frame <= clientLengthFrames else {
+            throw .file(AudioFileError(.position, "frame \(frame) is outside 0…\(clientLengthFrames)"))
+        }
+        if let clientStage {
+            let start = clientStage.restart(for: frame)
+            try seekDecoded(toFrame: start.decodedFrame)
+            try clientStage.skip(frame - start.clientFrame) { (buffer, count) throws(ExtAudioFileError) in
+                try readDecoded(into: buffer, frameCount: count)
+            }
+            return
+        }
+        try seekDecoded(toFrame: frame)
+    }
+
+    /// Moves the decoded read position to `frame` (0 = the first valid frame).
+    func seekDecoded(toFrame frame: Int64) throws(ExtAudioFileError) {
         guard frame >= 0, frame <= fileLengthFrames else {
             throw .file(AudioFileError(.position, "frame \(frame) is outside 0…\(fileLengthFrames)"))
         }
@@ -247,6 +304,17 @@ public final class ExtAudioFile {
         guard buffer.format == clientDataFormat else {
             throw .codec(AudioCodecError(.formatNotSupported, "buffer format \(buffer.format) is not the client format \(clientDataFormat)"))
         }
+        if let clientStage {
+            return try clientStage.read(into: buffer, frameCount: frameCount) { (staging, count) throws(ExtAudioFileError) in
+                try readDecoded(into: staging, frameCount: count)
+            }
+        }
+        return try readDecoded(into: buffer, frameCount: frameCount)
+    }
+
+    /// Reads up to `frameCount` decoded frames, converted sample by sample to the client
+    /// format when it has the decoded rate and channels.
+    func readDecoded(into buffer: PCMBuffer, frameCount: Int) throws(ExtAudioFileError) -> Int {
         var wanted = min(frameCount, buffer.framesFree)
         var produced = 0
         let end = primingFrames + fileLengthFrames
