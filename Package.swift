@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "AudioQueueKit",
             dependencies: [
-                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "ExtendedAudioFileServices",
+                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioConverterServices", "ExtendedAudioFileServices",
                 "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices",
             ],
             swiftSettings: strict
@@ -86,7 +86,7 @@ let package = Package(
         // What the command-line tools share (status line, level bars, afconvert's data format names).
         .target(
             name: "ToolSupport",
-            dependencies: ["AudioCore", "AudioDevices", "AudioQueueServices"],
+            dependencies: ["AudioCore", "AudioDevices", "AudioFileServices", "AudioQueueServices"],
             path: "Tools/ToolSupport",
             swiftSettings: strict
         ),
@@ -98,7 +98,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "afconvert",
-            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "AudioCodecMPG123", "ToolSupport"],
+            dependencies: ["ExtendedAudioFileServices", "AudioConverterServices", "AudioQueueKit", "ToolSupport"],
             path: "Tools/afconvert",
             swiftSettings: strict
         ),
@@ -125,7 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExtendedAudioFileServicesTests",
-            dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "AudioCodecMPG123", "ProcessSupport"],
+            dependencies: ["ExtendedAudioFileServices", "AudioConverterServices", "AudioCodecFAAD", "AudioCodecMPG123", "ProcessSupport"],
             swiftSettings: strict
         ),
         // What every test target shares: running the package's executables and the reference tools,

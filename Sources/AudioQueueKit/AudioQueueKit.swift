@@ -1,6 +1,7 @@
 @_exported public import AudioCore
 @_exported public import AudioFileServices
 @_exported public import AudioCodecs
+@_exported public import AudioConverterServices
 @_exported public import ExtendedAudioFileServices
 @_exported public import AudioDevices
 @_exported public import AudioDeviceFile

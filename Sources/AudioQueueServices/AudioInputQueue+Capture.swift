@@ -158,7 +158,7 @@ extension AudioInputQueue {
     /// empty) and every enqueued buffer, empty.
     func returnEverything(_ c: CaptureLine, keepingStaged: Bool) {
         capture.assertHeld()
-        let partial = keepingStaged ? (c.current != nil ? c.complete() : nil) : c.abandon()
+        let partial = keepingStaged ? (c.current != nil ? c.complete(ending: true) : nil) : c.abandon()
         core.state.withLock { s in
             if let partial { s.line.append(partial) }
             for buffer in s.side.removeAll() {

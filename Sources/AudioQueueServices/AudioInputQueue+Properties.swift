@@ -72,6 +72,14 @@ extension AudioInputQueue {
     /// made.
     public var lostFrameCount: Int64 { capture.withLock { $0.lostFrames } }
 
+    /// The encoder's priming frames and the frames of silence that completed its last packets
+    /// so far (`kAudioConverterPrimeInfo` of the queue's converter): for AAC, 2112 before the
+    /// first recorded frame, as Apple's encoder; 0 for formats without a delay. What a file of
+    /// the recording records as its packet table's priming and remainder frames.
+    public var primeInfo: (leadingFrames: Int, trailingFrames: Int) {
+        capture.withLock { ($0.encoder.primingFrames, Int($0.paddingFrames)) }
+    }
+
     // MARK: Devices
 
     /// The device's UID (`kAudioQueueProperty_CurrentDevice`): the open device, else the one

@@ -142,6 +142,8 @@ final class CaptureLine {
     func restartTimeline() {
         position = 0
         dropping = false
+        // What an encoder with a delay held back at the stop belongs to the last recording.
+        if encoder.hasDelay { encoder.reset() }
     }
 
     /// Skips `frames` frames of the timeline that the device lost (a full ring) or that a reset
@@ -155,7 +157,7 @@ final class CaptureLine {
         current = buffer
         currentStart = position
         currentHostTime = hostTime(position)
-        wanted = max(1, packetCapacity(of: buffer)) * framesPerPacket
+        wanted = framesFitting(packetCapacity(of: buffer), in: buffer)
         framesWanted = wanted
         staged = 0
         if stagingCapacity < wanted {
@@ -166,9 +168,27 @@ final class CaptureLine {
         }
     }
 
+    /// The frames to stage for `buffer`: `packets` packets' worth, fewer where the encoder may
+    /// write packets held from earlier frames too (an encoder with a delay, AAC), so what it
+    /// writes always fits.
+    private func framesFitting(_ packets: Int, in buffer: AudioQueueBuffer) -> Int {
+        var k = max(1, packets)
+        guard encoder.hasDelay else { return k * framesPerPacket }
+        let bytes = Int(buffer.audioDataBytesCapacity)
+        let largest = max(1, encoder.maximumPacketSize)
+        while k > 1 {
+            if let need = encoder.outputByteCount(forFrames: k * framesPerPacket), need <= bytes,
+               (need + largest - 1) / largest <= Int(buffer.packetDescriptionCapacity) { break }
+            k -= 1
+        }
+        return k * framesPerPacket
+    }
+
     /// Encodes what is staged into the current buffer (a final partial packet is padded with
-    /// silence) and hands it back. A buffer must be being filled.
-    func complete() -> FinishedBuffer {
+    /// silence) and hands it back. A buffer must be being filled. `ending` (a stop) also ends
+    /// the encoder's stream: what an encoder with a delay holds back goes into the buffer too,
+    /// as much as fits, and the encoder starts a new stream.
+    func complete(ending: Bool = false) -> FinishedBuffer {
         let buffer = current!
         current = nil
         var packets = 0
@@ -184,6 +204,20 @@ final class CaptureLine {
             } catch {
                 (packets, bytes) = (0, 0)
             }
+        }
+        if ending && encoder.hasDelay {
+            while bytes < buffer.data.count {
+                let room = UnsafeMutableRawBufferPointer(rebasing: buffer.data[bytes...])
+                let descriptions = packetBytes == 0 ? UnsafeMutableBufferPointer(rebasing: buffer.packetDescriptionBuffer[packets...]) : nil
+                guard let result = try? encoder.finish(into: room, packetDescriptions: descriptions), result.packetCount > 0 else { break }
+                if let descriptions {
+                    for i in 0..<result.packetCount { descriptions[i].startOffset += Int64(bytes) }
+                }
+                packets += result.packetCount
+                bytes += result.byteCount
+                paddingFrames += Int64(result.paddingFrames)
+            }
+            encoder.reset()
         }
         buffer.audioDataByteSize = UInt32(bytes)
         buffer.packetDescriptionCount = packetBytes == 0 ? UInt32(packets) : 0

@@ -125,7 +125,10 @@ private func converterProperty(_ box: QueueBox, _ id: UInt32) -> Result<[UInt8],
     case (UInt32(kAudioConverterPropertyMaximumInputPacketSize), .input(let q)): return .success(bytes(of: q.capturedFormat.bytesPerPacket))
     case (UInt32(kAudioConverterPropertyMaximumInputPacketSize), .output(let q)):
         return maximumPacketSize(q.streamDescription).map { .success(bytes(of: $0)) } ?? .failure(.notSupported)
-    case (UInt32(kAudioConverterPrimeInfo), .input): return .success(noPriming)  // the encoders here add no priming
+    case (UInt32(kAudioConverterPrimeInfo), .input(let q)):
+        let info = q.primeInfo
+        return .success(bytes(of: AudioConverterPrimeInfo(
+            leadingFrames: UInt32(clamping: info.leadingFrames), trailingFrames: UInt32(clamping: info.trailingFrames))))
     case (UInt32(kAudioConverterPrimeInfo), .output(let q)):
         let unprimed: Set<AudioCore.AudioFormatID> = [.linearPCM, .aLaw, .uLaw, .appleIMA4, .appleLossless]
         return unprimed.contains(q.streamDescription.formatID) ? .success(noPriming) : .failure(.notSupported)

@@ -1,7 +1,9 @@
 public import AudioCore
+public import AudioFileServices
 
 /// Apple's afconvert data format names: `LEI16`, `BEI24`, `LEF32`, `BEF64`, `UI8`, `I8`, and the
-/// four-character codes `ima4`, `ulaw`, `alaw`, each optionally followed by `@RATE` (`LEI16@48000`).
+/// four-character codes `ima4`, `ulaw`, `alaw`, `aac`, `alac`, `flac`, `opus`, each optionally
+/// followed by `@RATE` (`LEI16@48000`, `aac@44100`).
 public struct DataFormatSpecifier: Equatable, Sendable {
     /// What the name says, before a rate and channel count are known.
     public enum Kind: Equatable, Sendable {
@@ -9,6 +11,8 @@ public struct DataFormatSpecifier: Equatable, Sendable {
         case ima4
         case uLaw
         case aLaw
+        /// A codec whose encoder fills in the packet sizes (`aac`, `alac`, `flac`, `opus`).
+        case codec(AudioFormatID)
     }
 
     public let kind: Kind
@@ -29,6 +33,10 @@ public struct DataFormatSpecifier: Equatable, Sendable {
         case "ima4": kind = .ima4
         case "ulaw": kind = .uLaw
         case "alaw": kind = .aLaw
+        case "aac", "aac ": kind = .codec(.mpeg4AAC)
+        case "alac": kind = .codec(.appleLossless)
+        case "flac": kind = .codec(AudioFormatID(rawValue: 0x666C_6163))
+        case "opus": kind = .codec(AudioFormatID(rawValue: 0x6F70_7573))
         case "UI8", "ui8": kind = .pcm(bits: 8, isFloat: false, isBigEndian: false, isSigned: false)
         case "I8", "i8": kind = .pcm(bits: 8, isFloat: false, isBigEndian: false, isSigned: true)
         default:
@@ -66,10 +74,39 @@ public struct DataFormatSpecifier: Equatable, Sendable {
             return AudioStreamBasicDescription(
                 sampleRate: r, formatID: .appleIMA4, formatFlags: [], bytesPerPacket: 34 * channels, framesPerPacket: 64,
                 bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
+        case .codec(let id):
+            return AudioStreamBasicDescription(
+                sampleRate: r, formatID: id, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 0,
+                bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
         case .uLaw, .aLaw:
             return AudioStreamBasicDescription(
                 sampleRate: r, formatID: kind == .uLaw ? .uLaw : .aLaw, formatFlags: [], bytesPerPacket: channels,
                 framesPerPacket: 1, bytesPerFrame: channels, channelsPerFrame: channels, bitsPerChannel: 8)
         }
+    }
+}
+
+/// Apple's file type names as afconvert's `-f` and aqrecord's take them (`WAVE`, `caff`, `AIFF`,
+/// `AIFC`, `m4af`, `adts`, `mp4f`), and the type a path's extension suggests.
+public enum FileTypeName {
+    /// The type `name` names (any letter case); nil for none.
+    public static func type(_ name: String) -> AudioFileType? {
+        switch name.lowercased() {
+        case "wave", "wav": return .wave
+        case "caff", "caf": return .caf
+        case "aiff", "aif": return .aiff
+        case "aifc": return .aifc
+        case "m4af", "m4a": return AudioFileType("m4af")
+        case "mp4f", "mp4": return AudioFileType("mp4f")
+        case "m4bf", "m4b": return AudioFileType("m4bf")
+        case "adts", "aac": return AudioFileType("adts")
+        default: return nil
+        }
+    }
+
+    /// The type the extension of `path` suggests; nil for an extension none has.
+    public static func type(forPath path: String) -> AudioFileType? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        return type(String(path[path.index(after: dot)...]))
     }
 }

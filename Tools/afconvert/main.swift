@@ -1,26 +1,34 @@
-// afconvert: decodes any supported file and writes linear PCM in WAVE, CAF or AIFF, with
-// Apple's afconvert flags.
+// afconvert: decodes any supported file and writes it in any format the package encodes (linear
+// PCM, IMA4, G.711, AAC, …) in WAVE, CAF, AIFF, MPEG-4 or ADTS, resampled and remapped to the
+// channels asked for, with Apple's afconvert flags.
 #if canImport(Glibc)
 import Glibc
 #endif
 import AudioCore
 import AudioFileServices
 import AudioCodecs
-import AudioCodecFAAD
-import AudioCodecMPG123
+import AudioConverterServices
+import AudioQueueKit
 import ExtendedAudioFileServices
 import ToolSupport
 
 let usage = """
-    usage: afconvert [-f WAVE|caff|AIFF] [-d LEI16|LEI24|LEI32|LEF32|LEF64|BEI16|BEI24|BEI32|BEF32|BEF64] [-v] [--threads N] IN OUT
-      -f   output file type (default: from OUT's extension)
-      -d   output data format: L/B = little/big-endian, I/F = integer/float, then bits
-           (default: the source's format where it is linear PCM, else LEI16)
+    usage: afconvert [-f TYPE] [-d FORMAT[@RATE]] [-c CHANNELS] [-b BITRATE] [-q QUALITY] [-r QUALITY] [-v] [--threads N] IN OUT
+      -f   output file type: WAVE, caff, AIFF, AIFC, m4af, mp4f, adts (default: from OUT's extension)
+      -d   output data format: LEI16 LEI24 LEI32 LEF32 LEF64 (L/B = little/big-endian, I/F =
+           integer/float, then bits), UI8, I8, ima4, ulaw, alaw, aac, alac, flac, opus (those
+           the package encodes), optionally @RATE to resample (default: the source's format where it
+           is linear PCM, else LEI16; AAC for m4af, mp4f and adts)
+      -c   output channel count (default: the source's); mono is copied to every channel,
+           more channels are mapped as AudioConverter maps them
+      -b   encoder bit rate in bits per second (AAC: default 128000 for stereo at 44.1 kHz)
+      -q   encoder quality, 0-127 (kAudioConverterCodecQuality)
+      -r, --src-quality  sample-rate converter quality, 0-127 (kAudioConverterQuality_*: 127 max,
+           96 high (default), 64 medium, 32 low, 0 min)
       -v   verbose
       --threads N  decode a compressed file on up to N threads (default: the number of
            processors; 1 decodes on one); the output is the same whatever N
-    Output rate and channel count are the source's. AIFF output is big-endian; little-endian or
-    float data in AIFF is written as AIFF-C.
+    AIFF output is big-endian; little-endian or float data in AIFF is written as AIFF-C.
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
@@ -31,27 +39,35 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 
 var fileType: AudioFileType?
 var dataFormatName: String?
+var channelCount: UInt32?
+var bitRate: Int?
+var codecQuality: UInt32?
+var srcQuality = SampleRateConverterQuality.high
 var verbose = false
 var threads = ExtAudioFile.processorCount
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
+@MainActor func number(_ option: String, _ range: ClosedRange<Int>) -> Int {
+    guard let value = arguments.next(), let n = Int(value), range.contains(n) else {
+        fail("\(option) needs a number in \(range.lowerBound)...\(range.upperBound)\n\(usage)", status: 2)
+    }
+    return n
+}
 while let argument = arguments.next() {
     switch argument {
     case "-f", "--file":
         guard let value = arguments.next() else { fail("-f needs a file type\n\(usage)", status: 2) }
-        switch value.lowercased() {
-        case "wave", "wav": fileType = .wave
-        case "caff", "caf": fileType = .caf
-        case "aiff", "aif", "aifc": fileType = .aiff
-        default: fail("unknown file type '\(value)'\n\(usage)", status: 2)
-        }
+        guard let type = FileTypeName.type(value) else { fail("unknown file type '\(value)'\n\(usage)", status: 2) }
+        fileType = type
     case "-d", "--data":
         guard let value = arguments.next() else { fail("-d needs a data format\n\(usage)", status: 2) }
         dataFormatName = value
+    case "-c", "--channels": channelCount = UInt32(number(argument, 1...64))
+    case "-b", "--bitrate": bitRate = number(argument, 1...10_000_000)
+    case "-q", "--quality": codecQuality = UInt32(number(argument, 0...127))
+    case "-r", "--src-quality": srcQuality = SampleRateConverterQuality(rawValue: UInt32(number(argument, 0...127)))
     case "-v", "--verbose": verbose = true
-    case "--threads":
-        guard let value = arguments.next(), let n = Int(value), n >= 1 else { fail("--threads needs a count of at least 1\n\(usage)", status: 2) }
-        threads = n
+    case "--threads": threads = number(argument, 1...1024)
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -64,17 +80,14 @@ guard paths.count == 2 else { fail(usage, status: 2) }
 let (inputPath, outputPath) = (paths[0], paths[1])
 
 if fileType == nil {
-    let ext = outputPath.split(separator: ".").last.map { $0.lowercased() } ?? ""
-    switch ext {
-    case "wav", "wave": fileType = .wave
-    case "caf": fileType = .caf
-    case "aif", "aiff", "aifc": fileType = .aiff
-    default: fail("cannot tell the output file type from '\(outputPath)'; use -f WAVE|caff|AIFF", status: 2)
+    guard let type = FileTypeName.type(forPath: outputPath) else {
+        fail("cannot tell the output file type from '\(outputPath)'; use -f WAVE|caff|AIFF|m4af|adts", status: 2)
     }
+    fileType = type
 }
+let isMPEG4 = [AudioFileType("m4af"), AudioFileType("mp4f"), AudioFileType("m4bf"), AudioFileType("adts")].contains(fileType!)
 
-AACDecoder.register()
-MP3Decoder.register()
+AudioQueueKit.registerAll()
 
 let reader: ExtAudioFile
 do {
@@ -84,36 +97,41 @@ do {
 }
 
 let source = reader.decodedFormat
+let channels = channelCount ?? source.channelsPerFrame
 var output: AudioStreamBasicDescription
-if let name = dataFormatName {
-    guard let specifier = DataFormatSpecifier(name), case .pcm = specifier.kind, specifier.sampleRate == nil else {
-        fail("unknown data format '\(name)'\n\(usage)", status: 2)
-    }
-    output = specifier.format(sampleRate: source.sampleRate, channels: source.channelsPerFrame)
+if let name = dataFormatName ?? (isMPEG4 ? "aac" : nil) {
+    guard let specifier = DataFormatSpecifier(name) else { fail("unknown data format '\(name)'\n\(usage)", status: 2) }
+    output = specifier.format(sampleRate: source.sampleRate, channels: channels)
 } else if reader.fileDataFormat.isPCM {
     // The source's own samples, packed: 20-bit or 24-in-32 become whole bytes (exactly).
     let bits = (source.bitsPerChannel + 7) / 8 * 8
     output = .linearPCM(
-        sampleRate: source.sampleRate, channels: source.channelsPerFrame, bitsPerChannel: bits,
+        sampleRate: source.sampleRate, channels: channels, bitsPerChannel: bits,
         isFloat: source.isFloat, isBigEndian: source.isBigEndian, isSigned: source.isSignedInteger || bits > 8)
 } else {
-    output = .linearPCM(sampleRate: source.sampleRate, channels: source.channelsPerFrame, bitsPerChannel: 16)
+    output = .linearPCM(sampleRate: source.sampleRate, channels: channels, bitsPerChannel: 16)
 }
-// The containers' own byte orders: WAVE is little-endian, AIFF is big-endian (AIFF-C holds the rest).
-if fileType == .wave && output.isBigEndian {
-    output.formatFlags.remove(.isBigEndian)
-} else if fileType == .aiff && !output.isBigEndian && output.bitsPerChannel > 8 {
-    output.formatFlags.insert(.isBigEndian)
+if output.isPCM {
+    // The containers' own byte orders: WAVE is little-endian, AIFF is big-endian (AIFF-C holds the rest).
+    if fileType == .wave && output.isBigEndian {
+        output.formatFlags.remove(.isBigEndian)
+    } else if fileType == .aiff && !output.isBigEndian && output.bitsPerChannel > 8 {
+        output.formatFlags.insert(.isBigEndian)
+    }
+    if output.bitsPerChannel == 8 && !output.isFloat {
+        // 8-bit WAVE is unsigned; CAF and AIFF hold signed samples.
+        if fileType == .wave { output.formatFlags.remove(.isSignedInteger) } else { output.formatFlags.insert(.isSignedInteger) }
+    }
+} else if !AudioEncoders.canEncode(output.formatID) {
+    fail("no encoder for '\(output.formatID)': this build encodes \(AudioEncoders.formatIDs.map { "'\($0)'" }.joined(separator: ", "))", status: 2)
 }
-if output.bitsPerChannel == 8 && !output.isFloat {
-    // 8-bit WAVE is unsigned; CAF and AIFF hold signed samples.
-    if fileType == .wave { output.formatFlags.remove(.isSignedInteger) } else { output.formatFlags.insert(.isSignedInteger) }
-}
-
+let reshaped = output.sampleRate != source.sampleRate || output.channelsPerFrame != source.channelsPerFrame
+// Encoded output is fed Float32 at its rate and channel count; linear PCM is read in its own format.
+let client = output.isPCM ? output : .linearPCM(sampleRate: output.sampleRate, channels: output.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
 do {
-    try reader.setClientDataFormat(output)
+    try reader.setClientDataFormat(client, quality: srcQuality)
 } catch {
-    fail("cannot convert \(source) to \(output): \(error)")
+    fail("cannot convert \(source) to \(client): \(error)")
 }
 
 /// For WAVE output: the order that puts the source's channels into WAVE's speaker order
@@ -131,7 +149,8 @@ func waveOrder(_ layout: AudioChannelLayout?, channels: Int) -> (order: [Int], m
     return (sorted.map(\.index), sorted.reduce(UInt32(0)) { $0 | 1 << UInt32($1.bit) })
 }
 
-var layout = reader.channelLayout
+var layout = output.channelsPerFrame == source.channelsPerFrame ? reader.channelLayout : nil
+if isMPEG4 { layout = nil }  // AAC's channel configurations say the order
 var reorder: [Int]?
 if fileType == .wave, let wave = waveOrder(layout, channels: Int(output.channelsPerFrame)) {
     layout = AudioChannelLayout(bitmap: AudioChannelBitmap(rawValue: wave.mask))
@@ -152,9 +171,18 @@ if let a = identity(inputPath), let b = identity(outputPath), a == b {
 // Written under a temporary name and renamed when complete, so a failed conversion leaves no
 // partial file and leaves an existing file at that path untouched.
 let temporaryPath = outputPath + ".afconvert-\(getpid()).tmp"
+// An encoder completes the file's description (frames per packet, flags).
+var fileFormat = output
+if !output.isPCM {
+    do {
+        fileFormat = try AudioEncoders.make(from: AudioEncoders.inputFormat(for: output), to: output).outputFormat
+    } catch {
+        fail("cannot encode \(output): \(error)", status: 2)
+    }
+}
 let writer: AudioFileWriter
 do {
-    writer = try AudioFileWriter(path: temporaryPath, type: fileType!, format: output, flags: .eraseFile, channelLayout: layout)
+    writer = try AudioFileWriter(path: temporaryPath, type: fileType!, format: fileFormat, flags: .eraseFile, channelLayout: layout)
 } catch {
     fail("\(outputPath): \(error)")
 }
@@ -162,14 +190,29 @@ func failWriting(_ message: String) -> Never {
     unlink(temporaryPath)
     fail(message)
 }
+/// The encoder's side: Float32 frames in, packets, cookie and packet table out.
+var encoding: ExtAudioFileWriter?
+if !output.isPCM {
+    do {
+        let ext = try ExtAudioFileWriter(wrapping: writer)
+        try ext.setClientDataFormat(client)
+        if let bitRate { try ext.converter?.setEncodeBitRate(bitRate) }
+        if let codecQuality { ext.converter?.codecQuality = codecQuality }
+        encoding = ext
+    } catch {
+        failWriting("cannot encode \(output): \(error)")
+    }
+}
 if verbose {
     print("Input file: \(inputPath), \(reader.fileLengthFrames) frames")
-    print("Formats:\n  \(reader.fileDataFormat)\n  -> \(output)")
+    print("Formats:\n  \(reader.fileDataFormat)\n  -> \(fileFormat)")
+    if reshaped { print("Resampled or remapped: \(source.sampleRate) Hz, \(source.channelsPerFrame) ch -> \(output.sampleRate) Hz, \(output.channelsPerFrame) ch") }
+    if let rate = encoding?.converter?.encodeBitRate, rate > 0 { print("Bit rate: \(rate) bit/s") }
 }
 
-let total = reader.fileLengthFrames
-let showProgress = isatty(2) != 0 && Double(total) / source.sampleRate > 10
-var scratch = [UInt8](repeating: 0, count: Int(output.bytesPerFrame))
+let total = reader.clientLengthFrames
+let showProgress = isatty(2) != 0 && Double(total) / client.sampleRate > 10
+var scratch = [UInt8](repeating: 0, count: Int(client.bytesPerFrame))
 var done: Int64 = 0
 var lastPercent = -1
 var writeError: (any Error)?
@@ -180,7 +223,7 @@ do {
         let n = buffer.frameLength
         if let reorder {
             // Channel k of each output frame is channel reorder[k] of the decoded frame.
-            let frameBytes = Int(output.bytesPerFrame)
+            let frameBytes = Int(client.bytesPerFrame)
             let sampleBytes = frameBytes / reorder.count
             let data = buffer.region()
             scratch.withUnsafeMutableBytes { frame in
@@ -194,7 +237,11 @@ do {
             }
         }
         do {
-            try writer.writePackets(UnsafeRawBufferPointer(buffer.region()), count: n)
+            if let encoding {
+                try encoding.write(buffer)
+            } else {
+                try writer.writePackets(UnsafeRawBufferPointer(buffer.region()), count: n)
+            }
         } catch {
             writeError = error
             return false
@@ -215,6 +262,7 @@ do {
 }
 if let writeError { failWriting("\(outputPath): \(writeError)") }
 do {
+    try encoding?.close()
     try writer.close()
 } catch {
     failWriting("\(outputPath): \(error)")

@@ -97,6 +97,15 @@ func record(to path: String, type: AudioFileType, format asked: AudioStreamBasic
     let deviceError = queue.converterError
     // The cookie again, since some encoders update it when they stop (section 2.7).
     try setMagicCookie(from: queue, to: file)
+    // An encoder's priming and the silence that completed its last packet (AAC): the packet
+    // table says which frames are the recording, so it plays and loops without them.
+    let prime = queue.primeInfo
+    if prime.leadingFrames > 0 || prime.trailingFrames > 0, dataFormat.framesPerPacket > 0 {
+        let frames = file.packetCount * Int64(dataFormat.framesPerPacket)
+        try? file.setPacketTableInfo(AudioFilePacketTableInfo(
+            numberValidFrames: max(0, frames - Int64(prime.leadingFrames) - Int64(prime.trailingFrames)),
+            primingFrames: Int32(prime.leadingFrames), remainderFrames: Int32(prime.trailingFrames)))
+    }
     try queue.dispose(immediate: true)
     if let failure = recorder.failure {
         try? file.close()

@@ -8,15 +8,15 @@ import Dispatch
 import ToolSupport
 
 let usage = """
-    usage: aqrecord [-f caff|AIFF|AIFC|WAVE] [-d FORMAT[@RATE]] [-c CHANNELS] [--duration SECONDS]
+    usage: aqrecord [-f caff|AIFF|AIFC|WAVE|m4af|adts] [-d FORMAT[@RATE]] [-c CHANNELS] [--duration SECONDS]
                     [--backend NAME [--device NAME]] OUT
            aqrecord --list-devices
       Records from the input device into OUT through an input audio queue: three buffers of
       half a second, each written to the file by the input callback and enqueued again.
       -f TYPE            file type (default: from OUT's extension, else AIFF)
       -d FORMAT[@RATE]   data format: LEI16, BEI16, LEI24, BEI24, LEI32, BEI32, LEF32, BEF32,
-                         LEF64, BEF64, UI8, I8, ima4, ulaw or alaw, and the sample rate
-                         (default: BEI16@44100, LEI16 for WAVE)
+                         LEF64, BEF64, UI8, I8, ima4, ulaw, alaw or aac, and the sample rate
+                         (default: BEI16@44100, LEI16 for WAVE, aac for m4af and adts)
       -c CHANNELS        channels (default 2)
       --duration S       stop after S seconds (default: until Ctrl-C)
       --backend NAME     the input backend (default: $AUDIOQUEUE_BACKEND, else the first sound
@@ -50,13 +50,8 @@ while let argument = arguments.next() {
     switch argument {
     case "-f", "--file":
         guard let value = arguments.next() else { usageError("-f needs a file type") }
-        switch value.lowercased() {
-        case "caff", "caf": fileType = .caf
-        case "aiff", "aif": fileType = .aiff
-        case "aifc": fileType = .aifc
-        case "wave", "wav": fileType = .wave
-        default: usageError("unknown file type '\(value)'")
-        }
+        guard let type = FileTypeName.type(value) else { usageError("unknown file type '\(value)'") }
+        fileType = type
     case "-d", "--data":
         guard let value = arguments.next(), let s = DataFormatSpecifier(value) else { usageError("-d needs a data format") }
         specifier = s
@@ -95,17 +90,13 @@ if list {
 guard let path else { usageError(nil) }
 if device != nil && backend == nil { usageError("--device needs --backend") }
 if fileType == nil {
-    switch path.split(separator: ".").last.map({ $0.lowercased() }) ?? "" {
-    case "caf": fileType = .caf
-    case "aifc": fileType = .aifc
-    case "wav", "wave": fileType = .wave
-    default: fileType = .aiff
-    }
+    fileType = FileTypeName.type(forPath: path) ?? .aiff
 }
 let type = fileType ?? .aiff
 // The chapter's format (section 2.8): 44.1 kHz, stereo, 16-bit big-endian integers; WAVE holds
 // little-endian ones.
-let chosen = specifier ?? DataFormatSpecifier(type == .wave ? "LEI16" : "BEI16")!
+let mpeg4 = [AudioFileType("m4af"), AudioFileType("mp4f"), AudioFileType("m4bf"), AudioFileType("adts")].contains(type)
+let chosen = specifier ?? DataFormatSpecifier(mpeg4 ? "aac" : type == .wave ? "LEI16" : "BEI16")!
 let format = chosen.format(sampleRate: 44100, channels: channels)
 
 do {
