@@ -5,7 +5,7 @@
  * the queue's converter for the full output format, its maximum packet size and its magic
  * cookie, and writes packets from the input callback with AudioFileWritePackets until <return>.
  *
- *   book_recorder OUT.caf [lpcm|ima4|ulaw|alaw]
+ *   book_recorder OUT.caf [aac|lpcm|ima4|ulaw|alaw]
  */
 #include <AudioToolbox/AudioToolbox.h>
 
@@ -107,7 +107,7 @@ static void MyAQInputCallback(void *inUserData, AudioQueueRef inQueue, AudioQueu
 
 int main(int argc, const char *argv[]) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s OUT.caf [lpcm|ima4|ulaw|alaw]\n", argv[0]);
+        fprintf(stderr, "usage: %s OUT.caf [aac|lpcm|ima4|ulaw|alaw]\n", argv[0]);
         return 2;
     }
     const char *codec = argc > 2 ? argv[2] : "ima4";
@@ -123,6 +123,8 @@ int main(int argc, const char *argv[]) {
         recordFormat.mFormatID = kAudioFormatULaw;
     } else if (strcmp(codec, "alaw") == 0) {
         recordFormat.mFormatID = kAudioFormatALaw;
+    } else if (strcmp(codec, "aac") == 0) {
+        recordFormat.mFormatID = kAudioFormatMPEG4AAC;
     } else {
         recordFormat.mFormatID = kAudioFormatAppleIMA4;
     }
