@@ -11,7 +11,7 @@ import AudioFileServices
 struct CookieTests {
     /// The cookie is an ES_Descriptor (tag 3, Apple's four-byte lengths) that the package's own
     /// reader takes, holding a 2-byte AudioSpecificConfig of AAC LC at the rate and channels.
-    @Test(arguments: [(44100, 1), (44100, 2), (48000, 2), (22050, 2), (44100, 6), (96000, 2), (8000, 1), (32000, 8)])
+    @Test(arguments: [(44100, 1), (44100, 2), (48000, 2), (22050, 2), (44100, 3), (44100, 6), (96000, 2), (8000, 1), (32000, 8)])
     func cookieIsAnESDescriptor(_ rate: Int, _ channels: Int) throws {
         let encoder = try makeEncoder(rate: rate, channels: channels)
         let cookie = try #require(encoder.magicCookie)
@@ -31,6 +31,19 @@ struct CookieTests {
         #expect(Array(cookie[18..<22]) == rateBytes)
         #expect(Array(cookie[22..<26]) == rateBytes)
         #expect(Array(cookie.suffix(6)) == [0x06, 0x80, 0x80, 0x80, 0x01, 0x02])
+    }
+
+    /// Seven channels have no channel configuration: the config carries libavcodec's program
+    /// config element (channel configuration 0), which the package's parser counts.
+    @Test func sevenChannelsCarryAProgramConfigElement() throws {
+        let encoder = try makeEncoder(rate: 48000, channels: 7)
+        let cookie = try #require(encoder.magicCookie)
+        let config = try #require(try AACMagicCookie.audioSpecificConfig(from: cookie))
+        let asc = try AudioSpecificConfig(bytes: config)
+        #expect(asc.audioObjectType == 2)
+        #expect(asc.channelConfiguration == 0)
+        #expect(asc.channelCount == 7)
+        #expect(asc.samplingFrequency == 48000)
     }
 
     /// The whole cookie for 44.1 kHz stereo at 128 kb/s, field by field (ISO/IEC 14496-1,
