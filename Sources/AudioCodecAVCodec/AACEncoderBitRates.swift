@@ -4,8 +4,10 @@ import AudioCore
 /// Apple's AAC encoder, whose list for 44.1 kHz stereo is 64–320 kb/s in the steps below.
 ///
 /// Per channel, a rate runs from 32 kb/s (at 32 kHz and above; at lower rates, 32 kb/s scaled by
-/// rate / 44100, at least 8 kb/s) to 160 kb/s or the standard's 6144 bits per 1024-frame packet
-/// (6 × the sampling rate), whichever is less. The applicable rates are the steps of
+/// rate / 44100, at least 8 kb/s) to 160 kb/s or 4 × the sampling rate (4096 bits per 1024-frame
+/// packet), whichever is less. The second bound keeps packets within the standard's 6144 bits
+/// per channel: libavcodec's rate control lets a packet overshoot its target (on full-scale
+/// white noise at 8 kHz and 6 × the rate, a packet of 6304 bits). The applicable rates are the steps of
 /// ``steps`` within those bounds times the channel count. The default is 64 kb/s per channel
 /// scaled by rate / 44100 at rates below 44.1 kHz (128 kb/s for stereo at 44.1 and 48 kHz, as
 /// Apple's encoder), taken as the nearest applicable rate.
@@ -28,7 +30,7 @@ public struct AACEncoderBitRates: Hashable, Sendable {
     /// The rates for `sampleRate` Hz and `channels` channels.
     public init(sampleRate: Int, channels: Int) {
         let low = channels * (sampleRate >= 32000 ? 32000 : max(8000, sampleRate * 32000 / 44100 / 1000 * 1000))
-        let high = channels * min(160_000, 6 * sampleRate)
+        let high = channels * min(160_000, 4 * sampleRate)
         let values = Self.steps.filter { $0 >= low && $0 <= high }
         self.values = values.isEmpty ? [low] : values
         let wanted = channels * 64000 * min(sampleRate, 44100) / 44100

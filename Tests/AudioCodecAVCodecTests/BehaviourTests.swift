@@ -48,7 +48,7 @@ struct BehaviourTests {
         #expect(try makeEncoder(rate: 48000, channels: 6).bitRate == 384000)
         #expect(try makeEncoder(rate: 22050, channels: 2).bitRate == 64000)
         #expect(try makeEncoder(rate: 8000, channels: 1).bitRate == 12000)
-        #expect(try makeEncoder(rate: 8000, channels: 1).applicableBitRates.last?.lowerBound == 48000)
+        #expect(try makeEncoder(rate: 8000, channels: 1).applicableBitRates.last?.lowerBound == 32000)
     }
 
     /// finish writes one packet a call when there is room for one, reports the remainder in the
@@ -180,6 +180,27 @@ struct BehaviourTests {
         let clean = try encodeAll(encoder, samples)
         let again = try makeEncoder(rate: 44100, channels: 2)
         #expect(try encodeAll(again, samples).packets == clean.packets)
+    }
+
+    /// Full-scale white noise (ffmpeg's) at the highest applicable bit rate stays within the
+    /// 768 bytes per channel a packet may take, at the lowest and highest sampling rates.
+    @Test(arguments: [(8000, 1), (11025, 2), (12000, 1), (16000, 1), (22050, 2), (24000, 1), (32000, 1), (32000, 2), (44100, 1), (44100, 2), (96000, 2), (48000, 8)])
+    func loudNoiseFitsThePacketLimit(_ rate: Int, _ channels: Int) throws {
+        let scratch = try Scratch()
+        let file = scratch.path("noise.f32")
+        try ffmpeg([
+            "-f", "lavfi", "-i", "anoisesrc=color=white:sample_rate=\(rate):amplitude=1:duration=1:seed=3", "-af", "pan=\(channels)c|"
+                + (0..<channels).map { "c\($0)=c0" }.joined(separator: "|"), "-f", "f32le", "-c:a", "pcm_f32le", file,
+        ])
+        let samples = try Fixtures.float32(URL(fileURLWithPath: file))
+        let encoder = try makeEncoder(rate: rate, channels: channels)
+        let highest = try #require(encoder.applicableBitRates.last?.lowerBound)
+        try encoder.setBitRate(highest)
+        let encoded = try encodeAll(encoder, samples, chunk: 2048)
+        #expect(encoded.packets.count == (2112 + samples.count / channels + 1023) / 1024)
+        let largest = encoded.packets.map(\.count).max() ?? 0
+        print("\(channels) ch \(rate) Hz at \(highest / 1000) kb/s: largest packet \(largest) bytes of \(encoder.maximumPacketSize)")
+        #expect(largest <= encoder.maximumPacketSize)
     }
 
     /// NaN, infinities and samples far out of range do not stop the stream.
