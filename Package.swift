@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AudioCodecs", targets: ["AudioCodecs"]),
         .library(name: "AudioCodecFAAD", targets: ["AudioCodecFAAD"]),
         .library(name: "AudioCodecMPG123", targets: ["AudioCodecMPG123"]),
+        .library(name: "AudioCodecAVCodec", targets: ["AudioCodecAVCodec"]),
         .library(name: "AudioConverterServices", targets: ["AudioConverterServices"]),
         .library(name: "ExtendedAudioFileServices", targets: ["ExtendedAudioFileServices"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
@@ -51,6 +52,9 @@ let package = Package(
             providers: [.apt(["libmpg123-dev"])]
         ),
         .target(name: "AudioCodecMPG123", dependencies: ["AudioCodecs", "CMPG123"], swiftSettings: strict),
+        // AAC-LC encoding through libavcodec's native encoder (the modulemap links libavutil too).
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        .target(name: "AudioCodecAVCodec", dependencies: ["AudioCore", "AudioCodecs", "CAVCodec"], swiftSettings: strict),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         // AudioConverter: decoder or encoder, PCM conversion, channel map and sample-rate
         // conversion (libsoxr) in one pull-model converter.
@@ -75,7 +79,8 @@ let package = Package(
         .target(
             name: "AudioQueueKit",
             dependencies: [
-                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioConverterServices", "ExtendedAudioFileServices",
+                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
+                "AudioConverterServices", "ExtendedAudioFileServices",
                 "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices",
             ],
             swiftSettings: strict
@@ -121,6 +126,11 @@ let package = Package(
         .testTarget(
             name: "AudioCodecMPG123Tests",
             dependencies: ["AudioCodecMPG123", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AudioCodecAVCodecTests",
+            dependencies: ["AudioCodecAVCodec", "AudioCodecFAAD", "AudioFileServices", "ProcessSupport"],
             swiftSettings: strict
         ),
         .testTarget(

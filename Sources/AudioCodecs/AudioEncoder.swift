@@ -197,7 +197,7 @@ public enum AudioEncoders {
 extension AudioStreamBasicDescription {
     /// Checks that `self` (an encoder's input) is interleaved native-endian Float32 linear PCM at
     /// the sample rate and channel count of `output`; returns the channel count.
-    func checkEncoderInput(for output: AudioStreamBasicDescription) throws(AudioCodecError) -> Int {
+    public func checkEncoderInput(for output: AudioStreamBasicDescription) throws(AudioCodecError) -> Int {
         let layout = try PCMSampleLayout(self)
         guard layout.kind == .float, layout.wordSize == 4, !layout.bigEndian, layout.interleaved else {
             throw AudioCodecError(.formatNotSupported, "an encoder's input is interleaved native-endian 32-bit float; got \(self)")
@@ -217,7 +217,7 @@ extension AudioStreamBasicDescription {
 extension AudioEncoder {
     /// Checks the sizes an encode call is given: `frameCount` frames of ``inputFormat`` (Float32)
     /// in `input`, and room in `output` for ``outputByteCount(forFrames:)``, which it returns.
-    func checkEncodeSizes(
+    public func checkEncodeSizes(
         _ input: UnsafeRawBufferPointer, frameCount: Int, output: UnsafeMutableRawBufferPointer
     ) throws(AudioCodecError) -> Int {
         let channels = Int(inputFormat.channelsPerFrame)

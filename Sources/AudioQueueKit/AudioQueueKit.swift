@@ -10,17 +10,19 @@
 @_exported public import AudioDevicePulse
 import AudioCodecFAAD
 import AudioCodecMPG123
+import AudioCodecAVCodec
 
 /// Everything an app needs, in one import: files, codecs, devices and queues.
 public enum AudioQueueKit {
-    /// Registers the codecs and backends this package builds: AAC through faad2, MPEG audio
-    /// (Layers I–III) through libmpg123, the PulseAudio and ALSA backends, in that order of
+    /// Registers the codecs and backends this package builds: AAC decoding through faad2, AAC-LC
+    /// encoding through libavcodec, MPEG audio (Layers I–III) through libmpg123, the PulseAudio and ALSA backends, in that order of
     /// preference for the default device, and the file backend, whose WAVE file is the default
     /// device when neither plays. Call once before creating queues or opening files that need
     /// them; calling again changes nothing.
     public static func registerAll() {
         AACDecoder.register()
         MP3Decoder.register()
+        AudioEncoders.register(AACEncoder.self, for: [.mpeg4AAC])
         AudioBackends.register(PulseBackend(), priority: 20)
         AudioBackends.register(ALSABackend(), priority: 10)
         AudioBackends.register(WAVFileBackend(), priority: 0)

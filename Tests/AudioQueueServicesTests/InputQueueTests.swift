@@ -288,16 +288,18 @@ struct InputQueueTests {
         try queue.dispose(immediate: true)
     }
 
+    /// AC-3, which nothing encodes (AAC has an encoder once `AudioQueueKit.registerAll()` has run,
+    /// as the snippet tests in this process do).
     @Test func aFormatWithNoEncoderIsRefusedNamingIt() {
-        let aac = AudioStreamBasicDescription(
-            sampleRate: 44100, formatID: .mpeg4AAC, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 1024, bytesPerFrame: 0,
-            channelsPerFrame: 2, bitsPerChannel: 0)
+        let ac3 = AudioStreamBasicDescription(
+            sampleRate: 48000, formatID: AudioFormatID(rawValue: 0x6163_2D33), formatFlags: [], bytesPerPacket: 0, framesPerPacket: 1536,
+            bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)
         do {
-            _ = try AudioInputQueue(format: aac) { _, _, _, _, _ in }
-            Issue.record("AAC was accepted")
+            _ = try AudioInputQueue(format: ac3) { _, _, _, _, _ in }
+            Issue.record("AC-3 was accepted")
         } catch {
             #expect(error.code == .codecNotFound)
-            #expect(error.reason.contains("aac "))
+            #expect(error.reason.contains("ac-3"))
         }
     }
 

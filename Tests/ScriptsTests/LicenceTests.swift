@@ -2,12 +2,16 @@ import Foundation
 import Testing
 import ProcessSupport
 
-/// faad2 is GPL-2.0-or-later: README's License section names the products that link it, and the
-/// rest stay free of it. A product that comes to link `CFAAD2` (through any chain of targets)
-/// without README saying so fails here, and so does one README names that no longer links it.
+/// faad2 and Debian's libavcodec are GPL-2.0-or-later: README's License section names the
+/// products that link either, and the rest stay free of them. A product that comes to link
+/// `CFAAD2` or `CAVCodec` (through any chain of targets) without README saying so fails here, and
+/// so does one README names that no longer links either.
 @Suite("Licences of the products")
 struct LicenceTests {
-    @Test func theProductsThatLinkFAAD2AreTheOnesREADMENames() throws {
+    /// The system library targets of GPL libraries.
+    static let gplTargets: Set<String> = ["CFAAD2", "CAVCodec"]
+
+    @Test func theProductsThatLinkGPLLibrariesAreTheOnesREADMENames() throws {
         let manifest = try DebianPackagesTests().dumpPackage("")
         let targets = try #require(manifest["targets"] as? [[String: Any]])
         let products = try #require(manifest["products"] as? [[String: Any]])
@@ -34,9 +38,9 @@ struct LicenceTests {
         for product in products {
             let name = try #require(product["name"] as? String)
             let roots = product["targets"] as? [String] ?? []
-            if closure(roots).contains("CFAAD2") { linking.insert(name) }
+            if !closure(roots).isDisjoint(with: Self.gplTargets) { linking.insert(name) }
         }
-        #expect(!linking.isEmpty, "no product links CFAAD2: the check sees no dependency at all")
+        #expect(!linking.isEmpty, "no product links a GPL library: the check sees no dependency at all")
 
         let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix("GPL products: ") },
@@ -44,10 +48,10 @@ struct LicenceTests {
         let named = Set(line.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
             .filter { !$0.hasSuffix(".so") })
         for product in linking.subtracting(named).sorted() {
-            Issue.record("\(product) links faad2 (GPL-2.0-or-later) but README's License section does not say so")
+            Issue.record("\(product) links faad2 or libavcodec (GPL-2.0-or-later) but README's License section does not say so")
         }
         for product in named.subtracting(linking).sorted() {
-            Issue.record("README names \(product) as linking faad2, but it does not")
+            Issue.record("README names \(product) as linking faad2 or libavcodec, but it does not")
         }
     }
 }
