@@ -175,6 +175,51 @@ struct CorpusTests {
         #expect(best > 20, "the recording is \(best) dB from the input sine at its best alignment")
     }
 
+    /// The book's own format: AAC. A private PulseAudio sink plays two tones (a period of 100
+    /// frames) while the recorder records its monitor; ffmpeg decodes the CAF (its packet count
+    /// and the cookie the recorder copied from the queue), and the recording, at its best
+    /// alignment with what was played, is within 20 dB of it.
+    @Test("The book's recorder records AAC in CAF from a PulseAudio sink's monitor: ffmpeg decodes it within 20 dB of what was played",
+          .enabled(if: AudioServer.runTests, Comment(rawValue: AudioServer.skipReason)))
+    func recorderAACFromServer() throws {
+        try #require(AudioServer.available, "no PulseAudio server answers")
+        let sink = "bookaac\(getpid())"
+        let load = try runProcess("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=\(sink)", "rate=44100", "channels=2"])
+        try #require(load.status == 0, "pactl load-module: \(load.err)")
+        let module = load.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
+        let input = try Self.makeInput("aevalsrc=0.4*sin(2*PI*441*t)+0.2*sin(2*PI*882*t):s=44100:d=30")
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        let player = Process()
+        player.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
+        player.arguments = ["--device=\(sink)", input]
+        try player.run()
+        defer { player.terminate() }
+        // The monitor carries the tones once paplay's stream runs.
+        Thread.sleep(forTimeInterval: 0.5)
+        let out = GuideTests.scratchPath("recording-aac-server.caf")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try GuideTests.run("/bin/sh", ["-c", "(sleep 3; echo) | \"$0\" \"$1\" aac", try Self.recorder.get(), out],
+                                   environment: ["AUDIOQUEUE_BACKEND": "pulse", "AUDIOQUEUE_INPUT_DEVICE": "\(sink).monitor"])
+        try #require(r.status == 0, "book_recorder exited with \(r.status): \(r.out)\(r.err)")
+        let log = r.out + r.err
+        #expect(log.contains("format caa , 0 bytes per packet, 1024 frames per packet") || log.contains("format  caa"), "\(log)")
+        let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,profile,channels,sample_rate", "-of", "csv=p=0", out])
+        #expect(probe.out.trimmingCharacters(in: .whitespacesAndNewlines) == "aac,LC,44100,2", "\(probe.out)\(probe.err)\n\(log)")
+        let recorded = try GuideTests.ffmpegDecode(out)
+        #expect(recorded.frames >= 44_100, "recorded \(recorded.frames) frames in about 3 s\n\(log)")
+        let reference = try GuideTests.ffmpegDecode(input)
+        // Past the encoder's priming (2112 frames) and the monitor's first blocks.
+        let from = 8192, frames = recorded.frames - from - 4096
+        try #require(frames > 22_050, "too short to compare: \(recorded.frames) frames\n\(log)")
+        let best = (0..<100).map { lag -> Double in
+            let shifted = GuideTests.Audio(samples: Array(reference.samples[(lag * 2)...]), channels: 2)
+            return min(GuideTests.snr(shifted, recorded, channel: 0, from: from, frames: frames),
+                       GuideTests.snr(shifted, recorded, channel: 1, from: from, frames: frames))
+        }.max() ?? -.infinity
+        #expect(best >= 20, "the recording is \(best) dB from what was played at its best alignment\n\(log)")
+    }
+
     // MARK: The media library's output module
 
     /// 16-bit stereo PCM made by ffmpeg (a sweep, so that a lost or repeated buffer shows).
