@@ -78,6 +78,31 @@ public final class AudioFileWriter: Sendable {
         state = Guarded(created)
     }
 
+    /// Creates a file of `type` for audio of `format` in `sink`, storage the program provides
+    /// (as Apple's `AudioFileInitializeWithCallbacks` writes through a program's callbacks): the
+    /// storage is emptied (its size set to 0) and the header written, as the path initializer
+    /// does. ``path`` is the sink's name. The sink is closed by ``close()``, or at once when
+    /// creation fails.
+    public init(
+        sink: any AudioByteSink, type: AudioFileType, format: AudioStreamBasicDescription, flags: AudioFileFlags = [],
+        channelLayout: AudioChannelLayout? = nil
+    ) throws(AudioFileError) {
+        var created = try WriterState(storage: sink, type: type, format: format, flags: flags)
+        if let channelLayout {
+            do {
+                try created.setChannelLayout(channelLayout)
+            } catch {
+                created.sink.close()
+                throw error
+            }
+        }
+        path = sink.name
+        self.flags = flags
+        fileType = created.header.fileType
+        dataFormat = created.format
+        state = Guarded(created)
+    }
+
     deinit {
         state.withLock { _ = try? $0.close() }
     }

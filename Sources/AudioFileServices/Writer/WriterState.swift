@@ -22,6 +22,8 @@ struct WriterState {
     var maximumPacketSize: UInt32
     /// Priming and remainder frames set through the packet table info.
     var trims: (priming: Int32, remainder: Int32)?
+    /// MPEG-4 and ADTS: the AAC configuration, from the cookie or the format.
+    var aac: AACConfig?
     var lastHeaderUpdate: UInt64
     var isClosed = false
 
@@ -29,14 +31,36 @@ struct WriterState {
     static let headerUpdateNanoseconds: UInt64 = 500_000_000
 
     init(path: String, type: AudioFileType, format: AudioStreamBasicDescription, flags: AudioFileFlags) throws(AudioFileError) {
+        // The format is checked before the file is created.
+        let made = try ContainerHeader.make(type: type, format: format, metadata: WriterMetadata(), align: !flags.contains(.dontPageAlignAudioData))
+        let storage = try FileDescriptorSink(creating: path, erase: flags.contains(.eraseFile))
+        try self.init(made: made, storage: storage, flags: flags)
+    }
+
+    /// A file of `type` written into `storage`, which is emptied first. The storage is closed
+    /// when this fails.
+    init(storage: any AudioByteSink, type: AudioFileType, format: AudioStreamBasicDescription, flags: AudioFileFlags) throws(AudioFileError) {
+        let made: (header: ContainerHeader, recorded: AudioStreamBasicDescription)
+        do {
+            made = try ContainerHeader.make(type: type, format: format, metadata: WriterMetadata(), align: !flags.contains(.dontPageAlignAudioData))
+        } catch {
+            storage.close()
+            throw error
+        }
+        try self.init(made: made, storage: storage, flags: flags)
+    }
+
+    private init(
+        made: (header: ContainerHeader, recorded: AudioStreamBasicDescription), storage: any AudioByteSink, flags: AudioFileFlags
+    ) throws(AudioFileError) {
         align = !flags.contains(.dontPageAlignAudioData)
-        let made = try ContainerHeader.make(type: type, format: format, metadata: WriterMetadata(), align: align)
         header = made.header
         self.format = made.recorded
         maximumPacketSize = made.recorded.bytesPerPacket
-        sink = try FileSink(creating: path, erase: flags.contains(.eraseFile))
+        sink = FileSink(storage)
         lastHeaderUpdate = monotonicNanoseconds()
         do {
+            try sink.truncate(to: 0)
             try sink.write(header.bytes, at: 0)
         } catch {
             sink.close()
@@ -71,6 +95,8 @@ struct WriterState {
         guard start == packets else {
             throw AudioFileError(.invalidPacketOffset, "variable-size packets are appended: the next packet is \(packets), not \(start)")
         }
+        let adts = header.kind == .adts ? try aacConfig() : nil
+        if header.kind == .mp4 { _ = try aacConfig() }
         let first = descriptions[0]
         var total: Int64 = 0
         var contiguous = true
@@ -87,8 +113,15 @@ struct WriterState {
             if format.framesPerPacket == 0 && d.variableFramesInPacket == 0 {
                 throw AudioFileError(.parameter, "packet \(i) has no frames; the format's packets give their frames in mVariableFramesInPacket")
             }
+            if let adts, adts.adtsHeader(payload: Int(d.dataByteSize)) == nil {
+                throw AudioFileError(.parameter, "packet \(i) of \(d.dataByteSize) bytes is more than an ADTS frame holds (8184)")
+            }
             if d.startOffset != first.startOffset + total { contiguous = false }
             total += Int64(d.dataByteSize)
+        }
+        if adts != nil {
+            total += 7 * Int64(count)
+            contiguous = false
         }
         try checkSize(end: dataBytes + total)
         let base = header.dataOffset + dataBytes
@@ -100,6 +133,10 @@ struct WriterState {
             for i in 0..<count {
                 let d = descriptions[i]
                 let start = Int(d.startOffset)
+                if let frameHeader = adts?.adtsHeader(payload: Int(d.dataByteSize)) {
+                    try sink.append(frameHeader, at: at)
+                    at += Int64(frameHeader.count)
+                }
                 try sink.append(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(d.dataByteSize))]), at: at)
                 at += Int64(d.dataByteSize)
             }
@@ -107,9 +144,16 @@ struct WriterState {
         for i in 0..<count {
             let d = descriptions[i]
             if format.bytesPerPacket == 0 { sizes.append(d.dataByteSize) }
-            if format.framesPerPacket == 0 { packetFrames.append(d.variableFramesInPacket) }
+            var packetFrameCount = format.framesPerPacket > 0 ? format.framesPerPacket : d.variableFramesInPacket
+            if header.kind == .mp4 {
+                // MPEG-4 records each packet's duration: a short last packet keeps its own.
+                if d.variableFramesInPacket > 0 && d.variableFramesInPacket < format.framesPerPacket { packetFrameCount = d.variableFramesInPacket }
+                packetFrames.append(packetFrameCount)
+            } else if format.framesPerPacket == 0 {
+                packetFrames.append(d.variableFramesInPacket)
+            }
             maximumPacketSize = max(maximumPacketSize, d.dataByteSize)
-            frames += Int64(format.framesPerPacket > 0 ? format.framesPerPacket : d.variableFramesInPacket)
+            frames += Int64(packetFrameCount)
         }
         packets += Int64(count)
         dataBytes += total
@@ -195,11 +239,17 @@ struct WriterState {
         try sink.flush()
         let end = header.dataOffset + dataBytes
         var trailer: [UInt8] = []
-        if header.kind != .caf && dataBytes & 1 == 1 { trailer.append(0) }  // RIFF and IFF pad odd chunks
+        if (header.kind == .wave || header.kind == .aiff) && dataBytes & 1 == 1 { trailer.append(0) }  // RIFF and IFF pad odd chunks
         for item in MetadataChunk.allCases where deferred.contains(item) {
             if let body = metadataBody(item) { trailer += header.chunk(header.chunkID(item), body) }
         }
-        if let info = packetTableInfo {
+        if header.kind == .mp4 {
+            trailer += MP4Movie(
+                format: format, config: try aacConfig(), dataOffset: header.dataOffset, sizes: sizes, frames: packetFrames,
+                trims: trims
+            ).bytes
+        }
+        if header.kind == .caf, let info = packetTableInfo {
             trailer += header.chunk("pakt", ContainerHeader.packetTableBody(
                 packets: packets, validFrames: info.numberValidFrames, priming: info.primingFrames,
                 remainder: info.remainderFrames, sizes: sizes, frames: packetFrames))
@@ -219,7 +269,7 @@ struct WriterState {
     /// What the `pakt` chunk says (or will say at close): CAF with variable-size packets, or
     /// where priming and remainder were set.
     var packetTableInfo: AudioFilePacketTableInfo? {
-        guard header.kind == .caf, isDescribed || trims != nil else { return nil }
+        guard header.kind == .caf || header.kind == .mp4, isDescribed || trims != nil else { return nil }
         let priming = trims?.priming ?? 0, remainder = trims?.remainder ?? 0
         let valid = max(0, frames - Int64(priming) - Int64(remainder))
         return AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: priming, remainderFrames: remainder)
@@ -227,8 +277,9 @@ struct WriterState {
 
     mutating func setPacketTableInfo(_ info: AudioFilePacketTableInfo) throws(AudioFileError) {
         try checkOpen()
-        guard header.kind == .caf else {
-            throw AudioFileError(.unsupportedProperty, "\(header.fileType) files have no packet table; CAF records priming and remainder frames")
+        guard header.kind == .caf || header.kind == .mp4 else {
+            throw AudioFileError(
+                .unsupportedProperty, "\(header.fileType) files have no packet table; CAF and MPEG-4 record priming and remainder frames")
         }
         let (sum, overflow) = info.numberValidFrames.addingReportingOverflow(Int64(info.primingFrames) + Int64(info.remainderFrames))
         guard info.numberValidFrames >= 0, info.primingFrames >= 0, info.remainderFrames >= 0, !overflow, sum == frames else {
@@ -275,12 +326,28 @@ struct WriterState {
 
     mutating func setMagicCookie(_ cookie: [UInt8]) throws(AudioFileError) {
         try checkOpen()
+        if header.kind == .mp4 || header.kind == .adts {
+            // MPEG-4 keeps the configuration in its esds, ADTS in each frame's header.
+            let config = cookie.isEmpty ? nil : try AACConfig(cookie: cookie, format: format)
+            if let problem = config?.adtsProblem, header.kind == .adts { throw AudioFileError(.parameter, "the AAC magic cookie: \(problem)") }
+            aac = config
+            metadata.magicCookie = cookie.isEmpty ? nil : cookie
+            return
+        }
         guard header.kind == .caf else {
             throw AudioFileError(.invalidChunk, "\(header.fileType) files hold no magic cookie; CAF does ('kuki')")
         }
         var changed = metadata
         changed.magicCookie = cookie.isEmpty ? nil : cookie
         try setMetadata(changed, .magicCookie)
+    }
+
+    /// The AAC configuration of an MPEG-4 or ADTS file: the cookie's, else made from the format.
+    private mutating func aacConfig() throws(AudioFileError) -> AACConfig {
+        if let aac { return aac }
+        let made = try AACConfig.resolve(cookie: nil, format: format)
+        aac = made
+        return made
     }
 
     /// True once audio data follows the header.
@@ -290,6 +357,11 @@ struct WriterState {
     /// place where the chunk keeps its size, else by renaming the header's chunk to filler and
     /// writing the new one after the data at close.
     private mutating func setMetadata(_ changed: WriterMetadata, _ item: MetadataChunk) throws(AudioFileError) {
+        if header.kind == .mp4 || header.kind == .adts {
+            // Kept and reported, not recorded: these files take the layout from the AAC configuration.
+            metadata = changed
+            return
+        }
         guard hasData else {
             let rebuilt = try header.rebuilt(format: format, metadata: changed, align: align)
             try sink.write(rebuilt.bytes, at: 0)

@@ -19,7 +19,47 @@ static void *stopMainLoopSoon(void *arg) {
     return NULL;
 }
 
+static OSStatus cbRead(void *c, SInt64 pos, UInt32 n, void *buf, UInt32 *actual) { (void)c; (void)pos; (void)n; (void)buf; *actual = 0; return noErr; }
+static OSStatus cbWrite(void *c, SInt64 pos, UInt32 n, const void *buf, UInt32 *actual) { (void)c; (void)pos; (void)buf; *actual = n; return noErr; }
+static SInt64 cbGetSize(void *c) { (void)c; return 0; }
+static OSStatus cbSetSize(void *c, SInt64 size) { (void)c; (void)size; return noErr; }
+
+/* AudioFileInitializeWithCallbacks: every callback, the format and the result pointer are
+   needed (kAudio_ParamError, as Apple's); unknown types and formats a type cannot hold get the
+   codes AudioFileCreateWithURL gives. */
+static void callbackErrors(void) {
+    AudioStreamBasicDescription f = pcm(44100, 2);
+    AudioFileID file = NULL;
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, NULL, cbWrite, cbGetSize, cbSetSize, kAudioFileCAFType, &f, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, NULL, cbGetSize, cbSetSize, kAudioFileCAFType, &f, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, NULL, cbSetSize, kAudioFileCAFType, &f, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, NULL, kAudioFileCAFType, &f, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileCAFType, NULL, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileCAFType, &f, 0, NULL), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileMP3Type, &f, 0, &file),
+                  kAudioFileUnsupportedFileTypeError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileM4AType, &f, 0, &file),
+                  kAudioFileUnsupportedDataFormatError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileAAC_ADTSType, &f, 0, &file),
+                  kAudioFileUnsupportedDataFormatError);
+    EXPECT_STATUS(AudioFileOpenWithCallbacks(NULL, NULL, cbWrite, cbGetSize, cbSetSize, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileOpenWithCallbacks(NULL, cbRead, cbWrite, NULL, cbSetSize, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileOpenWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, 0, NULL), kAudio_ParamError);
+    /* AAC into an MPEG-4 file: a cookie that is not an AudioSpecificConfig nor an ES_Descriptor is refused. */
+    AudioStreamBasicDescription aac = {44100, kAudioFormatMPEG4AAC, 0, 0, 1024, 0, 2, 0, 0};
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileM4AType, &aac, 0, &file), noErr);
+    UInt8 bad[2] = {0xFF, 0xFF};
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyMagicCookieData, sizeof bad, bad), kAudio_ParamError);
+    AudioFilePacketTableInfo info = {1000, 2112, 0};
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyPacketTableInfo, sizeof info, &info), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileClose(file), noErr);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileAAC_ADTSType, &aac, 0, &file), noErr);
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyPacketTableInfo, sizeof info, &info), kAudioFileUnsupportedPropertyError);
+    EXPECT_STATUS(AudioFileClose(file), noErr);
+}
+
 void fileErrors(const char *fixtures, const char *scratch) {
+    callbackErrors();
     char path[4096];
     snprintf(path, sizeof path, "%s/does-not-exist.caf", scratch);
     CFURLRef missing = CFURLCreateFromFileSystemRepresentation(NULL, (const UInt8 *)path, (CFIndex)strlen(path), false);
