@@ -83,7 +83,9 @@ static void pcmRoundTrip(AudioFileTypeID type, const char *name) {
     Memory m = {NULL, 0, 0, 0};
     setSizeMemory(&m, 100); /* storage that held something: Initialize empties it */
     m.setSizes = 0;
-    AudioStreamBasicDescription f = {44100, kAudioFormatLinearPCM, kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked, 4, 1, 4, 2, 16, 0};
+    AudioFormatFlags flags = kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked;
+    if (type == kAudioFileAIFFType) flags |= kAudioFormatFlagIsBigEndian; /* else AIFF-C's 'sowt' */
+    AudioStreamBasicDescription f = {44100, kAudioFormatLinearPCM, flags, 4, 1, 4, 2, 16, 0};
     AudioFileID file = NULL;
     OSStatus s = AudioFileInitializeWithCallbacks(&m, readMemory, writeMemory, sizeOfMemory, setSizeMemory, type, &f, 0, &file);
     EXPECT(s == noErr && file, "%s: AudioFileInitializeWithCallbacks = %d", name, (int)s);
