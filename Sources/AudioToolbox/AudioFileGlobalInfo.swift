@@ -24,6 +24,8 @@ struct FileTypeInfo {
     static let g711: [UInt32] = [kAudioFormatLinearPCM, kAudioFormatALaw, kAudioFormatULaw, kAudioFormatAppleIMA4]
     /// AAC, which the MPEG-4, ADTS and CAF writers take.
     static let aac: [UInt32] = [kAudioFormatMPEG4AAC]
+    /// What the MPEG-4 writer takes: AAC and Apple Lossless.
+    static let mpeg4: [UInt32] = [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless]
 
     /// The types, readable ones in the order magic bytes are tried.
     static let all: [FileTypeInfo] = [
@@ -39,11 +41,11 @@ struct FileTypeInfo {
         FileTypeInfo(type: code("AIFC"), name: "AIFC", extensions: ["aifc", "aiff", "aif"], utis: ["public.aifc-audio"],
                      mimeTypes: aiffMIME, hfsCodes: [code("AIFC")], formats: g711),
         FileTypeInfo(type: code("m4af"), name: "Apple MPEG-4 Audio", extensions: ["m4a", "m4r"], utis: ["com.apple.m4a-audio"],
-                     mimeTypes: ["audio/mp4", "audio/x-m4a"], hfsCodes: [code("M4A ")], formats: aac),
+                     mimeTypes: ["audio/mp4", "audio/x-m4a"], hfsCodes: [code("M4A ")], formats: mpeg4),
         FileTypeInfo(type: code("m4bf"), name: "Apple MPEG-4 AudioBooks", extensions: ["m4b"], utis: [],
-                     mimeTypes: [], hfsCodes: [code("M4B ")], formats: aac),
+                     mimeTypes: [], hfsCodes: [code("M4B ")], formats: mpeg4),
         FileTypeInfo(type: code("mp4f"), name: "MPEG-4 Audio", extensions: ["mp4"], utis: ["public.mpeg-4"],
-                     mimeTypes: ["audio/mp4"], hfsCodes: [code("mpg4")], formats: aac),
+                     mimeTypes: ["audio/mp4"], hfsCodes: [code("mpg4")], formats: mpeg4),
         FileTypeInfo(type: code("3gpp"), name: "3GP Audio", extensions: ["3gp"], utis: ["public.3gpp"],
                      mimeTypes: ["audio/3gpp"], hfsCodes: [code("3gpp")], formats: []),
         FileTypeInfo(type: code("3gp2"), name: "3GPP-2 Audio", extensions: ["3g2"], utis: ["public.3gpp2"],
@@ -81,8 +83,13 @@ struct FileTypeInfo {
     func streamDescriptions(_ format: UInt32) -> [AudioStreamBasicDescription] {
         guard formats.contains(format) else { return [] }
         guard format == kAudioFormatLinearPCM else {
-            let framesPerPacket: UInt32 = format == kAudioFormatAppleIMA4 ? 64 : format == kAudioFormatMPEG4AAC ? 1024 : 1
-            let bits: UInt32 = format == kAudioFormatAppleIMA4 || format == kAudioFormatMPEG4AAC ? 0 : 8
+            let framesPerPacket: UInt32 = switch format {
+            case kAudioFormatAppleIMA4: 64
+            case kAudioFormatMPEG4AAC: 1024
+            case kAudioFormatAppleLossless: 4096
+            default: 1
+            }
+            let bits: UInt32 = [kAudioFormatAppleIMA4, kAudioFormatMPEG4AAC, kAudioFormatAppleLossless].contains(format) ? 0 : 8
             return [AudioStreamBasicDescription(mSampleRate: 0, mFormatID: format, mFormatFlags: 0, mBytesPerPacket: 0,
                                                 mFramesPerPacket: framesPerPacket, mBytesPerFrame: 0, mChannelsPerFrame: 0,
                                                 mBitsPerChannel: bits, mReserved: 0)]

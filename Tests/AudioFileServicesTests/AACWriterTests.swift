@@ -157,6 +157,44 @@ struct AACWriterTests {
         #expect(ours == reference, "the decoded samples differ")
     }
 
+    /// Apple Lossless from CAF fixtures into M4A: the last packet's actual length goes in
+    /// `stts`, and the file decodes as the fixture does.
+    @Test(arguments: ["alac-1ch-48000-s24-tone.caf", "alac-1ch-8000-s16-tone.caf", "alac-1ch-44100-s16-noise.caf"])
+    func alac(name: String) throws {
+        let fixture = Fixtures.root.appendingPathComponent("alac/\(name)").path
+        let source = try AudioFile(path: fixture)
+        let packets = try readAllPackets(source)
+        // These fixtures' 'pakt' counts every frame valid; their last ALAC frame is shorter, as
+        // ffmpeg's decode says: that is the remainder written.
+        let reference = try ffmpegDecode(fixture)
+        let channels = Int(source.dataFormat.channelsPerFrame)
+        let total = source.packetCount * Int64(source.dataFormat.framesPerPacket)
+        let decoded = Int64(reference.count / channels)
+        try #require(decoded > total - Int64(source.dataFormat.framesPerPacket) && decoded <= total)
+        let info = AudioFilePacketTableInfo(numberValidFrames: decoded, primingFrames: 0, remainderFrames: Int32(total - decoded))
+        let path = temporaryAudioPath("alac.m4a")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try AudioFileWriter(path: path, type: .m4a, format: source.dataFormat)
+        try writer.setMagicCookie(try #require(source.magicCookie))
+        try writer.writePackets(startingPacket: 0, bytes: packets.data, descriptions: packets.descriptions, packetCount: Int(source.packetCount))
+        try writer.setPacketTableInfo(info)
+        try writer.close()
+
+        let file = try AudioFile(path: path)
+        #expect(file.dataFormat.formatID == .appleLossless)
+        #expect(file.packetCount == source.packetCount)
+        #expect(try readAllPackets(file).data == packets.data)
+        // No edit list and no iTunSMPB: the reader takes the remainder from the 'stts' total.
+        #expect(file.packetTableInfo == info)
+        let probe = try ffprobe(path)
+        #expect(probe.codec == "alac")
+        #expect(probe.readPackets == source.packetCount)
+        #expect(probe.durationTS == decoded)
+        let ours = try ffmpegDecode(path)
+        #expect(ours.count == reference.count)
+        #expect(ours == reference, "the decoded samples differ")
+    }
+
     /// Writing through a sink the program provides gives the same bytes as writing to a path.
     @Test func sinkWritesTheSameFile() throws {
         let source = try Source("caf-aac-2ch-48000.caf")

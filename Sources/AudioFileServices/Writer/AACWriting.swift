@@ -130,7 +130,7 @@ extension FormatChecks {
     func aac() throws(AudioFileError) -> AudioStreamBasicDescription {
         let f = format
         guard f.formatID == .mpeg4AAC else {
-            throw unsupported("\(container) files are written with AAC ('aac ') packets")
+            throw unsupported("\(container) files are written with AAC ('aac ')\(container == "ADTS" ? "" : " or ALAC ('alac')") packets")
         }
         guard f.bytesPerPacket == 0, f.framesPerPacket == 1024 || f.framesPerPacket == 960 else {
             throw unsupported("AAC packets vary in size (0 bytes per packet) and hold 1024 or 960 frames")

@@ -114,7 +114,8 @@ struct ContainerHeader: Sendable {
             let (recorded, compression) = try aiffFormat(format, aifc: type == .aifc)
             return (aiff(recorded, compression, metadata, align: align), recorded)
         case .m4a, .m4b, .mpeg4:
-            let recorded = try FormatChecks(format: format, container: "MPEG-4").aac()
+            let check = FormatChecks(format: format, container: "MPEG-4")
+            let recorded = format.formatID == .appleLossless ? try check.alac() : try check.aac()
             return (mp4(type: type), recorded)
         case .adts:
             let recorded = try FormatChecks(format: format, container: "ADTS").aac()

@@ -40,34 +40,74 @@ extension ContainerHeader {
     }
 }
 
+/// The codec configuration an MPEG-4 sample entry records.
+enum MP4Codec {
+    case aac(AACConfig)
+    case alac(ALACConfig)
+}
+
 /// What a `moov` box describes: the packets in `mdat`, their format and gapless trims.
 struct MP4Movie {
     let format: AudioStreamBasicDescription
-    let config: AACConfig
+    let codec: MP4Codec
     /// File offset of the first packet.
     let dataOffset: Int64
     let sizes: [UInt32]
-    /// Frames of each packet.
+    /// Frames of each packet as `stts` records them.
     let frames: [UInt32]
-    /// Priming and remainder frames, nil when the packet table info was not set.
-    let trims: (priming: Int32, remainder: Int32)?
+    /// The edit list's one edit, in frames: where the valid frames start and how many there are.
+    let edit: (mediaTime: Int64, duration: Int64)?
+    /// Priming, remainder and valid frames for iTunes' `iTunSMPB`.
+    let smpb: (priming: Int32, remainder: Int32, valid: Int64)?
+
+    /// The movie for packets of `frames` frames trimmed by `trims`. AAC records the trims as
+    /// iTunes does, in an edit list and `iTunSMPB`; ALAC as Apple's encoder does, with the last
+    /// packet's actual length in `stts` (and an edit list only for priming frames).
+    init(
+        format: AudioStreamBasicDescription, codec: MP4Codec, dataOffset: Int64, sizes: [UInt32], frames: [UInt32],
+        trims: (priming: Int32, remainder: Int32)?
+    ) {
+        self.format = format
+        self.codec = codec
+        self.dataOffset = dataOffset
+        self.sizes = sizes
+        var frames = frames
+        let total = frames.reduce(Int64(0)) { $0 + Int64($1) }
+        let valid = total - Int64(trims?.priming ?? 0) - Int64(trims?.remainder ?? 0)
+        switch (codec, trims) {
+        case (_, nil):
+            edit = nil
+            smpb = nil
+        case (.aac, let trims?):
+            edit = (Int64(trims.priming), valid)
+            smpb = (trims.priming, trims.remainder, valid)
+        case (.alac, let trims?):
+            var remainder = trims.remainder
+            if remainder > 0, let last = frames.last, UInt32(remainder) < last {
+                frames[frames.count - 1] = last - UInt32(remainder)
+                remainder = 0
+            }
+            edit = trims.priming > 0 || remainder > 0 ? (Int64(trims.priming), valid) : nil
+            smpb = nil
+        }
+        self.frames = frames
+    }
 
     var timescale: UInt32 { UInt32(clamping: Int64(format.sampleRate.rounded())) }
     var totalFrames: Int64 { frames.reduce(0) { $0 + Int64($1) } }
-    var validFrames: Int64 { totalFrames - Int64(trims?.priming ?? 0) - Int64(trims?.remainder ?? 0) }
 
     /// Packets per `mdat` chunk: about half a second, as the `stsc` table describes them.
     var packetsPerChunk: Int { max(1, Int(format.sampleRate / 2) / Int(max(1, format.framesPerPacket))) }
 
     /// The whole `moov` box.
     var bytes: [UInt8] {
-        let duration = trims == nil ? totalFrames : validFrames
+        let duration = edit?.duration ?? totalFrames
         var trak = box("tkhd", full(0, 7, timeFields(duration, trackHeader: true)))
-        if let trims { trak += box("edts", box("elst", editList(trims.priming))) }
+        if let edit { trak += box("edts", box("elst", editList(edit))) }
         trak += box("mdia", mediaHeader + handler("soun", name: "SoundHandler") + box("minf", mediaInformation))
         var moov = box("mvhd", full(0, 0, timeFields(duration, trackHeader: false)))
         moov += box("trak", trak)
-        if let trims { moov += box("udta", userData(trims)) }
+        if let smpb { moov += box("udta", userData(smpb)) }
         return box("moov", moov)
     }
 
@@ -108,13 +148,17 @@ struct MP4Movie {
         return b.bytes
     }
 
-    /// One edit: the valid frames from `priming` on (movie and media timescales are the same).
-    private func editList(_ priming: Int32) -> [UInt8] {
+    /// One edit: `duration` frames from `mediaTime` on (movie and media timescales are the same).
+    private func editList(_ edit: (mediaTime: Int64, duration: Int64)) -> [UInt8] {
         var b = BigEndianBytes()
-        let wide = validFrames > Int64(UInt32.max)
+        let wide = edit.duration > Int64(UInt32.max) || edit.mediaTime > Int64(Int32.max)
         b.bytes = [wide ? 1 : 0, 0, 0, 0]
         b.u32(1)
-        if wide { b.u64(UInt64(validFrames)); b.u64(UInt64(priming)) } else { b.u32(UInt32(validFrames)); b.u32(UInt32(priming)) }
+        if wide {
+            b.u64(UInt64(edit.duration)); b.u64(UInt64(edit.mediaTime))
+        } else {
+            b.u32(UInt32(edit.duration)); b.u32(UInt32(edit.mediaTime))
+        }
         b.u16(1); b.u16(0)  // media rate 1.0
         return b.bytes
     }
@@ -149,21 +193,30 @@ struct MP4Movie {
         box("stsd", full(0, 0, BigEndianBytes.u32(1) + sampleEntry)) + timeToSample + sampleToChunk + sampleSizes + chunkOffsets
     }
 
-    /// `mp4a` with its `esds`.
+    /// `mp4a` with its `esds`, or `alac` with its `alac` box.
     private var sampleEntry: [UInt8] {
         var b = BigEndianBytes()
         b.bytes += [0, 0, 0, 0, 0, 0]; b.u16(1)  // reserved, data reference index
         b.u64(0)  // version 0, reserved
-        b.u16(UInt16(clamping: format.channelsPerFrame)); b.u16(16)
+        b.u16(UInt16(clamping: format.channelsPerFrame))
+        switch codec {
+        case .aac: b.u16(16)
+        case .alac(let config): b.u16(UInt16(config.bitDepth))
+        }
         b.u16(0); b.u16(0)
         b.u32(timescale < 0x1_0000 ? timescale << 16 : 0)
-        let bytesTotal = sizes.reduce(Int64(0)) { $0 + Int64($1) }
-        let seconds = Double(max(totalFrames, 1)) / format.sampleRate
-        let average = UInt32(clamping: Int64(Double(bytesTotal * 8) / seconds))
-        let largest = sizes.max() ?? 0
-        let peak = UInt32(clamping: Int64(Double(largest) * 8 * format.sampleRate / Double(max(1, format.framesPerPacket))))
-        let descriptor = config.esDescriptor(bufferSize: largest, maximumBitRate: max(peak, average), averageBitRate: average)
-        return box("mp4a", b.bytes + box("esds", full(0, 0, descriptor)))
+        switch codec {
+        case .aac(let config):
+            let bytesTotal = sizes.reduce(Int64(0)) { $0 + Int64($1) }
+            let seconds = Double(max(totalFrames, 1)) / format.sampleRate
+            let average = UInt32(clamping: Int64(Double(bytesTotal * 8) / seconds))
+            let largest = sizes.max() ?? 0
+            let peak = UInt32(clamping: Int64(Double(largest) * 8 * format.sampleRate / Double(max(1, format.framesPerPacket))))
+            let descriptor = config.esDescriptor(bufferSize: largest, maximumBitRate: max(peak, average), averageBitRate: average)
+            return box("mp4a", b.bytes + box("esds", full(0, 0, descriptor)))
+        case .alac(let config):
+            return box("alac", b.bytes + box("alac", full(0, 0, config.bytes)))
+        }
     }
 
     private var timeToSample: [UInt8] {
@@ -214,12 +267,12 @@ struct MP4Movie {
 
     /// `meta` with the iTunes `iTunSMPB` item: priming, remainder and valid frames as Apple's
     /// encoder and iTunes write them.
-    private func userData(_ trims: (priming: Int32, remainder: Int32)) -> [UInt8] {
+    private func userData(_ trims: (priming: Int32, remainder: Int32, valid: Int64)) -> [UInt8] {
         func hex(_ v: UInt64, _ width: Int) -> String {
             let s = String(v, radix: 16, uppercase: true)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
-        var text = " 00000000 \(hex(UInt64(trims.priming), 8)) \(hex(UInt64(trims.remainder), 8)) \(hex(UInt64(validFrames), 16))"
+        var text = " 00000000 \(hex(UInt64(trims.priming), 8)) \(hex(UInt64(trims.remainder), 8)) \(hex(UInt64(trims.valid), 16))"
         for _ in 0..<8 { text += " 00000000" }
         let data = box("data", BigEndianBytes.u32(1) + BigEndianBytes.u32(0) + Array(text.utf8))
         let item = box("----", box("mean", full(0, 0, Array("com.apple.iTunes".utf8))) + box("name", full(0, 0, Array("iTunSMPB".utf8))) + data)

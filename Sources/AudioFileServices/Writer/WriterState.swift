@@ -24,6 +24,8 @@ struct WriterState {
     var trims: (priming: Int32, remainder: Int32)?
     /// MPEG-4 and ADTS: the AAC configuration, from the cookie or the format.
     var aac: AACConfig?
+    /// MPEG-4: the ALAC configuration from the cookie.
+    var alac: ALACConfig?
     var lastHeaderUpdate: UInt64
     var isClosed = false
 
@@ -96,7 +98,7 @@ struct WriterState {
             throw AudioFileError(.invalidPacketOffset, "variable-size packets are appended: the next packet is \(packets), not \(start)")
         }
         let adts = header.kind == .adts ? try aacConfig() : nil
-        if header.kind == .mp4 { _ = try aacConfig() }
+        if header.kind == .mp4 { _ = try mp4Codec() }
         let first = descriptions[0]
         var total: Int64 = 0
         var contiguous = true
@@ -245,7 +247,7 @@ struct WriterState {
         }
         if header.kind == .mp4 {
             trailer += MP4Movie(
-                format: format, config: try aacConfig(), dataOffset: header.dataOffset, sizes: sizes, frames: packetFrames,
+                format: format, codec: try mp4Codec(), dataOffset: header.dataOffset, sizes: sizes, frames: packetFrames,
                 trims: trims
             ).bytes
         }
@@ -328,6 +330,11 @@ struct WriterState {
         try checkOpen()
         if header.kind == .mp4 || header.kind == .adts {
             // MPEG-4 keeps the configuration in its esds, ADTS in each frame's header.
+            if format.formatID == .appleLossless {
+                alac = cookie.isEmpty ? nil : try ALACConfig(cookie: cookie, format: format)
+                metadata.magicCookie = cookie.isEmpty ? nil : cookie
+                return
+            }
             let config = cookie.isEmpty ? nil : try AACConfig(cookie: cookie, format: format)
             if let problem = config?.adtsProblem, header.kind == .adts { throw AudioFileError(.parameter, "the AAC magic cookie: \(problem)") }
             aac = config
@@ -348,6 +355,18 @@ struct WriterState {
         let made = try AACConfig.resolve(cookie: nil, format: format)
         aac = made
         return made
+    }
+
+    /// The codec configuration of an MPEG-4 file: ALAC's from the cookie or the format flags,
+    /// AAC's from ``aacConfig()``.
+    private mutating func mp4Codec() throws(AudioFileError) -> MP4Codec {
+        guard format.formatID == .appleLossless else { return .aac(try aacConfig()) }
+        if let alac { return .alac(alac) }
+        guard let made = ALACConfig(format: format) else {
+            throw AudioFileError(.unsupportedDataFormat, "ALAC whose format flags give no bit depth needs its magic cookie first")
+        }
+        alac = made
+        return .alac(made)
     }
 
     /// True once audio data follows the header.
