@@ -260,6 +260,84 @@ struct AACWriterTests {
     }
 }
 
+/// Past 4 GiB of packets an MPEG-4 file's `mdat` takes a 64-bit size and `stco` becomes `co64`.
+/// The packets go through a sink that keeps only the header and the `moov`; the file is read
+/// back with zeros for the packets in between.
+@Test("MPEG-4 past 4 GiB: 64-bit mdat size and co64") func mpeg4Past4GiB() throws {
+    let format = AudioStreamBasicDescription(
+        sampleRate: 44100, formatID: .mpeg4AAC, bytesPerPacket: 0, framesPerPacket: 1024, bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)
+    let sink = SparseSink()
+    let writer = try AudioFileWriter(sink: sink, type: .m4a, format: format)
+    let packet = [UInt8](repeating: 0, count: 1 << 26)
+    let count = 85  // 85 × 64 MiB: chunks of 21 packets, the last starting past 4 GiB
+    for i in 0..<count {
+        try writer.writePackets(
+            startingPacket: Int64(i), bytes: packet, descriptions: [AudioStreamPacketDescription(startOffset: 0, dataByteSize: 1 << 26)],
+            packetCount: 1)
+    }
+    try writer.close()
+    let dataEnd = writer.dataOffset + Int64(count) << 26
+    #expect(sink.size == dataEnd + Int64(sink.tail.count))
+    // The free box and mdat header became one 64-bit mdat header.
+    #expect(Array(sink.head[32..<48]) == [0, 0, 0, 1] + Array("mdat".utf8) + BigEndian.u64(UInt64(dataEnd - 32)))
+    let types = stride(from: 0, to: sink.tail.count - 4, by: 1).map { String(decoding: sink.tail[$0..<($0 + 4)], as: UTF8.self) }
+    #expect(types.contains("co64"), "\(sink.tail.count) bytes of moov at \(sink.tailStart)")
+    #expect(!types.contains("stco"))
+    let file = try AudioFile(source: SparseSource(sink: sink, dataEnd: dataEnd))
+    #expect(file.packetCount == Int64(count))
+    let last = try file.readPackets(from: Int64(count - 1), count: 1)
+    #expect(last.descriptions?.first?.dataByteSize == 1 << 26)
+}
+
+enum BigEndian {
+    static func u64(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * UInt64($0))) } }
+}
+
+/// A sink that keeps the first 4096 bytes and what is written after the first byte past 4 GiB.
+final class SparseSink: AudioByteSink, @unchecked Sendable {
+    var head = [UInt8](repeating: 0, count: 4096)
+    var tail: [UInt8] = []
+    var tailStart: Int64 = .max
+    var size: Int64 = 0
+    let name = "sparse"
+
+    func write(_ data: UnsafeRawBufferPointer, at offset: Int64) throws(AudioFileError) {
+        if offset < 4096 {
+            for i in 0..<min(data.count, 4096 - Int(offset)) { head[Int(offset) + i] = data[i] }
+        }
+        if offset > 1 << 32 && data.count < 1 << 20 {  // the moov, not packets
+            tailStart = offset
+            tail = Array(data)
+        }
+        size = max(size, offset + Int64(data.count))
+    }
+
+    func setSize(_ size: Int64) throws(AudioFileError) { self.size = size }
+    func close() {}
+}
+
+/// A ``SparseSink``'s file: its head and tail, zeros between.
+struct SparseSource: AudioByteSource {
+    let sink: SparseSink
+    let dataEnd: Int64
+    var size: Int64 { sink.size }
+
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(AudioFileError) -> Int {
+        let n = Int(max(0, min(Int64(buffer.count), size - offset)))
+        guard n > 0 else { return 0 }
+        let wanted = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n])
+        wanted.initializeMemory(as: UInt8.self, repeating: 0)
+        let end = offset + Int64(n)
+        if offset < 4096 {
+            for at in offset..<min(end, 4096) { wanted[Int(at - offset)] = sink.head[Int(at)] }
+        }
+        if end > sink.tailStart {
+            for at in max(offset, sink.tailStart)..<end { wanted[Int(at - offset)] = sink.tail[Int(at - sink.tailStart)] }
+        }
+        return n
+    }
+}
+
 /// An ``AudioByteSink`` in memory.
 final class MemorySink: AudioByteSink, @unchecked Sendable {
     var bytes: [UInt8] = []
