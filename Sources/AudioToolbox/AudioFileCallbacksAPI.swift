@@ -58,15 +58,22 @@ public func _AudioFileOpenWithCallbacks(
 ) -> OSStatus {
     guard let outAudioFile, let inReadFunc, let inGetSizeFunc else { return paramError }
     AudioToolboxSetUp.once()
-    // Programs pass all four callbacks even to read. The data opens for reading whatever they
-    // pass: changing it in place is not supported, so the write and set-size callbacks are
-    // never called, and writing calls answer kAudioFilePermissionsError.
+    // Programs pass all four callbacks even to read. With write and set-size callbacks a CAF
+    // file also takes more packets (the callbacks are first called at the first change); other
+    // files, and CAF files whose data other chunks follow, open for reading only, and writing
+    // calls answer kAudioFilePermissionsError.
     typealias GetSizeProc = @convention(c) (UnsafeMutableRawPointer?) -> Int64
     let size = unsafeBitCast(inGetSizeFunc, to: GetSizeProc.self)(inClientData)
     guard size >= 0 else { return OSStatus(kAudioFileInvalidFileError) }
     let source = CallbackByteSource(client: inClientData, read: inReadFunc, size: size)
     return resultStatus { () throws(AudioFileError) in
         let file = try AudioFile(source: source, typeHint: inFileTypeHint == 0 ? nil : AudioFileType(rawValue: inFileTypeHint))
+        if let inWriteFunc, let inSetSizeFunc, file.fileType == .caf,
+           let writer = try? AudioFileWriter(
+               appendingTo: file, sink: CallbackByteSink(client: inClientData, write: inWriteFunc, setSize: inSetSizeFunc))
+        {
+            return FileBox.open(.writer(writer), readback: file, into: outAudioFile)
+        }
         FileBox.open(.reader(file), into: outAudioFile)
     }
 }
@@ -84,7 +91,7 @@ final class CallbackByteSink: AudioByteSink, @unchecked Sendable {
     private let client: UserData
     private let writeProc: WriteProc
     private let setSizeProc: SetSizeProc
-    let name = "the program's storage (AudioFileInitializeWithCallbacks)"
+    let name = "the program's storage (write callbacks)"
 
     init(client: UnsafeMutableRawPointer?, write: @escaping AudioFile_WriteProc, setSize: @escaping AudioFile_SetSizeProc) {
         self.client = UserData(client)

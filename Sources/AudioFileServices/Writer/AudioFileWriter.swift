@@ -104,6 +104,29 @@ public final class AudioFileWriter: Sendable {
         state = Guarded(created)
     }
 
+    /// Appends to the CAF file `file` has read, writing through `sink`, storage holding the
+    /// same bytes (as Apple's `AudioFileOpenWithCallbacks` and `AudioFileOpenURL` open a file
+    /// for writing): packets continue after the last one, and priming and remainder frames, the
+    /// magic cookie and the channel layout carry over and can be set again. At the first change,
+    /// what follows the audio data (the packet table; a cookie or layout written after the data)
+    /// is cut off, and ``close()`` writes it again; a file closed unchanged is left as it was. A
+    /// chunk of another kind after the data fails with `notOptimized`; files other than CAF with
+    /// `operationNotSupported`. The sink is closed when this fails.
+    public init(appendingTo file: AudioFile, sink: any AudioByteSink) throws(AudioFileError) {
+        let resumed: WriterState
+        do {
+            resumed = try WriterState(resuming: file, storage: sink)
+        } catch {
+            sink.close()
+            throw error
+        }
+        path = sink.name
+        flags = []
+        fileType = resumed.header.fileType
+        dataFormat = resumed.format
+        state = Guarded(resumed)
+    }
+
     deinit {
         state.withLock { _ = try? $0.close() }
     }

@@ -47,6 +47,14 @@ public final class FileDescriptorSink: AudioByteSink, @unchecked Sendable {
         descriptor = fd
     }
 
+    /// Opens the existing file at `path` for reading and writing, to append to it.
+    public init(openingExisting path: String) throws(AudioFileError) {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw FileByteSource.error(errno, path) }
+        name = path
+        descriptor = fd
+    }
+
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(AudioFileError) {
         guard descriptor >= 0 else { throw AudioFileError(.notOpen, "\(name) is closed") }
         var done = 0

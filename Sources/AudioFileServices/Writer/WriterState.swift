@@ -28,6 +28,8 @@ struct WriterState {
     var alac: ALACConfig?
     var lastHeaderUpdate: UInt64
     var isClosed = false
+    /// A resumed file not changed yet: what follows its data is cut off at the first change.
+    var resumePending = false
 
     /// Nanoseconds between header updates while packets keep arriving.
     static let headerUpdateNanoseconds: UInt64 = 500_000_000
@@ -75,6 +77,17 @@ struct WriterState {
 
     func checkOpen() throws(AudioFileError) {
         guard !isClosed else { throw AudioFileError(.notOpen, "\(sink.path) is closed") }
+    }
+
+    /// Checks that the file is open and, in a resumed file, cuts off what follows the data
+    /// (written again at close) and lets the data run to the end of the file. Called once a
+    /// change is checked, before it is made.
+    mutating func prepareToChange() throws(AudioFileError) {
+        try checkOpen()
+        guard resumePending else { return }
+        try sink.truncate(to: header.dataOffset + dataBytes)
+        try sink.write(BigEndianBytes.u64(UInt64.max), at: header.sizeOffset)
+        resumePending = false
     }
 
     // MARK: Audio data
@@ -126,6 +139,7 @@ struct WriterState {
             contiguous = false
         }
         try checkSize(end: dataBytes + total)
+        try prepareToChange()
         let base = header.dataOffset + dataBytes
         if contiguous {
             let start = Int(first.startOffset)
@@ -195,6 +209,7 @@ struct WriterState {
         let (end, overflow) = offset.addingReportingOverflow(Int64(bytes.count))
         guard !overflow else { throw AudioFileError(.position, "byte \(offset) is out of range") }
         try checkSize(end: end)
+        try prepareToChange()
         if offset == dataBytes {
             try sink.append(bytes, at: header.dataOffset + offset)
         } else {
@@ -226,6 +241,7 @@ struct WriterState {
     /// Writes what the buffer holds and brings the header's sizes up to date.
     mutating func updateHeader() throws(AudioFileError) {
         try checkOpen()
+        if resumePending { return }  // nothing changed
         try sink.flush()
         let patches = try header.sizePatches(
             dataBytes: dataBytes, packets: packets, frames: frames, fileEnd: header.dataOffset + dataBytes, final: false)
@@ -238,6 +254,8 @@ struct WriterState {
             sink.close()
             isClosed = true
         }
+        // A resumed file that nothing changed is left as it was.
+        if resumePending { return }
         try sink.flush()
         let end = header.dataOffset + dataBytes
         var trailer: [UInt8] = []
@@ -278,7 +296,7 @@ struct WriterState {
     }
 
     mutating func setPacketTableInfo(_ info: AudioFilePacketTableInfo) throws(AudioFileError) {
-        try checkOpen()
+        try prepareToChange()
         guard header.kind == .caf || header.kind == .mp4 else {
             throw AudioFileError(
                 .unsupportedProperty, "\(header.fileType) files have no packet table; CAF and MPEG-4 record priming and remainder frames")
@@ -301,7 +319,7 @@ struct WriterState {
     }
 
     mutating func setChannelLayout(_ layout: AudioChannelLayout?) throws(AudioFileError) {
-        try checkOpen()
+        try prepareToChange()
         if let layout, layout.numberOfChannels != Int(format.channelsPerFrame) {
             throw AudioFileError(.parameter, "the layout \(layout) has \(layout.numberOfChannels) channels; the data has \(format.channelsPerFrame)")
         }
@@ -327,7 +345,7 @@ struct WriterState {
     }
 
     mutating func setMagicCookie(_ cookie: [UInt8]) throws(AudioFileError) {
-        try checkOpen()
+        try prepareToChange()
         if header.kind == .mp4 || header.kind == .adts {
             // MPEG-4 keeps the configuration in its esds, ADTS in each frame's header.
             if format.formatID == .appleLossless {

@@ -178,8 +178,9 @@ void fileErrors(const char *fixtures, const char *scratch) {
     EXPECT_STATUS(AudioFileClose(writer), noErr);
     AudioFileID again = NULL;
     EXPECT_STATUS(AudioFileCreateWithURL(out, kAudioFileCAFType, &w, 0, &again), -48);
-    EXPECT_STATUS(AudioFileOpenURL(out, kAudioFileReadWritePermission, 0, &again), kAudioFileOperationNotSupportedError);
-    CFRelease(out);
+    /* Opened for writing and closed unchanged, the file is left as it was. */
+    EXPECT_STATUS(AudioFileOpenURL(out, kAudioFileReadWritePermission, 0, &again), noErr);
+    EXPECT_STATUS(AudioFileClose(again), noErr);
     AudioFileID reread = openFile(path);
     size = sizeof packets;
     EXPECT_STATUS(AudioFileGetProperty(reread, kAudioFilePropertyAudioDataPacketCount, &size, &packets), noErr);
@@ -190,6 +191,28 @@ void fileErrors(const char *fixtures, const char *scratch) {
     EXPECT(count == 780 && memcmp(samples, readBack, sizeof samples) == 0 && memcmp(samples, readBack + 480, 200) == 0 &&
                memcmp(samples, readBack + 580, 200) == 0 && memcmp(samples, readBack + 680, 200) == 0,
            "the samples read back");
+    AudioFileClose(reread);
+    /* Opened for writing again, the CAF file takes more packets after its last one. */
+    EXPECT_STATUS(AudioFileOpenURL(out, kAudioFileReadWritePermission, 0, &again), noErr);
+    count = 20;
+    EXPECT_STATUS(AudioFileWritePackets(again, false, 80, NULL, 780, &count, samples), noErr);
+    count = 1;
+    EXPECT_STATUS(AudioFileWritePackets(again, false, 4, NULL, 900, &count, samples), kAudioFileInvalidPacketOffsetError);
+    size = sizeof packets;
+    EXPECT_STATUS(AudioFileGetProperty(again, kAudioFilePropertyAudioDataPacketCount, &size, &packets), noErr);
+    EXPECT(packets == 800, "after appending, %llu packets", (unsigned long long)packets);
+    bytes = sizeof readBack; count = 10;
+    EXPECT_STATUS(AudioFileReadPacketData(again, false, &bytes, NULL, 0, &count, readBack), noErr);
+    EXPECT(count == 10 && memcmp(samples, readBack, 20) == 0, "the packets already there read back");
+    EXPECT_STATUS(AudioFileClose(again), noErr);
+    CFRelease(out);
+    reread = openFile(path);
+    size = sizeof packets;
+    EXPECT_STATUS(AudioFileGetProperty(reread, kAudioFilePropertyAudioDataPacketCount, &size, &packets), noErr);
+    EXPECT(packets == 800, "the appended file holds %llu packets", (unsigned long long)packets);
+    bytes = sizeof readBack; count = 20;
+    EXPECT_STATUS(AudioFileReadPacketData(reread, false, &bytes, NULL, 780, &count, readBack), noErr);
+    EXPECT(count == 20 && memcmp(samples, readBack, 40) == 0, "the appended samples read back");
     AudioFileClose(reread);
 
     /* Variable-size packets need their descriptions: Apple's writers refuse without them. */

@@ -7,7 +7,8 @@
  * AudioFileOpenWithCallbacks and read back: format, packet count and packets must be what was
  * written. The memory of the AAC files is saved in OUTDIR (callbacks.m4a, callbacks.aac), and
  * the same packets are written with AudioFileCreateWithURL to url.m4a and url.aac, for
- * ffprobe and ffmpeg. Prints "N passed, N failed".
+ * ffprobe and ffmpeg. The CAF file is then opened with write callbacks and takes 1000 more
+ * packets; the WAVE and AIFF files open for reading only. Prints "N passed, N failed".
  */
 #include <AudioToolbox/AudioToolbox.h>
 #include <stdio.h>
@@ -117,6 +118,33 @@ static void pcmRoundTrip(AudioFileTypeID type, const char *name) {
     EXPECT((s == noErr || s == kAudioFileEndOfFileError) && n == frames && memcmp(read, samples, sizeof samples) == 0,
            "%s: the samples read back differ (%d, %u packets)", name, (int)s, (unsigned)n);
     AudioFileClose(back);
+
+    /* Opened with write and set-size callbacks: a CAF file takes more packets after its last;
+       other files open for reading only. */
+    AudioFileID more = NULL;
+    s = AudioFileOpenWithCallbacks(&m, readMemory, writeMemory, sizeOfMemory, setSizeMemory, 0, &more);
+    EXPECT(s == noErr && more, "%s: re-opening for writing = %d", name, (int)s);
+    if (more) {
+        UInt32 n = 1000;
+        s = AudioFileWritePackets(more, false, 4000, NULL, frames, &n, samples);
+        EXPECT(type == kAudioFileCAFType ? s == noErr && n == 1000 : s == kAudioFilePermissionsError,
+               "%s: appending = %d (%u packets)", name, (int)s, (unsigned)n);
+        AudioFileClose(more);
+    }
+    UInt32 expected = type == kAudioFileCAFType ? frames + 1000 : frames;
+    s = AudioFileOpenWithCallbacks(&m, readMemory, NULL, sizeOfMemory, NULL, 0, &back);
+    EXPECT(s == noErr && back, "%s: re-opening after appending = %d", name, (int)s);
+    if (back) {
+        size = sizeof count;
+        AudioFileGetProperty(back, kAudioFilePropertyAudioDataPacketCount, &size, &count);
+        EXPECT(count == expected, "%s: %llu packets after appending", name, (unsigned long long)count);
+        bytes = 4000;
+        n = 1000;
+        s = AudioFileReadPacketData(back, false, &bytes, NULL, frames, &n, read);
+        EXPECT(type != kAudioFileCAFType || ((s == noErr || s == kAudioFileEndOfFileError) && n == 1000 && memcmp(read, samples, 4000) == 0),
+               "%s: the appended samples read back (%d, %u packets)", name, (int)s, (unsigned)n);
+        AudioFileClose(back);
+    }
     free(m.bytes);
 }
 
