@@ -19,13 +19,23 @@ final class FileBox: @unchecked Sendable {
 
     static let table = HandleTable<FileBox>(kind: 4)
     let file: File
+    /// A file opened for writing more packets: the file as it was read, whose packets can still
+    /// be read.
+    let readback: AudioFile?
     var handle: UInt = 0
 
-    init(_ file: File) { self.file = file }
+    init(_ file: File, readback: AudioFile? = nil) {
+        self.file = file
+        self.readback = readback
+    }
+
+    /// The file packets and bytes are read from: one open for reading, or the file as read
+    /// before packets were appended.
+    var reading: AudioFile? { file.reader ?? readback }
 
     /// Puts `file` in the table and hands its new handle to the program.
-    static func open(_ file: File, into outAudioFile: UnsafeMutablePointer<AudioFileID?>) {
-        let box = FileBox(file)
+    static func open(_ file: File, readback: AudioFile? = nil, into outAudioFile: UnsafeMutablePointer<AudioFileID?>) {
+        let box = FileBox(file, readback: readback)
         box.handle = table.insert(box)
         outAudioFile.pointee = box.handle.opaque
     }
@@ -45,11 +55,13 @@ public func _AudioFileOpenURL(_ inFileRef: CFURLRef?, _ inPermissions: Int8, _ i
     guard let outAudioFile, let path = CFObjects.path(UnsafeRawPointer(inFileRef)) else { return paramError }
     AudioToolboxSetUp.once()
     guard inPermissions & 0x03 != 0 else { return OSStatus(kAudioFilePermissionsError) }
-    // Files open for reading; changing an existing file in place is not supported.
-    guard inPermissions & 0x02 == 0 else { return OSStatus(kAudioFileOperationNotSupportedError) }
     return resultStatus { () throws(AudioFileError) in
         let file = try AudioFile(path: path, typeHint: inFileTypeHint == 0 ? nil : AudioFileType(rawValue: inFileTypeHint))
-        FileBox.open(.reader(file), into: outAudioFile)
+        guard inPermissions & 0x02 != 0 else { return FileBox.open(.reader(file), into: outAudioFile) }
+        // Writing appends packets to a CAF file; other files are not changed in place
+        // (kAudioFileOperationNotSupportedError).
+        let writer = try AudioFileWriter(appendingTo: file, sink: try FileDescriptorSink(openingExisting: path))
+        FileBox.open(.writer(writer), readback: file, into: outAudioFile)
     }
 }
 
@@ -85,7 +97,7 @@ public func _AudioFileOptimize(_ inAudioFile: AudioFileID?) -> OSStatus {
 
 @_spi(CImplementation) @_cdecl("AudioFileReadBytes")
 public func _AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
-    transferBytes(inAudioFile, ioNumBytes, outBuffer, \.reader, otherwise: OSStatus(kAudioFileOperationNotSupportedError)) {
+    transferBytes(inAudioFile, ioNumBytes, outBuffer, \.reading, otherwise: OSStatus(kAudioFileOperationNotSupportedError)) {
         file, outBuffer, wanted, ioNumBytes throws(AudioFileError) in
         if wanted == 0 { return }
         let read = try file.readBytes(at: inStartingByte, into: UnsafeMutableRawBufferPointer(start: outBuffer, count: wanted))
@@ -97,7 +109,7 @@ public func _AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8
 
 @_spi(CImplementation) @_cdecl("AudioFileWriteBytes")
 public func _AudioFileWriteBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt8, _ inStartingByte: Int64, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
-    transferBytes(inAudioFile, ioNumBytes, inBuffer, \.writer, otherwise: OSStatus(kAudioFilePermissionsError)) {
+    transferBytes(inAudioFile, ioNumBytes, inBuffer, \.file.writer, otherwise: OSStatus(kAudioFilePermissionsError)) {
         writer, inBuffer, count, ioNumBytes throws(AudioFileError) in
         let written = try writer.writeBytes(startingByte: inStartingByte, UnsafeRawBufferPointer(start: inBuffer, count: count))
         ioNumBytes.pointee = UInt32(written)
@@ -110,12 +122,12 @@ public func _AudioFileWriteBytes(_ inAudioFile: AudioFileID?, _ inUseCache: UInt
 /// asked for and the count pointer, set to 0 until it says how many moved.
 private func transferBytes<File, Buffer>(
     _ inAudioFile: AudioFileID?, _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ buffer: Buffer?,
-    _ kind: (FileBox.File) -> File?, otherwise wrongKind: OSStatus,
+    _ kind: (FileBox) -> File?, otherwise wrongKind: OSStatus,
     _ transfer: (File, Buffer, Int, UnsafeMutablePointer<UInt32>) throws(AudioFileError) -> Void
 ) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
     guard let ioNumBytes, let buffer else { return paramError }
-    guard let file = kind(box.file) else { return wrongKind }
+    guard let file = kind(box) else { return wrongKind }
     let count = Int(ioNumBytes.pointee)
     ioNumBytes.pointee = 0
     return resultStatus { () throws(AudioFileError) in try transfer(file, buffer, count, ioNumBytes) }
@@ -163,7 +175,7 @@ public func _AudioFileReadPacketData(
 ) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
     guard let ioNumBytes, let ioNumPackets else { return paramError }
-    guard case .reader(let file) = box.file else { return OSStatus(kAudioFileOperationNotSupportedError) }
+    guard let file = box.reading else { return OSStatus(kAudioFileOperationNotSupportedError) }
     return readPackets(
         file, start: inStartingPacket, ioNumPackets: ioNumPackets, capacity: Int(ioNumBytes.pointee), outBytes: ioNumBytes,
         descriptions: outPacketDescriptions, buffer: outBuffer)
@@ -177,7 +189,7 @@ public func _AudioFileReadPackets(
 ) -> OSStatus {
     guard let box = FileBox.table.object(inAudioFile) else { return notOpen }
     guard let ioNumPackets else { return paramError }
-    guard case .reader(let file) = box.file else { return OSStatus(kAudioFileOperationNotSupportedError) }
+    guard let file = box.reading else { return OSStatus(kAudioFileOperationNotSupportedError) }
     // The caller sized its buffer for the packets it asks for (by the maximum packet size);
     // the room given is what those packets take.
     let capacity = packetBytes(file, from: inStartingPacket, count: Int(ioNumPackets.pointee))

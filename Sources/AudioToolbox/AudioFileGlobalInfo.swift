@@ -22,11 +22,15 @@ struct FileTypeInfo {
     static let aiffMIME = ["audio/aiff", "audio/x-aiff"]
     static let mpegMIME = ["audio/mpeg", "audio/x-mpeg"]
     static let g711: [UInt32] = [kAudioFormatLinearPCM, kAudioFormatALaw, kAudioFormatULaw, kAudioFormatAppleIMA4]
+    /// AAC, which the MPEG-4, ADTS and CAF writers take.
+    static let aac: [UInt32] = [kAudioFormatMPEG4AAC]
+    /// What the MPEG-4 writer takes: AAC and Apple Lossless.
+    static let mpeg4: [UInt32] = [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless]
 
     /// The types, readable ones in the order magic bytes are tried.
     static let all: [FileTypeInfo] = [
         FileTypeInfo(type: code("caff"), name: "CAF", extensions: ["caf"], utis: ["com.apple.coreaudio-format"],
-                     mimeTypes: ["audio/x-caf"], hfsCodes: [code("caff")], formats: g711),
+                     mimeTypes: ["audio/x-caf"], hfsCodes: [code("caff")], formats: g711 + aac),
         FileTypeInfo(type: code("WAVE"), name: "WAVE", extensions: ["wav"], utis: ["com.microsoft.waveform-audio"],
                      mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], hfsCodes: [code("WAVE")],
                      formats: [kAudioFormatLinearPCM, kAudioFormatALaw, kAudioFormatULaw]),
@@ -37,17 +41,17 @@ struct FileTypeInfo {
         FileTypeInfo(type: code("AIFC"), name: "AIFC", extensions: ["aifc", "aiff", "aif"], utis: ["public.aifc-audio"],
                      mimeTypes: aiffMIME, hfsCodes: [code("AIFC")], formats: g711),
         FileTypeInfo(type: code("m4af"), name: "Apple MPEG-4 Audio", extensions: ["m4a", "m4r"], utis: ["com.apple.m4a-audio"],
-                     mimeTypes: ["audio/mp4", "audio/x-m4a"], hfsCodes: [code("M4A ")], formats: []),
+                     mimeTypes: ["audio/mp4", "audio/x-m4a"], hfsCodes: [code("M4A ")], formats: mpeg4),
         FileTypeInfo(type: code("m4bf"), name: "Apple MPEG-4 AudioBooks", extensions: ["m4b"], utis: [],
-                     mimeTypes: [], hfsCodes: [code("M4B ")], formats: []),
+                     mimeTypes: [], hfsCodes: [code("M4B ")], formats: mpeg4),
         FileTypeInfo(type: code("mp4f"), name: "MPEG-4 Audio", extensions: ["mp4"], utis: ["public.mpeg-4"],
-                     mimeTypes: ["audio/mp4"], hfsCodes: [code("mpg4")], formats: []),
+                     mimeTypes: ["audio/mp4"], hfsCodes: [code("mpg4")], formats: mpeg4),
         FileTypeInfo(type: code("3gpp"), name: "3GP Audio", extensions: ["3gp"], utis: ["public.3gpp"],
                      mimeTypes: ["audio/3gpp"], hfsCodes: [code("3gpp")], formats: []),
         FileTypeInfo(type: code("3gp2"), name: "3GPP-2 Audio", extensions: ["3g2"], utis: ["public.3gpp2"],
                      mimeTypes: ["audio/3gpp2"], hfsCodes: [code("3gp2")], formats: []),
         FileTypeInfo(type: code("adts"), name: "AAC ADTS", extensions: ["aac", "adts"], utis: ["public.aac-audio"],
-                     mimeTypes: ["audio/aac", "audio/x-aac"], hfsCodes: [code("adts")], formats: []),
+                     mimeTypes: ["audio/aac", "audio/x-aac"], hfsCodes: [code("adts")], formats: aac),
         FileTypeInfo(type: code("MPG3"), name: "MPEG Layer 3", extensions: ["mp3", "mpeg", "mpa"], utis: ["public.mp3"],
                      mimeTypes: ["audio/mpeg", "audio/mpeg3", "audio/mp3", "audio/x-mpeg3", "audio/x-mp3", "audio/x-mpeg"],
                      hfsCodes: [code("MPG3")], formats: []),
@@ -79,10 +83,16 @@ struct FileTypeInfo {
     func streamDescriptions(_ format: UInt32) -> [AudioStreamBasicDescription] {
         guard formats.contains(format) else { return [] }
         guard format == kAudioFormatLinearPCM else {
-            let framesPerPacket: UInt32 = format == kAudioFormatAppleIMA4 ? 64 : 1
+            let framesPerPacket: UInt32 = switch format {
+            case kAudioFormatAppleIMA4: 64
+            case kAudioFormatMPEG4AAC: 1024
+            case kAudioFormatAppleLossless: 4096
+            default: 1
+            }
+            let bits: UInt32 = [kAudioFormatAppleIMA4, kAudioFormatMPEG4AAC, kAudioFormatAppleLossless].contains(format) ? 0 : 8
             return [AudioStreamBasicDescription(mSampleRate: 0, mFormatID: format, mFormatFlags: 0, mBytesPerPacket: 0,
                                                 mFramesPerPacket: framesPerPacket, mBytesPerFrame: 0, mChannelsPerFrame: 0,
-                                                mBitsPerChannel: format == kAudioFormatAppleIMA4 ? 0 : 8, mReserved: 0)]
+                                                mBitsPerChannel: bits, mReserved: 0)]
         }
         return pcmLayouts.map { l in
             var flags = kAudioFormatFlagIsPacked

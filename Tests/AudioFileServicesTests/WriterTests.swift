@@ -47,6 +47,10 @@ struct WriterTests {
         expectError(.unsupportedDataFormat) { try AudioFileWriter(path: path, type: .wave, format: aac) }
         expectError(.unsupportedDataFormat) { try AudioFileWriter(path: path, type: .aiff, format: aac) }
         expectError(.unsupportedFileType) {
+            try AudioFileWriter(path: path, type: .mp3, format: .linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16))
+        }
+        // ADTS and MPEG-4 files are written with AAC packets only.
+        expectError(.unsupportedDataFormat) {
             try AudioFileWriter(path: path, type: .adts, format: .linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16))
         }
         // What a header field cannot hold, or a container cannot describe, is refused up front.

@@ -113,7 +113,7 @@ struct CFObjectsTests {
         let lines = Self.entries(r.out.split(separator: "\n"))
         let expected = [
             "readable": "caff,WAVE,RF64,BW64,AIFF,AIFC,m4af,m4bf,mp4f,3gpp,3gp2,adts,MPG3,MPG2,MPG1",
-            "writable": "caff,WAVE,AIFF,AIFC",
+            "writable": "caff,WAVE,AIFF,AIFC,m4af,m4bf,mp4f,adts",
             // afconvert -hf on macOS: 'AIFF' = AIFF (.aiff, .aif), 'AIFC' = AIFC (.aifc, .aiff, .aif), …
             "name.AIFF": "AIFF", "exts.AIFF": "aiff,aif",
             "name.AIFC": "AIFC", "exts.AIFC": "aifc,aiff,aif",

@@ -23,7 +23,8 @@ public struct AudioFileFlags: OptionSet, Hashable, Sendable {
 /// `AudioFileWriteBytes`, `AudioFileSetProperty` and `AudioFileClose`.
 ///
 /// Writes CAF (linear PCM, G.711, IMA4, and variable-size formats such as AAC with their packet
-/// table), AIFF and AIFF-C (PCM, G.711, IMA4) and WAVE (PCM, G.711; RF64 past 4 GiB). See
+/// table), AIFF and AIFF-C (PCM, G.711, IMA4), WAVE (PCM, G.711; RF64 past 4 GiB), MPEG-4 (AAC
+/// and ALAC; `moov` at close) and ADTS (AAC), to a path or into any ``AudioByteSink``. See
 /// <doc:WritingFiles>.
 ///
 /// The header is written at creation and completed by ``close()``. Until then the file can be
@@ -51,7 +52,7 @@ public final class AudioFileWriter: Sendable {
 
     /// Creates the file at `path` for audio of `format` in a container of `type` (Apple's
     /// `AudioFileCreateWithURL`): `caf`, `wave`, `aiff` (AIFF-C where plain AIFF cannot hold the
-    /// format) or `aifc`.
+    /// format), `aifc`, `m4a`, `m4b`, `mpeg4` (AAC or ALAC) or `adts` (AAC).
     ///
     /// Without ``AudioFileFlags/eraseFile`` an existing file is left alone and creation fails
     /// with `duplicateFileName` (`dupFNErr`, -48). A `channelLayout` is set as
@@ -76,6 +77,54 @@ public final class AudioFileWriter: Sendable {
         fileType = created.header.fileType
         dataFormat = created.format
         state = Guarded(created)
+    }
+
+    /// Creates a file of `type` for audio of `format` in `sink`, storage the program provides
+    /// (as Apple's `AudioFileInitializeWithCallbacks` writes through a program's callbacks): the
+    /// storage is emptied (its size set to 0) and the header written, as the path initializer
+    /// does. ``path`` is the sink's name. The sink is closed by ``close()``, or at once when
+    /// creation fails.
+    public init(
+        sink: any AudioByteSink, type: AudioFileType, format: AudioStreamBasicDescription, flags: AudioFileFlags = [],
+        channelLayout: AudioChannelLayout? = nil
+    ) throws(AudioFileError) {
+        var created = try WriterState(storage: sink, type: type, format: format, flags: flags)
+        if let channelLayout {
+            do {
+                try created.setChannelLayout(channelLayout)
+            } catch {
+                created.sink.close()
+                throw error
+            }
+        }
+        path = sink.name
+        self.flags = flags
+        fileType = created.header.fileType
+        dataFormat = created.format
+        state = Guarded(created)
+    }
+
+    /// Appends to the CAF file `file` has read, writing through `sink`, storage holding the
+    /// same bytes (as Apple's `AudioFileOpenWithCallbacks` and `AudioFileOpenURL` open a file
+    /// for writing): packets continue after the last one, and priming and remainder frames, the
+    /// magic cookie and the channel layout carry over and can be set again. At the first change,
+    /// what follows the audio data (the packet table; a cookie or layout written after the data)
+    /// is cut off, and ``close()`` writes it again; a file closed unchanged is left as it was. A
+    /// chunk of another kind after the data fails with `notOptimized`; files other than CAF with
+    /// `operationNotSupported`. The sink is closed when this fails.
+    public init(appendingTo file: AudioFile, sink: any AudioByteSink) throws(AudioFileError) {
+        let resumed: WriterState
+        do {
+            resumed = try WriterState(resuming: file, storage: sink)
+        } catch {
+            sink.close()
+            throw error
+        }
+        path = sink.name
+        flags = []
+        fileType = resumed.header.fileType
+        dataFormat = resumed.format
+        state = Guarded(resumed)
     }
 
     deinit {
@@ -197,8 +246,11 @@ public final class AudioFileWriter: Sendable {
 
     /// Sets the magic cookie (`kAudioFilePropertyMagicCookieData`); an empty cookie removes it.
     /// CAF stores it in a `kuki` chunk: before the audio data when set before the first packet,
-    /// in place when a later cookie has the same size, else after the data at close. WAVE and
-    /// AIFF hold no cookie: `invalidChunk`, as Apple's file objects answer for types without one.
+    /// in place when a later cookie has the same size, else after the data at close. MPEG-4 and
+    /// ADTS take the codec configuration from it (AAC: an ES_Descriptor or a bare
+    /// AudioSpecificConfig; ALAC: its ALACSpecificConfig), and refuse a cookie that holds none
+    /// or describes other audio with `parameter`. WAVE and AIFF hold no cookie: `invalidChunk`,
+    /// as Apple's file objects answer for types without one.
     public func setMagicCookie(_ cookie: [UInt8]) throws(AudioFileError) {
         try state.withLock { s throws(AudioFileError) in try s.setMagicCookie(cookie) }
     }
@@ -212,22 +264,25 @@ public final class AudioFileWriter: Sendable {
     /// WAVE records a speaker mask in `WAVE_FORMAT_EXTENSIBLE`: the layout must name each channel
     /// by one of the 18 WAVE speakers in WAVE's order (a bitmap, or labels or a layout tag that
     /// do), and once audio is written it can change only where the header is extensible
-    /// (`operationNotSupported`). A layout of another channel count, or one WAVE cannot
-    /// record, fails with `parameter`.
+    /// (`operationNotSupported`). MPEG-4 and ADTS keep the layout and report it but do not
+    /// write it (the codec configuration gives the channels). A layout of another channel
+    /// count, or one WAVE cannot record, fails with `parameter`.
     public func setChannelLayout(_ layout: AudioChannelLayout?) throws(AudioFileError) {
         try state.withLock { s throws(AudioFileError) in try s.setChannelLayout(layout) }
     }
 
     /// Priming, remainder and valid frames (`kAudioFilePropertyPacketTableInfo`) as the CAF
-    /// `pakt` chunk records them: for variable-size data always (everything valid unless set),
-    /// for constant-size data once set. Valid frames follow the packets written after setting.
-    /// Nil for WAVE and AIFF, which have no packet table.
+    /// `pakt` chunk or the MPEG-4 edit list records them: for variable-size data always
+    /// (everything valid unless set), for constant-size data once set. Valid frames follow the
+    /// packets written after setting. Nil for WAVE, AIFF and ADTS, which have no packet table.
     public var packetTableInfo: AudioFilePacketTableInfo? { state.withLock { $0.packetTableInfo } }
 
     /// Sets priming and remainder frames (`kAudioFilePropertyPacketTableInfo`): valid, priming
     /// and remainder frames must add up to ``totalFrames``, else `parameter` (Apple's
     /// `kAudio_ParamError`). CAF writes them in its `pakt` chunk at close — for constant-size data
-    /// such as IMA4 too, whose last packet was padded. WAVE and AIFF: `unsupportedProperty`.
+    /// such as IMA4 too, whose last packet was padded. MPEG-4 writes AAC's as iTunes does (an edit
+    /// list and `iTunSMPB`), ALAC's remainder as the last packet's duration. WAVE, AIFF and ADTS:
+    /// `unsupportedProperty`.
     public func setPacketTableInfo(_ info: AudioFilePacketTableInfo) throws(AudioFileError) {
         try state.withLock { s throws(AudioFileError) in try s.setPacketTableInfo(info) }
     }

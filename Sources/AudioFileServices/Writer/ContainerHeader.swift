@@ -49,6 +49,10 @@ extension BigEndianBytes {
 struct ContainerHeader: Sendable {
     enum Kind: Sendable {
         case caf, wave, aiff
+        /// MPEG-4 (`m4af`, `m4bf`, `mp4f`): the `moov` box is written at close.
+        case mp4
+        /// ADTS: no header; each packet carries its own.
+        case adts
     }
 
     let kind: Kind
@@ -109,6 +113,17 @@ struct ContainerHeader: Sendable {
         case .aiff, .aifc:
             let (recorded, compression) = try aiffFormat(format, aifc: type == .aifc)
             return (aiff(recorded, compression, metadata, align: align), recorded)
+        case .m4a, .m4b, .mpeg4:
+            let check = FormatChecks(format: format, container: "MPEG-4")
+            let recorded = format.formatID == .appleLossless ? try check.alac() : try check.aac()
+            return (mp4(type: type), recorded)
+        case .adts:
+            let recorded = try FormatChecks(format: format, container: "ADTS").aac()
+            guard let config = AACConfig(format: recorded) else {
+                throw AudioFileError(.unsupportedDataFormat, "ADTS: AAC of \(recorded.channelsPerFrame) channels has no channel configuration")
+            }
+            if let problem = config.adtsProblem { throw AudioFileError(.unsupportedDataFormat, "\(problem): \(recorded)") }
+            return (ContainerHeader(kind: .adts, fileType: .adts, bytes: [], dataOffset: 0), recorded)
         default:
             throw AudioFileError(.unsupportedFileType, "cannot write files of type '\(type)'")
         }
@@ -122,6 +137,7 @@ struct ContainerHeader: Sendable {
         case .aiff:
             let (_, compression) = try Self.aiffFormat(format, aifc: fileType == .aifc)
             return Self.aiff(format, compression, metadata, align: align)
+        case .mp4, .adts: return self
         }
     }
 
@@ -160,6 +176,10 @@ struct ContainerHeader: Sendable {
         switch kind {
         case .caf:
             return final ? [HeaderPatch(offset: sizeOffset, bytes: BigEndianBytes.u64(UInt64(dataBytes + 4)))] : []
+        case .mp4:
+            return final ? [mdatSizePatch(dataBytes: dataBytes)] : []
+        case .adts:
+            return []
         case .wave:
             let riffSize = fileEnd - 8
             var patches: [HeaderPatch] = []

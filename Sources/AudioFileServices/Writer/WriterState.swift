@@ -22,21 +22,49 @@ struct WriterState {
     var maximumPacketSize: UInt32
     /// Priming and remainder frames set through the packet table info.
     var trims: (priming: Int32, remainder: Int32)?
+    /// MPEG-4 and ADTS: the AAC configuration, from the cookie or the format.
+    var aac: AACConfig?
+    /// MPEG-4: the ALAC configuration from the cookie.
+    var alac: ALACConfig?
     var lastHeaderUpdate: UInt64
     var isClosed = false
+    /// A resumed file not changed yet: what follows its data is cut off at the first change.
+    var resumePending = false
 
     /// Nanoseconds between header updates while packets keep arriving.
     static let headerUpdateNanoseconds: UInt64 = 500_000_000
 
     init(path: String, type: AudioFileType, format: AudioStreamBasicDescription, flags: AudioFileFlags) throws(AudioFileError) {
+        // The format is checked before the file is created.
+        let made = try ContainerHeader.make(type: type, format: format, metadata: WriterMetadata(), align: !flags.contains(.dontPageAlignAudioData))
+        let storage = try FileDescriptorSink(creating: path, erase: flags.contains(.eraseFile))
+        try self.init(made: made, storage: storage, flags: flags)
+    }
+
+    /// A file of `type` written into `storage`, which is emptied first. The storage is closed
+    /// when this fails.
+    init(storage: any AudioByteSink, type: AudioFileType, format: AudioStreamBasicDescription, flags: AudioFileFlags) throws(AudioFileError) {
+        let made: (header: ContainerHeader, recorded: AudioStreamBasicDescription)
+        do {
+            made = try ContainerHeader.make(type: type, format: format, metadata: WriterMetadata(), align: !flags.contains(.dontPageAlignAudioData))
+        } catch {
+            storage.close()
+            throw error
+        }
+        try self.init(made: made, storage: storage, flags: flags)
+    }
+
+    private init(
+        made: (header: ContainerHeader, recorded: AudioStreamBasicDescription), storage: any AudioByteSink, flags: AudioFileFlags
+    ) throws(AudioFileError) {
         align = !flags.contains(.dontPageAlignAudioData)
-        let made = try ContainerHeader.make(type: type, format: format, metadata: WriterMetadata(), align: align)
         header = made.header
         self.format = made.recorded
         maximumPacketSize = made.recorded.bytesPerPacket
-        sink = try FileSink(creating: path, erase: flags.contains(.eraseFile))
+        sink = FileSink(storage)
         lastHeaderUpdate = monotonicNanoseconds()
         do {
+            try sink.truncate(to: 0)
             try sink.write(header.bytes, at: 0)
         } catch {
             sink.close()
@@ -49,6 +77,17 @@ struct WriterState {
 
     func checkOpen() throws(AudioFileError) {
         guard !isClosed else { throw AudioFileError(.notOpen, "\(sink.path) is closed") }
+    }
+
+    /// Checks that the file is open and, in a resumed file, cuts off what follows the data
+    /// (written again at close) and lets the data run to the end of the file. Called once a
+    /// change is checked, before it is made.
+    mutating func prepareToChange() throws(AudioFileError) {
+        try checkOpen()
+        guard resumePending else { return }
+        try sink.truncate(to: header.dataOffset + dataBytes)
+        try sink.write(BigEndianBytes.u64(UInt64.max), at: header.sizeOffset)
+        resumePending = false
     }
 
     // MARK: Audio data
@@ -71,6 +110,8 @@ struct WriterState {
         guard start == packets else {
             throw AudioFileError(.invalidPacketOffset, "variable-size packets are appended: the next packet is \(packets), not \(start)")
         }
+        let adts = header.kind == .adts ? try aacConfig() : nil
+        if header.kind == .mp4 { _ = try mp4Codec() }
         let first = descriptions[0]
         var total: Int64 = 0
         var contiguous = true
@@ -87,10 +128,18 @@ struct WriterState {
             if format.framesPerPacket == 0 && d.variableFramesInPacket == 0 {
                 throw AudioFileError(.parameter, "packet \(i) has no frames; the format's packets give their frames in mVariableFramesInPacket")
             }
+            if let adts, adts.adtsHeader(payload: Int(d.dataByteSize)) == nil {
+                throw AudioFileError(.parameter, "packet \(i) of \(d.dataByteSize) bytes is more than an ADTS frame holds (8184)")
+            }
             if d.startOffset != first.startOffset + total { contiguous = false }
             total += Int64(d.dataByteSize)
         }
+        if adts != nil {
+            total += 7 * Int64(count)
+            contiguous = false
+        }
         try checkSize(end: dataBytes + total)
+        try prepareToChange()
         let base = header.dataOffset + dataBytes
         if contiguous {
             let start = Int(first.startOffset)
@@ -100,6 +149,10 @@ struct WriterState {
             for i in 0..<count {
                 let d = descriptions[i]
                 let start = Int(d.startOffset)
+                if let frameHeader = adts?.adtsHeader(payload: Int(d.dataByteSize)) {
+                    try sink.append(frameHeader, at: at)
+                    at += Int64(frameHeader.count)
+                }
                 try sink.append(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(d.dataByteSize))]), at: at)
                 at += Int64(d.dataByteSize)
             }
@@ -107,9 +160,16 @@ struct WriterState {
         for i in 0..<count {
             let d = descriptions[i]
             if format.bytesPerPacket == 0 { sizes.append(d.dataByteSize) }
-            if format.framesPerPacket == 0 { packetFrames.append(d.variableFramesInPacket) }
+            var packetFrameCount = format.framesPerPacket > 0 ? format.framesPerPacket : d.variableFramesInPacket
+            if header.kind == .mp4 {
+                // MPEG-4 records each packet's duration: a short last packet keeps its own.
+                if d.variableFramesInPacket > 0 && d.variableFramesInPacket < format.framesPerPacket { packetFrameCount = d.variableFramesInPacket }
+                packetFrames.append(packetFrameCount)
+            } else if format.framesPerPacket == 0 {
+                packetFrames.append(d.variableFramesInPacket)
+            }
             maximumPacketSize = max(maximumPacketSize, d.dataByteSize)
-            frames += Int64(format.framesPerPacket > 0 ? format.framesPerPacket : d.variableFramesInPacket)
+            frames += Int64(packetFrameCount)
         }
         packets += Int64(count)
         dataBytes += total
@@ -149,6 +209,7 @@ struct WriterState {
         let (end, overflow) = offset.addingReportingOverflow(Int64(bytes.count))
         guard !overflow else { throw AudioFileError(.position, "byte \(offset) is out of range") }
         try checkSize(end: end)
+        try prepareToChange()
         if offset == dataBytes {
             try sink.append(bytes, at: header.dataOffset + offset)
         } else {
@@ -180,6 +241,7 @@ struct WriterState {
     /// Writes what the buffer holds and brings the header's sizes up to date.
     mutating func updateHeader() throws(AudioFileError) {
         try checkOpen()
+        if resumePending { return }  // nothing changed
         try sink.flush()
         let patches = try header.sizePatches(
             dataBytes: dataBytes, packets: packets, frames: frames, fileEnd: header.dataOffset + dataBytes, final: false)
@@ -192,14 +254,22 @@ struct WriterState {
             sink.close()
             isClosed = true
         }
+        // A resumed file that nothing changed is left as it was.
+        if resumePending { return }
         try sink.flush()
         let end = header.dataOffset + dataBytes
         var trailer: [UInt8] = []
-        if header.kind != .caf && dataBytes & 1 == 1 { trailer.append(0) }  // RIFF and IFF pad odd chunks
+        if (header.kind == .wave || header.kind == .aiff) && dataBytes & 1 == 1 { trailer.append(0) }  // RIFF and IFF pad odd chunks
         for item in MetadataChunk.allCases where deferred.contains(item) {
             if let body = metadataBody(item) { trailer += header.chunk(header.chunkID(item), body) }
         }
-        if let info = packetTableInfo {
+        if header.kind == .mp4 {
+            trailer += MP4Movie(
+                format: format, codec: try mp4Codec(), dataOffset: header.dataOffset, sizes: sizes, frames: packetFrames,
+                trims: trims
+            ).bytes
+        }
+        if header.kind == .caf, let info = packetTableInfo {
             trailer += header.chunk("pakt", ContainerHeader.packetTableBody(
                 packets: packets, validFrames: info.numberValidFrames, priming: info.primingFrames,
                 remainder: info.remainderFrames, sizes: sizes, frames: packetFrames))
@@ -219,16 +289,17 @@ struct WriterState {
     /// What the `pakt` chunk says (or will say at close): CAF with variable-size packets, or
     /// where priming and remainder were set.
     var packetTableInfo: AudioFilePacketTableInfo? {
-        guard header.kind == .caf, isDescribed || trims != nil else { return nil }
+        guard header.kind == .caf || header.kind == .mp4, isDescribed || trims != nil else { return nil }
         let priming = trims?.priming ?? 0, remainder = trims?.remainder ?? 0
         let valid = max(0, frames - Int64(priming) - Int64(remainder))
         return AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: priming, remainderFrames: remainder)
     }
 
     mutating func setPacketTableInfo(_ info: AudioFilePacketTableInfo) throws(AudioFileError) {
-        try checkOpen()
-        guard header.kind == .caf else {
-            throw AudioFileError(.unsupportedProperty, "\(header.fileType) files have no packet table; CAF records priming and remainder frames")
+        try prepareToChange()
+        guard header.kind == .caf || header.kind == .mp4 else {
+            throw AudioFileError(
+                .unsupportedProperty, "\(header.fileType) files have no packet table; CAF and MPEG-4 record priming and remainder frames")
         }
         let (sum, overflow) = info.numberValidFrames.addingReportingOverflow(Int64(info.primingFrames) + Int64(info.remainderFrames))
         guard info.numberValidFrames >= 0, info.primingFrames >= 0, info.remainderFrames >= 0, !overflow, sum == frames else {
@@ -248,7 +319,7 @@ struct WriterState {
     }
 
     mutating func setChannelLayout(_ layout: AudioChannelLayout?) throws(AudioFileError) {
-        try checkOpen()
+        try prepareToChange()
         if let layout, layout.numberOfChannels != Int(format.channelsPerFrame) {
             throw AudioFileError(.parameter, "the layout \(layout) has \(layout.numberOfChannels) channels; the data has \(format.channelsPerFrame)")
         }
@@ -274,13 +345,46 @@ struct WriterState {
     }
 
     mutating func setMagicCookie(_ cookie: [UInt8]) throws(AudioFileError) {
-        try checkOpen()
+        try prepareToChange()
+        if header.kind == .mp4 || header.kind == .adts {
+            // MPEG-4 keeps the configuration in its esds, ADTS in each frame's header.
+            if format.formatID == .appleLossless {
+                alac = cookie.isEmpty ? nil : try ALACConfig(cookie: cookie, format: format)
+                metadata.magicCookie = cookie.isEmpty ? nil : cookie
+                return
+            }
+            let config = cookie.isEmpty ? nil : try AACConfig(cookie: cookie, format: format)
+            if let problem = config?.adtsProblem, header.kind == .adts { throw AudioFileError(.parameter, "the AAC magic cookie: \(problem)") }
+            aac = config
+            metadata.magicCookie = cookie.isEmpty ? nil : cookie
+            return
+        }
         guard header.kind == .caf else {
             throw AudioFileError(.invalidChunk, "\(header.fileType) files hold no magic cookie; CAF does ('kuki')")
         }
         var changed = metadata
         changed.magicCookie = cookie.isEmpty ? nil : cookie
         try setMetadata(changed, .magicCookie)
+    }
+
+    /// The AAC configuration of an MPEG-4 or ADTS file: the cookie's, else made from the format.
+    private mutating func aacConfig() throws(AudioFileError) -> AACConfig {
+        if let aac { return aac }
+        let made = try AACConfig.resolve(cookie: nil, format: format)
+        aac = made
+        return made
+    }
+
+    /// The codec configuration of an MPEG-4 file: ALAC's from the cookie or the format flags,
+    /// AAC's from ``aacConfig()``.
+    private mutating func mp4Codec() throws(AudioFileError) -> MP4Codec {
+        guard format.formatID == .appleLossless else { return .aac(try aacConfig()) }
+        if let alac { return .alac(alac) }
+        guard let made = ALACConfig(format: format) else {
+            throw AudioFileError(.unsupportedDataFormat, "ALAC whose format flags give no bit depth needs its magic cookie first")
+        }
+        alac = made
+        return .alac(made)
     }
 
     /// True once audio data follows the header.
@@ -290,6 +394,11 @@ struct WriterState {
     /// place where the chunk keeps its size, else by renaming the header's chunk to filler and
     /// writing the new one after the data at close.
     private mutating func setMetadata(_ changed: WriterMetadata, _ item: MetadataChunk) throws(AudioFileError) {
+        if header.kind == .mp4 || header.kind == .adts {
+            // Kept and reported, not recorded: these files take the layout from the AAC configuration.
+            metadata = changed
+            return
+        }
         guard hasData else {
             let rebuilt = try header.rebuilt(format: format, metadata: changed, align: align)
             try sink.write(rebuilt.bytes, at: 0)

@@ -19,7 +19,47 @@ static void *stopMainLoopSoon(void *arg) {
     return NULL;
 }
 
+static OSStatus cbRead(void *c, SInt64 pos, UInt32 n, void *buf, UInt32 *actual) { (void)c; (void)pos; (void)n; (void)buf; *actual = 0; return noErr; }
+static OSStatus cbWrite(void *c, SInt64 pos, UInt32 n, const void *buf, UInt32 *actual) { (void)c; (void)pos; (void)buf; *actual = n; return noErr; }
+static SInt64 cbGetSize(void *c) { (void)c; return 0; }
+static OSStatus cbSetSize(void *c, SInt64 size) { (void)c; (void)size; return noErr; }
+
+/* AudioFileInitializeWithCallbacks: every callback, the format and the result pointer are
+   needed (kAudio_ParamError, as Apple's); unknown types and formats a type cannot hold get the
+   codes AudioFileCreateWithURL gives. */
+static void callbackErrors(void) {
+    AudioStreamBasicDescription f = pcm(44100, 2);
+    AudioFileID file = NULL;
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, NULL, cbWrite, cbGetSize, cbSetSize, kAudioFileCAFType, &f, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, NULL, cbGetSize, cbSetSize, kAudioFileCAFType, &f, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, NULL, cbSetSize, kAudioFileCAFType, &f, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, NULL, kAudioFileCAFType, &f, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileCAFType, NULL, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileCAFType, &f, 0, NULL), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileMP3Type, &f, 0, &file),
+                  kAudioFileUnsupportedFileTypeError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileM4AType, &f, 0, &file),
+                  kAudioFileUnsupportedDataFormatError);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileAAC_ADTSType, &f, 0, &file),
+                  kAudioFileUnsupportedDataFormatError);
+    EXPECT_STATUS(AudioFileOpenWithCallbacks(NULL, NULL, cbWrite, cbGetSize, cbSetSize, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileOpenWithCallbacks(NULL, cbRead, cbWrite, NULL, cbSetSize, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileOpenWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, 0, NULL), kAudio_ParamError);
+    /* AAC into an MPEG-4 file: a cookie that is not an AudioSpecificConfig nor an ES_Descriptor is refused. */
+    AudioStreamBasicDescription aac = {44100, kAudioFormatMPEG4AAC, 0, 0, 1024, 0, 2, 0, 0};
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileM4AType, &aac, 0, &file), noErr);
+    UInt8 bad[2] = {0xFF, 0xFF};
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyMagicCookieData, sizeof bad, bad), kAudio_ParamError);
+    AudioFilePacketTableInfo info = {1000, 2112, 0};
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyPacketTableInfo, sizeof info, &info), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileClose(file), noErr);
+    EXPECT_STATUS(AudioFileInitializeWithCallbacks(NULL, cbRead, cbWrite, cbGetSize, cbSetSize, kAudioFileAAC_ADTSType, &aac, 0, &file), noErr);
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyPacketTableInfo, sizeof info, &info), kAudioFileUnsupportedPropertyError);
+    EXPECT_STATUS(AudioFileClose(file), noErr);
+}
+
 void fileErrors(const char *fixtures, const char *scratch) {
+    callbackErrors();
     char path[4096];
     snprintf(path, sizeof path, "%s/does-not-exist.caf", scratch);
     CFURLRef missing = CFURLCreateFromFileSystemRepresentation(NULL, (const UInt8 *)path, (CFIndex)strlen(path), false);
@@ -138,8 +178,9 @@ void fileErrors(const char *fixtures, const char *scratch) {
     EXPECT_STATUS(AudioFileClose(writer), noErr);
     AudioFileID again = NULL;
     EXPECT_STATUS(AudioFileCreateWithURL(out, kAudioFileCAFType, &w, 0, &again), -48);
-    EXPECT_STATUS(AudioFileOpenURL(out, kAudioFileReadWritePermission, 0, &again), kAudioFileOperationNotSupportedError);
-    CFRelease(out);
+    /* Opened for writing and closed unchanged, the file is left as it was. */
+    EXPECT_STATUS(AudioFileOpenURL(out, kAudioFileReadWritePermission, 0, &again), noErr);
+    EXPECT_STATUS(AudioFileClose(again), noErr);
     AudioFileID reread = openFile(path);
     size = sizeof packets;
     EXPECT_STATUS(AudioFileGetProperty(reread, kAudioFilePropertyAudioDataPacketCount, &size, &packets), noErr);
@@ -150,6 +191,28 @@ void fileErrors(const char *fixtures, const char *scratch) {
     EXPECT(count == 780 && memcmp(samples, readBack, sizeof samples) == 0 && memcmp(samples, readBack + 480, 200) == 0 &&
                memcmp(samples, readBack + 580, 200) == 0 && memcmp(samples, readBack + 680, 200) == 0,
            "the samples read back");
+    AudioFileClose(reread);
+    /* Opened for writing again, the CAF file takes more packets after its last one. */
+    EXPECT_STATUS(AudioFileOpenURL(out, kAudioFileReadWritePermission, 0, &again), noErr);
+    count = 20;
+    EXPECT_STATUS(AudioFileWritePackets(again, false, 80, NULL, 780, &count, samples), noErr);
+    count = 1;
+    EXPECT_STATUS(AudioFileWritePackets(again, false, 4, NULL, 900, &count, samples), kAudioFileInvalidPacketOffsetError);
+    size = sizeof packets;
+    EXPECT_STATUS(AudioFileGetProperty(again, kAudioFilePropertyAudioDataPacketCount, &size, &packets), noErr);
+    EXPECT(packets == 800, "after appending, %llu packets", (unsigned long long)packets);
+    bytes = sizeof readBack; count = 10;
+    EXPECT_STATUS(AudioFileReadPacketData(again, false, &bytes, NULL, 0, &count, readBack), noErr);
+    EXPECT(count == 10 && memcmp(samples, readBack, 20) == 0, "the packets already there read back");
+    EXPECT_STATUS(AudioFileClose(again), noErr);
+    CFRelease(out);
+    reread = openFile(path);
+    size = sizeof packets;
+    EXPECT_STATUS(AudioFileGetProperty(reread, kAudioFilePropertyAudioDataPacketCount, &size, &packets), noErr);
+    EXPECT(packets == 800, "the appended file holds %llu packets", (unsigned long long)packets);
+    bytes = sizeof readBack; count = 20;
+    EXPECT_STATUS(AudioFileReadPacketData(reread, false, &bytes, NULL, 780, &count, readBack), noErr);
+    EXPECT(count == 20 && memcmp(samples, readBack, 40) == 0, "the appended samples read back");
     AudioFileClose(reread);
 
     /* Variable-size packets need their descriptions: Apple's writers refuse without them. */
