@@ -237,8 +237,12 @@ public final class ExtAudioFileWriter {
                 if let cookie = converter.compressionMagicCookie { try file.setMagicCookie(cookie) }
                 if info.leadingFrames > 0 || info.trailingFrames > 0 {
                     let valid = max(0, packetsWritten * perPacket - Int64(info.leadingFrames) - Int64(info.trailingFrames))
-                    try file.setPacketTableInfo(AudioFilePacketTableInfo(
-                        numberValidFrames: valid, primingFrames: Int32(info.leadingFrames), remainderFrames: Int32(info.trailingFrames)))
+                    do {
+                        try file.setPacketTableInfo(AudioFilePacketTableInfo(
+                            numberValidFrames: valid, primingFrames: Int32(info.leadingFrames), remainderFrames: Int32(info.trailingFrames)))
+                    } catch where error.code == .unsupportedProperty {
+                        // A container without a packet table (ADTS): the frames stay in the packets.
+                    }
                 }
             } catch {
                 throw .file(error)
