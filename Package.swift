@@ -135,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExtendedAudioFileServicesTests",
-            dependencies: ["ExtendedAudioFileServices", "AudioConverterServices", "AudioCodecFAAD", "AudioCodecMPG123", "ProcessSupport"],
+            dependencies: ["ExtendedAudioFileServices", "AudioConverterServices", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec", "ProcessSupport"],
             swiftSettings: strict
         ),
         // What every test target shares: running the package's executables and the reference tools,

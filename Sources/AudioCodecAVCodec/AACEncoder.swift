@@ -366,3 +366,10 @@ public final class AACEncoder: AudioEncoder {
         return true
     }
 }
+
+extension AACEncoder {
+    /// Registers this encoder for AAC-LC (`'aac '`).
+    public static func register() {
+        AudioEncoders.register(AACEncoder.self, for: [.mpeg4AAC])
+    }
+}

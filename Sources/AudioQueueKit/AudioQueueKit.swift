@@ -22,7 +22,7 @@ public enum AudioQueueKit {
     public static func registerAll() {
         AACDecoder.register()
         MP3Decoder.register()
-        AudioEncoders.register(AACEncoder.self, for: [.mpeg4AAC])
+        AACEncoder.register()
         AudioBackends.register(PulseBackend(), priority: 20)
         AudioBackends.register(ALSABackend(), priority: 10)
         AudioBackends.register(WAVFileBackend(), priority: 0)

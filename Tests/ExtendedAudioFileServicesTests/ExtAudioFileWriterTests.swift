@@ -6,6 +6,8 @@ import AudioConverterServices
 import AudioFileServices
 import ExtendedAudioFileServices
 import ProcessSupport
+import AudioCodecAVCodec
+import AudioCodecFAAD
 
 /// A 1.5 s stereo Float32 WAVE that ffmpeg makes (two tones and noise, peaks near full scale),
 /// the source the writer tests convert; made once per process.
@@ -213,5 +215,60 @@ extension Array where Element == Int {
             }
         }
         return out
+    }
+}
+
+/// AAC through ExtAudioFileWriter (the encoder registered by AudioQueueKit's codec module).
+@Suite("ExtAudioFile writing AAC")
+struct ExtAudioFileAACWriterTests {
+    init() {
+        AACEncoder.register()
+        AACDecoder.register()
+    }
+
+    /// CAF, M4A and ADTS: ffprobe reads AAC-LC; CAF and M4A record 2112 priming frames and the
+    /// remainder, so the file reads back as exactly the frames written and its ends join: the
+    /// first and last 2048 frames are as close to the source as the middle (no gap, no shift),
+    /// as a loop (QA1636) needs.
+    @Test(arguments: [("caf", "caff"), ("m4a", "m4af"), ("aac", "adts")])
+    func aacFilesLoopGaplessly(ext: String, type: String) throws {
+        let (source, client) = try readFloat(writerSource)
+        let out = temporaryPath("aac.\(ext)")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let format = AudioStreamBasicDescription(
+            sampleRate: 44100, formatID: .mpeg4AAC, bytesPerPacket: 0, framesPerPacket: 0, bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)
+        let writer = try ExtAudioFileWriter(path: out, type: AudioFileType(rawValue: FourCharCode(type).rawValue), format: format, flags: .eraseFile)
+        try writer.setClientDataFormat(client)
+        try writer.converter?.setEncodeBitRate(192_000)
+        try writer.write(source)
+        try writer.close()
+        let tool = try #require(ffmpeg)
+        let probe = try run(tool.replacingOccurrences(of: "ffmpeg", with: "ffprobe"), [
+            "-v", "error", "-count_packets", "-show_entries", "stream=codec_name,profile,nb_read_packets", "-of", "csv=p=0", out,
+        ])
+        let packets = (2112 + source.frameLength + 1023) / 1024
+        #expect(probe.out.trimmingCharacters(in: .whitespacesAndNewlines) == "aac,LC,\(packets)", "\(probe.out)\(probe.err)")
+        let file = try AudioFile(path: out)
+        #expect(file.packetCount == Int64(packets))
+        guard type != "adts" else { return }  // ADTS has no packet table: it reads with the priming
+        let table = try #require(file.packetTableInfo)
+        #expect(table.primingFrames == 2112)
+        #expect(table.numberValidFrames == Int64(source.frameLength))
+        let decoded = try readFloat(out).frames
+        #expect(decoded.frameLength == source.frameLength)
+        let a = source.region().baseAddress!.assumingMemoryBound(to: Float.self)
+        let b = decoded.region().baseAddress!.assumingMemoryBound(to: Float.self)
+        func snr(_ from: Int, _ count: Int) -> Double {
+            var signal = 0.0, noise = 0.0
+            for i in (from * 2)..<((from + count) * 2) {
+                signal += Double(a[i]) * Double(a[i])
+                noise += Double(a[i] - b[i]) * Double(a[i] - b[i])
+            }
+            return 10 * log10(signal / max(noise, 1e-30))
+        }
+        let n = min(decoded.frameLength, source.frameLength)
+        let middle = snr(n / 2, 2048), head = snr(0, 2048), tail = snr(n - 2048, 2048)
+        #expect(middle > 15, "\(middle) dB in the middle")
+        #expect(head > middle - 6 && tail > middle - 6, "ends \(head) and \(tail) dB, middle \(middle) dB")
     }
 }
