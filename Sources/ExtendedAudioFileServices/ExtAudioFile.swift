@@ -236,6 +236,11 @@ public final class ExtAudioFile {
     /// decoded rate, round(``fileLengthFrames`` × client rate / decoded rate) at another.
     public var clientLengthFrames: Int64 { clientStage?.length ?? fileLengthFrames }
 
+    /// The converter to a client format of another rate or channel count
+    /// (`kExtAudioFileProperty_AudioConverter`); nil when the client format has the decoded
+    /// rate and channel count.
+    public var audioConverter: AudioConverter? { clientStage?.converter }
+
     /// The current read position, in client frames after trimming (Apple's `ExtAudioFileTell`).
     public func tell() -> Int64 {
         if let clientStage { return clientStage.position }
