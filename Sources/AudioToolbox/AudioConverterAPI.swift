@@ -133,6 +133,8 @@ public func _AudioConverterFillComplexBuffer(
 ) -> OSStatus {
     guard let box = ConverterBox.table.object(inAudioConverter), let inInputDataProc, let ioOutputDataPacketSize,
           let outOutputData, let ref = inAudioConverter else { return paramError }
+    // Every output buffer needs memory (a Mac answers -50 for one without).
+    guard UnsafeMutableAudioBufferListPointer(outOutputData).allSatisfy({ $0.mData != nil }) else { return paramError }
     return box.filling {
         let converter = box.converter
         let capacity = Int(ioOutputDataPacketSize.pointee)

@@ -148,6 +148,9 @@ static void converterMisuse(void) {
     EXPECT_STATUS(AudioConverterFillComplexBuffer(c, NULL, NULL, &packets, &list, NULL), kAudio_ParamError);
     EXPECT_STATUS(AudioConverterFillComplexBuffer(c, failingInput, NULL, NULL, &list, NULL), kAudio_ParamError);
     EXPECT_STATUS(AudioConverterFillComplexBuffer(c, failingInput, NULL, &packets, NULL, NULL), kAudio_ParamError);
+    list.mBuffers[0].mData = NULL;
+    EXPECT_STATUS(AudioConverterFillComplexBuffer(c, failingInput, NULL, &packets, &list, NULL), kAudio_ParamError);
+    list.mBuffers[0].mData = out;
     EXPECT_STATUS(AudioConverterFillComplexBuffer(c, failingInput, NULL, &packets, &list, NULL), kNoData);
     EXPECT(packets == 0, "%u packets after the input's error", (unsigned)packets);
     /* An input error after some frames: the frames written, then the error. */
