@@ -32,8 +32,9 @@ public final class ExtAudioFileWriter {
     /// The converter from the client format to the file's (`kExtAudioFileProperty_AudioConverter`);
     /// nil until there is a client format.
     public private(set) var converter: AudioConverter?
-    /// Client frames written.
-    public private(set) var framesWritten: Int64 = 0
+    /// Client frames written, counting those ``writeAsync(frameCount:buffers:)`` has taken and
+    /// its thread may still be writing (the count changes only on the caller's thread).
+    public internal(set) var framesWritten: Int64 = 0
     /// Frames the converter handed the encoder, at the file's rate.
     private var packetsWritten: Int64 = 0
     private var packetBytes: UnsafeMutableRawBufferPointer
@@ -154,7 +155,9 @@ public final class ExtAudioFileWriter {
         try write(frameCount: buffer.frameLength, buffers: regions)
     }
 
-    func writeNow(frameCount: Int, buffers: [UnsafeRawBufferPointer]) throws(ExtAudioFileError) {
+    /// Writes the frames here; `counting` adds them to ``framesWritten`` (the writing thread of
+    /// ``writeAsync(frameCount:buffers:)`` does not: the caller's call counted them).
+    func writeNow(frameCount: Int, buffers: [UnsafeRawBufferPointer], counting: Bool = true) throws(ExtAudioFileError) {
         guard !closed else { throw ExtAudioFileError(.invalidOperationOrder, "the file is closed") }
         guard let converter, let client = clientDataFormat else {
             throw ExtAudioFileError(.invalidOperationOrder, "an encoded file needs a client format before the first write")
@@ -186,7 +189,7 @@ public final class ExtAudioFileWriter {
                 throw .codec(AudioCodecError(.invalidOutputSize, "the converter wrote nothing into \(packetBytes.count) bytes"))
             }
         }
-        framesWritten += Int64(frameCount)
+        if counting { framesWritten += Int64(frameCount) }
     }
 
     private var output: AudioConverterOutput {

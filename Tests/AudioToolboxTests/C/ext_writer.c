@@ -109,7 +109,7 @@ static void create(const char *out, const char *type, long frames, int async) {
     SInt64 length = 0;
     UInt32 size = sizeof length;
     CHECK(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileLengthFrames, &size, &length));
-    REQUIRE(async || length == frames, "FileLengthFrames %lld after %ld frames", (long long)length, frames);
+    REQUIRE(length == frames, "FileLengthFrames %lld after %ld frames", (long long)length, frames);
     AudioStreamBasicDescription got;
     size = sizeof got;
     CHECK(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileDataFormat, &size, &got));
