@@ -144,6 +144,7 @@ public func _AudioConverterFillComplexBuffer(
         }
         let output = AudioConverterOutput(buffers: outputBuffers(outOutputData), packetCapacity: capacity, packetDescriptions: descriptions)
         let inputCount = converter.inputFormat.bufferCount
+        let variable = converter.inputFormat.bytesPerPacket == 0
         let list = allocateBufferList(inputCount)
         defer { list.deallocate() }
         ioOutputDataPacketSize.pointee = 0
@@ -155,7 +156,11 @@ public func _AudioConverterFillComplexBuffer(
                 for i in buffers.indices { buffers[i] = CAudioToolbox.AudioBuffer(mNumberChannels: channels, mDataByteSize: 0, mData: nil) }
                 var packets = UInt32(clamping: wanted)
                 var given: UnsafeMutablePointer<CAudioToolbox.AudioStreamPacketDescription>? = nil
-                let status = inInputDataProc(ref, &packets, list, &given, inInputDataProcUserData)
+                // As on a Mac, the procedure is asked for descriptions only for input whose
+                // packets vary in size (NULL for linear PCM and other constant-size formats).
+                let status = variable
+                    ? inInputDataProc(ref, &packets, list, &given, inInputDataProcUserData)
+                    : inInputDataProc(ref, &packets, list, nil, inInputDataProcUserData)
                 guard status == noErrStatus else { throw AudioCodecError(.init(rawValue: status), "the input procedure returned \(status)") }
                 guard packets > 0 else { return nil }
                 guard Int(list.pointee.mNumberBuffers) == inputCount else {

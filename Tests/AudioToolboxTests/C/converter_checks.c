@@ -28,12 +28,14 @@ static OSStatus failingInput(AudioConverterRef c, UInt32 *n, AudioBufferList *da
     return kNoData;
 }
 
-/* Gives 100 frames of stereo 16-bit silence once, then an error. */
+/* Gives 100 frames of stereo 16-bit silence once, then an error; counts the calls, and the
+   calls asked for packet descriptions (none should be, for linear PCM) in the thousands. */
 static OSStatus onceInput(AudioConverterRef c, UInt32 *n, AudioBufferList *data, AudioStreamPacketDescription **d, void *ud) {
-    (void)c; (void)d;
+    (void)c;
     static SInt16 silence[200];
     int *calls = ud;
-    if ((*calls)++ > 0) { *n = 0; return kNoData; }
+    if (d) *calls += 1000;
+    if ((*calls)++ % 1000 > 0) { *n = 0; return kNoData; }
     *n = 100;
     data->mBuffers[0].mData = silence;
     data->mBuffers[0].mDataByteSize = sizeof silence;
@@ -163,6 +165,7 @@ static void converterMisuse(void) {
     EXPECT_STATUS(AudioConverterFillComplexBuffer(c, onceInput, &calls, &packets, &list, NULL), kNoData);
     EXPECT(packets == 100 && list.mBuffers[0].mDataByteSize == 800, "%u packets, %u bytes before the input's error",
            (unsigned)packets, (unsigned)list.mBuffers[0].mDataByteSize);
+    EXPECT(calls == 2, "%d calls of the input procedure (thousands: asked for descriptions of linear PCM)", calls);
 
     /* ConvertComplexBuffer. */
     EXPECT_STATUS(AudioConverterConvertComplexBuffer(c, 4, NULL, &list), kAudio_ParamError);
