@@ -144,6 +144,9 @@ public func _ExtAudioFileTell(_ inExtAudioFile: ExtAudioFileRef?, _ outFrameOffs
 extension ExtFileBox {
     /// A property's value; nil for one the file does not have. Called with the staging lock held.
     func propertyBytes(_ id: UInt32) -> [UInt8]? {
+        // The converter's settings as a CFArray: none here (NULL); settings are made through
+        // kExtAudioFileProperty_AudioConverter.
+        if id == UInt32(kExtAudioFileProperty_ConverterConfig) { return bytes(of: UnsafeRawPointer?.none) }
         if writer != nil { return writerPropertyBytes(id) }
         guard let file else { return nil }
         switch id {
@@ -176,12 +179,6 @@ extension ExtFileBox {
 @_spi(CImplementation) @_cdecl("ExtAudioFileGetPropertyInfo")
 public func _ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef?, _ inPropertyID: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     guard let box = ExtFileBox.table.object(inExtAudioFile) else { return paramError }
-    if inPropertyID == UInt32(kExtAudioFileProperty_ConverterConfig) {
-        // Set only (a CFArray of settings, or NULL): nothing to read.
-        outSize?.pointee = UInt32(MemoryLayout<UnsafeRawPointer?>.size)
-        outWritable?.pointee = 1
-        return noErrStatus
-    }
     guard let value = box.staging.withLock({ _ in box.propertyBytes(inPropertyID) }) else { return extInvalidProperty }
     outSize?.pointee = UInt32(value.count)
     outWritable?.pointee = box.isWritable(inPropertyID) ? 1 : 0
