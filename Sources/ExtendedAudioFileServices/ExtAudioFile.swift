@@ -197,7 +197,7 @@ public final class ExtAudioFile {
     /// Sets the client format (Apple's `kExtAudioFileProperty_ClientDataFormat`).
     ///
     /// A format of the decoded rate and channel count is converted sample by sample; another
-    /// rate or channel count goes through an ``AudioConverter`` (libsoxr at
+    /// rate or channel count goes through an `AudioConverter` (libsoxr at
     /// `kAudioConverterQuality_High`, or `quality`), and the read position, ``tell()`` and
     /// ``seek(toFrame:)`` then count client frames: the file reads as ``clientLengthFrames``
     /// frames. The read position stays where it was, in time.

@@ -8,8 +8,8 @@ import Locking
 /// encodes (Apple's `ExtAudioFile` for writing: `ExtAudioFileCreateWithURL`,
 /// `ExtAudioFileWrapAudioFileID`, `ExtAudioFileWrite`, `ExtAudioFileWriteAsync`).
 ///
-/// Frames in ``clientDataFormat`` go through an ``AudioConverter`` (PCM conversion, channel
-/// map, sample-rate conversion, encoder) and its packets into an ``AudioFileWriter``. When the
+/// Frames in ``clientDataFormat`` go through an `AudioConverter` (PCM conversion, channel
+/// map, sample-rate conversion, encoder) and its packets into an `AudioFileWriter`. When the
 /// writer is closed, the converter's last packets are written and so are what a file of an
 /// encoded format needs: its magic cookie and its packet table — the encoder's priming frames
 /// (2112 for AAC), the frames that complete the last packet, and the valid frames between.
@@ -49,7 +49,7 @@ public final class ExtAudioFileWriter {
     /// `format` may leave to the encoder what it fills in (an AAC format needs only its rate,
     /// format ID and channel count). Errors: the converter's `formatNotSupported` when no encoder
     /// writes `format`, and the file's errors (`unsupportedDataFormat` for a format the
-    /// container cannot hold, `duplicateFileName` without ``AudioFileFlags/eraseFile``).
+    /// container cannot hold, `duplicateFileName` without `AudioFileFlags.eraseFile`).
     public convenience init(
         path: String, type: AudioFileType, format: AudioStreamBasicDescription, channelLayout: AudioChannelLayout? = nil,
         flags: AudioFileFlags = []
