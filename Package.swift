@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(
             name: "AudioToolboxTests",
             // The Swift modules too: their IDs and codes are checked against the C headers.
-            dependencies: ["AudioToolbox", "AudioCodecs", "AudioQueueServices", "ExtendedAudioFileServices", "ProcessSupport"],
+            dependencies: ["AudioToolbox", "AudioCodecs", "AudioConverterServices", "AudioQueueServices", "ExtendedAudioFileServices", "ProcessSupport"],
             // The C and C++ programs the tests compile themselves against the library.
             exclude: ["C", "ABI", "Corpus"],
             swiftSettings: strict

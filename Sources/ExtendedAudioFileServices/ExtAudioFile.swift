@@ -197,7 +197,7 @@ public final class ExtAudioFile {
     /// Sets the client format (Apple's `kExtAudioFileProperty_ClientDataFormat`).
     ///
     /// A format of the decoded rate and channel count is converted sample by sample; another
-    /// rate or channel count goes through an ``AudioConverter`` (libsoxr at
+    /// rate or channel count goes through an `AudioConverter` (libsoxr at
     /// `kAudioConverterQuality_High`, or `quality`), and the read position, ``tell()`` and
     /// ``seek(toFrame:)`` then count client frames: the file reads as ``clientLengthFrames``
     /// frames. The read position stays where it was, in time.
@@ -235,6 +235,11 @@ public final class ExtAudioFile {
     /// The frames the file reads as in ``clientDataFormat``: ``fileLengthFrames`` at the
     /// decoded rate, round(``fileLengthFrames`` × client rate / decoded rate) at another.
     public var clientLengthFrames: Int64 { clientStage?.length ?? fileLengthFrames }
+
+    /// The converter to a client format of another rate or channel count
+    /// (`kExtAudioFileProperty_AudioConverter`); nil when the client format has the decoded
+    /// rate and channel count.
+    public var audioConverter: AudioConverter? { clientStage?.converter }
 
     /// The current read position, in client frames after trimming (Apple's `ExtAudioFileTell`).
     public func tell() -> Int64 {

@@ -81,6 +81,7 @@ extension ExtAudioFileWriter {
         try async!.submit(bytes: bytes * copies.count) { () throws(ExtAudioFileError) in
             try writer.write(copies, frameCount: frameCount)
         }
+        framesWritten += Int64(frameCount)
     }
 
     /// Waits for the writing thread before a call that writes here.
@@ -105,7 +106,11 @@ private struct UncheckedWriter: @unchecked Sendable {
         var result: Result<Void, ExtAudioFileError> = .success(())
         func nest(_ i: Int) {
             if i == copies.count {
-                do throws(ExtAudioFileError) { try writer.writeNow(frameCount: frameCount, buffers: pointers) } catch { result = .failure(error) }
+                do throws(ExtAudioFileError) {
+                    try writer.writeNow(frameCount: frameCount, buffers: pointers, counting: false)
+                } catch {
+                    result = .failure(error)
+                }
                 return
             }
             copies[i].withUnsafeBytes { raw in

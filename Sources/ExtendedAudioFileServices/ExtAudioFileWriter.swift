@@ -8,8 +8,8 @@ import Locking
 /// encodes (Apple's `ExtAudioFile` for writing: `ExtAudioFileCreateWithURL`,
 /// `ExtAudioFileWrapAudioFileID`, `ExtAudioFileWrite`, `ExtAudioFileWriteAsync`).
 ///
-/// Frames in ``clientDataFormat`` go through an ``AudioConverter`` (PCM conversion, channel
-/// map, sample-rate conversion, encoder) and its packets into an ``AudioFileWriter``. When the
+/// Frames in ``clientDataFormat`` go through an `AudioConverter` (PCM conversion, channel
+/// map, sample-rate conversion, encoder) and its packets into an `AudioFileWriter`. When the
 /// writer is closed, the converter's last packets are written and so are what a file of an
 /// encoded format needs: its magic cookie and its packet table — the encoder's priming frames
 /// (2112 for AAC), the frames that complete the last packet, and the valid frames between.
@@ -32,8 +32,9 @@ public final class ExtAudioFileWriter {
     /// The converter from the client format to the file's (`kExtAudioFileProperty_AudioConverter`);
     /// nil until there is a client format.
     public private(set) var converter: AudioConverter?
-    /// Client frames written.
-    public private(set) var framesWritten: Int64 = 0
+    /// Client frames written, counting those ``writeAsync(frameCount:buffers:)`` has taken and
+    /// its thread may still be writing (the count changes only on the caller's thread).
+    public internal(set) var framesWritten: Int64 = 0
     /// Frames the converter handed the encoder, at the file's rate.
     private var packetsWritten: Int64 = 0
     private var packetBytes: UnsafeMutableRawBufferPointer
@@ -48,7 +49,7 @@ public final class ExtAudioFileWriter {
     /// `format` may leave to the encoder what it fills in (an AAC format needs only its rate,
     /// format ID and channel count). Errors: the converter's `formatNotSupported` when no encoder
     /// writes `format`, and the file's errors (`unsupportedDataFormat` for a format the
-    /// container cannot hold, `duplicateFileName` without ``AudioFileFlags/eraseFile``).
+    /// container cannot hold, `duplicateFileName` without `AudioFileFlags.eraseFile`).
     public convenience init(
         path: String, type: AudioFileType, format: AudioStreamBasicDescription, channelLayout: AudioChannelLayout? = nil,
         flags: AudioFileFlags = []
@@ -154,7 +155,9 @@ public final class ExtAudioFileWriter {
         try write(frameCount: buffer.frameLength, buffers: regions)
     }
 
-    func writeNow(frameCount: Int, buffers: [UnsafeRawBufferPointer]) throws(ExtAudioFileError) {
+    /// Writes the frames here; `counting` adds them to ``framesWritten`` (the writing thread of
+    /// ``writeAsync(frameCount:buffers:)`` does not: the caller's call counted them).
+    func writeNow(frameCount: Int, buffers: [UnsafeRawBufferPointer], counting: Bool = true) throws(ExtAudioFileError) {
         guard !closed else { throw ExtAudioFileError(.invalidOperationOrder, "the file is closed") }
         guard let converter, let client = clientDataFormat else {
             throw ExtAudioFileError(.invalidOperationOrder, "an encoded file needs a client format before the first write")
@@ -186,7 +189,7 @@ public final class ExtAudioFileWriter {
                 throw .codec(AudioCodecError(.invalidOutputSize, "the converter wrote nothing into \(packetBytes.count) bytes"))
             }
         }
-        framesWritten += Int64(frameCount)
+        if counting { framesWritten += Int64(frameCount) }
     }
 
     private var output: AudioConverterOutput {

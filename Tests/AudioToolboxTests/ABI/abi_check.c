@@ -297,6 +297,15 @@ static void checkStructs(void) {
     STRUCT(AudioConverterPrimeInfo, 8, 4);
     FIELD(AudioConverterPrimeInfo, leadingFrames, 0, 4);
     FIELD(AudioConverterPrimeInfo, trailingFrames, 4, 4);
+    WIDTH(AudioConverterRef, 8);
+    WIDTH(AudioConverterPropertyID, 4);
+    WIDTH(AudioConverterComplexInputDataProc, 8);
+
+    /* CoreAudioTypes.h (CoreAudioBaseTypes.h): OSType mType, mSubType, mManufacturer. */
+    STRUCT(AudioClassDescription, 12, 4);
+    FIELD(AudioClassDescription, mType, 0, 4);
+    FIELD(AudioClassDescription, mSubType, 4, 4);
+    FIELD(AudioClassDescription, mManufacturer, 8, 4);
     WIDTH(AudioFormatPropertyID, 4);
     WIDTH(AudioConverterPropertyID, 4);
 }
@@ -561,6 +570,38 @@ static void checkConstants(void) {
     CONST_S32(kAudioConverterErr_PropertyNotSupported, 0x70726F70);        /* 'prop' */
     CONST_S32(kAudioConverterErr_BadPropertySizeError, 0x2173697A);        /* '!siz' */
     CONST_S32(kAudioConverterErr_RequiresPacketDescriptionsError, 0x21706B64); /* '!pkd' */
+    CONST_S32(kAudioConverterErr_InvalidInputSize, 0x696E737A);            /* 'insz' */
+    CONST_S32(kAudioConverterErr_InvalidOutputSize, 0x6F74737A);           /* 'otsz' */
+    CONST_S32(kAudioConverterErr_UnspecifiedError, 0x77686174);            /* 'what' */
+    CONST_S32(kAudioConverterErr_InputSampleRateOutOfRange, 0x21697372);   /* '!isr' */
+    CONST_S32(kAudioConverterErr_OutputSampleRateOutOfRange, 0x216F7372);  /* '!osr' */
+
+    /* AudioConverter.h: the converter's own properties, qualities and complexities. */
+    CONST_U32(kAudioConverterPropertyMinimumInputBufferSize, 0x6D696273);   /* 'mibs' */
+    CONST_U32(kAudioConverterPropertyMinimumOutputBufferSize, 0x6D6F6273);  /* 'mobs' */
+    CONST_U32(kAudioConverterPropertyCalculateInputBufferSize, 0x63696273); /* 'cibs' */
+    CONST_U32(kAudioConverterPropertyCalculateOutputBufferSize, 0x636F6273); /* 'cobs' */
+    CONST_U32(kAudioConverterSampleRateConverterComplexity, 0x73726361);    /* 'srca' */
+    CONST_U32(kAudioConverterSampleRateConverterQuality, 0x73726371);       /* 'srcq' */
+    CONST_U32(kAudioConverterCodecQuality, 0x63647175);                     /* 'cdqu' */
+    CONST_U32(kAudioConverterPrimeMethod, 0x70726D6D);                      /* 'prmm' */
+    CONST_U32(kAudioConverterChannelMap, 0x63686D70);                       /* 'chmp' */
+    CONST_U32(kAudioConverterEncodeBitRate, 0x62726174);                    /* 'brat' */
+    CONST_U32(kAudioConverterInputChannelLayout, 0x69636C20);               /* 'icl ' */
+    CONST_U32(kAudioConverterOutputChannelLayout, 0x6F636C20);              /* 'ocl ' */
+    CONST_U32(kAudioConverterApplicableEncodeBitRates, 0x61656272);         /* 'aebr' */
+    CONST_U32(kAudioConverterAvailableEncodeBitRates, 0x76656272);          /* 'vebr' */
+    CONST_U32(kConverterPrimeMethod_Pre, 0);
+    CONST_U32(kConverterPrimeMethod_Normal, 1);
+    CONST_U32(kAudioConverterQuality_Max, 0x7F);
+    CONST_U32(kAudioConverterQuality_High, 0x60);
+    CONST_U32(kAudioConverterQuality_Medium, 0x40);
+    CONST_U32(kAudioConverterQuality_Low, 0x20);
+    CONST_U32(kAudioConverterQuality_Min, 0);
+    CONST_U32(kAudioConverterSampleRateConverterComplexity_Linear, 0x6C696E65);       /* 'line' */
+    CONST_U32(kAudioConverterSampleRateConverterComplexity_Normal, 0x6E6F726D);       /* 'norm' */
+    CONST_U32(kAudioConverterSampleRateConverterComplexity_Mastering, 0x62617473);    /* 'bats' */
+    CONST_U32(kAudioConverterSampleRateConverterComplexity_MinimumPhase, 0x6D696E70); /* 'minp' */
 
     /* CFURL.h, CFRunLoop.h, CFString.h. */
     CONST_S64(kCFURLPOSIXPathStyle, 0);

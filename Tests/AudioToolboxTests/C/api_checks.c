@@ -27,6 +27,8 @@ void formatErrors(int *passed, int *failed);
 void cfMisuse(const char *fixtures, int *passed, int *failed);
 /* hal_checks.c: the HAL subset's and Audio Hardware Services' misuse codes. */
 void halErrors(int *passed, int *failed);
+/* converter_checks.c: Audio Converter Services' and ExtAudioFile writing's misuse codes. */
+void converterErrors(const char *scratch);
 
 
 AudioFileID openFile(const char *path) {
@@ -443,6 +445,7 @@ int main(int argc, char **argv) {
         formatErrors(&passed, &failed);
         cfMisuse(argv[2], &passed, &failed);
         halErrors(&passed, &failed);
+        converterErrors(argv[3]);
     } else if (strcmp(argv[1], "runloop") == 0) {
         play(argv[2], 1);
         lifetimes();

@@ -1,9 +1,9 @@
 /*
- * AudioConverter.h — the part of Audio Converter Services an audio queue answers: the
- * converter property IDs that AudioQueueGetPropertySize/AudioQueueGetProperty take (an output
- * queue's decoder, an input queue's encoder), AudioConverterPrimeInfo and the converter result
- * codes, with Apple's names and values. The converter functions themselves
- * (AudioConverterNew, AudioConverterFillComplexBuffer, …) are not declared here.
+ * AudioConverter.h — Audio Converter Services with Apple's names and values: converters from
+ * any decodable format to linear PCM, linear PCM to any encodable format, and linear PCM to
+ * linear PCM of another sample format, rate or channel count (AudioConverterNew,
+ * AudioConverterFillComplexBuffer, AudioConverterConvertBuffer, …), their property IDs, the
+ * quality and sample-rate converter constants, AudioConverterPrimeInfo and the result codes.
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -13,7 +13,9 @@
 #include <AudioToolbox/CoreAudioTypes.h>
 
 AT_EXTERN_C_BEGIN
+AT_ASSUME_NONNULL_BEGIN
 
+typedef struct OpaqueAudioConverter *AudioConverterRef;
 typedef UInt32 AudioConverterPropertyID;
 
 CF_ENUM(AudioConverterPropertyID) {
@@ -56,6 +58,23 @@ CF_ENUM(UInt32) {
     kConverterPrimeMethod_None = 2
 };
 
+/* kAudioConverterCodecQuality and kAudioConverterSampleRateConverterQuality values. */
+CF_ENUM(UInt32) {
+    kAudioConverterQuality_Max = 0x7F,
+    kAudioConverterQuality_High = 0x60,
+    kAudioConverterQuality_Medium = 0x40,
+    kAudioConverterQuality_Low = 0x20,
+    kAudioConverterQuality_Min = 0
+};
+
+/* kAudioConverterSampleRateConverterComplexity values. */
+CF_ENUM(UInt32) {
+    kAudioConverterSampleRateConverterComplexity_Linear = 0x6C696E65,       /* 'line' */
+    kAudioConverterSampleRateConverterComplexity_Normal = 0x6E6F726D,       /* 'norm' */
+    kAudioConverterSampleRateConverterComplexity_Mastering = 0x62617473,    /* 'bats' */
+    kAudioConverterSampleRateConverterComplexity_MinimumPhase = 0x6D696E70  /* 'minp' */
+};
+
 /* kAudioConverterPrimeInfo: the frames a converter adds before and after the audio. */
 typedef struct AudioConverterPrimeInfo {
     UInt32 leadingFrames;
@@ -75,6 +94,49 @@ CF_ENUM(OSStatus) {
     kAudioConverterErr_OutputSampleRateOutOfRange = 0x216F7372     /* '!osr' */
 };
 
+/** Supplies input to AudioConverterFillComplexBuffer: set `*ioNumberDataPackets` to the packets
+    given (0 at the end of the stream), point `ioData`'s buffers at them, and, for formats whose
+    packets vary in size, `*outDataPacketDescription` at their descriptions. The memory must
+    stay valid until the next call. An error returned stops the fill with that error. */
+typedef OSStatus (*AudioConverterComplexInputDataProc)(AudioConverterRef inAudioConverter, UInt32 *ioNumberDataPackets,
+                                                       AudioBufferList *ioData,
+                                                       AudioStreamPacketDescription *_Nullable *_Nullable outDataPacketDescription,
+                                                       void *_Nullable inUserData);
+
+/** Makes a converter from `inSourceFormat` to `inDestinationFormat`. */
+AT_EXPORT OSStatus AudioConverterNew(const AudioStreamBasicDescription *inSourceFormat,
+                                     const AudioStreamBasicDescription *inDestinationFormat,
+                                     AudioConverterRef _Nullable *_Nonnull outAudioConverter);
+/** AudioConverterNew; the class descriptions are not used (there is one codec per format). */
+AT_EXPORT OSStatus AudioConverterNewSpecific(const AudioStreamBasicDescription *inSourceFormat,
+                                             const AudioStreamBasicDescription *inDestinationFormat,
+                                             UInt32 inNumberClassDescriptions,
+                                             const AudioClassDescription *inClassDescriptions,
+                                             AudioConverterRef _Nullable *_Nonnull outAudioConverter);
+AT_EXPORT OSStatus AudioConverterDispose(AudioConverterRef inAudioConverter);
+/** Forgets the input and state in flight: the next fill starts a new stream. */
+AT_EXPORT OSStatus AudioConverterReset(AudioConverterRef inAudioConverter);
+AT_EXPORT OSStatus AudioConverterGetPropertyInfo(AudioConverterRef inAudioConverter, AudioConverterPropertyID inPropertyID,
+                                                 UInt32 *_Nullable outSize, Boolean *_Nullable outWritable);
+AT_EXPORT OSStatus AudioConverterGetProperty(AudioConverterRef inAudioConverter, AudioConverterPropertyID inPropertyID,
+                                             UInt32 *ioPropertyDataSize, void *outPropertyData);
+AT_EXPORT OSStatus AudioConverterSetProperty(AudioConverterRef inAudioConverter, AudioConverterPropertyID inPropertyID,
+                                             UInt32 inPropertyDataSize, const void *inPropertyData);
+/** Converts interleaved linear PCM to linear PCM of the same rate, sized in bytes. */
+AT_EXPORT OSStatus AudioConverterConvertBuffer(AudioConverterRef inAudioConverter, UInt32 inInputDataSize,
+                                               const void *inInputData, UInt32 *ioOutputDataSize, void *outOutputData);
+/** Fills `outOutputData` with up to `*ioOutputDataPacketSize` packets, pulling input from
+    `inInputDataProc`; `*ioOutputDataPacketSize` is the packets written. */
+AT_EXPORT OSStatus AudioConverterFillComplexBuffer(AudioConverterRef inAudioConverter,
+                                                   AudioConverterComplexInputDataProc inInputDataProc,
+                                                   void *_Nullable inInputDataProcUserData, UInt32 *ioOutputDataPacketSize,
+                                                   AudioBufferList *outOutputData,
+                                                   AudioStreamPacketDescription *_Nullable outPacketDescription);
+/** Converts `inNumberPCMFrames` frames of linear PCM to linear PCM of the same rate. */
+AT_EXPORT OSStatus AudioConverterConvertComplexBuffer(AudioConverterRef inAudioConverter, UInt32 inNumberPCMFrames,
+                                                      const AudioBufferList *inInputData, AudioBufferList *outOutputData);
+
+AT_ASSUME_NONNULL_END
 AT_EXTERN_C_END
 
 #endif /* AudioToolbox_AudioConverter_h */

@@ -28,6 +28,13 @@ typedef struct AudioValueRange {
     Float64 mMaximum;
 } AudioValueRange;
 
+/* A codec's class: component type, subtype and manufacturer (AudioConverterNewSpecific). */
+typedef struct AudioClassDescription {
+    OSType mType;
+    OSType mSubType;
+    OSType mManufacturer;
+} AudioClassDescription;
+
 typedef struct AudioBuffer {
     UInt32 mNumberChannels;
     UInt32 mDataByteSize;

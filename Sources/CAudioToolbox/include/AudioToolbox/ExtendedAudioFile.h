@@ -1,6 +1,7 @@
 /*
  * ExtendedAudioFile.h — Extended Audio File Services with Apple's names: read any supported
- * file as linear PCM in a client format, with priming and remainder frames trimmed.
+ * file as linear PCM in a client format, with priming and remainder frames trimmed, and write
+ * linear PCM in a client format to a file of any format the package encodes.
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -8,6 +9,7 @@
 #define AudioToolbox_ExtendedAudioFile_h
 
 #include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/AudioConverter.h>
 
 AT_EXTERN_C_BEGIN
 AT_ASSUME_NONNULL_BEGIN
@@ -47,6 +49,16 @@ CF_ENUM(OSStatus) {
 
 /** Opens a file for reading as PCM; the client format starts as the file's decoded format. */
 AT_EXPORT OSStatus ExtAudioFileOpenURL(CFURLRef inURL, ExtAudioFileRef _Nullable *_Nonnull outExtAudioFile);
+/** Creates a file of `inFileType` holding `inStreamDesc` for writing; set the client format
+    before writing to an encoded file. */
+AT_EXPORT OSStatus ExtAudioFileCreateWithURL(CFURLRef inURL, AudioFileTypeID inFileType,
+                                             const AudioStreamBasicDescription *inStreamDesc,
+                                             const AudioChannelLayout *_Nullable inChannelLayout, UInt32 inFlags,
+                                             ExtAudioFileRef _Nullable *_Nonnull outExtAudioFile);
+/** Reads (`inForWriting` false) or writes through an open AudioFileID, which dispose leaves open. */
+AT_EXPORT OSStatus ExtAudioFileWrapAudioFileID(AudioFileID inFileID, Boolean inForWriting,
+                                               ExtAudioFileRef _Nullable *_Nonnull outExtAudioFile);
+/** Closes the file; a file being written gets what the converter held, its cookie and packet table. */
 AT_EXPORT OSStatus ExtAudioFileDispose(ExtAudioFileRef inExtAudioFile);
 /** Reads up to `*ioNumberFrames` frames in the client format into `ioData`'s buffers (one for
     interleaved formats, one per channel otherwise); `*ioNumberFrames` is 0 at the end. */
@@ -54,6 +66,11 @@ AT_EXPORT OSStatus ExtAudioFileRead(ExtAudioFileRef inExtAudioFile, UInt32 *ioNu
 /** Seeks to a frame of the trimmed audio, sample-exactly. */
 AT_EXPORT OSStatus ExtAudioFileSeek(ExtAudioFileRef inExtAudioFile, SInt64 inFrameOffset);
 AT_EXPORT OSStatus ExtAudioFileTell(ExtAudioFileRef inExtAudioFile, SInt64 *outFrameOffset);
+/** Writes `inNumberFrames` frames of the client format. */
+AT_EXPORT OSStatus ExtAudioFileWrite(ExtAudioFileRef inExtAudioFile, UInt32 inNumberFrames, const AudioBufferList *ioData);
+/** Writes a copy of the frames on the file's writing thread; 0 frames and NULL make the thread. */
+AT_EXPORT OSStatus ExtAudioFileWriteAsync(ExtAudioFileRef inExtAudioFile, UInt32 inNumberFrames,
+                                          const AudioBufferList *_Nullable ioData);
 AT_EXPORT OSStatus ExtAudioFileGetPropertyInfo(ExtAudioFileRef inExtAudioFile, ExtAudioFilePropertyID inPropertyID,
                                                UInt32 *_Nullable outSize, Boolean *_Nullable outWritable);
 AT_EXPORT OSStatus ExtAudioFileGetProperty(ExtAudioFileRef inExtAudioFile, ExtAudioFilePropertyID inPropertyID,
