@@ -73,7 +73,7 @@ let package = Package(
             name: "AudioDevicePulse", dependencies: ["AudioCore", "AudioDevices", "CPulseAudio", "Locking"], swiftSettings: strict),
         .target(
             name: "AudioQueueServices",
-            dependencies: ["AudioCore", "AudioCodecs", "AudioDevices", "Locking"],
+            dependencies: ["AudioCore", "AudioCodecs", "AudioConverterServices", "AudioDevices", "Locking"],
             swiftSettings: strict
         ),
         .target(

@@ -11,15 +11,15 @@ extension AudioInputQueue {
     /// The encoder's magic cookie, to copy into the file before and after recording
     /// (`kAudioQueueProperty_MagicCookie`); nil for formats that have none (linear PCM, IMA4,
     /// G.711).
-    public var magicCookie: [UInt8]? { capture.withLock { $0.encoder.magicCookie } }
+    public var magicCookie: [UInt8]? { capture.withLock { $0.converter.compressionMagicCookie } }
 
     /// The largest packet the queue produces, in bytes (`kAudioQueueProperty_MaximumOutputPacketSize`):
     /// what the guide's `DeriveBufferSize` asks for formats of variable-size packets.
-    public var maximumOutputPacketSize: Int { capture.withLock { $0.encoder.maximumPacketSize } }
+    public var maximumOutputPacketSize: Int { capture.withLock { $0.converter.maximumOutputPacketSize } }
 
     /// What the queue's encoder reads (`kAudioConverterCurrentInputStreamDescription`): the
     /// captured audio, interleaved native-endian Float32 at the queue's rate and channel count.
-    public var capturedFormat: AudioStreamBasicDescription { capture.withLock { $0.encoder.inputFormat } }
+    public var capturedFormat: AudioStreamBasicDescription { capture.withLock { $0.converter.inputFormat } }
 
     /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else nil.
     public var channelLayout: AudioChannelLayout? { setLayout }
@@ -77,7 +77,7 @@ extension AudioInputQueue {
     /// first recorded frame, as Apple's encoder; 0 for formats without a delay. What a file of
     /// the recording records as its packet table's priming and remainder frames.
     public var primeInfo: (leadingFrames: Int, trailingFrames: Int) {
-        capture.withLock { ($0.encoder.primingFrames, Int($0.paddingFrames)) }
+        capture.withLock { ($0.encoder?.primingFrames ?? 0, Int($0.paddingFrames)) }
     }
 
     // MARK: Devices

@@ -2,6 +2,7 @@ public import AudioCore
 public import AudioDevices
 public import Dispatch
 import AudioCodecs
+import AudioConverterServices
 import Locking
 import Synchronization
 
@@ -73,13 +74,13 @@ public final class AudioInputQueue: @unchecked Sendable {
         }
         let channels = Int(format.channelsPerFrame)
         let float = AudioStreamBasicDescription.deviceFloat(sampleRate: format.sampleRate, channels: channels)
-        let encoder: any AudioEncoder
+        let converter: AudioConverter
         do throws(AudioCodecError) {
-            encoder = try AudioEncoders.make(from: float, to: format)
+            converter = try AudioConverter(from: float, to: format)
         } catch {
             throw AudioQueueError(.codecNotFound, "cannot record '\(format.formatID)': \(error.reason)")
         }
-        streamDescription = encoder.outputFormat
+        streamDescription = converter.outputFormat
         self.channels = channels
         sampleRate = format.sampleRate
         self.callback = callback
@@ -87,7 +88,7 @@ public final class AudioInputQueue: @unchecked Sendable {
         if let device, device.format.sampleRate != format.sampleRate {
             throw AudioQueueError(.invalidDevice, "\(device.info.uid) records at \(device.format.sampleRate) Hz, not \(format.sampleRate) Hz")
         }
-        capture = Guarded(CaptureLine(encoder: encoder, deviceChannels: deviceChannels, chunkFrames: 4096), rank: .pipeline)
+        capture = Guarded(CaptureLine(converter: converter, deviceChannels: deviceChannels, chunkFrames: 4096), rank: .pipeline)
         // Two seconds of what the device records: the capture thread falls that far behind only
         // when the machine is starved.
         feed = InputFeed(ringFrames: Int(format.sampleRate) * 2, channels: deviceChannels, sampleRate: format.sampleRate)
@@ -126,7 +127,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     public func allocateBuffer(byteCapacity: Int, packetDescriptionCapacity: Int = 0) throws(AudioQueueError) -> AudioQueueBuffer {
         var descriptions = packetDescriptionCapacity
         if streamDescription.bytesPerPacket == 0 {
-            let largest = capture.withLock { max(1, $0.encoder.maximumPacketSize) }
+            let largest = capture.withLock { max(1, $0.converter.maximumOutputPacketSize) }
             descriptions = max(descriptions, min(1 << 22, max(1, byteCapacity * 8 / largest)))
         }
         return try core.allocateBuffer(byteCapacity: byteCapacity, packetDescriptionCapacity: descriptions)

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioCodecs
+import AudioConverterServices
 import AudioDevices
 
 /// Everything behind an input queue's capture lock: the encoder, the buffer being filled and
@@ -11,7 +12,11 @@ import AudioDevices
 /// lost (no buffer to fill, or a full capture ring): a buffer's start time is the timeline
 /// position of its first frame, so a loss shows as a jump between consecutive buffers.
 final class CaptureLine {
-    let encoder: any AudioEncoder
+    /// Float32 at the queue's rate and channel count to the queue's format: PCM conversion or
+    /// the encoder (Apple's input queue records through an audio converter too).
+    let converter: AudioConverter
+    /// The converter's encoder; nil for linear PCM.
+    var encoder: (any AudioEncoder)? { converter.encoder }
     /// The queue's format, complete (`kAudioQueueProperty_StreamDescription`).
     let format: AudioStreamBasicDescription
     let channels: Int
@@ -51,12 +56,12 @@ final class CaptureLine {
     private(set) var dropping = false
     var meter: LevelMeter
 
-    init(encoder: any AudioEncoder, deviceChannels: Int, chunkFrames: Int) {
-        self.encoder = encoder
-        format = encoder.outputFormat
+    init(converter: AudioConverter, deviceChannels: Int, chunkFrames: Int) {
+        self.converter = converter
+        format = converter.outputFormat
         channels = Int(format.channelsPerFrame)
         self.deviceChannels = deviceChannels
-        framesPerPacket = max(1, encoder.framesPerPacket)
+        framesPerPacket = max(1, Int(format.framesPerPacket))
         if format.bytesPerPacket == 0 {
             packetBytes = 0
         } else if format.isPCM && !format.isInterleaved {
@@ -90,7 +95,7 @@ final class CaptureLine {
     func packetCapacity(of buffer: AudioQueueBuffer) -> Int {
         let bytes = Int(buffer.audioDataBytesCapacity)
         if packetBytes > 0 { return bytes / packetBytes }
-        let byPackets = bytes / max(1, encoder.maximumPacketSize)
+        let byPackets = bytes / max(1, converter.maximumOutputPacketSize)
         return min(byPackets, Int(buffer.packetDescriptionCapacity))
     }
 
@@ -143,7 +148,7 @@ final class CaptureLine {
         position = 0
         dropping = false
         // What an encoder with a delay held back at the stop belongs to the last recording.
-        if encoder.hasDelay { encoder.reset() }
+        if encoder?.hasDelay == true { converter.reset() }
     }
 
     /// Skips `frames` frames of the timeline that the device lost (a full ring) or that a reset
@@ -173,7 +178,7 @@ final class CaptureLine {
     /// writes always fits.
     private func framesFitting(_ packets: Int, in buffer: AudioQueueBuffer) -> Int {
         var k = max(1, packets)
-        guard encoder.hasDelay else { return k * framesPerPacket }
+        guard let encoder, encoder.hasDelay else { return k * framesPerPacket }
         let bytes = Int(buffer.audioDataBytesCapacity)
         let largest = max(1, encoder.maximumPacketSize)
         while k > 1 {
@@ -184,40 +189,52 @@ final class CaptureLine {
         return k * framesPerPacket
     }
 
-    /// Encodes what is staged into the current buffer (a final partial packet is padded with
-    /// silence) and hands it back. A buffer must be being filled. `ending` (a stop) also ends
-    /// the encoder's stream: what an encoder with a delay holds back goes into the buffer too,
-    /// as much as fits, and the encoder starts a new stream.
+    /// Converts what is staged into the current buffer and hands it back. A buffer must be being
+    /// filled. A last partial packet (a flush) is completed with silence; `ending` (a stop) also
+    /// ends the converter's stream: what an encoder with a delay holds back goes into the buffer
+    /// too, as much as fits. Either way the converter then starts a new stream.
     func complete(ending: Bool = false) -> FinishedBuffer {
         let buffer = current!
         current = nil
         var packets = 0
         var bytes = 0
-        if staged > 0 {
-            // A last partial packet is completed with silence by the encoder.
-            let input = UnsafeRawBufferPointer(start: staging, count: staged * channels * MemoryLayout<Float>.size)
+        let delayed = encoder?.hasDelay == true
+        if staged > 0 || (ending && delayed) {
+            let endStream = ending || staged % framesPerPacket != 0
+            let frames = staged
+            let input = UnsafeRawBufferPointer(start: staging, count: frames * channels * MemoryLayout<Float>.size)
+            var given = frames == 0
+            let outputs: [UnsafeMutableRawBufferPointer]
+            let capacity: Int
+            if format.isPCM && !format.isInterleaved {
+                // One region per channel, back to back, each `frames` frames long.
+                let region = frames * Int(format.bytesPerFrame)
+                outputs = (0..<channels).map { UnsafeMutableRawBufferPointer(rebasing: buffer.data[($0 * region)..<(($0 + 1) * region)]) }
+                capacity = frames
+            } else {
+                outputs = [buffer.data]
+                capacity = format.isPCM ? frames : max(packetCapacity(of: buffer), 1)
+            }
             let descriptions = packetBytes == 0 ? buffer.packetDescriptionBuffer : nil
             do throws(AudioCodecError) {
-                let result = try encoder.encode(input, frameCount: staged, into: buffer.data, packetDescriptions: descriptions)
-                (packets, bytes) = (result.packetCount, result.byteCount)
-                paddingFrames += Int64(result.paddingFrames)
+                let result = try converter.fill(
+                    AudioConverterOutput(buffers: outputs, packetCapacity: capacity, packetDescriptions: descriptions)
+                ) { _ throws(AudioCodecError) in
+                    if !given {
+                        given = true
+                        return AudioConverterInputData(input, packetCount: frames)
+                    }
+                    if endStream { return nil }
+                    throw AudioCodecError(.init(rawValue: 0x616C_6C20), "all staged frames given")  // 'all '
+                }
+                (packets, bytes) = (result.packetCount, result.byteCount * outputs.count)
             } catch {
                 (packets, bytes) = (0, 0)
             }
-        }
-        if ending && encoder.hasDelay {
-            while bytes < buffer.data.count {
-                let room = UnsafeMutableRawBufferPointer(rebasing: buffer.data[bytes...])
-                let descriptions = packetBytes == 0 ? UnsafeMutableBufferPointer(rebasing: buffer.packetDescriptionBuffer[packets...]) : nil
-                guard let result = try? encoder.finish(into: room, packetDescriptions: descriptions), result.packetCount > 0 else { break }
-                if let descriptions {
-                    for i in 0..<result.packetCount { descriptions[i].startOffset += Int64(bytes) }
-                }
-                packets += result.packetCount
-                bytes += result.byteCount
-                paddingFrames += Int64(result.paddingFrames)
+            if endStream {
+                paddingFrames += Int64(converter.primeInfo.trailingFrames)
+                converter.reset()
             }
-            encoder.reset()
         }
         buffer.audioDataByteSize = UInt32(bytes)
         buffer.packetDescriptionCount = packetBytes == 0 ? UInt32(packets) : 0
@@ -238,7 +255,7 @@ final class CaptureLine {
 
     /// Forgets codec state (after a reset).
     func resetCodec() {
-        encoder.reset()
+        converter.reset()
         dropping = false
     }
 }

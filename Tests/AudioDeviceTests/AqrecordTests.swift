@@ -143,7 +143,7 @@ extension SharedServer {
             let r = try runProcess(aqrecord, ["--duration", "1", "-f", "WAVE", "-d", "ima4", path])
             #expect(r.status == 1)
             #expect(r.err.contains(path) && r.err.contains("1718449215"), "\(r.err)")
-            let usage = try runProcess(aqrecord, ["-d", "aac", path])
+            let usage = try runProcess(aqrecord, ["-d", "LEI12", path])
             #expect(usage.status == 2)
         }
     }

@@ -112,7 +112,7 @@ func record(to path: String, type: AudioFileType, format asked: AudioStreamBasic
         throw failure
     }
     try file.close()
-    let frames = file.totalFrames
+    let frames = file.packetTableInfo?.numberValidFrames ?? file.totalFrames
     print("recorded \(frames) frames (\(clock(Double(frames) / dataFormat.sampleRate))) to \(path)")
     if lost > 0 {
         printError("aqrecord: warning: \(lost) frames were lost: buffers were not given back in time")
