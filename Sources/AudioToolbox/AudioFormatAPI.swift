@@ -81,6 +81,20 @@ private func answer(_ id: UInt32, _ spec: UnsafeRawPointer?, _ size: UInt32) thr
         AudioToolboxSetUp.once()
         let encode = id == UInt32(kAudioFormatProperty_AvailableEncodeNumberChannels)
         guard encode ? AudioEncoders.canEncode(format.formatID) : AudioDecoders.canDecode(format.formatID) else { throw .unsupportedData }
+        if encode && !format.isPCM {
+            // The counts the encoder takes (AAC: 1 to 8, as Apple's), any when it takes 64.
+            var probe = format
+            if !(probe.sampleRate > 0) { probe.sampleRate = 44100 }
+            func takes(_ n: UInt32) -> Bool {
+                var f = probe
+                f.channelsPerFrame = n
+                return (try? AudioEncoders.make(from: AudioEncoders.inputFormat(for: f), to: f)) != nil
+            }
+            if !takes(64) {
+                let counts = (1...16).map(UInt32.init).filter(takes)
+                if !counts.isEmpty { return u32Array(counts) }
+            }
+        }
         return u32Array([0xFFFF_FFFF])  // any channel count
     case UInt32(kAudioFormatProperty_FormatList):
         guard let spec, Int(size) == MemoryLayout<AudioFormatInfo>.size else { throw .badSpecifierSize }

@@ -149,9 +149,22 @@ static void converterMisuse(void) {
     CHECK_STATUS(AudioQueueGetProperty(in, kAudioConverterCurrentInputStreamDescription, &f, &size), kAudio_ParamError);
 }
 
+/* The channel counts the AAC encoder takes are Apple's: 1 to 8. */
+static void encodeChannels(void) {
+    AudioStreamBasicDescription aac = {44100, kAudioFormatMPEG4AAC, 0, 0, 0, 0, 2, 0, 0};
+    UInt32 size = 0;
+    CHECK_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_AvailableEncodeNumberChannels, sizeof(aac), &aac, &size), noErr);
+    CHECK(size == 8 * sizeof(UInt32), "AAC encodes 8 channel counts; the size is %u", (unsigned)size);
+    UInt32 counts[8] = {0};
+    size = sizeof(counts);
+    CHECK_STATUS(AudioFormatGetProperty(kAudioFormatProperty_AvailableEncodeNumberChannels, sizeof(aac), &aac, &size, counts), noErr);
+    CHECK(counts[0] == 1 && counts[7] == 8, "AAC encodes 1 to 8 channels; got %u to %u", (unsigned)counts[0], (unsigned)counts[7]);
+}
+
 void formatErrors(int *passed, int *failed) {
     passes = passed;
     failures = failed;
     audioFormatMisuse();
     converterMisuse();
+    encodeChannels();
 }
