@@ -1,4 +1,5 @@
 import AudioConverterServices
+import AudioFileServices
 import Foundation
 import ProcessSupport
 import Testing
@@ -142,6 +143,36 @@ struct ConverterCTests {
         for channel in 0..<2 {
             let db = GuideTests.snr(reference, decoded, channel: channel, frames: 44100)
             #expect(db > 25, "channel \(channel): \(db) dB")
+        }
+    }
+
+    /// AAC through the C API: a 48 kHz client writing a 44.1 kHz M4A at 96 kb/s set through the
+    /// file's converter. ffprobe reads AAC-LC at about that rate; the file says 2112 priming
+    /// frames and round(N × 44100 / 48000) valid frames; ffmpeg's decode (which honours the edit
+    /// list's start) is within 15 dB of ffmpeg's own resampling of the client frames.
+    @Test("ExtAudioFile writes AAC in M4A from a 48 kHz client, its bit rate set through kExtAudioFileProperty_AudioConverter")
+    func extAudioFileWriteAAC() throws {
+        let out = GuideTests.scratchPath("written-aac.m4a")
+        defer { for p in [out, out + ".f32"] { try? FileManager.default.removeItem(atPath: p) } }
+        _ = try Self.run(try Self.extWriter.get(), ["aac", out, "96000", "96000"])
+        let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,profile,sample_rate,bit_rate", "-of", "csv=p=0", out])
+        let fields = probe.out.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+        #expect(fields.prefix(3) == ["aac", "LC", "44100"], "ffprobe: \(probe.out)\(probe.err)")
+        if fields.count == 4, let rate = Double(fields[3]) {
+            #expect(abs(rate - 96000) < 96000 * 0.2, "ffprobe says \(rate) bit/s")
+        }
+        let file = try AudioFile(path: out)
+        let table = try #require(file.packetTableInfo)
+        #expect(table.primingFrames == 2112)
+        #expect(table.numberValidFrames == 88200, "96000 frames at 48 kHz are 88200 at 44.1 kHz")
+        let decoded = GuideTests.Audio(samples: try Self.floats(Self.ffmpeg(["-i", out], format: "f32le")), channels: 2)
+        let reference = GuideTests.Audio(samples: try Self.floats(Self.ffmpeg([
+            "-f", "f32le", "-ar", "48000", "-ac", "2", "-i", out + ".f32", "-af", "aresample=44100:resampler=soxr",
+        ], format: "f32le")), channels: 2)
+        #expect(decoded.frames >= 88200 && decoded.frames < 88200 + 1024, "\(decoded.frames) frames decoded")
+        for channel in 0..<2 {
+            let db = GuideTests.snr(reference, decoded, channel: channel, from: 1024, frames: 86000)
+            #expect(db > 15, "channel \(channel): \(db) dB")
         }
     }
 

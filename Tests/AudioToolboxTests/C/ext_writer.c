@@ -8,6 +8,10 @@
  *   ext_writer ima4 OUT.caf FRAMES
  *       an IMA4 CAF written from non-interleaved Float32; the converter's properties through
  *       kExtAudioFileProperty_AudioConverter, then kExtAudioFileProperty_ConverterConfig NULL
+ *   ext_writer aac OUT.m4a FRAMES BITRATE
+ *       an M4A of AAC at 44.1 kHz written from 48 kHz interleaved Float32 client frames (so the
+ *       converter resamples and encodes), the bit rate set through
+ *       kExtAudioFileProperty_AudioConverter; the client frames go to OUT.f32
  *   ext_writer wrapwrite OUT.wav FRAMES
  *       AudioFileCreateWithURL, ExtAudioFileWrapAudioFileID for writing, AudioFileClose after
  *       the dispose; reference in OUT.f32
@@ -272,10 +276,49 @@ static void resample(const char *in, const char *out, Float64 rate, UInt32 chann
     printf("frames %ld file %lld\n", frames, (long long)fileFrames);
 }
 
+static void aac(const char *out, long frames, UInt32 bitRate) {
+    AudioStreamBasicDescription fileFormat = {0};
+    fileFormat.mSampleRate = 44100;
+    fileFormat.mFormatID = kAudioFormatMPEG4AAC;
+    fileFormat.mChannelsPerFrame = 2;
+    CFURLRef u = url(out);
+    ExtAudioFileRef file = NULL;
+    CHECK(ExtAudioFileCreateWithURL(u, kAudioFileM4AType, &fileFormat, NULL, kAudioFileFlags_EraseFile, &file));
+    CFRelease(u);
+    AudioStreamBasicDescription client = float32(48000, 2, 1);
+    CHECK(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, sizeof client, &client));
+    AudioConverterRef converter = NULL;
+    UInt32 size = sizeof converter;
+    CHECK(ExtAudioFileGetProperty(file, kExtAudioFileProperty_AudioConverter, &size, &converter));
+    CHECK(AudioConverterSetProperty(converter, kAudioConverterEncodeBitRate, sizeof bitRate, &bitRate));
+    CHECK(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ConverterConfig, sizeof(CFArrayRef), NULL));
+    UInt32 got = 0;
+    size = sizeof got;
+    CHECK(AudioConverterGetProperty(converter, kAudioConverterEncodeBitRate, &size, &got));
+    REQUIRE(got == bitRate, "bit rate %u after setting %u", (unsigned)got, (unsigned)bitRate);
+
+    float *samples = malloc(sizeof(float) * 2 * (size_t)frames);
+    for (long i = 0; i < frames; i++) { samples[2 * i] = sample(i, 0); samples[2 * i + 1] = sample(i, 1); }
+    FILE *reference = referenceFile(out);
+    fwrite(samples, 8, (size_t)frames, reference);
+    fclose(reference);
+    long done = 0;
+    while (done < frames) {
+        UInt32 n = frames - done < 4096 ? (UInt32)(frames - done) : 4096;
+        AudioBufferList list = {1, {{2, n * 8, samples + 2 * done}}};
+        CHECK(ExtAudioFileWrite(file, n, &list));
+        done += n;
+    }
+    CHECK(ExtAudioFileDispose(file));
+    free(samples);
+    printf("frames %ld\n", frames);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IONBF, 0);
     if (argc >= 5 && strcmp(argv[1], "create") == 0) create(argv[2], argv[3], atol(argv[4]), argc > 5 && strcmp(argv[5], "async") == 0);
     else if (argc == 4 && strcmp(argv[1], "ima4") == 0) ima4(argv[2], atol(argv[3]));
+    else if (argc == 5 && strcmp(argv[1], "aac") == 0) aac(argv[2], atol(argv[3]), (UInt32)atol(argv[4]));
     else if (argc == 4 && strcmp(argv[1], "wrapwrite") == 0) wrapWrite(argv[2], atol(argv[3]));
     else if (argc == 4 && strcmp(argv[1], "wrapread") == 0) wrapRead(argv[2], argv[3]);
     else if (argc == 6 && strcmp(argv[1], "resample") == 0) resample(argv[2], argv[3], atof(argv[4]), (UInt32)atoi(argv[5]));
