@@ -73,8 +73,18 @@ final class ConverterPipeline {
         front = FloatFIFO(channels: sourceChannels)
         back = FloatFIFO(channels: outputChannels)
         if direct == nil && (sourceChannels != outputChannels || converter.channelMap != nil) {
-            mixer = ChannelMixer(inputChannels: sourceChannels, outputChannels: outputChannels, map: converter.channelMap)
-            mixed = .allocate(capacity: mixChunk * outputChannels)
+            let made: ChannelMixer
+            if let map = converter.channelMap {
+                made = try ChannelMixer(inputChannels: sourceChannels, outputChannels: outputChannels, channelMap: map)
+            } else {
+                made = try ChannelMixer(inputChannels: sourceChannels, outputChannels: outputChannels)
+            }
+            if made.isIdentity {
+                mixer = nil
+            } else {
+                mixer = made
+                mixed = .allocate(capacity: mixChunk * outputChannels)
+            }
         } else {
             mixer = nil
         }
@@ -271,7 +281,7 @@ final class ConverterPipeline {
             let chunk = min(front.count, mixChunk)
             var samples = UnsafePointer(front.head)
             if let mixer, let mixed {
-                mixer.mix(front.head, frames: chunk, into: mixed)
+                mixer.process(front.head, frames: chunk, into: mixed)
                 samples = UnsafePointer(mixed)
             }
             if let resampler {

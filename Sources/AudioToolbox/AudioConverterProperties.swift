@@ -65,8 +65,9 @@ extension ConverterBox {
     /// The map a converter uses without one: input channel c to output channel c, a mono
     /// input to every output channel, silence (-1) for outputs past the input's channels.
     var defaultChannelMap: [Int32] {
-        let inputs = Int32(converter.inputFormat.channelsPerFrame)
-        return (0..<Int32(converter.outputFormat.channelsPerFrame)).map { inputs == 1 ? 0 : ($0 < inputs ? $0 : -1) }
+        ChannelMixer.defaultMap(
+            inputChannels: Int(converter.decodedFormat?.channelsPerFrame ?? converter.inputFormat.channelsPerFrame),
+            outputChannels: Int(converter.outputFormat.channelsPerFrame))
     }
 
     /// `kAudioConverterPropertyCalculateInputBufferSize` (output bytes → input bytes) and
