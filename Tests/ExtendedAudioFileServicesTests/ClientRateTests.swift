@@ -5,9 +5,12 @@ import AudioCodecs
 import AudioConverterServices
 import ExtendedAudioFileServices
 import ProcessSupport
+import AudioCodecFAAD
 
 @Suite("ExtAudioFile client rates and channels")
 struct ClientRateTests {
+    init() { AACDecoder.register() }
+
     /// Every decodable fixture reads at 8, 22.05, 44.1, 48 and 96 kHz as exactly
     /// round(N × B / A) frames, N frames at the decoded rate A.
     @Test(arguments: Fixtures.decodable)
