@@ -127,6 +127,32 @@ struct ConverterCTests {
         #expect(written == reference, "the file's samples differ from ffmpeg's conversion of the client frames")
     }
 
+    /// G.711 in CAF from Float32 client frames: ffmpeg decodes it to what it decodes its own
+    /// encoding of the same frames to: the same level nearly everywhere, a neighbouring one
+    /// where ffmpeg's tables put a segment's edge a step away from G.711's (G711EncodeTests).
+    @Test("ExtAudioFileWrite writes µ-law and A-law CAF from Float32 client frames as ffmpeg's encoders do", arguments: ["ulaw", "alaw"])
+    func extAudioFileWriteG711(_ law: String) throws {
+        let out = GuideTests.scratchPath("written-\(law).caf")
+        let theirs = GuideTests.scratchPath("ffmpeg-\(law).caf")
+        defer { for p in [out, out + ".f32", theirs] { try? FileManager.default.removeItem(atPath: p) } }
+        _ = try Self.run(try Self.extWriter.get(), ["create", out, law, "44100"])
+        let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", out])
+        #expect(probe.out.trimmingCharacters(in: .whitespacesAndNewlines) == (law == "ulaw" ? "pcm_mulaw" : "pcm_alaw"))
+        let encode = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "f32le", "-ar", "44100", "-ac", "2",
+                                                        "-i", out + ".f32", "-c:a", law == "ulaw" ? "pcm_mulaw" : "pcm_alaw", theirs])
+        try #require(encode.status == 0, "ffmpeg: \(encode.err)")
+        let ours = Self.int16(try Self.ffmpeg(["-i", out], format: "s16le"))
+        let reference = Self.int16(try Self.ffmpeg(["-i", theirs], format: "s16le"))
+        #expect(ours.count == 44100 * 2 && reference.count == ours.count, "\(ours.count) and \(reference.count) samples")
+        var differing = 0
+        for (a, b) in zip(ours, reference) where a != b {
+            differing += 1
+            let (x, y) = (Int(a), Int(b))
+            #expect(abs(x - y) <= max(abs(x), abs(y)) / 8 + 16, "\(x) and \(y)")
+        }
+        #expect(differing * 20 < ours.count, "\(differing) of \(ours.count) samples differ")
+    }
+
     @Test("An IMA4 CAF written from non-interleaved Float32, its converter configured through kExtAudioFileProperty_AudioConverter, decodes in ffmpeg")
     func extAudioFileWriteIMA4() throws {
         let out = GuideTests.scratchPath("written-ima4.caf")

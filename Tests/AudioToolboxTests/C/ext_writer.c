@@ -1,8 +1,8 @@
 /*
  * ExtAudioFile writing and wrapping as Mac programs do it, run by ConverterCTests.swift:
  *
- *   ext_writer create OUT wave|caff FRAMES [async]
- *       a 16-bit stereo file written from interleaved Float32 client frames (a sweep) in
+ *   ext_writer create OUT wave|caff|ulaw|alaw FRAMES [async]
+ *       a 16-bit (or G.711 CAF) stereo file written from interleaved Float32 client frames (a sweep) in
  *       chunks with ExtAudioFileWrite (or ExtAudioFileWriteAsync); the client frames go to
  *       OUT.f32 as the reference
  *   ext_writer ima4 OUT.caf FRAMES
@@ -100,6 +100,15 @@ static FILE *referenceFile(const char *out) {
 static void create(const char *out, const char *type, long frames, int async) {
     AudioFileTypeID fileType = strcmp(type, "wave") == 0 ? kAudioFileWAVEType : kAudioFileCAFType;
     AudioStreamBasicDescription fileFormat = int16(44100, 2);
+    UInt32 bits = 16;
+    if (strcmp(type, "ulaw") == 0 || strcmp(type, "alaw") == 0) {
+        /* As programs give it: the rest is for the encoder to fill in. */
+        memset(&fileFormat, 0, sizeof fileFormat);
+        fileFormat.mSampleRate = 44100;
+        fileFormat.mFormatID = type[0] == 'u' ? kAudioFormatULaw : kAudioFormatALaw;
+        fileFormat.mChannelsPerFrame = 2;
+        bits = 8;
+    }
     CFURLRef u = url(out);
     ExtAudioFileRef file = NULL;
     CHECK(ExtAudioFileCreateWithURL(u, fileType, &fileFormat, NULL, kAudioFileFlags_EraseFile, &file));
@@ -117,7 +126,7 @@ static void create(const char *out, const char *type, long frames, int async) {
     AudioStreamBasicDescription got;
     size = sizeof got;
     CHECK(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileDataFormat, &size, &got));
-    REQUIRE(got.mBitsPerChannel == 16 && got.mChannelsPerFrame == 2, "file format %u bits, %u channels",
+    REQUIRE(got.mBitsPerChannel == bits && got.mChannelsPerFrame == 2, "file format %u bits, %u channels",
             (unsigned)got.mBitsPerChannel, (unsigned)got.mChannelsPerFrame);
     AudioFileID audioFile = NULL;
     size = sizeof audioFile;
