@@ -124,6 +124,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "AudioConverterServicesTests",
+            dependencies: ["AudioConverterServices", "AudioCodecs", "ProcessSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ExtendedAudioFileServicesTests",
             dependencies: ["ExtendedAudioFileServices", "AudioCodecFAAD", "AudioCodecMPG123", "ProcessSupport"],
             swiftSettings: strict
