@@ -85,7 +85,7 @@ import ProcessSupport
             let seekIn = m * step.inputFrames, seekOut = m * step.outputFrames
             var table: [String] = []
             var atRecommended = Float.infinity
-            var preRolls = [0, 1, 2, 4, 8, 16, 32, 64].map { $0 * step.inputFrames }.filter { $0 <= seekIn }
+            var preRolls = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256].map { $0 * step.inputFrames }.filter { $0 <= seekIn }
             if !preRolls.contains(recommended) { preRolls.append(recommended) }
             for preRoll in preRolls.sorted() {
                 let converter = try SampleRateConverter(inputRate: inputRate, outputRate: outputRate, channels: 1, quality: quality)
