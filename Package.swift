@@ -134,6 +134,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "AudioConverterServicesTests",
+            dependencies: ["AudioConverterServices", "AudioCodecs", "ProcessSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ExtendedAudioFileServicesTests",
             dependencies: ["ExtendedAudioFileServices", "AudioConverterServices", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec", "ProcessSupport"],
             swiftSettings: strict
