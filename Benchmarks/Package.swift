@@ -109,6 +109,14 @@ let package = Package(
             ],
             path: "Sources/imaenc"
         ),
+        // Whole-process resampler: a 16-bit WAVE file through SampleRateConverter (libsoxr) to a
+        // 16-bit WAVE file at another rate; timed against `sox in.wav -r 48000 out.wav` by
+        // Benchmarks/src.
+        .executableTarget(
+            name: "srcbench",
+            dependencies: [.product(name: "AudioConverterServices", package: "swift-audio-queue")],
+            path: "Sources/srcbench"
+        ),
         // From an output queue's start() to the first frames handed to the default output
         // (PulseAudio when a server answers); run by `Benchmarks/playback`.
         .executableTarget(

@@ -26,8 +26,9 @@ final class ClientStage {
     /// Decoded and client frames that span the same time exactly; nil where the rates have no
     /// small common period (or are equal).
     private let period: (decoded: Int64, client: Int64)?
-    /// Decoded frames read before a seek target, for the filter.
-    static let prerollFrames: Int64 = 8192
+    /// Decoded frames read before a seek target, for the filter: at least 8192, more where the
+    /// sample-rate converter recommends it (256 frames of the lower rate).
+    private let prerollFrames: Int64
 
     init(decoded: AudioStreamBasicDescription, client: AudioStreamBasicDescription, quality: SampleRateConverterQuality, fileLength: Int64)
         throws(AudioCodecError)
@@ -42,6 +43,7 @@ final class ClientStage {
         self.discard = discard
         decodedRate = decoded.sampleRate
         clientRate = client.sampleRate
+        prerollFrames = Int64(max(8192, SampleRateConverter.recommendedPreRoll(inputRate: decoded.sampleRate, outputRate: client.sampleRate)))
         if decodedRate == clientRate {
             length = fileLength
             period = (1, 1)
@@ -70,11 +72,11 @@ final class ClientStage {
         if decodedRate == clientRate {
             start = (frame, frame)
         } else if let period {
-            let blocks = max(0, frame / period.client - (Self.prerollFrames + period.decoded - 1) / period.decoded)
+            let blocks = max(0, frame / period.client - (prerollFrames + period.decoded - 1) / period.decoded)
             start = (blocks * period.decoded, blocks * period.client)
         } else {
             // No common period: the nearest client frame at or before the pre-roll.
-            let decoded = max(0, Int64((Double(frame) * decodedRate / clientRate).rounded(.down)) - Self.prerollFrames)
+            let decoded = max(0, Int64((Double(frame) * decodedRate / clientRate).rounded(.down)) - prerollFrames)
             start = (decoded, min(frame, Int64((Double(decoded) * clientRate / decodedRate).rounded())))
         }
         position = start.1
