@@ -128,7 +128,7 @@ public final class AACEncoder: AudioEncoder {
 
     /// Encodes `frameCount` frames: writes the packets that become complete (a packet's frames
     /// that are not all here yet wait for the next call, or for ``finish(into:packetDescriptions:)``),
-    /// with a description for each. ``AudioEncodeResult/paddingFrames`` is 0.
+    /// with a description for each. `AudioEncodeResult/paddingFrames` is 0.
     ///
     /// Errors, with nothing written and no state changed: `invalidInputSize`, `invalidOutputSize`
     /// (the output must hold ``outputByteCount(forFrames:)``: a packet of ``maximumPacketSize``
@@ -167,7 +167,7 @@ public final class AACEncoder: AudioEncoder {
     /// Ends the stream: completes the last packet with silence, drains libavcodec, and writes
     /// as many of the packets left as fit in `output` and `packetDescriptions` (a packet that
     /// does not fit waits for the next call). The call that writes the stream's last packet
-    /// reports the remainder in ``AudioEncodeResult/paddingFrames`` and starts a new stream;
+    /// reports the remainder in `AudioEncodeResult/paddingFrames` and starts a new stream;
     /// a stream that has had no input writes nothing.
     public func finish(
         into output: UnsafeMutableRawBufferPointer, packetDescriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?

@@ -12,7 +12,7 @@ public import AudioCodecs
 /// and ends the stream when the provider has no more.
 ///
 /// - Linear PCM to linear PCM of the same rate and channel count converts each sample straight
-///   from the input to the output (exact wherever ``PCMConverter`` is).
+///   from the input to the output (exact wherever `PCMConverter` is).
 /// - Otherwise samples pass as interleaved Float32: decoded or converted, mapped to the output's
 ///   channels (``channelMap``, or mono copied to every channel and other counts as
 ///   ``ChannelMixer`` describes), resampled by libsoxr at ``sampleRateConverterQuality``, and
