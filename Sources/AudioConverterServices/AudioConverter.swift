@@ -76,10 +76,12 @@ public final class AudioConverter {
     public init(
         from input: AudioStreamBasicDescription, to output: AudioStreamBasicDescription, magicCookie: [UInt8]? = nil
     ) throws(AudioCodecError) {
-        guard input.sampleRate.isFinite, input.sampleRate > 0 else {
+        // Rates from 1 Hz to 10 MHz (every rate audio uses; beyond, frame counts scaled by the
+        // ratio could overflow).
+        guard input.sampleRate.isFinite, input.sampleRate >= 1, input.sampleRate <= 10_000_000 else {
             throw AudioCodecError(.inputSampleRateOutOfRange, "input rate \(input.sampleRate) Hz")
         }
-        guard output.sampleRate.isFinite, output.sampleRate > 0 else {
+        guard output.sampleRate.isFinite, output.sampleRate >= 1, output.sampleRate <= 10_000_000 else {
             throw AudioCodecError(.outputSampleRateOutOfRange, "output rate \(output.sampleRate) Hz")
         }
         guard input.channelsPerFrame > 0, input.channelsPerFrame <= 64, output.channelsPerFrame > 0, output.channelsPerFrame <= 64 else {
@@ -193,13 +195,11 @@ public final class AudioConverter {
     /// fills, the decoder's, encoder's and sample-rate converter's state. The next fill starts
     /// a new stream.
     public func reset() {
-        pipeline?.release()
         pipeline = nil
         decoder?.reset()
         encoder?.reset()
     }
 
-    deinit { pipeline?.release() }
 
     /// Converts what `input` provides into `output` (Apple's `AudioConverterFillComplexBuffer`).
     ///

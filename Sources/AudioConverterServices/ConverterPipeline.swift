@@ -104,8 +104,10 @@ final class ConverterPipeline {
         }
     }
 
-    /// Gives back the memory (the converter calls it when it drops the pipeline).
-    func release() {
+    deinit { release() }
+
+    /// Gives back the memory.
+    private func release() {
         front.deallocate()
         back.deallocate()
         mixed?.deallocate()
@@ -158,17 +160,16 @@ final class ConverterPipeline {
         guard data.buffers.count == input.bufferCount else {
             throw AudioCodecError(.invalidInputSize, "\(data.buffers.count) input buffers for \(input.bufferCount)")
         }
-        if input.bytesPerPacket > 0 && data.packetDescriptions == nil {
+        if input.bytesPerPacket > 0 {
             let needed = data.packetCount.multipliedReportingOverflow(by: Int(input.bytesPerPacket))
             for buffer in data.buffers where needed.overflow || buffer.count < needed.partialValue {
                 throw AudioCodecError(.invalidInputSize, "\(buffer.count) bytes do not hold \(data.packetCount) packets")
             }
-        } else if let descriptions = data.packetDescriptions {
-            guard descriptions.count >= data.packetCount else {
-                throw AudioCodecError(.invalidInputSize, "\(descriptions.count) descriptions for \(data.packetCount) packets")
-            }
-        } else {
+        } else if data.packetDescriptions == nil {
             throw AudioCodecError(.requiresPacketDescriptions, "'\(input.formatID)' packets vary in size: descriptions are needed")
+        }
+        if let descriptions = data.packetDescriptions, descriptions.count < data.packetCount {
+            throw AudioCodecError(.invalidInputSize, "\(descriptions.count) descriptions for \(data.packetCount) packets")
         }
         return data
     }
@@ -348,6 +349,9 @@ final class ConverterPipeline {
         let fpp = max(encoder.framesPerPacket, 1)
         let largest = max(encoder.maximumPacketSize, 1)
         let buffer = out.buffers[0]
+        guard out.packetCapacity == 0 || buffer.count >= largest else {
+            throw AudioCodecError(.invalidOutputSize, "\(buffer.count) bytes do not hold a packet of up to \(largest) bytes")
+        }
         var packets = 0, bytes = 0
         let descriptions = out.packetDescriptions
         /// Encodes `frames` frames from `back` into what is left of the output, or returns false
@@ -391,9 +395,14 @@ final class ConverterPipeline {
                 break
             }
             let slice = descriptions.map { UnsafeMutableBufferPointer(rebasing: $0[packets..<min($0.count, out.packetCapacity)]) }
+            // Room for the largest packet: a finish that writes none then has none left.
+            let roomy = buffer.count - bytes >= largest && (descriptions == nil || packets < out.packetCapacity)
             let result = try encoder.finish(into: UnsafeMutableRawBufferPointer(rebasing: buffer[bytes...]), packetDescriptions: slice)
             record(result, descriptions: slice)
-            if result.packetCount == 0 { finished = true }
+            if result.packetCount == 0 {
+                if roomy { finished = true }
+                break
+            }
         }
         return (packets, bytes)
     }

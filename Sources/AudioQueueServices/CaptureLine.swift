@@ -200,7 +200,10 @@ final class CaptureLine {
         var bytes = 0
         let delayed = encoder?.hasDelay == true
         if staged > 0 || (ending && delayed) {
-            let endStream = ending || staged % framesPerPacket != 0
+            // A flush of a partial packet pads it, except with an encoder whose packets overlap
+            // (AAC): ending its stream would put a new priming in mid-recording, so the frames
+            // wait in the converter for the next buffer.
+            let endStream = ending || (staged % framesPerPacket != 0 && !delayed)
             let frames = staged
             let input = UnsafeRawBufferPointer(start: staging, count: frames * channels * MemoryLayout<Float>.size)
             var given = frames == 0

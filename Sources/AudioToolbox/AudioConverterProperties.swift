@@ -78,7 +78,8 @@ extension ConverterBox {
         let (from, to) = toInput ? (output, input) : (input, output)
         let frames = Double(given / from.bytesPerFrame) * to.sampleRate / from.sampleRate
         let counted = toInput ? frames.rounded(.up) : frames.rounded(.down)
-        return UInt32(clamping: Int(counted) * Int(to.bytesPerFrame))
+        let bytes = counted * Double(to.bytesPerFrame)
+        return bytes.isFinite && bytes < Double(UInt32.max) ? UInt32(bytes) : UInt32.max
     }
 
     /// Whether a set of `property` is taken.

@@ -110,9 +110,9 @@ final class ClientStage {
         } catch {
             throw .codec(error)
         }
-        if let failure { throw failure }
         buffer.frameLength += result.packetCount
         position += Int64(result.packetCount)
+        if let failure { throw failure }
         return result.packetCount
     }
 

@@ -230,29 +230,45 @@ public final class ExtAudioFileWriter {
     /// `invalidOperationOrder`.
     public func close() throws(ExtAudioFileError) {
         guard !closed else { return }
-        try finishAsync()
+        // Whatever fails below, a file this writer created is closed (its header completed with
+        // what was written), and the first error is the one thrown.
+        var failure: ExtAudioFileError?
+        do throws(ExtAudioFileError) { try finishAsync() } catch { failure = error }
         closed = true
-        try drain()
-        if let converter, !fileDataFormat.isPCM {
-            let info = converter.primeInfo
-            let perPacket = Int64(max(fileDataFormat.framesPerPacket, 1))
-            do {
-                if let cookie = converter.compressionMagicCookie { try file.setMagicCookie(cookie) }
-                if info.leadingFrames > 0 || info.trailingFrames > 0 {
-                    let valid = max(0, packetsWritten * perPacket - Int64(info.leadingFrames) - Int64(info.trailingFrames))
-                    do {
-                        try file.setPacketTableInfo(AudioFilePacketTableInfo(
-                            numberValidFrames: valid, primingFrames: Int32(info.leadingFrames), remainderFrames: Int32(info.trailingFrames)))
-                    } catch where error.code == .unsupportedProperty {
-                        // A container without a packet table (ADTS): the frames stay in the packets.
-                    }
-                }
-            } catch {
-                throw .file(error)
-            }
+        do throws(ExtAudioFileError) {
+            if let failure { throw failure }
+            try drain()
+            try completeEncodedFile()
+        } catch {
+            failure = error
         }
         if ownsFile {
-            do { try file.close() } catch { throw .file(error) }
+            do throws(AudioFileError) { try file.close() } catch { failure = failure ?? .file(error) }
+        }
+        if let failure { throw failure }
+    }
+
+    /// An encoded file's cookie and packet table: the encoder's priming, the silence that
+    /// completed its last packet, and the valid frames of the packets this writer wrote (none
+    /// when it wrote none).
+    private func completeEncodedFile() throws(ExtAudioFileError) {
+        guard let converter, !fileDataFormat.isPCM else { return }
+        let info = converter.primeInfo
+        let perPacket = Int64(max(fileDataFormat.framesPerPacket, 1))
+        do {
+            if let cookie = converter.compressionMagicCookie { try file.setMagicCookie(cookie) }
+            let total = packetsWritten * perPacket
+            guard packetsWritten > 0, file.packetCount == packetsWritten, info.leadingFrames > 0 || info.trailingFrames > 0,
+                  total >= Int64(info.leadingFrames) + Int64(info.trailingFrames) else { return }
+            do {
+                try file.setPacketTableInfo(AudioFilePacketTableInfo(
+                    numberValidFrames: total - Int64(info.leadingFrames) - Int64(info.trailingFrames),
+                    primingFrames: Int32(info.leadingFrames), remainderFrames: Int32(info.trailingFrames)))
+            } catch where error.code == .unsupportedProperty {
+                // A container without a packet table (ADTS): the frames stay in the packets.
+            }
+        } catch {
+            throw .file(error)
         }
     }
 }

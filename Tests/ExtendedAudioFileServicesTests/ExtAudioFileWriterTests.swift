@@ -226,6 +226,21 @@ struct ExtAudioFileAACWriterTests {
         AACDecoder.register()
     }
 
+    /// An AAC file closed before any frame was written closes cleanly: no packets, no packet
+    /// table, and it opens.
+    @Test(arguments: ["caff", "m4af"])
+    func emptyAACFileCloses(type: String) throws {
+        let out = temporaryPath("empty-aac-\(type)")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let format = AudioStreamBasicDescription(
+            sampleRate: 44100, formatID: .mpeg4AAC, bytesPerPacket: 0, framesPerPacket: 0, bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)
+        let writer = try ExtAudioFileWriter(path: out, type: AudioFileType(rawValue: FourCharCode(type).rawValue), format: format, flags: .eraseFile)
+        try writer.setClientDataFormat(.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 32, isFloat: true))
+        try writer.close()
+        #expect(!writer.file.isOpen)
+        #expect(try AudioFile(path: out).packetCount == 0)
+    }
+
     /// CAF, M4A and ADTS: ffprobe reads AAC-LC; CAF and M4A record 2112 priming frames and the
     /// remainder, so the file reads back as exactly the frames written and its ends join: the
     /// first and last 2048 frames are as close to the source as the middle (no gap, no shift),
