@@ -236,7 +236,7 @@ public final class AudioConverter {
         guard frameCount >= 0 else { throw AudioCodecError(.invalidInputSize, "\(frameCount) frames") }
         var given = false
         let result = try fill(AudioConverterOutput(buffers: output, packetCapacity: frameCount)) { _ throws(AudioCodecError) in
-            guard !given else { throw AudioCodecError(.init(rawValue: 0x6E6F_6E65), "all given") }  // 'none': stop here
+            guard !given else { throw AudioCodecError(.inputPaused, "all given") }
             given = true
             return AudioConverterInputData(buffers: input, packetCount: frameCount)
         }

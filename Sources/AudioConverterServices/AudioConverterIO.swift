@@ -97,3 +97,9 @@ extension AudioConverter {
         }
     }
 }
+
+extension AudioCodecError.Code {
+    /// What a converter input throws once it has handed over all it has for now ('all '): the
+    /// fill returns what it converted, and the converter keeps its stream for the next fill.
+    package static let inputPaused = AudioCodecError.Code(rawValue: 0x616C_6C20)
+}

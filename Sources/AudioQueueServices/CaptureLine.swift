@@ -228,7 +228,7 @@ final class CaptureLine {
                         return AudioConverterInputData(input, packetCount: frames)
                     }
                     if endStream { return nil }
-                    throw AudioCodecError(.init(rawValue: 0x616C_6C20), "all staged frames given")  // 'all '
+                    throw AudioCodecError(.inputPaused, "all staged frames given")
                 }
                 (packets, bytes) = (result.packetCount, result.byteCount * outputs.count)
             } catch {

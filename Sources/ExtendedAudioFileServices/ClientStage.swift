@@ -49,17 +49,11 @@ final class ClientStage {
             period = (1, 1)
         } else {
             length = Int64((Double(fileLength) * clientRate / decodedRate).rounded())
-            period = Self.commonPeriod(decodedRate, clientRate)
+            // A common period of more than 2^20 decoded frames is too coarse to restart on.
+            period = SampleRateConverter.alignment(inputRate: decodedRate, outputRate: clientRate).flatMap {
+                $0.inputFrames <= 1 << 20 ? (Int64($0.inputFrames), Int64($0.outputFrames)) : nil
+            }
         }
-    }
-
-    /// The smallest whole frame counts of the two rates that last equally long.
-    static func commonPeriod(_ a: Double, _ b: Double) -> (decoded: Int64, client: Int64)? {
-        guard a == a.rounded(), b == b.rounded(), a >= 1, b >= 1, a < 1e9, b < 1e9 else { return nil }
-        var (x, y) = (Int64(a), Int64(b))
-        while y != 0 { (x, y) = (y, x % y) }
-        let p = (Int64(a) / x, Int64(b) / x)
-        return p.0 <= 1 << 20 ? p : nil
     }
 
     func release() { converter.reset() }

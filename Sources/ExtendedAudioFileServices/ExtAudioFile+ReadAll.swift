@@ -61,8 +61,7 @@ extension ExtAudioFile {
             throw .codec(AudioCodecError(.formatNotSupported, "client format \(client) is not linear PCM"))
         }
         var delivered: Int64 = 0
-        if clientStage != nil {
-            // Another rate or channel count: one converter, on this thread.
+        func readHere() throws(ExtAudioFileError) -> Int64 {
             while true {
                 buffer.frameLength = 0
                 let n = try read(into: buffer, frameCount: chunk)
@@ -72,6 +71,8 @@ extension ExtAudioFile {
             }
             return delivered
         }
+        // Another rate or channel count: one converter, on this thread.
+        if clientStage != nil { return try readHere() }
         // What is left of the batch decoded before this call (after a seek or a read), on this
         // thread; afterwards the read position is where packet `nextPacket` starts.
         while decodedStart < decoded.frameLength {
@@ -91,16 +92,6 @@ extension ExtAudioFile {
         let pieces = remaining / piece + (remaining % piece > 0 ? 1 : 0)
         // At most 64 threads (and two pieces in memory per thread), whatever is asked.
         let threads = Int(min(Int64(min(max(1, maximumThreads), 64)), pieces))
-        func readHere() throws(ExtAudioFileError) -> Int64 {
-            while true {
-                buffer.frameLength = 0
-                let n = try read(into: buffer, frameCount: chunk)
-                if n == 0 { break }
-                delivered += Int64(n)
-                if !body(buffer) { break }
-            }
-            return delivered
-        }
         // Linear PCM needs no decoding; IMA4's decoder carries each channel's full-precision
         // predictor from packet to packet as long as the headers agree with it, and HE-AAC's SBR
         // state is never restarted, so there a piece's first packet can only be decoded right

@@ -69,13 +69,7 @@ extension ExtAudioFileWriter {
         guard let client else {
             throw ExtAudioFileError(.invalidOperationOrder, "an encoded file needs a client format before the first write")
         }
-        guard buffers.count == client.bufferCount else {
-            throw .codec(AudioCodecError(.invalidInputSize, "\(buffers.count) buffers for \(client.bufferCount)"))
-        }
-        let (bytes, overflow) = frameCount.multipliedReportingOverflow(by: Int(client.bytesPerFrame))
-        for buffer in buffers where overflow || buffer.count < bytes {
-            throw .codec(AudioCodecError(.invalidInputSize, "\(buffer.count) bytes do not hold \(frameCount) frames"))
-        }
+        let bytes = try Self.byteCount(of: frameCount, in: buffers, client: client)
         let copies = buffers.map { [UInt8](UnsafeRawBufferPointer(rebasing: $0[0..<bytes])) }
         let writer = UncheckedWriter(self)
         try async!.submit(bytes: bytes * copies.count) { () throws(ExtAudioFileError) in

@@ -164,19 +164,13 @@ public final class ExtAudioFileWriter {
         }
         guard frameCount >= 0 else { throw .codec(AudioCodecError(.invalidInputSize, "\(frameCount) frames")) }
         guard frameCount > 0 else { return }
-        guard buffers.count == client.bufferCount else {
-            throw .codec(AudioCodecError(.invalidInputSize, "\(buffers.count) buffers for \(client.bufferCount)"))
-        }
-        let (bytes, overflow) = frameCount.multipliedReportingOverflow(by: Int(client.bytesPerFrame))
-        for buffer in buffers where overflow || buffer.count < bytes {
-            throw .codec(AudioCodecError(.invalidInputSize, "\(buffer.count) bytes do not hold \(frameCount) frames"))
-        }
+        _ = try Self.byteCount(of: frameCount, in: buffers, client: client)
         var given = false
         while true {
             let result: AudioConverterFillResult
             do throws(AudioCodecError) {
                 result = try converter.fill(output) { _ throws(AudioCodecError) in
-                    guard !given else { throw AudioCodecError(.init(rawValue: allGiven), "all frames given") }
+                    guard !given else { throw AudioCodecError(.inputPaused, "all frames given") }
                     given = true
                     return AudioConverterInputData(buffers: buffers, packetCount: frameCount)
                 }
@@ -190,6 +184,21 @@ public final class ExtAudioFileWriter {
             }
         }
         if counting { framesWritten += Int64(frameCount) }
+    }
+
+    /// The bytes `frameCount` frames of `client` take in each of `buffers`, after checking that
+    /// there is a buffer per region of the format and each holds them (`invalidInputSize`).
+    static func byteCount(of frameCount: Int, in buffers: [UnsafeRawBufferPointer], client: AudioStreamBasicDescription)
+        throws(ExtAudioFileError) -> Int
+    {
+        guard buffers.count == client.bufferCount else {
+            throw .codec(AudioCodecError(.invalidInputSize, "\(buffers.count) buffers for \(client.bufferCount)"))
+        }
+        let (bytes, overflow) = frameCount.multipliedReportingOverflow(by: Int(client.bytesPerFrame))
+        for buffer in buffers where overflow || buffer.count < bytes {
+            throw .codec(AudioCodecError(.invalidInputSize, "\(buffer.count) bytes do not hold \(frameCount) frames"))
+        }
+        return bytes
     }
 
     private var output: AudioConverterOutput {
@@ -273,5 +282,3 @@ public final class ExtAudioFileWriter {
     }
 }
 
-/// The status a converter input throws once it has given all it has for now ('all ').
-let allGiven: OSStatus = 0x616C_6C20

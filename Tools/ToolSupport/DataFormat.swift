@@ -104,6 +104,11 @@ public enum FileTypeName {
         }
     }
 
+    /// The MPEG-4 and ADTS types, whose default data format is AAC.
+    public static func holdsAAC(_ type: AudioFileType) -> Bool {
+        [AudioFileType("m4af"), AudioFileType("mp4f"), AudioFileType("m4bf"), AudioFileType("adts")].contains(type)
+    }
+
     /// The type the extension of `path` suggests; nil for an extension none has.
     public static func type(forPath path: String) -> AudioFileType? {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }

@@ -85,7 +85,7 @@ if fileType == nil {
     }
     fileType = type
 }
-let isMPEG4 = [AudioFileType("m4af"), AudioFileType("mp4f"), AudioFileType("m4bf"), AudioFileType("adts")].contains(fileType!)
+let isMPEG4 = FileTypeName.holdsAAC(fileType!)
 
 AudioQueueKit.registerAll()
 

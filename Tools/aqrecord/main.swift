@@ -95,7 +95,7 @@ if fileType == nil {
 let type = fileType ?? .aiff
 // The chapter's format (section 2.8): 44.1 kHz, stereo, 16-bit big-endian integers; WAVE holds
 // little-endian ones.
-let mpeg4 = [AudioFileType("m4af"), AudioFileType("mp4f"), AudioFileType("m4bf"), AudioFileType("adts")].contains(type)
+let mpeg4 = FileTypeName.holdsAAC(type)
 let chosen = specifier ?? DataFormatSpecifier(mpeg4 ? "aac" : type == .wave ? "LEI16" : "BEI16")!
 let format = chosen.format(sampleRate: 44100, channels: channels)
 
