@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "AudioCodecFAAD", targets: ["AudioCodecFAAD"]),
         .library(name: "AudioCodecMPG123", targets: ["AudioCodecMPG123"]),
         .library(name: "AudioCodecAVCodec", targets: ["AudioCodecAVCodec"]),
+        .library(name: "AudioCodecFLAC", targets: ["AudioCodecFLAC"]),
+        .library(name: "AudioCodecOpus", targets: ["AudioCodecOpus"]),
         .library(name: "AudioConverterServices", targets: ["AudioConverterServices"]),
         .library(name: "ExtendedAudioFileServices", targets: ["ExtendedAudioFileServices"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
@@ -55,6 +57,12 @@ let package = Package(
         // AAC-LC encoding through libavcodec's native encoder (the modulemap links libavutil too).
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
         .target(name: "AudioCodecAVCodec", dependencies: ["AudioCore", "AudioCodecs", "CAVCodec"], swiftSettings: strict),
+        // FLAC decoding and encoding (libFLAC).
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
+        .target(name: "AudioCodecFLAC", dependencies: ["AudioCore", "AudioCodecs", "CFLAC"], swiftSettings: strict),
+        // Opus decoding (libopus, with its multistream API for channel mapping family 1).
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .target(name: "AudioCodecOpus", dependencies: ["AudioCore", "AudioCodecs", "COpus"], swiftSettings: strict),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         // AudioConverter: decoder or encoder, PCM conversion, channel map and sample-rate
         // conversion (libsoxr) in one pull-model converter.
@@ -80,6 +88,7 @@ let package = Package(
             name: "AudioQueueKit",
             dependencies: [
                 "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
+                "AudioCodecFLAC", "AudioCodecOpus",
                 "AudioConverterServices", "ExtendedAudioFileServices",
                 "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices",
             ],
@@ -131,6 +140,16 @@ let package = Package(
         .testTarget(
             name: "AudioCodecAVCodecTests",
             dependencies: ["AudioCodecAVCodec", "AudioCodecFAAD", "AudioFileServices", "ProcessSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AudioCodecFLACTests",
+            dependencies: ["AudioCodecFLAC", "CFLAC", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AudioCodecOpusTests",
+            dependencies: ["AudioCodecOpus", "COpus", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport"],
             swiftSettings: strict
         ),
         .testTarget(

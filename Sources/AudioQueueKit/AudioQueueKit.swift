@@ -11,6 +11,8 @@
 import AudioCodecFAAD
 import AudioCodecMPG123
 import AudioCodecAVCodec
+import AudioCodecFLAC
+import AudioCodecOpus
 
 /// Everything an app needs, in one import: files, codecs, devices and queues.
 public enum AudioQueueKit {

@@ -37,10 +37,7 @@ extension Fixtures {
     }
 
     static let manifest: [ManifestEntry] = {
-        guard let data = try? Data(contentsOf: malformed.appendingPathComponent("manifest.json")),
-              let list = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]
-        else { return [] }
-        return list.map {
+        Fixtures.malformedManifestEntries().map {
             ManifestEntry(
                 file: $0["file"] as? String ?? "", what: $0["what"] as? String ?? "",
                 expect: $0["expect"] as? [String] ?? [], packets: $0["packets"] as? Int,

@@ -10,10 +10,7 @@ enum DamagedRefs {
     static let directory = Fixtures.malformed
 
     static let names: [String] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
-              let list = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]
-        else { return [] }
-        return list.filter { $0["reference"] as? String == "f32crc" }.compactMap { $0["file"] as? String }
+        Fixtures.malformedManifestEntries().filter { $0["reference"] as? String == "f32crc" }.compactMap { $0["file"] as? String }
     }()
 }
 

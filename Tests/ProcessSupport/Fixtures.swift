@@ -28,6 +28,21 @@ public enum Fixtures {
     /// MPEG audio files and ffmpeg's decodes (Scripts/fixtures/make_mp3_refs.sh).
     public static let mp3Refs = root.appendingPathComponent("mp3-refs")
 
+    /// The entries of every malformed-file manifest: `malformed/manifest.json` (Scripts/fixtures/
+    /// make_malformed.py) and the `malformed/manifest-FORMAT.json` files other fixture scripts write
+    /// beside it, in file-name order. Each entry is a dictionary with `file`, `what`, `expect` and
+    /// optionally `packets`, `repairs` and `reference`.
+    public static func malformedManifestEntries() -> [[String: Any]] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: malformed.path)) ?? [])
+            .filter { $0.hasPrefix("manifest") && $0.hasSuffix(".json") }.sorted()
+        return names.flatMap { name -> [[String: Any]] in
+            guard let data = FileManager.default.contents(atPath: malformed.appendingPathComponent(name).path),
+                  let list = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]
+            else { return [] }
+            return list
+        }
+    }
+
     /// The path of a valid fixture.
     public static func path(_ name: String) -> String { valid.appendingPathComponent(name).path }
 

@@ -1,0 +1,2 @@
+/// FLAC decoding and encoding through libFLAC.
+public enum AudioCodecFLAC {}

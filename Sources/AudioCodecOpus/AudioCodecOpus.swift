@@ -1,0 +1,2 @@
+/// Opus decoding through libopus.
+public enum AudioCodecOpus {}
