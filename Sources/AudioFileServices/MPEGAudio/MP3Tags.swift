@@ -3,20 +3,30 @@ import AudioCore
 /// The tags around and inside an MPEG audio stream: ID3v2 before it, ID3v1 and APEv2 after it,
 /// and the Xing/Info, VBRI and LAME headers its first frame may carry.
 enum MP3Tags {
+    /// Tags larger than this are stepped over unread.
+    static let maximumTagSize: Int64 = 16 << 20
+
     /// The ID3v2 tags at the start of a file (v2.2, 2.3, 2.4; footer flag honoured): where the
-    /// audio starts, and each tag's bytes when small enough to read (1 MiB).
-    static func leadingID3(_ reader: inout WindowReader, size: Int64) throws(AudioFileError) -> (end: Int64, tags: [[UInt8]]) {
+    /// audio starts, each tag's bytes when small enough to read (16 MiB), and where each tag
+    /// lies (for its pictures, read when asked for).
+    static func leadingID3(_ reader: inout WindowReader, size: Int64) throws(AudioFileError) -> (
+        end: Int64, tags: [[UInt8]], artwork: [ArtworkLocation]
+    ) {
         var position: Int64 = 0
         var tags: [[UInt8]] = []
+        var artwork: [ArtworkLocation] = []
         while let i = try reader.load(position, 10) {
             let w = reader.window
             guard let tagSize = id3v2Size(Array(w[i..<(i + 10)])) else { break }
-            if tagSize - 10 <= 1 << 20, tagSize <= size - position {
-                tags.append(try reader.source.bytes(at: position, count: Int(tagSize), chunk: "ID3 "))
+            if tagSize <= size - position {
+                artwork.append(.id3v2(offset: position, size: tagSize))
+                if tagSize <= maximumTagSize {
+                    tags.append(try reader.source.bytes(at: position, count: Int(tagSize), chunk: "ID3 "))
+                }
             }
             position += tagSize
         }
-        return (position, tags)
+        return (position, tags, artwork)
     }
 
     /// The whole length of the ID3v2 tag whose 10-byte header is `h` (footer included), or nil.
@@ -80,6 +90,7 @@ enum MP3Tags {
         let comment = text(97..<(v11 ? 125 : 127))
         if !comment.isEmpty { out.append(("comments", comment)) }
         if v11 { out.append(("track number", String(t[126]))) }
+        if Int(t[127]) < ID3v1Genres.names.count { out.append(("genre", ID3v1Genres.names[Int(t[127])])) }
         return out
     }
 
