@@ -123,14 +123,12 @@ enum ID3v2 {
         return out
     }
 
-    /// A `TCON` value with ID3v1 genre numbers named: `(13)`, `13` and `(13)Pop` (whose
-    /// refinement wins), `(RX)` Remix and `(CR)` Cover.
+    /// A `TCON` value with ID3v1 genre numbers named: `(13)`, `13` and `(13)Pop` (the number
+    /// wins, as ffmpeg reads it), `(RX)` Remix and `(CR)` Cover; other text as it is.
     static func genre(_ text: String) -> String {
         if let n = Int(text), n >= 0, n < ID3v1Genres.names.count { return ID3v1Genres.names[n] }
         guard text.hasPrefix("("), let close = text.firstIndex(of: ")") else { return text }
         let inside = text[text.index(after: text.startIndex)..<close]
-        let rest = text[text.index(after: close)...]
-        if !rest.isEmpty && !rest.hasPrefix("(") { return String(rest) }
         if inside == "RX" { return "Remix" }
         if inside == "CR" { return "Cover" }
         if let n = Int(inside), n >= 0, n < ID3v1Genres.names.count { return ID3v1Genres.names[n] }
