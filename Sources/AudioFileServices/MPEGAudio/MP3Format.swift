@@ -166,7 +166,7 @@ public struct MP3Format: AudioFileFormat {
     /// frames of one stream. For files that neither magic bytes, type hint nor extension place.
     static func sniff(_ source: some AudioByteSource) throws(AudioFileError) -> Bool {
         var reader = WindowReader(source)
-        let start = try MP3Tags.leadingID3(&reader, size: source.size).end
+        let start = try MP3Tags.leadingID3(&reader, size: source.size, readTags: false).end
         guard start < source.size else { return false }
         return MPEGFrameScan.looksLikeStream(try reader.peek(start, 4096 + 4))
     }

@@ -8,8 +8,9 @@ enum MP3Tags {
 
     /// The ID3v2 tags at the start of a file (v2.2, 2.3, 2.4; footer flag honoured): where the
     /// audio starts, each tag's bytes when small enough to read (16 MiB), and where each tag
-    /// lies (for its pictures, read when asked for).
-    static func leadingID3(_ reader: inout WindowReader, size: Int64) throws(AudioFileError) -> (
+    /// lies (for its pictures, read when asked for). `readTags` false only finds where the audio
+    /// starts.
+    static func leadingID3(_ reader: inout WindowReader, size: Int64, readTags: Bool = true) throws(AudioFileError) -> (
         end: Int64, tags: [[UInt8]], artwork: [ArtworkLocation]
     ) {
         var position: Int64 = 0
@@ -20,7 +21,7 @@ enum MP3Tags {
             guard let tagSize = id3v2Size(Array(w[i..<(i + 10)])) else { break }
             if tagSize <= size - position {
                 artwork.append(.id3v2(offset: position, size: tagSize))
-                if tagSize <= maximumTagSize {
+                if readTags, tagSize <= maximumTagSize {
                     tags.append(try reader.source.bytes(at: position, count: Int(tagSize), chunk: "ID3 "))
                 }
             }
