@@ -46,8 +46,10 @@ private func oggPackets(_ b: [UInt8]) -> [[UInt8]] {
     return packets
 }
 
-/// What a FLAC or Ogg reader hands over: the raw comment body and the raw PICTURE blocks.
-private struct TaggedStub: VorbisCommentTagged {
+/// What a FLAC or Ogg reader hands over: the raw comment body and the raw PICTURE blocks. It
+/// conforms as those readers will: a plain `AudioFileFormat`, then one line declaring
+/// `VorbisCommentTagged`, which must supply `info`, `chapters` and `artwork(reading:)`.
+private struct TaggedStub: AudioFileFormat {
     static let fileType = AudioFileType(rawValue: 0x664C_6143)  // 'fLaC'
     static let extensions: [String] = []
     static func canRead(prefix: UnsafeRawBufferPointer) -> Bool { false }
@@ -67,6 +69,8 @@ private struct TaggedStub: VorbisCommentTagged {
     let vorbisComment: [UInt8]?
     let pictures: [[UInt8]]
 }
+
+extension TaggedStub: VorbisCommentTagged {}
 
 /// Little-endian length-prefixed Vorbis comment bytes, as the specification lays them out.
 private func comment(vendor: String, _ fields: [String], count: Int? = nil) -> [UInt8] {
@@ -127,6 +131,21 @@ struct VorbisCommentTests {
         #expect(pictures.count == 1)
         #expect(pictures.first?.data == (try TagFixtures.cover("opustags-picture.opus")))
         #expect(pictures.first?.mimeType == "image/jpeg" && pictures.first?.description == "Front")
+    }
+
+    /// ffmpeg's chapters in OpusTags (CHAPTERnnn, CHAPTERnnnNAME), against ffprobe's.
+    @Test func chaptersFromFFmpeg() throws {
+        let bytes = try Fixtures.bytes(TagFixtures.directory.appendingPathComponent("chapters.opus"))
+        let tags = try #require(oggPackets(bytes).dropFirst().first)
+        let stub: any AudioFileFormat = TaggedStub(comment: tags, pictures: [])
+        let expected = try TagFixtures.probeChapters("chapters.opus")
+        #expect(expected.count == 3)
+        #expect(stub.chapters.map(\.title) == expected.map(\.title))
+        for (a, b) in zip(stub.chapters, expected) { #expect(abs(a.startTime - b.startTime) < 0.001) }
+        let spec = try #require(VorbisComment(parsing: comment(vendor: "", [
+            "CHAPTER2=1:02:03.5", "CHAPTER2NAME=Late", "CHAPTER1=00:00:01", "CHAPTER1NAME=Early", "CHAPTER3=x", "CHAPTERNAME=y",
+        ])))
+        #expect(spec.chapters == [AudioFileChapter(startTime: 1, title: "Early"), AudioFileChapter(startTime: 3723.5, title: "Late")])
     }
 
     @Test func specBuiltComments() throws {

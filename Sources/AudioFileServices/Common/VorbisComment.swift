@@ -65,6 +65,42 @@ public struct VorbisComment: Sendable, Equatable {
         }
     }
 
+    /// The chapters of the chapter extension's fields (`CHAPTER001=00:01:02.345` and
+    /// `CHAPTER001NAME=Title`, any number of digits), by start time; a chapter whose time does
+    /// not parse is left out.
+    public var chapters: [AudioFileChapter] {
+        var starts: [String: Double] = [:]
+        var names: [String: String] = [:]
+        for field in fields {
+            let name = field.name.uppercased()
+            guard name.hasPrefix("CHAPTER") else { continue }
+            let rest = name.dropFirst(7)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty else { continue }
+            let suffix = rest.dropFirst(digits.count)
+            if suffix.isEmpty, let time = Self.seconds(field.value) {
+                starts[String(digits)] = time
+            } else if suffix == "NAME" {
+                names[String(digits)] = field.value
+            }
+        }
+        return starts.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map {
+            AudioFileChapter(startTime: $0.value, title: names[$0.key] ?? "")
+        }
+    }
+
+    /// `HH:MM:SS.sss` (hours and minutes optional) in seconds.
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var total = 0.0
+        for (i, part) in parts.enumerated() {
+            guard let value = Double(part), value >= 0, value.isFinite, i == parts.count - 1 || part.allSatisfy(\.isNumber) else { return nil }
+            total = total * 60 + value
+        }
+        return total
+    }
+
     /// Apple's info dictionary keys for Vorbis comment names.
     static let appleKeys: [String: String] = [
         "TITLE": "title", "ARTIST": "artist", "ALBUM": "album", "DATE": "year", "YEAR": "year",
@@ -127,8 +163,9 @@ enum Base64 {
 }
 
 /// A container whose tags are a Vorbis comment and FLAC `PICTURE` blocks (FLAC, Ogg Opus, Ogg
-/// Vorbis). Conforming gives it ``AudioFileFormat/info`` and ``AudioFileFormat/artwork(reading:)``
-/// from these two properties; the container must not declare `info` itself.
+/// Vorbis). Conforming gives it ``AudioFileFormat/info``, ``AudioFileFormat/chapters`` and
+/// ``AudioFileFormat/artwork(reading:)`` from these two properties (`pictures` defaults to
+/// none); the container must not declare `info`, `chapters` or `artwork(reading:)` itself.
 public protocol VorbisCommentTagged: AudioFileFormat {
     /// The raw Vorbis comment body (FLAC's `VORBIS_COMMENT` block body, or the `OpusTags`
     /// packet), or nil when the file has none.
@@ -141,6 +178,14 @@ extension VorbisCommentTagged {
     /// The Vorbis comment's fields under Apple's keys.
     public var info: [(key: String, value: String)] {
         vorbisComment.flatMap { VorbisComment(parsing: $0) }?.appleInfo ?? []
+    }
+
+    /// No `PICTURE` blocks, for a container that has none (Ogg).
+    public var pictures: [[UInt8]] { [] }
+
+    /// The comment's chapter fields (`CHAPTER001`, `CHAPTER001NAME`).
+    public var chapters: [AudioFileChapter] {
+        vorbisComment.flatMap { VorbisComment(parsing: $0) }?.chapters ?? []
     }
 
     /// The `PICTURE` blocks, then the comment's `METADATA_BLOCK_PICTURE` fields.
