@@ -179,6 +179,28 @@ struct MetadataTests {
         }
     }
 
+    /// A tag of 3 MiB, its cover between the text frames: opening reads the frame headers and
+    /// the text, not the cover (under 1 MiB read in all: the frame walk reads through windows of
+    /// up to 256 KiB); the cover is read when asked for.
+    @Test func largeCoverIsNotReadToOpen() throws {
+        let plain = try Fixtures.bytes(TagFixtures.directory.appendingPathComponent("id3v24-frame-flags.mp3"))
+        let audio = Array(plain[(10 + ID3v2.syncsafe(plain, 6))...])
+        func frame(_ id: String, _ body: [UInt8]) -> [UInt8] {
+            Array(id.utf8) + [UInt8(body.count >> 24 & 0xFF), UInt8(body.count >> 16 & 0xFF), UInt8(body.count >> 8 & 0xFF), UInt8(body.count & 0xFF), 0, 0] + body
+        }
+        let cover = [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0x5A, count: 3 << 20)
+        let body = frame("TIT2", [0] + Array("Big title".utf8)) + frame("APIC", [0] + Array("image/jpeg".utf8) + [0, 3, 0] + cover)
+            + frame("TPE1", [0] + Array("Big artist".utf8))
+        let size = body.count
+        let tag = Array("ID3".utf8) + [3, 0, 0, UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
+        let source = CountingSource(tag + body + audio)
+        let file = try AudioFile(source: source)
+        #expect(file.info.title == "Big title" && file.info.artist == "Big artist")
+        #expect(file.packetCount > 0)
+        #expect(source.bytesRead < 1 << 20, "\(source.bytesRead) bytes read to open")
+        #expect(file.albumArtwork?.data == cover)
+    }
+
     /// Every prefix of a tag (and the tag with every byte flipped in turn) parses without a trap.
     @Test func truncatedAndDamagedTagsNeverTrap() throws {
         let bytes = try Fixtures.bytes(TagFixtures.directory.appendingPathComponent("id3v24-frame-flags.mp3"))
@@ -194,5 +216,20 @@ struct MetadataTests {
             _ = ID3v2.summary([damaged])
             _ = ID3v2.pictures(damaged)
         }
+    }
+}
+
+/// Memory that counts the bytes read from it.
+final class CountingSource: AudioByteSource, @unchecked Sendable {
+    private let memory: MemoryByteSource
+    private let lock = NSLock()
+    private var count = 0
+    init(_ bytes: [UInt8]) { memory = MemoryByteSource(bytes) }
+    var size: Int64 { memory.size }
+    var bytesRead: Int { lock.withLock { count } }
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(AudioFileError) -> Int {
+        let n = try memory.read(at: offset, into: buffer)
+        lock.withLock { count += n }
+        return n
     }
 }

@@ -83,15 +83,62 @@ struct ID3Chunks {
     private(set) var tags: [[UInt8]] = []
     private(set) var locations: [ArtworkLocation] = []
 
-    /// Notes the tag in `chunk` and reads it when it is small enough (16 MiB).
+    /// Notes the tag in `chunk` and reads it for its text (a large one without its pictures).
     mutating func add(_ chunk: ChunkHeader, _ source: any AudioByteSource) throws(AudioFileError) {
         let size = try chunk.checkedSize(fileSize: source.size)
         locations.append(.id3v2(offset: chunk.bodyOffset, size: size))
-        if size <= MP3Tags.maximumTagSize {
-            tags.append(try source.bytes(at: chunk.bodyOffset, count: Int(size), chunk: chunk.name))
-        }
+        if let tag = ID3v2.readForText(source, offset: chunk.bodyOffset, size: size) { tags.append(tag) }
     }
 
     /// The tags' text and chapters.
     var summary: (info: [(key: String, value: String)], chapters: [AudioFileChapter]) { ID3v2.summary(tags) }
+}
+
+extension ID3v2 {
+    /// Tags up to this size are read whole; larger ones frame by frame.
+    static let wholeTagSize: Int64 = 1 << 20
+    /// Frames larger than this, and pictures and objects, are stepped over in a large tag.
+    static let largestKeptFrame = 1 << 16
+
+    /// The tag of `size` bytes at `offset` in `source`, for its text and chapters: read whole when
+    /// small, else rebuilt from its frame headers without the pictures, objects and frames over
+    /// 64 KiB (a cover of megabytes is never read to find the title). A large unsynchronised
+    /// 2.2/2.3 tag cannot be walked unread and gives nil, as does a tag that cannot be read.
+    static func readForText(_ source: any AudioByteSource, offset: Int64, size: Int64) -> [UInt8]? {
+        guard size >= 10, offset >= 0, size <= source.size - offset else { return nil }
+        if size <= wholeTagSize { return try? source.bytes(at: offset, count: Int(size), chunk: "ID3 ") }
+        guard let header = try? source.bytes(at: offset, count: 10, chunk: "ID3 "),
+              header[0] == 0x49, header[1] == 0x44, header[2] == 0x33, (2...4).contains(header[3]),
+              header[5] & 0x80 == 0 || header[3] == 4
+        else { return nil }
+        let version = header[3]
+        let end = offset + 10 + Int64(syncsafe(header, 6))
+        var p = offset + 10
+        if header[5] & 0x40 != 0 && version >= 3 {
+            guard let e = try? source.bytes(at: p, count: 4, chunk: "ID3 ") else { return nil }
+            p += Int64(version == 4 ? syncsafe(e, 0) : Int(e.be32(0)) + 4)
+        }
+        let headerLength = version == 2 ? 6 : 10
+        var kept: [UInt8] = []
+        while p + Int64(headerLength) <= min(end, offset + size), kept.count < Int(wholeTagSize) {
+            guard let h = try? source.bytes(at: p, count: headerLength, chunk: "ID3 "), h[0] != 0 else { break }
+            let id = String(decoding: h[0..<(version == 2 ? 3 : 4)], as: UTF8.self)
+            let frameSize = switch version {
+            case 2: Int(h[3]) << 16 | Int(h[4]) << 8 | Int(h[5])
+            case 3: Int(h.be32(4))
+            default: syncsafe(h, 4)
+            }
+            let next = p + Int64(headerLength) + Int64(frameSize)
+            guard next <= end else { break }
+            if !["APIC", "PIC", "GEOB", "GEO"].contains(id), frameSize <= largestKeptFrame,
+               let body = try? source.bytes(at: p + Int64(headerLength), count: frameSize, chunk: "ID3 ")
+            {
+                kept += h + body
+            }
+            p = next
+        }
+        // The same version and flags, without the extended header and the footer.
+        return [0x49, 0x44, 0x33, version, header[4], header[5] & 0x80, UInt8(kept.count >> 21 & 0x7F), UInt8(kept.count >> 14 & 0x7F),
+                UInt8(kept.count >> 7 & 0x7F), UInt8(kept.count & 0x7F)] + kept
+    }
 }

@@ -3,13 +3,10 @@ import AudioCore
 /// The tags around and inside an MPEG audio stream: ID3v2 before it, ID3v1 and APEv2 after it,
 /// and the Xing/Info, VBRI and LAME headers its first frame may carry.
 enum MP3Tags {
-    /// Tags larger than this are stepped over unread.
-    static let maximumTagSize: Int64 = 16 << 20
-
     /// The ID3v2 tags at the start of a file (v2.2, 2.3, 2.4; footer flag honoured): where the
-    /// audio starts, each tag's bytes when small enough to read (16 MiB), and where each tag
-    /// lies (for its pictures, read when asked for). `readTags` false only finds where the audio
-    /// starts.
+    /// audio starts, each tag's bytes for its text (``ID3v2/readForText(_:offset:size:)``: a
+    /// large tag without its pictures), and where each tag lies (for its pictures, read when
+    /// asked for). `readTags` false only finds where the audio starts.
     static func leadingID3(_ reader: inout WindowReader, size: Int64, readTags: Bool = true) throws(AudioFileError) -> (
         end: Int64, tags: [[UInt8]], artwork: [ArtworkLocation]
     ) {
@@ -21,8 +18,8 @@ enum MP3Tags {
             guard let tagSize = id3v2Size(Array(w[i..<(i + 10)])) else { break }
             if tagSize <= size - position {
                 artwork.append(.id3v2(offset: position, size: tagSize))
-                if readTags, tagSize <= maximumTagSize {
-                    tags.append(try reader.source.bytes(at: position, count: Int(tagSize), chunk: "ID3 "))
+                if readTags, let tag = ID3v2.readForText(reader.source, offset: position, size: tagSize) {
+                    tags.append(tag)
                 }
             }
             position += tagSize
