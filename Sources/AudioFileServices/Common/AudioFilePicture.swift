@@ -1,7 +1,8 @@
 import AudioCore
 
-/// A picture a file carries: cover art from an ID3v2 `APIC`/`PIC` frame, an MPEG-4 `covr`
-/// item, a FLAC `PICTURE` block or a Vorbis comment's `METADATA_BLOCK_PICTURE`.
+/// A picture a file carries: cover art from an ID3v2 `APIC`/`PIC` frame, an APEv2 `Cover Art`
+/// item, an MPEG-4 `covr` item, a FLAC `PICTURE` block or a Vorbis comment's
+/// `METADATA_BLOCK_PICTURE`.
 ///
 /// ``data`` holds the image file's bytes (JPEG, PNG, …) as stored; this is what Apple's
 /// `kAudioFilePropertyAlbumArtwork` hands back in a `CFData`.
@@ -96,6 +97,8 @@ enum ArtworkLocation: Sendable {
     case id3v2(offset: Int64, size: Int64)
     /// An MPEG-4 `covr` item's `data` value (its type: 13 JPEG, 14 PNG, 27 BMP).
     case mp4Cover(offset: Int64, size: Int64, dataType: UInt32)
+    /// An APEv2 tag's item area and item count (its binary `Cover Art` items).
+    case apeItems(offset: Int64, size: Int64, count: Int)
 
     /// Pictures larger than this are not read.
     static let maximumSize: Int64 = 64 << 20
@@ -110,6 +113,11 @@ enum ArtworkLocation: Sendable {
                       let tag = try? source.bytes(at: offset, count: Int(size), chunk: "ID3 ")
                 else { continue }
                 out += ID3v2.pictures(tag)
+            case .apeItems(let offset, let size, let count):
+                guard size <= maximumSize, offset >= 0, size <= source.size - offset,
+                      let items = try? source.bytes(at: offset, count: Int(size), chunk: "APE ")
+                else { continue }
+                out += MP3Tags.apePictures(items, count: count)
             case .mp4Cover(let offset, let size, let dataType):
                 guard size > 0, size <= maximumSize, offset >= 0, size <= source.size - offset,
                       let bytes = try? source.bytes(at: offset, count: Int(size), chunk: "covr")

@@ -59,7 +59,7 @@ public struct MP3Format: AudioFileFormat {
     public let chapters: [AudioFileChapter]
     let artworkLocations: [ArtworkLocation]
 
-    /// The ID3v2 tags' `APIC`/`PIC` frames.
+    /// The ID3v2 tags' `APIC`/`PIC` frames, then an APEv2 tag's `Cover Art` items.
     public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
         ArtworkLocation.pictures(artworkLocations, in: source)
     }
@@ -73,8 +73,8 @@ public struct MP3Format: AudioFileFormat {
         var smpb: String?
         for tag in leading.tags where smpb == nil { smpb = MP3Tags.iTunSMPB(tag) }
         chapters = id3.chapters
-        artworkLocations = leading.artwork
         let trailing = try MP3Tags.trailing(source, start: leading.end)
+        artworkLocations = leading.artwork + trailing.artwork
         let end = trailing.end
         var position = leading.end
 

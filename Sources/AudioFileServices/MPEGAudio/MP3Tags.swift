@@ -38,9 +38,12 @@ enum MP3Tags {
 
     /// Tags at the end of the file: where the audio ends (before an ID3v1 `TAG` block and an
     /// APEv2 tag, in either order) and their text under Apple's info keys.
-    static func trailing(_ source: some AudioByteSource, start: Int64) throws(AudioFileError) -> (end: Int64, info: [(key: String, value: String)]) {
+    static func trailing(_ source: some AudioByteSource, start: Int64) throws(AudioFileError) -> (
+        end: Int64, info: [(key: String, value: String)], artwork: [ArtworkLocation]
+    ) {
         var end = source.size
         var info: [(key: String, value: String)] = []
+        var artwork: [ArtworkLocation] = []
         for _ in 0..<2 {
             if end - start >= 128 {
                 let v1 = try source.bytes(at: end - 128, count: 128, chunk: "TAG ")
@@ -57,6 +60,7 @@ enum MP3Tags {
                     let hasHeader = footer.le32(20) & 0x8000_0000 != 0
                     let whole = tagSize + (hasHeader ? 32 : 0)
                     if tagSize >= 32, whole <= end - start {
+                        artwork.append(.apeItems(offset: end - tagSize, size: tagSize - 32, count: Int(footer.le32(16))))
                         if tagSize <= 1 << 20 {
                             let items = try source.bytes(at: end - tagSize, count: Int(tagSize - 32), chunk: "APE ")
                             info += ape(items, count: Int(footer.le32(16)))
@@ -68,7 +72,7 @@ enum MP3Tags {
             }
             break
         }
-        return (end, info)
+        return (end, info, artwork)
     }
 
     /// The fields of an ID3v1 (or v1.1) tag.
@@ -113,6 +117,31 @@ enum MP3Tags {
                !value.isEmpty
             {
                 out.append((apple, value))
+            }
+            p = k + 1 + length
+        }
+        return out
+    }
+
+    /// The binary `Cover Art (…)` items of an APEv2 tag's item area: a file name ending in NUL,
+    /// then the image (`(Front)` is the front cover, `(Back)` the back).
+    static func apePictures(_ b: [UInt8], count: Int) -> [AudioFilePicture] {
+        var out: [AudioFilePicture] = []
+        var p = 0
+        for _ in 0..<min(count, 1000) {
+            guard p + 8 < b.count else { break }
+            let length = Int(b.le32(p)), flags = b.le32(p + 4)
+            var k = p + 8
+            while k < b.count && b[k] != 0 { k += 1 }
+            guard k < b.count, length <= b.count - k - 1 else { break }
+            let key = String(decoding: b[(p + 8)..<k], as: UTF8.self).lowercased()
+            let value = b[(k + 1)..<(k + 1 + length)]
+            if flags & 6 == 2, key.hasPrefix("cover art"), let nul = value.firstIndex(of: 0), nul + 1 < value.endIndex {
+                let data = value[(nul + 1)...]
+                let type: AudioFilePicture.PictureType = key.contains("(front)") ? .frontCover : key.contains("(back)") ? .backCover : .other
+                out.append(AudioFilePicture(
+                    type: type, mimeType: AudioFilePicture.sniffMIMEType(data) ?? "application/octet-stream",
+                    description: String(decoding: value[..<nul], as: UTF8.self), data: Array(data)))
             }
             p = k + 1 + length
         }
