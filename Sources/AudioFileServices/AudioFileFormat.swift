@@ -103,6 +103,9 @@ public protocol AudioFileFormat: Sendable {
     var chapters: [AudioFileChapter] { get }
     /// Damage worked around to read the file (see ``AudioFileRepair``); empty for a sound file.
     var repairs: [AudioFileRepair] { get }
+    /// The pictures the file carries (cover art), read from `source` now: containers find where
+    /// they are when the file opens and read them only when asked.
+    func artwork(reading source: any AudioByteSource) -> [AudioFilePicture]
 }
 
 /// One chapter mark of a file.
@@ -130,6 +133,7 @@ extension AudioFileFormat {
     public var trackCount: Int { 1 }
     public var chapters: [AudioFileChapter] { [] }
     public var repairs: [AudioFileRepair] { [] }
+    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] { [] }
 }
 
 /// The container formats ``AudioFile`` knows, in the order magic bytes are tried.

@@ -3,7 +3,8 @@ import AudioCore
 import AudioFileServices
 
 // Audio File Services: AudioFileGetPropertyInfo, AudioFileGetProperty, AudioFileSetProperty,
-// with Apple's value layouts. Unknown IDs give kAudioFileUnsupportedPropertyError, a value
+// with Apple's value layouts. The info dictionary and the album artwork are new CF objects the
+// caller releases (the artwork a CFData of the image bytes, or NULL), as Apple's header says. Unknown IDs give kAudioFileUnsupportedPropertyError, a value
 // of the wrong size kAudioFileBadPropertySizeError.
 
 private let unsupported = OSStatus(kAudioFileUnsupportedPropertyError)
@@ -44,6 +45,9 @@ extension FileBox {
         case (UInt32(kAudioFilePropertyInfoDictionary), _):
             // A CFDictionaryRef; AudioFileGetProperty makes the dictionary itself.
             return [UInt8](repeating: 0, count: MemoryLayout<CFDictionaryRef>.size)
+        case (UInt32(kAudioFilePropertyAlbumArtwork), _):
+            // A CFDataRef or NULL; AudioFileGetProperty reads the picture itself.
+            return [UInt8](repeating: 0, count: MemoryLayout<CFDataRef?>.size)
         default: return nil
         }
     }
@@ -128,6 +132,16 @@ public func _AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: U
         case .writer(let writer): pairs = InfoDictionary.pairs(writer, sampleRate: box.dataFormat.sampleRate)
         }
         return InfoDictionary.copyOut(pairs, outPropertyData, ioDataSize, tooSmall: badSize)
+    }
+    if inPropertyID == UInt32(kAudioFilePropertyAlbumArtwork) {
+        guard Int(ioDataSize.pointee) >= MemoryLayout<CFDataRef?>.size else { return badSize }
+        var artwork: CFDataRef?
+        if case .reader(let file) = box.file, let picture = file.albumArtwork {
+            artwork = picture.data.withUnsafeBytes { CFDataRef(CFObjects.makeData($0)) }
+        }
+        outPropertyData.storeBytes(of: artwork, as: CFDataRef?.self)
+        ioDataSize.pointee = UInt32(MemoryLayout<CFDataRef?>.size)
+        return noErrStatus
     }
     guard let value = box.propertyBytes(inPropertyID) else { return unsupported }
     // A magic cookie may be asked for with more room than it needs; fixed-size values must fit.

@@ -90,6 +90,29 @@ struct AfinfoTests {
         #expect(err4.contains("'fmt?'") && err4.contains("M4P"))
     }
 
+    /// The info dictionary a line per entry (the duration last), the album artwork's type and
+    /// size; in JSON an object of the entries and one for the artwork.
+    @Test func metadataSection() throws {
+        let path = Fixtures.root.appendingPathComponent("tags/id3v23-cover.mp3").path
+        let (status, out, _) = try afinfo([path])
+        #expect(status == 0)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("info dictionary:"))
+        #expect(lines.contains("    title: Fixture title"))
+        #expect(lines.contains("    track number: 3/12"))
+        #expect(lines.contains { $0.hasPrefix("    approximate duration in seconds: ") })
+        #expect(lines.contains("album artwork: image/png, 101 bytes"))
+        #expect(lines.last == "----")
+        let (_, json, _) = try afinfo(["--json", path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let info = try #require(object["info"] as? [String: String])
+        #expect(info["artist"] == "Fixture artist" && info["genre"] == "Jazz")
+        let artwork = try #require(object["artwork"] as? [String: Any])
+        #expect(artwork["mimeType"] as? String == "image/png" && artwork["bytes"] as? Int == 101 && artwork["type"] as? Int == 3)
+        let (_, plain, _) = try afinfo([Fixtures.path("wav-pcm_s16le-2ch-44100.wav")])
+        #expect(!plain.contains("info dictionary:") && !plain.contains("album artwork"))
+    }
+
     @Test func textLayoutForPCM() throws {
         let name = "wav-pcm_s16le-2ch-44100.wav"
         let probe = try #require(Fixtures.ffprobe(name))
@@ -114,7 +137,7 @@ struct AfinfoTests {
         let keys: Set<String> = [
             "file", "fileType", "format", "packetCount", "dataByteCount", "dataOffset", "maxPacketSize",
             "packetSizeUpperBound", "validFrames", "primingFrames", "remainderFrames", "estimatedDuration",
-            "magicCookieSize", "channelLayout", "trackCount", "chapters", "repairs",
+            "magicCookieSize", "channelLayout", "trackCount", "chapters", "repairs", "info", "artwork",
         ]
         #expect(Set(object.keys) == keys)
         let format = try #require(object["format"] as? [String: Any])

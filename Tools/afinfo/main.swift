@@ -10,7 +10,8 @@ import AudioFileServices
 let usage = """
     usage: afinfo [--json] FILE...
       Prints the container, data format, packet counts and packet table of each audio file
-      (CAF, AIFF/AIFC, WAVE/RF64/BW64, MPEG-4: M4A/M4B/MP4/3GP, ADTS).
+      (CAF, AIFF/AIFC, WAVE/RF64/BW64, MPEG-4: M4A/M4B/MP4/3GP, ADTS, MPEG audio), its chapters,
+      info dictionary and album artwork.
       --json   one JSON object per file instead of afinfo's text layout
     """
 
@@ -91,6 +92,7 @@ func textReport(_ path: String, _ file: AudioFile) -> String {
             lines.append("[\(index)] \(fixed(chapter.startTime, 3)) sec: \(chapter.title)")
         }
     }
+    lines += metadataLines(file)
     // Damage worked around to read the file: never silent.
     for repair in file.repairs {
         lines.append("warning: \(repair)")
@@ -128,8 +130,32 @@ func jsonReport(_ path: String, _ file: AudioFile) -> String {
         ("trackCount", "\(file.trackCount)"),
         ("chapters", "[" + file.chapters.map { "{\"start\": \($0.startTime), \"title\": \(quote($0.title))}" }.joined(separator: ", ") + "]"),
         ("repairs", "[" + file.repairs.map(repairJSON).joined(separator: ", ") + "]"),
+        ("info", "{" + file.info.entries.map { "\(quote($0.key.rawValue)): \(quote($0.value))" }.joined(separator: ", ") + "}"),
+        ("artwork", file.albumArtwork.map(pictureJSON) ?? "null"),
     ]
     return "{" + fields.map { "\(quote($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+}
+
+/// The info dictionary (when the file has metadata beyond its duration), a line per entry in
+/// file order, and the album artwork's type and size.
+func metadataLines(_ file: AudioFile) -> [String] {
+    var lines: [String] = []
+    if !file.metadata.isEmpty {
+        lines.append("info dictionary:")
+        for entry in file.info.entries { lines.append("    \(entry.key.rawValue): \(entry.value)") }
+    }
+    if let art = file.albumArtwork {
+        let size = art.width > 0 ? ", \(art.width)x\(art.height)" : ""
+        lines.append("album artwork: \(art.mimeType), \(art.data.count) bytes\(size)")
+    }
+    return lines
+}
+
+/// The album artwork as a JSON object: picture type, MIME type, description, size in bytes and
+/// (where the file says) pixels.
+func pictureJSON(_ picture: AudioFilePicture) -> String {
+    "{\"type\": \(picture.type.rawValue), \"mimeType\": \(quote(picture.mimeType)), \"description\": \(quote(picture.description)), "
+        + "\"bytes\": \(picture.data.count), \"width\": \(picture.width), \"height\": \(picture.height)}"
 }
 
 /// One repair as a JSON object: its kind, chunk, offset, sizes and message.

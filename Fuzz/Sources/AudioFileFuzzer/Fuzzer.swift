@@ -4,7 +4,8 @@ import AudioCodecs
 import AudioCodecFAAD
 import ExtendedAudioFileServices
 
-/// One fuzz input: every container parser on the raw bytes, then detection through AudioFile,
+/// One fuzz input: every container parser and the tag parsers (Vorbis comment, FLAC picture)
+/// on the raw bytes, then detection through AudioFile (its info, pictures and chapters too),
 /// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2) to Float32;
 /// then AudioFileStream in several chunkings, cross-checked against AudioFile (StreamFuzz.swift).
 /// Any outcome but a typed error or success is a finding
@@ -23,6 +24,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let file = try? AudioFile(source: source, fileExtension: ext) else { continue }
         exercise(file)
     }
+    // The tag parsers on the raw bytes: a Vorbis comment (with its base64 pictures) and a FLAC
+    // PICTURE block body.
+    _ = VorbisComment(parsing: bytes)?.appleInfo
+    _ = VorbisComment(parsing: bytes)?.pictures
+    _ = AudioFilePicture(flacPictureBlock: bytes)
     fuzzStream(bytes)
     return 0
 }
@@ -34,6 +40,8 @@ private func exercise(_ file: AudioFile) {
     _ = file.estimatedDuration
     _ = file.packetSizeUpperBound
     _ = file.chapters
+    _ = file.info
+    _ = file.pictures
     _ = file.repairs.map(\.description)
     _ = file.trackCount
     let count = file.packetCount

@@ -90,12 +90,21 @@ public struct ADTSFormat: AudioFileFormat {
     public let firstHeader: Header
     /// Bytes skipped as junk between and around frames (ID3 tags not counted).
     public let junkByteCount: Int64
+    /// The ID3v2 tags' `CHAP` frames.
+    public let chapters: [AudioFileChapter]
+    let artworkLocations: [ArtworkLocation]
+
+    /// The ID3v2 tags' `APIC`/`PIC` frames.
+    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
+        ArtworkLocation.pictures(artworkLocations, in: source)
+    }
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         var reader = WindowReader(source)
         let size = source.size
-        var tags: [(key: String, value: String)] = []
-        var position = try Self.skipID3(&reader, size: size, tags: &tags)
+        let leading = try MP3Tags.leadingID3(&reader, size: size)
+        let id3 = ID3v2.summary(leading.tags)
+        var position = leading.end
 
         // Find the first frame: a header whose successor (or the end of the file) confirms it.
         guard let first = try Self.resync(&reader, from: position, size: size, like: nil) else {
@@ -148,7 +157,9 @@ public struct ADTSFormat: AudioFileFormat {
         let description = try Self.streamDescription(stream, pce: pce, offset: first.offset)
         firstHeader = stream
         junkByteCount = junk
-        info = tags
+        info = id3.info
+        chapters = id3.chapters
+        artworkLocations = leading.artwork
         dataFormat = description.format
         dataOffset = first.offset
         dataByteCount = lastEnd - first.offset
@@ -177,26 +188,6 @@ public struct ADTSFormat: AudioFileFormat {
             framesPerPacket: 1024, bytesPerFrame: 0, channelsPerFrame: UInt32(channels), bitsPerChannel: 0)
         let layout = AudioChannelLayoutTag.aac(channelConfiguration: stream.channelConfiguration).map { AudioChannelLayout(tag: $0) }
         return (format, layout, Self.audioSpecificConfig(stream, pce: pce))
-    }
-
-    /// Skips any ID3v2 tags at `0` and returns where the audio starts.
-    static func skipID3(_ reader: inout WindowReader, size: Int64, tags: inout [(key: String, value: String)]) throws(AudioFileError) -> Int64 {
-        var position: Int64 = 0
-        while let i = try reader.load(position, 10) {
-            let w = reader.window
-            guard w[i] == 0x49, w[i + 1] == 0x44, w[i + 2] == 0x33, w[i + 3] != 0xFF, w[i + 4] != 0xFF,
-                  w[i + 6] & 0x80 | w[i + 7] & 0x80 | w[i + 8] & 0x80 | w[i + 9] & 0x80 == 0
-            else { break }
-            let tagSize = Int64(w[i + 6]) << 21 | Int64(w[i + 7]) << 14 | Int64(w[i + 8]) << 7 | Int64(w[i + 9])
-            let footer: Int64 = w[i + 5] & 0x10 != 0 ? 10 : 0
-            // Tags of up to 1 MiB are read for the info dictionary; larger ones (pictures) are skipped.
-            if tagSize <= 1 << 20, tagSize <= size - position - 10 {
-                let tag = try reader.source.bytes(at: position, count: Int(10 + tagSize), chunk: "ID3 ")
-                tags += ID3v2.parse(tag)
-            }
-            position += 10 + tagSize + footer
-        }
-        return position
     }
 
     /// The first header at or after `from` that the next header (or the end of the file)

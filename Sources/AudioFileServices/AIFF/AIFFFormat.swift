@@ -4,7 +4,7 @@ public import AudioCore
 ///
 /// Reads COMM (80-bit extended sample rate; AIFC compression type and Pascal-string name),
 /// SSND (offset and block size), chunks in any order with odd-length padding, and the text
-/// chunks NAME, AUTH, ANNO and `(c) `, and Apple's CHAN chunk (a channel layout with the body of
+/// chunks NAME, AUTH, ANNO and `(c) `, an `ID3 ` chunk's ID3v2 tag, and Apple's CHAN chunk (a channel layout with the body of
 /// CAF's `chan`). Compression types: NONE, twos, sowt, in24, in32, 23ni,
 /// 42ni, raw , fl32/FL32, fl64/FL64, alaw/ALAW, ulaw/ULAW and ima4; any other type is reported
 /// by its code.
@@ -31,6 +31,14 @@ public struct AIFFFormat: AudioFileFormat {
     /// The AIFC compression name, if any.
     public let compressionName: String?
     public let repairs: [AudioFileRepair]
+    /// The `CHAP` frames of an `ID3 ` chunk's tag.
+    public let chapters: [AudioFileChapter]
+    let artworkLocations: [ArtworkLocation]
+
+    /// The `APIC`/`PIC` frames of an `ID3 ` chunk's tag.
+    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
+        ArtworkLocation.pictures(artworkLocations, in: source)
+    }
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         let header = try source.prefix(12)
@@ -49,6 +57,7 @@ public struct AIFFFormat: AudioFileFormat {
         var comm: (reader: ByteReader, header: ChunkHeader)?
         var ssnd: (header: ChunkHeader, size: Int64, offset: Int64)?
         var metadata: [(key: String, value: String)] = []
+        var id3 = ID3Chunks()
         var layout: AudioChannelLayout?
         while let chunk = try walker.next() {
             switch chunk.id {
@@ -69,6 +78,8 @@ public struct AIFFFormat: AudioFileFormat {
                     throw AudioFileError(.invalidChunk, "SSND data offset \(offset) lies beyond its \(size - 8) data bytes", chunk: "SSND", offset: chunk.offset)
                 }
                 ssnd = (chunk, size - 8 - offset, chunk.bodyOffset + 8 + offset)
+            case "ID3 ", "id3 ":
+                try id3.add(chunk, source)
             case "NAME", "AUTH", "ANNO", "(c) ":
                 guard try chunk.isReadableMetadata(fileSize: source.size) else { continue }
                 let r = try chunk.body(source, minimum: 0)
@@ -102,7 +113,10 @@ public struct AIFFFormat: AudioFileFormat {
         dataFormat = format
         dataOffset = ssnd.offset
         dataByteCount = ssnd.size
-        info = metadata
+        let tags = id3.summary
+        info = metadata + tags.info
+        chapters = tags.chapters
+        artworkLocations = id3.locations
         repairs = walker.repairs
         channelLayout = layout
         if format.bytesPerPacket > 0 {

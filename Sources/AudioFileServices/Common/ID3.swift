@@ -1,61 +1,138 @@
 import AudioCore
 
-/// The text frames of an ID3v2 tag (versions 2.2, 2.3 and 2.4), under Apple's info dictionary
-/// keys. Only what the info dictionary shows is read; anything malformed ends the parse
-/// quietly, since a tag is never needed to play the audio.
+/// ID3v2 tags (versions 2.2, 2.3 and 2.4): their frames, and the text frames under Apple's info
+/// dictionary keys. Anything malformed ends the parse quietly with what was read, since a tag is
+/// never needed to play the audio.
+///
+/// Unsynchronisation is undone (the whole tag for 2.2 and 2.3, each frame for 2.4); compressed
+/// and encrypted frames are skipped; a 2.4 frame's grouping byte and data length indicator are
+/// stepped over.
 enum ID3v2 {
+    /// One frame: its ID (three letters in 2.2, four after) and its body, unsynchronisation undone.
+    struct Frame {
+        var id: String
+        var body: ArraySlice<UInt8>
+    }
+
     /// Apple's keys for the ID3v2.3/2.4 frame IDs (and their three-letter v2.2 forms).
     static let keys: [String: String] = [
         "TIT2": "title", "TT2": "title", "TPE1": "artist", "TP1": "artist", "TALB": "album", "TAL": "album",
         "TCON": "genre", "TCO": "genre", "TYER": "year", "TYE": "year", "TDRC": "year", "TRCK": "track number",
         "TRK": "track number", "TCOP": "copyright", "TCR": "copyright", "TCOM": "composer", "TCM": "composer",
-        "TSSE": "encoding application", "TSS": "encoding application", "TEXT": "lyricist", "TBPM": "tempo",
+        "TSSE": "encoding application", "TSS": "encoding application", "TEXT": "lyricist", "TXT": "lyricist",
+        "TBPM": "tempo", "TBP": "tempo", "TKEY": "key signature", "TKE": "key signature", "TIT3": "subtitle",
+        "TT3": "subtitle", "TSRC": "ISRC", "TRC": "ISRC", "TDAT": "recorded date", "TDA": "recorded date",
         "COMM": "comments", "COM": "comments",
     ]
 
-    /// Parses a whole tag (header included); returns the entries in tag order.
-    static func parse(_ tag: [UInt8]) -> [(key: String, value: String)] {
+    /// The frames of a whole tag (header included), in tag order.
+    static func frames(_ tag: [UInt8]) -> [Frame] {
         guard tag.count >= 10, tag[0] == 0x49, tag[1] == 0x44, tag[2] == 0x33 else { return [] }
         let version = tag[3]
         let flags = tag[5]
-        guard version >= 2 && version <= 4, flags & 0x80 == 0 else { return [] }  // unsynchronised tags are skipped
-        var p = 10
+        guard version >= 2 && version <= 4 else { return [] }
+        var body = Array(tag[10...])
+        // 2.2 and 2.3 unsynchronise the whole tag (extended header included); 2.4 each frame.
+        if flags & 0x80 != 0 && version < 4 { body = resynchronise(body[...]) }
+        var p = 0
         if flags & 0x40 != 0 && version >= 3 {  // extended header
-            guard p + 4 <= tag.count else { return [] }
-            let size = version == 4 ? syncsafe(tag, p) : Int(tag.be32(p))
-            p += version == 4 ? size : size + 4
+            guard p + 4 <= body.count else { return [] }
+            let size = version == 4 ? syncsafe(body, p) : Int(body.be32(p)) + 4
+            guard size >= 4, size <= body.count else { return [] }
+            p += size
         }
+        return frames(body, from: p, to: body.count, version: version, tagUnsynchronised: flags & 0x80 != 0)
+    }
+
+    /// The frames between `start` and `end` of `bytes` (a tag's body, or a `CHAP` frame's
+    /// sub-frames).
+    static func frames(_ bytes: [UInt8], from start: Int, to end: Int, version: UInt8, tagUnsynchronised: Bool = false) -> [Frame] {
         let idLength = version == 2 ? 3 : 4
         let headerLength = version == 2 ? 6 : 10
-        var out: [(key: String, value: String)] = []
-        while p + headerLength <= tag.count, tag[p] != 0 {
-            let id = String(decoding: tag[p..<(p + idLength)], as: UTF8.self)
+        var out: [Frame] = []
+        var p = start
+        while p >= 0, p + headerLength <= end, bytes[p] != 0, out.count < 4096 {
+            let idBytes = bytes[p..<(p + idLength)]
+            guard idBytes.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }) else { break }
+            let id = String(decoding: idBytes, as: UTF8.self)
             let size: Int
             switch version {
-            case 2: size = Int(tag[p + 3]) << 16 | Int(tag[p + 4]) << 8 | Int(tag[p + 5])
-            case 3: size = Int(tag.be32(p + 4))
-            default: size = syncsafe(tag, p + 4)
+            case 2: size = Int(bytes[p + 3]) << 16 | Int(bytes[p + 4]) << 8 | Int(bytes[p + 5])
+            case 3: size = Int(bytes.be32(p + 4))
+            default: size = syncsafe(bytes, p + 4)
             }
-            let body = p + headerLength
-            guard size >= 0, size <= tag.count - body else { break }
-            if let key = keys[id], size > 1 {
-                var text = tag[body..<(body + size)]
-                let encoding = text.removeFirst()
-                if id.hasPrefix("COM") {
-                    // language (3 bytes), then a short description, then the text.
-                    guard text.count > 3 else { p = body + size; continue }
-                    text = text.dropFirst(3)
-                    let parts = splitTerminated(text, encoding: encoding)
-                    // iTunes' gapless and normalisation comments are data, not a comment to show.
-                    if decode(parts.head, encoding: encoding).hasPrefix("iTun") { p = body + size; continue }
-                    text = parts.rest
-                }
-                let value = decode(text, encoding: encoding)
-                if !value.isEmpty { out.append((key, value)) }
+            let bodyStart = p + headerLength
+            guard size <= end - bodyStart else { break }
+            let next = bodyStart + size
+            var body = bytes[bodyStart..<next]
+            var usable = true
+            if version == 3 {
+                let f = bytes[p + 9]
+                if f & 0xC0 != 0 { usable = false }  // compressed or encrypted
+                if f & 0x20 != 0 { body = body.dropFirst() }  // group identifier
+            } else if version == 4 {
+                let f = bytes[p + 9]
+                if f & 0x0C != 0 { usable = false }  // compressed or encrypted
+                if f & 0x40 != 0 { body = body.dropFirst() }  // group identifier
+                if f & 0x01 != 0 { body = body.dropFirst(4) }  // data length indicator
+                if f & 0x02 != 0 || tagUnsynchronised { body = resynchronise(body)[...] }
             }
-            p = body + size
+            if usable { out.append(Frame(id: id, body: body)) }
+            p = next
         }
         return out
+    }
+
+    /// Undoes unsynchronisation: every `FF 00` becomes `FF`.
+    static func resynchronise(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if !(previous == 0xFF && byte == 0) { out.append(byte) }
+            previous = byte
+        }
+        return out
+    }
+
+    /// Parses a whole tag (header included); returns the text entries in tag order.
+    static func parse(_ tag: [UInt8]) -> [(key: String, value: String)] {
+        info(frames(tag))
+    }
+
+    /// The text entries of `frames` under Apple's keys.
+    static func info(_ frames: [Frame]) -> [(key: String, value: String)] {
+        var out: [(key: String, value: String)] = []
+        for frame in frames {
+            guard let key = keys[frame.id], frame.body.count > 1 else { continue }
+            var text = frame.body
+            let encoding = text.removeFirst()
+            if frame.id.hasPrefix("COM") {
+                // language (3 bytes), then a short description, then the text.
+                guard text.count > 3 else { continue }
+                text = text.dropFirst(3)
+                let parts = splitTerminated(text, encoding: encoding)
+                // iTunes' gapless and normalisation comments are data, not a comment to show.
+                if decode(parts.head, encoding: encoding).hasPrefix("iTun") { continue }
+                text = parts.rest
+            }
+            var value = decode(text, encoding: encoding)
+            if key == "genre" { value = genre(value) }
+            if !value.isEmpty { out.append((key, value)) }
+        }
+        return out
+    }
+
+    /// A `TCON` value with ID3v1 genre numbers named: `(13)`, `13` and `(13)Pop` (the number
+    /// wins, as ffmpeg reads it), `(RX)` Remix and `(CR)` Cover; other text as it is.
+    static func genre(_ text: String) -> String {
+        if let n = Int(text), n >= 0, n < ID3v1Genres.names.count { return ID3v1Genres.names[n] }
+        guard text.hasPrefix("("), let close = text.firstIndex(of: ")") else { return text }
+        let inside = text[text.index(after: text.startIndex)..<close]
+        if inside == "RX" { return "Remix" }
+        if inside == "CR" { return "Cover" }
+        if let n = Int(inside), n >= 0, n < ID3v1Genres.names.count { return ID3v1Genres.names[n] }
+        return text
     }
 
     static func syncsafe(_ b: [UInt8], _ p: Int) -> Int {

@@ -116,7 +116,7 @@ struct MP4BoxTree {
             let index = nodes.count
             nodes.append(Node(box: child))
             nodes[parent].children.append(index)
-            if Self.containers.contains(child.type) || child.type == "meta" || (isList && child.type != "covr") {
+            if Self.containers.contains(child.type) || child.type == "meta" || isList {
                 try self.index(&reader, parent: index, depth: depth + 1)
             }
             position = child.end  // at least a header on: the walk always advances

@@ -25,7 +25,7 @@ public import AudioCore
 ///   = valid frames); for ALAC and MP3, a `stts` total shorter than the packets (the remainder);
 ///   for AAC, Apple's 2112 priming frames only when the `©too` encoder tag names iTunes or Apple.
 ///   Otherwise none (``gaplessSource`` is nil).
-/// - **Metadata**: `udta/meta/ilst` text items under Apple's info keys; cover art is never read.
+/// - **Metadata**: `udta/meta/ilst` text items under Apple's info keys; cover art (`covr`) is read when asked for.
 ///   Chapters from a QuickTime chapter track (`tref/chap`), else from Nero's `chpl`.
 /// - **Fragmented files** (`mvex` in `moov`, `moof` boxes at the top level): the samples of the
 ///   `moov` sample tables, then those of every fragment's `traf`/`trun` for the track, in file
@@ -64,6 +64,12 @@ public struct MP4Format: AudioFileFormat {
     public let isFragmented: Bool
     /// Movie fragments that hold samples of the audio track.
     public let fragmentCount: Int
+    let artworkLocations: [ArtworkLocation]
+
+    /// The `covr` item's pictures.
+    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
+        ArtworkLocation.pictures(artworkLocations, in: source)
+    }
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         let top = try MP4TopLevel.walk(source)
@@ -152,6 +158,7 @@ public struct MP4Format: AudioFileFormat {
 
         let metadata = MP4Metadata(tree: tree, moov: moov)
         info = metadata.info
+        artworkLocations = metadata.artwork
         // Apple's chapter track first, else Nero's list; a chapter track that cannot be read
         // costs the chapters only.
         let trackChapters = (try? MP4ChapterTrack.chapters(tree: tree, moov: moov, audioTrak: trak)) ?? []

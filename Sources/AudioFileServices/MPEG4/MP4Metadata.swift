@@ -5,7 +5,8 @@ import AudioCore
 /// Each `ilst` item is a box named by its key (`©nam`, `trkn`, …, or `----` with `mean` and
 /// `name` children) holding a `data` box: a 4-byte type (1: UTF-8, 0 or 21: binary/integer),
 /// 4 bytes of locale, then the value. Items larger than 1 MiB (cover art, `covr`) are never
-/// read: only their box headers were looked at when the tree was indexed.
+/// read when the file opens: only their box headers were looked at when the tree was indexed,
+/// and `covr` pictures are read when asked for.
 struct MP4Metadata {
     /// Entries under Apple's info dictionary keys, in file order.
     var info: [(key: String, value: String)] = []
@@ -13,6 +14,8 @@ struct MP4Metadata {
     var iTunSMPB: String?
     /// The encoder tag (`©too`), where present.
     var encoder: String?
+    /// Where the `covr` item's pictures are (read only when asked for).
+    var artwork: [ArtworkLocation] = []
 
     /// Apple's info dictionary keys for the iTunes item types.
     static let keys: [UInt32: String] = [
@@ -32,6 +35,7 @@ struct MP4Metadata {
     static let tmpo: UInt32 = 0x746D_706F
     static let freeform: UInt32 = 0x2D2D_2D2D  // ----
     static let too: UInt32 = 0xA974_6F6F
+    static let covr: UInt32 = 0x636F_7672
 
     init(tree: MP4BoxTree, moov: Int) {
         guard let ilst = tree.find(moov, ["udta", "meta", "ilst"]) else { return }
@@ -42,6 +46,14 @@ struct MP4Metadata {
                 let name = tree.child(item, "name").flatMap { Self.text(tree, $0, skip: 4) }
                 if mean == "com.apple.iTunes", name == "iTunSMPB", let data = tree.child(item, "data") {
                     iTunSMPB = Self.text(tree, data, skip: 8)
+                }
+                continue
+            }
+            if type == Self.covr {
+                for data in tree.children(item, "data") where tree.box(data).bodySize > 8 {
+                    let box = tree.box(data)
+                    guard let head = try? tree.source.bytes(at: box.bodyOffset, count: 8, chunk: "covr") else { continue }
+                    artwork.append(.mp4Cover(offset: box.bodyOffset + 8, size: box.bodySize - 8, dataType: head.be32(0) & 0xFF_FFFF))
                 }
                 continue
             }
@@ -182,6 +194,10 @@ enum ID3v1Genres {
         Punk,Space,Meditative,Instrumental Pop,Instrumental Rock,Ethnic,Gothic,Darkwave,Techno-Industrial,Electronic,\
         Pop-Folk,Eurodance,Dream,Southern Rock,Comedy,Cult,Gangsta,Top 40,Christian Rap,Pop/Funk,Jungle,\
         Native American,Cabaret,New Wave,Psychadelic,Rave,Showtunes,Trailer,Lo-Fi,Tribal,Acid Punk,Acid Jazz,Polka,\
-        Retro,Musical,Rock & Roll,Hard Rock
+        Retro,Musical,Rock & Roll,Hard Rock,Folk,Folk-Rock,National Folk,Swing,Fast Fusion,Bebob,Latin,Revival,\
+        Celtic,Bluegrass,Avantgarde,Gothic Rock,Progressive Rock,Psychedelic Rock,Symphonic Rock,Slow Rock,Big Band,\
+        Chorus,Easy Listening,Acoustic,Humour,Speech,Chanson,Opera,Chamber Music,Sonata,Symphony,Booty Bass,Primus,\
+        Porn Groove,Satire,Slow Jam,Club,Tango,Samba,Folklore,Ballad,Power Ballad,Rhythmic Soul,Freestyle,Duet,\
+        Punk Rock,Drum Solo,A capella,Euro-House,Dance Hall
         """.split(separator: ",").map(String.init)
 }

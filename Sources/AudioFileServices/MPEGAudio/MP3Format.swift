@@ -55,18 +55,26 @@ public struct MP3Format: AudioFileFormat {
     public let declaredFrameCount: Int?
     /// Where the packet table info came from: `iTunSMPB`, `LAME`, or nil.
     public let gaplessSource: String?
+    /// The ID3v2 tags' `CHAP` frames.
+    public let chapters: [AudioFileChapter]
+    let artworkLocations: [ArtworkLocation]
+
+    /// The ID3v2 tags' `APIC`/`PIC` frames, then an APEv2 tag's `Cover Art` items.
+    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
+        ArtworkLocation.pictures(artworkLocations, in: source)
+    }
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         var reader = WindowReader(source)
         let size = source.size
         let leading = try MP3Tags.leadingID3(&reader, size: size)
-        var tags: [(key: String, value: String)] = []
+        let id3 = ID3v2.summary(leading.tags)
+        let tags = id3.info
         var smpb: String?
-        for tag in leading.tags {
-            tags += ID3v2.parse(tag)
-            if smpb == nil { smpb = MP3Tags.iTunSMPB(tag) }
-        }
+        for tag in leading.tags where smpb == nil { smpb = MP3Tags.iTunSMPB(tag) }
+        chapters = id3.chapters
         let trailing = try MP3Tags.trailing(source, start: leading.end)
+        artworkLocations = leading.artwork + trailing.artwork
         let end = trailing.end
         var position = leading.end
 
@@ -158,7 +166,7 @@ public struct MP3Format: AudioFileFormat {
     /// frames of one stream. For files that neither magic bytes, type hint nor extension place.
     static func sniff(_ source: some AudioByteSource) throws(AudioFileError) -> Bool {
         var reader = WindowReader(source)
-        let start = try MP3Tags.leadingID3(&reader, size: source.size).end
+        let start = try MP3Tags.leadingID3(&reader, size: source.size, readTags: false).end
         guard start < source.size else { return false }
         return MPEGFrameScan.looksLikeStream(try reader.peek(start, 4096 + 4))
     }

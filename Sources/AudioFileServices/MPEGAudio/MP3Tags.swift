@@ -4,19 +4,27 @@ import AudioCore
 /// and the Xing/Info, VBRI and LAME headers its first frame may carry.
 enum MP3Tags {
     /// The ID3v2 tags at the start of a file (v2.2, 2.3, 2.4; footer flag honoured): where the
-    /// audio starts, and each tag's bytes when small enough to read (1 MiB).
-    static func leadingID3(_ reader: inout WindowReader, size: Int64) throws(AudioFileError) -> (end: Int64, tags: [[UInt8]]) {
+    /// audio starts, each tag's bytes for its text (``ID3v2/readForText(_:offset:size:)``: a
+    /// large tag without its pictures), and where each tag lies (for its pictures, read when
+    /// asked for). `readTags` false only finds where the audio starts.
+    static func leadingID3(_ reader: inout WindowReader, size: Int64, readTags: Bool = true) throws(AudioFileError) -> (
+        end: Int64, tags: [[UInt8]], artwork: [ArtworkLocation]
+    ) {
         var position: Int64 = 0
         var tags: [[UInt8]] = []
+        var artwork: [ArtworkLocation] = []
         while let i = try reader.load(position, 10) {
             let w = reader.window
             guard let tagSize = id3v2Size(Array(w[i..<(i + 10)])) else { break }
-            if tagSize - 10 <= 1 << 20, tagSize <= size - position {
-                tags.append(try reader.source.bytes(at: position, count: Int(tagSize), chunk: "ID3 "))
+            if tagSize <= size - position {
+                artwork.append(.id3v2(offset: position, size: tagSize))
+                if readTags, let tag = ID3v2.readForText(reader.source, offset: position, size: tagSize) {
+                    tags.append(tag)
+                }
             }
             position += tagSize
         }
-        return (position, tags)
+        return (position, tags, artwork)
     }
 
     /// The whole length of the ID3v2 tag whose 10-byte header is `h` (footer included), or nil.
@@ -30,9 +38,12 @@ enum MP3Tags {
 
     /// Tags at the end of the file: where the audio ends (before an ID3v1 `TAG` block and an
     /// APEv2 tag, in either order) and their text under Apple's info keys.
-    static func trailing(_ source: some AudioByteSource, start: Int64) throws(AudioFileError) -> (end: Int64, info: [(key: String, value: String)]) {
+    static func trailing(_ source: some AudioByteSource, start: Int64) throws(AudioFileError) -> (
+        end: Int64, info: [(key: String, value: String)], artwork: [ArtworkLocation]
+    ) {
         var end = source.size
         var info: [(key: String, value: String)] = []
+        var artwork: [ArtworkLocation] = []
         for _ in 0..<2 {
             if end - start >= 128 {
                 let v1 = try source.bytes(at: end - 128, count: 128, chunk: "TAG ")
@@ -49,6 +60,7 @@ enum MP3Tags {
                     let hasHeader = footer.le32(20) & 0x8000_0000 != 0
                     let whole = tagSize + (hasHeader ? 32 : 0)
                     if tagSize >= 32, whole <= end - start {
+                        artwork.append(.apeItems(offset: end - tagSize, size: tagSize - 32, count: Int(footer.le32(16))))
                         if tagSize <= 1 << 20 {
                             let items = try source.bytes(at: end - tagSize, count: Int(tagSize - 32), chunk: "APE ")
                             info += ape(items, count: Int(footer.le32(16)))
@@ -60,7 +72,7 @@ enum MP3Tags {
             }
             break
         }
-        return (end, info)
+        return (end, info, artwork)
     }
 
     /// The fields of an ID3v1 (or v1.1) tag.
@@ -80,6 +92,7 @@ enum MP3Tags {
         let comment = text(97..<(v11 ? 125 : 127))
         if !comment.isEmpty { out.append(("comments", comment)) }
         if v11 { out.append(("track number", String(t[126]))) }
+        if Int(t[127]) < ID3v1Genres.names.count { out.append(("genre", ID3v1Genres.names[Int(t[127])])) }
         return out
     }
 
@@ -104,6 +117,31 @@ enum MP3Tags {
                !value.isEmpty
             {
                 out.append((apple, value))
+            }
+            p = k + 1 + length
+        }
+        return out
+    }
+
+    /// The binary `Cover Art (…)` items of an APEv2 tag's item area: a file name ending in NUL,
+    /// then the image (`(Front)` is the front cover, `(Back)` the back).
+    static func apePictures(_ b: [UInt8], count: Int) -> [AudioFilePicture] {
+        var out: [AudioFilePicture] = []
+        var p = 0
+        for _ in 0..<min(count, 1000) {
+            guard p + 8 < b.count else { break }
+            let length = Int(b.le32(p)), flags = b.le32(p + 4)
+            var k = p + 8
+            while k < b.count && b[k] != 0 { k += 1 }
+            guard k < b.count, length <= b.count - k - 1 else { break }
+            let key = String(decoding: b[(p + 8)..<k], as: UTF8.self).lowercased()
+            let value = b[(k + 1)..<(k + 1 + length)]
+            if flags & 6 == 2, key.hasPrefix("cover art"), let nul = value.firstIndex(of: 0), nul + 1 < value.endIndex {
+                let data = value[(nul + 1)...]
+                let type: AudioFilePicture.PictureType = key.contains("(front)") ? .frontCover : key.contains("(back)") ? .backCover : .other
+                out.append(AudioFilePicture(
+                    type: type, mimeType: AudioFilePicture.sniffMIMEType(data) ?? "application/octet-stream",
+                    description: String(decoding: value[..<nul], as: UTF8.self), data: Array(data)))
             }
             p = k + 1 + length
         }

@@ -31,6 +31,14 @@ public struct WAVEFormat: AudioFileFormat {
     public let packetTableInfo: AudioFilePacketTableInfo?
     /// The WAVE format tag (`wFormatTag`, or the extensible sub-format's tag).
     public let formatTag: UInt16
+    /// The `CHAP` frames of an `id3 ` chunk's tag.
+    public let chapters: [AudioFileChapter]
+    let artworkLocations: [ArtworkLocation]
+
+    /// The `APIC`/`PIC` frames of an `id3 ` chunk's tag.
+    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
+        ArtworkLocation.pictures(artworkLocations, in: source)
+    }
 
     /// Format tags this reader names.
     enum Tag {
@@ -74,6 +82,7 @@ public struct WAVEFormat: AudioFileFormat {
         var data: (header: ChunkHeader, size: Int64)?
         var factFrames: Int64?
         var metadata: [(key: String, value: String)] = []
+        var id3 = ID3Chunks()
 
         chunkLoop: while let chunk = try walker.next() {
             switch chunk.id {
@@ -91,6 +100,8 @@ public struct WAVEFormat: AudioFileFormat {
                 if var r = try? chunk.body(source, minimum: 4) { factFrames = Int64(try r.u32le()) }
             case "LIST":
                 if try chunk.isReadableMetadata(fileSize: source.size) { metadata += try Self.listInfo(chunk, source) }
+            case "id3 ", "ID3 ":
+                try id3.add(chunk, source)
             case "data":
                 let size: Int64
                 if is64 && chunk.declaredSize == 0xFFFF_FFFF, let ds64DataSize {
@@ -128,7 +139,10 @@ public struct WAVEFormat: AudioFileFormat {
         channelLayout = parsed.layout
         dataOffset = data.header.bodyOffset
         dataByteCount = data.size
-        info = metadata
+        let tags = id3.summary
+        info = metadata + tags.info
+        chapters = tags.chapters
+        artworkLocations = id3.locations
         repairs = walker.repairs
         frameCountHint = parsed.format.isPCM ? nil : factFrames
         if let mpeg {

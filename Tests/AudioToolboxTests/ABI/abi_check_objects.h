@@ -109,4 +109,25 @@ static void checkCoreFoundationObjects(void) {
     check("kAFInfoDictionary_TrackNumber", (unsigned long long)strcmp(kAFInfoDictionary_TrackNumber, "track number"), 0);
     check("kAFInfoDictionary_EncodingApplication", (unsigned long long)strcmp(kAFInfoDictionary_EncodingApplication,
           "encoding application"), 0);
+    check("kAFInfoDictionary_Artist", (unsigned long long)strcmp(kAFInfoDictionary_Artist, "artist"), 0);
+    check("kAFInfoDictionary_Album", (unsigned long long)strcmp(kAFInfoDictionary_Album, "album"), 0);
+    check("kAFInfoDictionary_Tempo", (unsigned long long)strcmp(kAFInfoDictionary_Tempo, "tempo"), 0);
+    check("kAFInfoDictionary_KeySignature", (unsigned long long)strcmp(kAFInfoDictionary_KeySignature, "key signature"), 0);
+    check("kAFInfoDictionary_TimeSignature", (unsigned long long)strcmp(kAFInfoDictionary_TimeSignature, "time signature"), 0);
+    check("kAFInfoDictionary_Year", (unsigned long long)strcmp(kAFInfoDictionary_Year, "year"), 0);
+    check("kAFInfoDictionary_Composer", (unsigned long long)strcmp(kAFInfoDictionary_Composer, "composer"), 0);
+    check("kAFInfoDictionary_Lyricist", (unsigned long long)strcmp(kAFInfoDictionary_Lyricist, "lyricist"), 0);
+    check("kAFInfoDictionary_Genre", (unsigned long long)strcmp(kAFInfoDictionary_Genre, "genre"), 0);
+    check("kAFInfoDictionary_Title", (unsigned long long)strcmp(kAFInfoDictionary_Title, "title"), 0);
+    check("kAFInfoDictionary_RecordedDate", (unsigned long long)strcmp(kAFInfoDictionary_RecordedDate, "recorded date"), 0);
+    check("kAFInfoDictionary_Comments", (unsigned long long)strcmp(kAFInfoDictionary_Comments, "comments"), 0);
+    check("kAFInfoDictionary_Copyright", (unsigned long long)strcmp(kAFInfoDictionary_Copyright, "copyright"), 0);
+    check("kAFInfoDictionary_SourceEncoder", (unsigned long long)strcmp(kAFInfoDictionary_SourceEncoder, "source encoder"), 0);
+    check("kAFInfoDictionary_NominalBitRate", (unsigned long long)strcmp(kAFInfoDictionary_NominalBitRate, "nominal bit rate"), 0);
+    check("kAFInfoDictionary_ChannelLayout", (unsigned long long)strcmp(kAFInfoDictionary_ChannelLayout, "channel layout"), 0);
+    check("kAFInfoDictionary_SourceBitDepth", (unsigned long long)strcmp(kAFInfoDictionary_SourceBitDepth, "source bit depth"), 0);
+    check("kAFInfoDictionary_ISRC", (unsigned long long)strcmp(kAFInfoDictionary_ISRC, "ISRC"), 0);
+    check("kAFInfoDictionary_SubTitle", (unsigned long long)strcmp(kAFInfoDictionary_SubTitle, "subtitle"), 0);
+    /* The album artwork property: a CFDataRef or NULL. */
+    CONST_U32(kAudioFilePropertyAlbumArtwork, 0x61617274);                       /* 'aart' */
 }

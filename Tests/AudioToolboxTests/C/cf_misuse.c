@@ -160,8 +160,36 @@ static void infoDictionary(const char *fixtures, int *passed, int *failed) {
     AudioFileClose(file);
 }
 
+/* kAudioFilePropertyAlbumArtwork: a CFDataRef-sized value, read-only; NULL for a file without
+ * pictures; a small size, NULL pointers and a closed file as for the info dictionary. */
+static void albumArtwork(const char *fixtures, int *passed, int *failed) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/wav-pcm_s16le-1ch-8000-info.wav", fixtures);
+    CFURLRef url = CFURLCreateFromFileSystemRepresentation(NULL, (const UInt8 *)path, (CFIndex)strlen(path), false);
+    AudioFileID file = NULL;
+    EXPECT_STATUS(AudioFileOpenURL(url, kAudioFileReadPermission, 0, &file), noErr);
+    CFRelease(url);
+    UInt32 size = 0, writable = 1;
+    EXPECT_STATUS(AudioFileGetPropertyInfo(file, kAudioFilePropertyAlbumArtwork, &size, &writable), noErr);
+    EXPECT(size == sizeof(CFDataRef) && writable == 0, "artwork property info: %u bytes, writable %u", (unsigned)size, (unsigned)writable);
+    CFDataRef art = (CFDataRef)(uintptr_t)1;
+    size = sizeof art;
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyAlbumArtwork, &size, &art), noErr);
+    EXPECT(art == NULL && size == sizeof art, "NULL for a file without pictures");
+    size = sizeof art - 1;
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyAlbumArtwork, &size, &art), kAudioFileBadPropertySizeError);
+    size = sizeof art;
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyAlbumArtwork, &size, NULL), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyAlbumArtwork, NULL, &art), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyAlbumArtwork, sizeof art, &art), kAudioFilePermissionsError);
+    AudioFileClose(file);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyAlbumArtwork, &size, &art), kAudioFileNotOpenError);
+    EXPECT_STATUS(AudioFileGetPropertyInfo(NULL, kAudioFilePropertyAlbumArtwork, &size, NULL), kAudioFileNotOpenError);
+}
+
 void cfMisuse(const char *fixtures, int *passed, int *failed) {
     objects(passed, failed);
     globalInfo(passed, failed);
     infoDictionary(fixtures, passed, failed);
+    albumArtwork(fixtures, passed, failed);
 }
