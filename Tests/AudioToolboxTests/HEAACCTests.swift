@@ -1,0 +1,34 @@
+import Foundation
+import ProcessSupport
+import Testing
+
+/// HE-AAC whose SBR doubles the core rate keeps its whole duration through the C API:
+/// AudioFile's format, format list and packet table, ExtAudioFile's length and reads
+/// (C/he_aac_duration.c), and an audio queue rendering offline (Examples/Guide/loop.c).
+@Suite("HE-AAC through the C API")
+struct HEAACCTests {
+    static let program = Result { try CPrograms.build("he_aac_duration", sources: ["Tests/AudioToolboxTests/C/he_aac_duration.c"]) }
+    static let files = ["he-sync-1ch-22050.m4a", "he-explicit-1ch-22050.m4a", "he-1ch-22050.caf"]
+    static func path(_ name: String) -> String { CPrograms.path("Tests/Fixtures/mpeg4-more/" + name) }
+
+    @Test("AudioFile reports 'aach' at 44.1 kHz, the format list and 48510 valid frames; ExtAudioFile reads them all", arguments: files)
+    func fileAndExtAudioFile(name: String) throws {
+        let r = try GuideTests.run(try Self.program.get(), [Self.path(name), "48510", "44100"])
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        #expect(r.out.contains(" 0 failed"), "\(r.out)")
+    }
+
+    @Test("An output queue rendering offline (loop.c) plays 1.1 s at 44.1 kHz per pass, ffmpeg's decode trimmed", arguments: files)
+    func queueRendersTheWholeDuration(name: String) throws {
+        let (rendered, out) = try GuideTests.loopOffline(Self.path(name), loops: 2)
+        let valid = 48510
+        #expect(rendered.frames == 2 * valid, "rendered \(rendered.frames) frames, 2 × \(valid) expected; \(out)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.path("he-sync-1ch-22050.m4a.f32")))
+        let ffmpeg: [Float] = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let once = Array(ffmpeg[4224..<(4224 + valid)])
+        let reference = GuideTests.Audio(samples: once + once, channels: 1)
+        guard rendered.frames == reference.frames, rendered.channels == 1 else { return }
+        let db = GuideTests.snr(reference, rendered, channel: 0)
+        #expect(db > 90, "\(db) dB against two trimmed ffmpeg decodes")
+    }
+}
