@@ -31,4 +31,10 @@ struct HEAACCTests {
         let db = GuideTests.snr(reference, rendered, channel: 0)
         #expect(db > 90, "\(db) dB against two trimmed ffmpeg decodes")
     }
+
+    @Test("An output queue rendering implicit SBR in ADTS (loop.c) plays every packet's 1024 frames at the core rate")
+    func queueRendersImplicitSBR() throws {
+        let (rendered, out) = try GuideTests.loopOffline(Self.path("he-implicit-1ch-22050.aac"), loops: 1)
+        #expect(rendered.frames == 26 * 1024 && rendered.channels == 1, "rendered \(rendered.frames) frames; \(out)")
+    }
 }
