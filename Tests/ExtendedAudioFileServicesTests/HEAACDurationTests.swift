@@ -89,6 +89,48 @@ struct HEAACDurationTests {
         #expect(try reader.read(into: buffer, frameCount: 8192) == 100)
     }
 
+    /// A CAF that describes only the core ('aac ' at 22.05 kHz, 1024 frames per packet, its
+    /// packet table in core frames) of a stream whose cookie signals SBR: the decoder doubles
+    /// every packet, and ExtAudioFile doubles the file's counts with it.
+    @Test func coreDescriptionOfAnSBRStream() throws {
+        AACDecoder.register()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: MoreFixtures.path("he-1ch-22050.caf"))))
+        func chunk(_ name: String) throws -> Int {
+            let needle = Array(name.utf8)
+            let at = (8..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual(needle) }
+            return try #require(at) + 12
+        }
+        func put(_ value: UInt64, _ width: Int, at: Int) {
+            for i in 0..<width { bytes[at + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - i))) }
+        }
+        let desc = try chunk("desc")
+        put((22050.0).bitPattern, 8, at: desc)
+        bytes.replaceSubrange((desc + 8)..<(desc + 12), with: Array("aac ".utf8))
+        put(1024, 4, at: desc + 20)
+        let pakt = try chunk("pakt")
+        put(24255, 8, at: pakt + 8)
+        put(2112, 4, at: pakt + 16)
+        put(257, 4, at: pakt + 20)
+        let file = try AudioFile(source: MemoryByteSource(bytes))
+        #expect(file.dataFormat.formatID == .mpeg4AAC && file.dataFormat.sampleRate == 22050)
+        let reader = try ExtAudioFile(file: file)
+        #expect(reader.decodedFormat.sampleRate == 44100)
+        #expect(reader.fileLengthFrames == MoreFixtures.heValidFrames && reader.primingFrames == 4224)
+        let client = float32(reader.decodedFormat)
+        try reader.setClientDataFormat(client)
+        let buffer = try #require(PCMBuffer(format: client, frameCapacity: 65536))
+        var ours: [Float] = []
+        while true {
+            buffer.frameLength = 0
+            let n = try reader.read(into: buffer, frameCount: 65536)
+            if n == 0 { break }
+            ours += UnsafeBufferPointer(start: buffer.region().baseAddress!.assumingMemoryBound(to: Float.self), count: n)
+        }
+        #expect(Int64(ours.count) == MoreFixtures.heValidFrames)
+        let ffmpeg = try MoreFixtures.reference("he-sync-1ch-22050.m4a")
+        #expect(snr(ffmpeg[4224...], ours[...], channel: 0, channels: 1) >= 100)
+    }
+
     /// ADTS cannot signal SBR: SBR found in the stream (implicit signalling) is decoded at the
     /// core rate, every packet's 1024 frames, so the duration is the stream's; the core band is
     /// ffmpeg's decode of the stream without SBR, 481 frames (faad2's SBR filter bank) later.
