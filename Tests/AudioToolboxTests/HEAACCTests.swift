@@ -37,4 +37,19 @@ struct HEAACCTests {
         let (rendered, out) = try GuideTests.loopOffline(Self.path("he-implicit-1ch-22050.aac"), loops: 1)
         #expect(rendered.frames == 26 * 1024 && rendered.channels == 1, "rendered \(rendered.frames) frames; \(out)")
     }
+
+    @Test("aqplay renders 1.1 s at 44.1 kHz from the file and from standard input (Audio File Stream Services)", arguments: files)
+    func aqplayFileAndStream(name: String) throws {
+        let aqplay = CPrograms.path(".build/debug/aqplay")
+        for source in ["file", "stream"] {
+            let out = GuideTests.scratchPath("aqplay-\(source).wav")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let command = source == "file" ? "'\(aqplay)' --offline '\(out)' '\(Self.path(name))'"
+                : "'\(aqplay)' --offline '\(out)' - < '\(Self.path(name))'"
+            let r = try GuideTests.run("/bin/sh", ["-c", command])
+            #expect(r.status == 0, "\(source): \(r.out)\(r.err)")
+            let audio = try GuideTests.ffmpegDecode(out)
+            #expect(audio.frames == 48510, "\(source): \(audio.frames) frames")
+        }
+    }
 }
