@@ -15,7 +15,7 @@ struct MPEG4MoreTests {
     /// hierarchically (object type 5), or by a CAF 'aach' description — is 'aach' at the SBR
     /// rate, 2048 frames per packet, the packet table in output frames: iTunSMPB's core frames
     /// (2112 priming) and the edit list's media time both become 4224 priming frames.
-    @Test(arguments: ["he-sync-1ch-22050.m4a", "he-explicit-1ch-22050.m4a", "he-1ch-22050.caf"])
+    @Test(arguments: ["he-sync-1ch-22050.m4a", "he-explicit-1ch-22050.m4a", "he-1ch-22050.caf", "he-sbr-sync-1ch-22050.m4a"])
     func heAACIsReportedAtTheOutputRate(name: String) throws {
         let file = try AudioFile(path: Self.path(name))
         let f = file.dataFormat
