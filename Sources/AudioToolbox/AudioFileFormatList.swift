@@ -1,15 +1,20 @@
 import CAudioToolbox
 import AudioCore
+import AudioFileServices
+import AudioCodecFAAD
 
 // kAudioFilePropertyFormatList and kAudioFileStreamProperty_FormatList: the formats a file's
 // encoded data can be decoded to, richest first (QA1639). For AAC with SBR signalled in the magic
-// cookie: 'aach' at the SBR rate, then the 'aac ' core; with PS, 'aacp' first. Anything else:
-// one item, the data format.
+// cookie: 'aach' at the SBR rate, then the 'aac ' core; with PS, 'aacp' first. AAC-LC at up to
+// 24 kHz whose first packet carries SBR data (implicit signalling, as in ADTS): 'aach' at twice
+// the rate, then the core. Anything else: one item, the data format.
 
 enum FileFormatList {
     /// The list for a file or stream whose data format is `format`, with `cookie` and the
-    /// channel layout tag `layoutTag` (0 when the file has no layout).
-    static func items(_ format: SwiftASBD, cookie: [UInt8]?, layoutTag: UInt32) -> [(format: SwiftASBD, tag: UInt32)] {
+    /// channel layout tag `layoutTag` (0 when the file has no layout). `firstPacket`, where
+    /// given, is looked at for SBR that the config does not signal (ADTS HE-AAC): 'aach' at twice
+    /// the core rate then comes first.
+    static func items(_ format: SwiftASBD, cookie: [UInt8]?, layoutTag: UInt32, firstPacket: [UInt8]? = nil) -> [(format: SwiftASBD, tag: UInt32)] {
         if let cookie, !cookie.isEmpty, FormatInfo.aacFamily.contains(format.formatID),
            var list = try? FormatInfo.aacList(format, cookie: cookie), list.count > 1 {
             // Each layer with its own object type in the flags, as the data format has it.
@@ -30,7 +35,24 @@ enum FileFormatList {
             default: FormatInfo.unknownTag(format.channelsPerFrame)
             }
         }
+        if format.formatID == .mpeg4AAC, let firstPacket,
+           AACDecoder.carriesImplicitSBR(input: format, magicCookie: cookie, firstPacket: firstPacket) {
+            var he = format
+            he.formatID = .mpeg4AAC_HE
+            he.formatFlags = AudioCore.AudioFormatFlags(rawValue: 5)
+            he.sampleRate = format.sampleRate * 2
+            he.framesPerPacket = format.framesPerPacket * 2
+            return [(he, tag), (format, tag)]
+        }
         return [(format, tag)]
+    }
+
+    /// The first packet of `file`, for ``items(_:cookie:layoutTag:firstPacket:)``: only for AAC
+    /// whose core rate leaves room for SBR.
+    static func firstPacket(_ file: AudioFile) -> [UInt8]? {
+        guard file.dataFormat.formatID == .mpeg4AAC, file.dataFormat.sampleRate <= 24000, file.packetCount > 0,
+              let read = try? file.readPackets(from: 0, count: 1) else { return nil }
+        return read.data
     }
 
     /// The list as a C array of `AudioFormatListItem`, 48 bytes apart.

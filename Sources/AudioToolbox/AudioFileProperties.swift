@@ -36,7 +36,8 @@ extension FileBox {
         case (UInt32(kAudioFilePropertyPacketTableInfo), .reader(let f)): return f.packetTableInfo.map { bytes(of: Self.c($0)) }
         case (UInt32(kAudioFilePropertyPacketTableInfo), .writer(let w)): return w.packetTableInfo.map { bytes(of: Self.c($0)) }
         case (UInt32(kAudioFilePropertyFormatList), .reader(let f)):
-            return FileFormatList.bytes(FileFormatList.items(f.dataFormat, cookie: f.magicCookie, layoutTag: f.channelLayout?.tag.rawValue ?? 0))
+            return FileFormatList.bytes(FileFormatList.items(
+                f.dataFormat, cookie: f.magicCookie, layoutTag: f.channelLayout?.tag.rawValue ?? 0, firstPacket: FileFormatList.firstPacket(f)))
         case (UInt32(kAudioFilePropertyFormatList), .writer(let w)):
             return FileFormatList.bytes(FileFormatList.items(w.dataFormat, cookie: w.magicCookie, layoutTag: w.channelLayout?.tag.rawValue ?? 0))
         case (UInt32(kAudioFilePropertyEstimatedDuration), .reader(let f)): return bytes(of: f.estimatedDuration)

@@ -1,3 +1,4 @@
+import AudioToolbox
 import Foundation
 import ProcessSupport
 import Testing
@@ -51,5 +52,26 @@ struct HEAACCTests {
             let audio = try GuideTests.ffmpegDecode(out)
             #expect(audio.frames == 48510, "\(source): \(audio.frames) frames")
         }
+    }
+
+    /// ADTS cannot signal SBR; the first packet shows it (QA1639's case): the format list puts
+    /// 'aach' at twice the rate before the 'aac ' core. Without SBR data, only the core.
+    @Test("The format list of ADTS HE-AAC (implicit SBR) lists 'aach' before the core", arguments: [("he-implicit-1ch-22050.aac", 2), ("he-core-1ch-22050.aac", 1)])
+    func implicitSBRFormatList(name: String, items: Int) throws {
+        let path = Self.path(name)
+        let url = CFURLCreateFromFileSystemRepresentation(nil, path, path.utf8.count, false)
+        var file: AudioFileID?
+        #expect(AudioFileOpenURL(url!, .readPermission, 0, &file) == noErr)
+        CFRelease(UnsafeRawPointer(url!))
+        var size: UInt32 = 0
+        #expect(AudioFileGetPropertyInfo(file!, kAudioFilePropertyFormatList, &size, nil) == noErr)
+        #expect(Int(size) == items * MemoryLayout<AudioFormatListItem>.stride)
+        var list = [AudioFormatListItem](repeating: AudioFormatListItem(), count: items)
+        #expect(AudioFileGetProperty(file!, kAudioFilePropertyFormatList, &size, &list) == noErr)
+        if items == 2 {
+            #expect(list[0].mASBD.mFormatID == kAudioFormatMPEG4AAC_HE && list[0].mASBD.mSampleRate == 44100 && list[0].mASBD.mFramesPerPacket == 2048)
+        }
+        #expect(list[items - 1].mASBD.mFormatID == kAudioFormatMPEG4AAC && list[items - 1].mASBD.mSampleRate == 22050)
+        #expect(AudioFileClose(file!) == noErr)
     }
 }

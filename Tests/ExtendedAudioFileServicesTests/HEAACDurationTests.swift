@@ -168,6 +168,38 @@ struct HEAACDurationTests {
         #expect(snr(core[...], floats(plain[...])[...], channel: 0, channels: 1) >= 100)
     }
 
+    /// A program that takes the format list's 'aach' item for ADTS HE-AAC (QA1639) decodes the
+    /// ADTS packets with the file's cookie at 44.1 kHz, 2048 frames a packet, upper band
+    /// included: ffmpeg's decode of the same packets in MPEG-4, within 90 dB.
+    @Test func implicitSBRDecodedAsItsHELayer() throws {
+        let file = try AudioFile(path: MoreFixtures.path("he-implicit-1ch-22050.aac"))
+        let first = try file.readPackets(from: 0, count: 1).data
+        #expect(AACDecoder.carriesImplicitSBR(input: file.dataFormat, magicCookie: file.magicCookie, firstPacket: first))
+        var he = file.dataFormat
+        he.formatID = .mpeg4AAC_HE
+        he.sampleRate = 44100
+        he.framesPerPacket = 2048
+        let decoder = try AACDecoder(input: he, magicCookie: file.magicCookie)
+        #expect(decoder.outputFormat.sampleRate == 44100 && decoder.maximumFramesPerPacket == 2048)
+        let read = try file.readPackets(from: 0, count: 10)
+        let buffer = try #require(PCMBuffer(format: decoder.outputFormat, frameCapacity: 10 * 2048))
+        var offset = 0
+        for d in try #require(read.descriptions) {
+            let n = Int(d.dataByteSize)
+            _ = try read.data.withUnsafeBytes { try decoder.decode(packet: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + n)]), frames: nil, into: buffer) }
+            offset += n
+        }
+        #expect(buffer.frameLength == 10 * 2048)
+        let channels = Int(decoder.outputFormat.channelsPerFrame)
+        let ours = Array(UnsafeBufferPointer(start: buffer.region().baseAddress!.assumingMemoryBound(to: Float.self), count: buffer.frameLength * channels))
+        let ffmpeg = try MoreFixtures.reference("he-sbr-sync-1ch-22050.m4a")
+        let db = snr(ffmpeg[...], ours[...], channel: 0, channels: channels)
+        #expect(db >= 90, "\(db) dB")
+        // Without SBR data there is no HE layer to find.
+        let core = try AudioFile(path: MoreFixtures.path("he-core-1ch-22050.aac"))
+        #expect(!AACDecoder.carriesImplicitSBR(input: core.dataFormat, magicCookie: core.magicCookie, firstPacket: try core.readPackets(from: 0, count: 1).data))
+    }
+
     /// afconvert writes the whole duration at 44.1 kHz.
     @Test(arguments: MoreFixtures.heFiles)
     func afconvertWritesTheWholeDuration(name: String) throws {
