@@ -310,6 +310,19 @@ public final class AACDecoder: AudioDecoder {
         reopen()
     }
 
+    /// Whether `firstPacket`, the first access unit of a stream described by `input` and
+    /// `magicCookie` whose config does not signal SBR, carries SBR data (implicit signalling, as
+    /// ADTS HE-AAC does): the stream then also decodes as HE-AAC at twice the core rate, which a
+    /// format list reports before the core. False when SBR is signalled either way, when the
+    /// core rate leaves no room for it (above 24 kHz), or when the packet does not decode.
+    public static func carriesImplicitSBR(input: AudioStreamBasicDescription, magicCookie: [UInt8]?, firstPacket: [UInt8]) -> Bool {
+        guard !firstPacket.isEmpty, let decoder = try? AACDecoder(input: input, magicCookie: magicCookie),
+              decoder.sbrMode == .off, decoder.audioSpecificConfig.sbr == .unspecified,
+              decoder.audioSpecificConfig.samplingFrequency <= 24000 else { return false }
+        firstPacket.withUnsafeBytes { decoder.stage($0.baseAddress!, $0.count) }
+        return decoder.sentinelFindsSBR(at: 0, count: firstPacket.count)
+    }
+
     /// Registers this decoder for the AAC format IDs.
     public static func register() {
         AudioDecoders.register(AACDecoder.self, for: [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2])

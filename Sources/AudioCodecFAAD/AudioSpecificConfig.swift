@@ -8,9 +8,12 @@ public import AudioCodecs
 /// above), the sampling frequency index (or an explicit 24-bit rate), the channel configuration,
 /// the hierarchical SBR/PS signalling of object types 5 and 29, the GASpecificConfig with its
 /// program_config_element when the channel configuration is 0, and the backward-compatible sync
-/// extensions (0x2b7 for SBR, 0x548 for PS) that may follow it. Every read is bounds-checked; a
-/// config that ends before a mandatory field is `badData`, a syntax this project cannot decode is
-/// `formatNotSupported`.
+/// extensions (0x2b7 for SBR, 0x548 for PS) that may follow it, read only when the config holds
+/// their bits. Every read is bounds-checked; a config that ends before a mandatory field (object
+/// types, rates, channel configuration, a program config element) is `badData`; one that ends
+/// inside the GASpecificConfig's flags and the fields they bring reads them as zero, as ffmpeg
+/// does (audiobooks carry 2-byte configs that set `dependsOnCoreCoder`). A syntax this project
+/// cannot decode is `formatNotSupported`.
 public struct AudioSpecificConfig: Hashable, Sendable {
     /// Whether a config says a tool (SBR or PS) is used.
     public enum Signalling: Hashable, Sendable {
@@ -90,10 +93,12 @@ public struct AudioSpecificConfig: Hashable, Sendable {
             throw AudioCodecError(.formatNotSupported, "MPEG-4 audio object type \(coreType) is not AAC")
         }
         gaSpecificStart = r.position
-        // GASpecificConfig (ISO/IEC 14496-3, 4.4.1).
-        let frameLengthFlag = try r.bits(1) == 1
-        if try r.bits(1) == 1 { _ = try r.bits(14) }  // dependsOnCoreCoder → coreCoderDelay
-        let extensionFlag = try r.bits(1) == 1
+        // GASpecificConfig (ISO/IEC 14496-3, 4.4.1). Its flags and the fields they bring are
+        // read as zero where the config has ended (a 2-byte config that sets dependsOnCoreCoder
+        // is read so by ffmpeg); a program config element must be whole.
+        let frameLengthFlag = r.bitsOrZero(1) == 1
+        if r.bitsOrZero(1) == 1 { _ = r.bitsOrZero(14) }  // dependsOnCoreCoder → coreCoderDelay
+        let extensionFlag = r.bitsOrZero(1) == 1
         let channels: Int
         switch configuration {
         case 0: channels = try ProgramConfigElement.parse(&r, configStart: 0)
@@ -102,14 +107,14 @@ public struct AudioSpecificConfig: Hashable, Sendable {
         default:
             throw AudioCodecError(.formatNotSupported, "channel configuration \(configuration) is reserved")
         }
-        if coreType == 6 || coreType == 20 { _ = try r.bits(3) }  // layerNr
+        if coreType == 6 || coreType == 20 { _ = r.bitsOrZero(3) }  // layerNr
         if extensionFlag {
-            if coreType == 22 { _ = try r.bits(16) }  // numOfSubFrame, layer_length
-            if [17, 19, 20, 23].contains(coreType) { _ = try r.bits(3) }  // resilience flags
-            _ = try r.bits(1)  // extensionFlag3
+            if coreType == 22 { _ = r.bitsOrZero(16) }  // numOfSubFrame, layer_length
+            if [17, 19, 20, 23].contains(coreType) { _ = r.bitsOrZero(3) }  // resilience flags
+            _ = r.bitsOrZero(1)  // extensionFlag3
         }
         if Self.errorResilientTypes.contains(coreType) {
-            let epConfig = try r.bits(2)
+            let epConfig = r.bitsOrZero(2)
             guard epConfig == 0 else {
                 throw AudioCodecError(.formatNotSupported, "error protection (epConfig \(epConfig)) is not supported")
             }
@@ -337,6 +342,13 @@ struct ConfigBitReader {
         guard count >= 0, count <= remaining else {
             throw AudioCodecError(.badData, "AudioSpecificConfig ends at bit \(bytes.count * 8) while reading bit \(position + count)")
         }
+        let value = peek(count)
+        position += count
+        return value
+    }
+
+    /// Reads `count` bits, zeros for those past the end (for fields whose absence means 0).
+    mutating func bitsOrZero(_ count: Int) -> UInt32 {
         let value = peek(count)
         position += count
         return value

@@ -20,8 +20,9 @@ public struct AudioFileRepair: Sendable, Hashable, CustomStringConvertible {
         /// A chunk after the audio data whose declared size runs past the end of the file was
         /// ignored, and the walk ended there.
         public static let chunkPastEndOfFile = Kind(rawValue: "chunkPastEndOfFile")
-        /// The audio data chunk (`data`, `SSND`) declares more bytes than the file holds, as a
-        /// recording cut short leaves it: the whole packets that are there are read.
+        /// The audio data chunk (`data`, `SSND`, an MPEG-4 `mdat` after its `moov`) declares
+        /// more bytes than the file holds, as a recording or download cut short leaves it: the
+        /// whole packets that are there are read.
         public static let audioDataTruncated = Kind(rawValue: "audioDataTruncated")
 
         public var description: String { rawValue }

@@ -36,6 +36,11 @@ extension FileBox {
         case (UInt32(kAudioFilePropertyChannelLayout), .writer(let w)): return w.channelLayout.map(LayoutBytes.encode)
         case (UInt32(kAudioFilePropertyPacketTableInfo), .reader(let f)): return f.packetTableInfo.map { bytes(of: Self.c($0)) }
         case (UInt32(kAudioFilePropertyPacketTableInfo), .writer(let w)): return w.packetTableInfo.map { bytes(of: Self.c($0)) }
+        case (UInt32(kAudioFilePropertyFormatList), .reader(let f)):
+            return FileFormatList.bytes(FileFormatList.items(
+                f.dataFormat, cookie: f.magicCookie, layoutTag: f.channelLayout?.tag.rawValue ?? 0, firstPacket: FileFormatList.firstPacket(f)))
+        case (UInt32(kAudioFilePropertyFormatList), .writer(let w)):
+            return FileFormatList.bytes(FileFormatList.items(w.dataFormat, cookie: w.magicCookie, layoutTag: w.channelLayout?.tag.rawValue ?? 0))
         case (UInt32(kAudioFilePropertyEstimatedDuration), .reader(let f)): return bytes(of: f.estimatedDuration)
         case (UInt32(kAudioFilePropertyBitRate), .reader(let f)): return bytes(of: UInt32(clamping: f.bitRate))
         case (UInt32(kAudioFilePropertySourceBitDepth), _):
@@ -144,6 +149,9 @@ public func _AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: U
         return noErrStatus
     }
     guard let value = box.propertyBytes(inPropertyID) else { return unsupported }
+    if inPropertyID == UInt32(kAudioFilePropertyFormatList) {
+        return FileFormatList.copyOut(value, outPropertyData, ioDataSize, tooSmall: badSize)
+    }
     // A magic cookie may be asked for with more room than it needs; fixed-size values must fit.
     return copyOut(value, outPropertyData, ioDataSize, tooSmall: badSize)
 }

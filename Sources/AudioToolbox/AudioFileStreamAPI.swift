@@ -114,9 +114,8 @@ extension StreamBox {
         case .fileFormat: return bytes(of: try known(s.fileFormat).rawValue)
         case .dataFormat: return bytes(of: try known(s.dataFormat).c)
         case .formatList:
-            let item = CAudioToolbox.AudioFormatListItem(
-                mASBD: try known(s.dataFormat).c, mChannelLayoutTag: s.channelLayout?.tag.rawValue ?? 0)
-            return bytes(of: item)
+            let list = FileFormatList.items(try known(s.dataFormat), cookie: s.magicCookie, layoutTag: s.channelLayout?.tag.rawValue ?? 0)
+            return FileFormatList.bytes(list)
         case .magicCookieData: return try known(s.magicCookie)
         case .audioDataByteCount: return bytes(of: try known(s.audioDataByteCount))
         case .audioDataPacketCount: return bytes(of: try known(s.audioDataPacketCount))
@@ -190,6 +189,9 @@ public func _AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID?,
     if translations.contains(inPropertyID) {
         guard Int(ioPropertyDataSize.pointee) == value.count else { return badSize }
         return resultStatus { () throws(AudioFileStreamError) in try box.translate(inPropertyID, outPropertyData) }
+    }
+    if inPropertyID == UInt32(kAudioFileStreamProperty_FormatList) {
+        return FileFormatList.copyOut(value, outPropertyData, ioPropertyDataSize, tooSmall: badSize)
     }
     // A magic cookie may be asked for with more room than it needs; fixed-size values must fit.
     return copyOut(value, outPropertyData, ioPropertyDataSize, tooSmall: badSize)

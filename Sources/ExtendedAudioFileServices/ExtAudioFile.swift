@@ -25,6 +25,9 @@ public final class ExtAudioFile {
     public let fileLengthFrames: Int64
     /// Priming frames dropped at the start.
     public let primingFrames: Int64
+    /// Decoded frames per frame the file counts: 2 when the file describes the AAC core of a
+    /// stream decoded with SBR at twice its rate, else 1.
+    let frameScale: Int64
 
     /// The format ``read(into:frameCount:)`` produces: any linear PCM, at any rate and channel
     /// count. Defaults to ``decodedFormat``.
@@ -91,11 +94,17 @@ public final class ExtAudioFile {
             throw .file(AudioFileError(.unsupportedDataFormat, "cannot decode '\(format.formatID)': \(error.reason)"))
         }
         decodedFormat = decoder.outputFormat
+        // A file that describes the AAC core of a stream the decoder doubles with SBR ('aac ' at
+        // the core rate, a cookie that signals SBR) counts core frames: its counts are doubled.
+        let perPacket = Int(format.framesPerPacket)
+        frameScale = perPacket > 0 && decoder.maximumFramesPerPacket == 2 * perPacket
+            && decodedFormat.sampleRate == 2 * format.sampleRate ? 2 : 1
         let table = file.packetTableInfo
-        primingFrames = Int64(table?.primingFrames ?? 0)
-        let total = file.totalFrames
+        primingFrames = Int64(table?.primingFrames ?? 0) * frameScale
+        let total = file.totalFrames.multipliedReportingOverflow(by: frameScale).overflow ? .max : file.totalFrames * frameScale
         if let table {
-            fileLengthFrames = max(0, min(table.numberValidFrames, total - Int64(table.primingFrames)))
+            let valid = table.numberValidFrames.multipliedReportingOverflow(by: frameScale).overflow ? .max : table.numberValidFrames * frameScale
+            fileLengthFrames = max(0, min(valid, total - primingFrames))
         } else {
             fileLengthFrames = total
         }
@@ -180,7 +189,7 @@ public final class ExtAudioFile {
             var total: Int64 = 0
             for frames in table.frames {
                 starts.append(total)
-                total += Int64(frames)
+                total += Int64(frames) * frameScale
             }
             starts.append(total)
             packetStartFrames = starts
@@ -272,7 +281,7 @@ public final class ExtAudioFile {
         let target = frame + primingFrames
         let packet: Int64
         if packetStartFrames.isEmpty {
-            let fpp = Int64(max(fileDataFormat.framesPerPacket, 1))
+            let fpp = Int64(max(fileDataFormat.framesPerPacket, 1)) * frameScale
             packet = planner.startPacket(for: target / fpp)
             resetPoint = planner.resetPoint(for: target / fpp)
             position = packet * fpp

@@ -27,6 +27,8 @@ public enum Fixtures {
     public static let aacRefs = root.appendingPathComponent("aac-refs")
     /// MPEG audio files and ffmpeg's decodes (Scripts/fixtures/make_mp3_refs.sh).
     public static let mp3Refs = root.appendingPathComponent("mp3-refs")
+    /// HE-AAC, short configs and more MPEG-4 files with ffmpeg's decodes (Scripts/fixtures/make_mpeg4_more_fixtures.sh).
+    public static let mpeg4More = root.appendingPathComponent("mpeg4-more")
 
     /// The entries of every malformed-file manifest: `malformed/manifest.json` (Scripts/fixtures/
     /// make_malformed.py) and the `malformed/manifest-FORMAT.json` files other fixture scripts write

@@ -300,7 +300,16 @@ struct BitReader {
         }
         return value
     }
-    mutating func skip(_ count: Int) { position += count }
+    mutating func skip(_ count: Int) {
+        position += count
+        if position > bytes.count * 8 { overrun = true }
+    }
+
+    /// The next `count` bits (zeros past the end) without consuming them.
+    func peek(_ count: Int) -> UInt32 {
+        var copy = self
+        return copy.read(count)
+    }
 }
 
 /// Writes bits most significant first.

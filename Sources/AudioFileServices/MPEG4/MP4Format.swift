@@ -13,20 +13,26 @@ public import AudioCore
 ///   ``trackCount`` counts the audio tracks (`kAudioFilePropertyAudioTrackCount`: a chapter
 ///   or text track does not count).
 /// - **Formats**: `mp4a` with `esds` — AAC (`'aac '` with the object type in the flags, `'aach'`
-///   or `'aacp'` when the AudioSpecificConfig signals SBR or PS explicitly; the magic cookie is
+///   or `'aacp'` at the SBR rate with 2048 frames per packet when the AudioSpecificConfig signals
+///   SBR or PS explicitly, hierarchically or by the 0x2b7 sync extension; the magic cookie is
 ///   the ES_Descriptor, as Apple's `AudioFile` returns it) or MP3; `alac` (`'alac'` with the bit
 ///   depth flag 1–4 and the config's frames per packet; the magic cookie is the whole `alac` box
 ///   — size, type, version and flags, then the ALACSpecificConfig — the form Apple's ALAC
 ///   decoder and ffmpeg's accept).
 /// - **Packets**: `stts`, `stsc`, `stsz`/`stz2`, `stco`/`co64`; every count is checked against
 ///   the bytes of its box before anything is reserved, every sample's range against the file.
-/// - **Gapless**: ``packetTableInfo`` from, in order: the iTunes `iTunSMPB` item; the edit list
+/// - **Gapless**: ``packetTableInfo`` (in output frames: for HE-AAC at the SBR rate) from, in
+///   order: the iTunes `iTunSMPB` item (core frames, doubled for HE-AAC); the edit list
 ///   (`media_time` = priming, `segment_duration` converted from the movie to the media timescale
 ///   = valid frames); for ALAC and MP3, a `stts` total shorter than the packets (the remainder);
 ///   for AAC, Apple's 2112 priming frames only when the `©too` encoder tag names iTunes or Apple.
 ///   Otherwise none (``gaplessSource`` is nil).
 /// - **Metadata**: `udta/meta/ilst` text items under Apple's info keys; cover art (`covr`) is read when asked for.
 ///   Chapters from a QuickTime chapter track (`tref/chap`), else from Nero's `chpl`.
+/// - **Cut short**: a file whose `moov` comes first and whose `mdat` the file ends inside reads
+///   the whole samples that are there (a sample cut in the middle is dropped) and lists an
+///   `audioDataTruncated` repair; a sample table pointing past the end of the file elsewhere,
+///   or a file cut before its `moov`, is still an error.
 /// - **Fragmented files** (`mvex` in `moov`, `moof` boxes at the top level): the samples of the
 ///   `moov` sample tables, then those of every fragment's `traf`/`trun` for the track, in file
 ///   order; `mfra` and `sidx` are not needed and ignored.
@@ -64,6 +70,9 @@ public struct MP4Format: AudioFileFormat {
     public let isFragmented: Bool
     /// Movie fragments that hold samples of the audio track.
     public let fragmentCount: Int
+    /// An `mdat` cut short (moov first, the file ending inside the audio): the samples that are
+    /// there are read (see ``AudioFileRepair/Kind/audioDataTruncated``).
+    public let repairs: [AudioFileRepair]
     let artworkLocations: [ArtworkLocation]
 
     /// The `covr` item's pictures.
@@ -134,7 +143,10 @@ public struct MP4Format: AudioFileFormat {
         magicCookie = description.cookie
         channelLayout = description.channelConfiguration.flatMap(AudioChannelLayoutTag.aac(channelConfiguration:)).map { AudioChannelLayout(tag: $0) }
 
-        let tables = try MP4SampleTables(tree: tree, stbl: stbl, fileSize: source.size, framesPerPacket: description.format.framesPerPacket)
+        let truncation = try MP4Truncation.find(top: top, source: source)
+        let tables = try MP4SampleTables(
+            tree: tree, stbl: stbl, fileSize: source.size, framesPerPacket: description.format.framesPerPacket, truncation: truncation)
+        repairs = tables.isCut ? truncation.map { [$0.repair] } ?? [] : []
         var table = tables.table
         var duration = tables.duration
         var byteCount = tables.byteCount
@@ -166,7 +178,8 @@ public struct MP4Format: AudioFileFormat {
         let gapless = MP4Gapless.packetTableInfo(MP4Gapless.Facts(
             iTunSMPB: metadata.iTunSMPB, edits: try Self.edits(tree, trak), movieTimescale: movieTimescale,
             mediaTimescale: mediaTimescale, sampleRate: dataFormat.sampleRate, totalFrames: table.totalFrames,
-            timedDuration: duration, encoder: metadata.encoder, formatID: dataFormat.formatID))
+            timedDuration: duration, encoder: metadata.encoder, formatID: dataFormat.formatID,
+            framesPerCoreFrame: description.framesPerCoreFrame))
         packetTableInfo = gapless?.info
         gaplessSource = gapless?.origin.rawValue
     }

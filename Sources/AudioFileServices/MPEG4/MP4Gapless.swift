@@ -4,14 +4,16 @@ import AudioCore
 /// file has and that fits its packets:
 ///
 /// 1. the iTunes `iTunSMPB` item (`----`, mean `com.apple.iTunes`): hex fields
-///    ` 00000000 PRIMING REMAINDER VALIDFRAMES …`;
+///    ` 00000000 PRIMING REMAINDER VALIDFRAMES …`, in frames of the AAC core: for HE-AAC whose
+///    SBR doubles the rate, Apple's encoder writes 2112 priming frames and half the output's
+///    frames (ffmpeg doubles them too), so they are doubled to the output rate;
 /// 2. the track's edit list (`edts/elst`): the first non-empty edit's `media_time` is the priming,
 ///    its `segment_duration` (movie timescale, converted to the media timescale) the valid frames;
 /// 3. for data whose last packet may be short (ALAC, MP3): the `stts` total, when it is less than
 ///    the packets hold, gives the remainder;
 /// 4. for AAC from Apple's encoder (the `©too` encoder tag names iTunes or Apple) without either:
-///    Apple's 2112 priming frames. Any other AAC without 1 or 2 reports none: its encoder delay is
-///    not known.
+///    Apple's 2112 priming frames (core frames: 4224 for HE-AAC). Any other AAC without 1 or 2
+///    reports none: its encoder delay is not known.
 ///
 /// Sources whose numbers do not fit the frames the packets hold (priming plus valid frames more
 /// than the total) are passed over. Media times are converted from the media timescale to the
@@ -35,6 +37,9 @@ enum MP4Gapless {
         var timedDuration: Int64
         var encoder: String?
         var formatID: AudioFormatID
+        /// Output frames per AAC core frame (2 for HE-AAC at twice the core rate), which
+        /// iTunSMPB and Apple's priming convention count in.
+        var framesPerCoreFrame: Int64 = 1
     }
 
     /// Where the packet table info came from, for tools and tests.
@@ -51,8 +56,8 @@ enum MP4Gapless {
             return (AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder)), origin)
         }
         if let text = f.iTunSMPB, let fields = Optional(text.split(separator: " ").compactMap { UInt64($0, radix: 16) }),
-           fields.count >= 4, fields[1] <= UInt64(Int32.max), fields[3] <= UInt64(Int64.max),
-           let result = make(Int64(fields[1]), Int64(fields[3]), .iTunSMPB)
+           fields.count >= 4, fields[1] <= UInt64(Int32.max / 2), fields[3] <= UInt64(Int64.max / 2),
+           let result = make(Int64(fields[1]) * f.framesPerCoreFrame, Int64(fields[3]) * f.framesPerCoreFrame, .iTunSMPB)
         {
             return result
         }
@@ -72,7 +77,8 @@ enum MP4Gapless {
             return nil
         }
         if aac.contains(f.formatID), let encoder = f.encoder?.lowercased(), encoder.contains("itunes") || encoder.contains("apple") {
-            return make(2112, total - 2112, .appleEncoderConvention)
+            let priming = 2112 * f.framesPerCoreFrame
+            return make(priming, total - priming, .appleEncoderConvention)
         }
         return nil
     }

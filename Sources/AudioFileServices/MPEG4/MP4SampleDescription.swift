@@ -8,6 +8,9 @@ struct MP4SampleDescription {
     let cookie: [UInt8]?
     /// The MPEG-4 channel configuration (AAC), for the channel layout.
     let channelConfiguration: Int?
+    /// Output frames per core frame: 2 for HE-AAC whose SBR doubles the core rate, else 1.
+    /// iTunSMPB counts core frames (Apple writes HE-AAC's that way, and ffmpeg reads it so).
+    private(set) var framesPerCoreFrame: Int64 = 1
 
     init(tree: MP4BoxTree, stsd: Int, mediaTimescale: UInt32) throws(AudioFileError) {
         let stsdBox = tree.box(stsd)
@@ -124,6 +127,7 @@ struct MP4SampleDescription {
                     bitsPerChannel: 0)
                 cookie = descriptor
                 channelConfiguration = parsed.channelConfiguration
+                if parsed.outputRate == 2 * parsed.coreRate { framesPerCoreFrame = 2 }
             case 0x69, 0x6B:
                 format = Self.mp3(rate: rate, channels: channels)
                 cookie = nil
@@ -217,63 +221,3 @@ struct ESDescriptor {
     }
 }
 
-/// An AudioSpecificConfig (ISO/IEC 14496-3, 1.6.2.1) as far as the stream description needs:
-/// object type, rates, channel configuration and explicit SBR/PS signalling.
-struct MP4AudioConfig {
-    let objectType: Int
-    let coreRate: Double
-    let outputRate: Double
-    let channelConfiguration: Int
-    let channels: Int
-    let formatID: AudioFormatID
-    let formatFlags: UInt32
-    let framesPerPacket: UInt32
-
-    init?(_ bytes: [UInt8]) {
-        var r = BitReader(bytes)
-        func objectTypeField() -> Int {
-            let t = Int(r.read(5))
-            return t == 31 ? 32 + Int(r.read(6)) : t
-        }
-        func rateField() -> Int? {
-            let index = Int(r.read(4))
-            if index == 15 { return Int(r.read(24)) }
-            return index < MPEG4Audio.samplingFrequencies.count ? MPEG4Audio.samplingFrequencies[index] : nil
-        }
-        var type = objectTypeField()
-        guard let core = rateField() else { return nil }
-        let configuration = Int(r.read(4))
-        var extensionRate: Int?
-        var signalled = 0
-        if type == 5 || type == 29 {
-            signalled = type
-            extensionRate = rateField()
-            type = objectTypeField()
-        }
-        guard !r.overrun, type > 0, core > 0 else { return nil }
-        objectType = type
-        coreRate = Double(core)
-        channelConfiguration = configuration
-        var count = configuration == 7 ? 8 : (configuration <= 6 ? configuration : 0)
-        // GASpecificConfig's frameLengthFlag: 960-sample frames.
-        let shortFrames = [1, 2, 3, 4, 6, 7, 17, 19, 20, 21, 22, 23].contains(type) && r.read(1) == 1
-        let coreFrames: UInt32 = shortFrames ? 960 : 1024
-        switch signalled {
-        case 5:
-            formatID = .mpeg4AAC_HE
-            outputRate = Double(extensionRate ?? core * 2)
-            formatFlags = 5
-        case 29:
-            formatID = .mpeg4AAC_HE_V2
-            outputRate = Double(extensionRate ?? core * 2)
-            formatFlags = 29
-            if count == 1 { count = 2 }
-        default:
-            formatID = .mpeg4AAC
-            outputRate = Double(core)
-            formatFlags = UInt32(type)
-        }
-        channels = count
-        framesPerPacket = outputRate > coreRate ? coreFrames * 2 : coreFrames
-    }
-}

@@ -16,8 +16,13 @@ struct MP4SampleTables {
     let timedSamples: Int64
     /// Sum of the packet sizes.
     let byteCount: Int64
+    /// True when the table stops early: the file ends inside `truncation`'s `mdat`, before the
+    /// sample it lists next.
+    let isCut: Bool
 
-    init(tree: MP4BoxTree, stbl: Int, fileSize: Int64, framesPerPacket: UInt32) throws(AudioFileError) {
+    /// Reads the tables. A sample past the end of the file is an error, except in the missing
+    /// part of `truncation`'s `mdat` (see ``MP4Truncation``): the table then ends before it.
+    init(tree: MP4BoxTree, stbl: Int, fileSize: Int64, framesPerPacket: UInt32, truncation: MP4Truncation? = nil) throws(AudioFileError) {
         func required(_ type: FourCharCode) throws(AudioFileError) -> Int {
             guard let node = tree.child(stbl, type) else {
                 throw AudioFileError(.invalidFile, "sample table without '\(type)'", chunk: "stbl", offset: tree.box(stbl).offset)
@@ -52,7 +57,8 @@ struct MP4SampleTables {
         var sample = 0
         var bytes: Int64 = 0
         var previousFirst: UInt32 = 0
-        for run in 0..<runs {
+        var cut = false
+        runs: for run in 0..<runs {
             let p = 8 + run * 12
             let first = raw.be32(p)
             let perChunk = Int(raw.be32(p + 4))
@@ -71,6 +77,10 @@ struct MP4SampleTables {
                 for _ in 0..<n {
                     let size = sizes.size(sample)
                     guard offset >= 0, offset <= fileSize, Int64(size) <= fileSize - offset else {
+                        if let truncation, truncation.covers(offset: offset, size: Int64(size)) {
+                            cut = true
+                            break runs
+                        }
                         throw chunks.body.error(
                             "sample \(sample) (\(size) bytes at offset \(offset), chunk \(chunk)) lies past the end of the file (\(fileSize) bytes)",
                             .invalidFile)
@@ -83,7 +93,8 @@ struct MP4SampleTables {
                 chunk += 1
             }
         }
-        guard sample == sizes.count else {
+        isCut = cut
+        guard sample == sizes.count || cut else {
             throw stsc.error("the chunks hold \(sample) of the \(sizes.count) samples the sample size table lists", .invalidFile)
         }
         self.table = table

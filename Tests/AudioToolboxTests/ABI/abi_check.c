@@ -454,6 +454,7 @@ static void checkConstants(void) {
     CONST_U32(kBytePacketTranslationFlag_IsEstimate, 1);
     CONST_U32(kAudioFilePropertyFileFormat, 0x66666D74);           /* 'ffmt' */
     CONST_U32(kAudioFilePropertyDataFormat, 0x64666D74);           /* 'dfmt' */
+    CONST_U32(kAudioFilePropertyFormatList, 0x666C7374);           /* 'flst' */
     CONST_U32(kAudioFilePropertyIsOptimized, 0x6F70746D);          /* 'optm' */
     CONST_U32(kAudioFilePropertyMagicCookieData, 0x6D676963);      /* 'mgic' */
     CONST_U32(kAudioFilePropertyAudioDataByteCount, 0x62636E74);   /* 'bcnt' */

@@ -81,6 +81,20 @@ void fileErrors(const char *fixtures, const char *scratch) {
     EXPECT(f.mFormatID == kAudioFormatLinearPCM && f.mChannelsPerFrame == 2 && f.mSampleRate == 44100, "data format");
     EXPECT_STATUS(AudioFileGetProperty(file, 0x7a7a7a7a, &size, &f), kAudioFileUnsupportedPropertyError);
     EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyDataFormat, NULL, &f), kAudio_ParamError);
+    /* The format list of a format with one layer: one item, the data format; room for less
+       than one item is a size error; it cannot be set. */
+    AudioFormatListItem item;
+    EXPECT_STATUS(AudioFileGetPropertyInfo(file, kAudioFilePropertyFormatList, &size, &writable), noErr);
+    EXPECT(size == sizeof item && writable == 0, "format list info: %u bytes, writable %u", size, writable);
+    size = sizeof item - 1;
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyFormatList, &size, &item), kAudioFileBadPropertySizeError);
+    size = sizeof item;
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyFormatList, NULL, &item), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyFormatList, &size, NULL), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyFormatList, &size, &item), noErr);
+    EXPECT(size == sizeof item && item.mASBD.mFormatID == kAudioFormatLinearPCM && item.mASBD.mSampleRate == 44100
+           && item.mChannelLayoutTag == kAudioChannelLayoutTag_Stereo, "format list item");
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyFormatList, sizeof item, &item), kAudioFilePermissionsError);
     UInt64 packets = 0;
     size = sizeof packets;
     EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyAudioDataPacketCount, &size, &packets), noErr);
