@@ -28,6 +28,10 @@ import CMPG123
 /// first frame is a LAME/Info tag); trimming priming and remainder frames is the packet
 /// table's, done by ExtAudioFile and the queues. A Xing/Info frame handed over as a packet is
 /// decoded as the silent frame it is (`MPG123_IGNORE_INFOFRAME`), so it keeps its place.
+/// A Layer III frame whose bit reservoir reaches back further than the frames fed since the
+/// decoder was made or reset (a stream cut in the middle, the first frames after a seek) is
+/// decoded as ffmpeg decodes it: its granules whose data lies in the missing bytes are silent
+/// and the rest are decoded (libmpg123 alone would drop the whole frame).
 /// Should libmpg123 hold frames back anyway (as it does with read-ahead), the output is kept
 /// continuous by leading silence and keeps the same total: decoding *k* packets always
 /// appends exactly *k × N* frames.
@@ -55,6 +59,9 @@ public final class MP3Decoder: AudioDecoder {
     private var pending: [Float] = []
     /// Whether packets have decoded since the last reset (leading silence applies before).
     private var started = false
+    /// Bytes of Layer III main data libmpg123 holds from the frames fed since the last reset,
+    /// as far as a frame's `main_data_begin` can reach back into them.
+    private var reservoir = 0
 
     /// libmpg123's one-time global setup (a no-op since 1.27, required before).
     private static let initialized: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
@@ -142,7 +149,18 @@ public final class MP3Decoder: AudioDecoder {
         // The usual case, one frame in and its frame out with nothing held back, is copied from
         // libmpg123's buffer straight into `buffer`.
         var direct = false
-        if let error = feedAndDecode(UnsafeRawBufferPointer(rebasing: packet[0..<frameBytes]), direct: destination, wrote: &direct) {
+        let frame = UnsafeRawBufferPointer(rebasing: packet[0..<frameBytes])
+        var rewritten: [UInt8]?
+        if layer == 3, let frameReservoir = MP3ReservoirStart.reservoir(frame) {
+            if frameReservoir.begin > reservoir { rewritten = MP3ReservoirStart.rewrite(frame, available: reservoir) }
+            reservoir = min(min(frameReservoir.begin, reservoir) + frameReservoir.mainLength, 4096)
+        }
+        let failure = if let rewritten {
+            rewritten.withUnsafeBytes { feedAndDecode($0, direct: destination, wrote: &direct) }
+        } else {
+            feedAndDecode(frame, direct: destination, wrote: &direct)
+        }
+        if let error = failure {
             concealAndReset(into: buffer)
             throw error
         }
@@ -173,6 +191,7 @@ public final class MP3Decoder: AudioDecoder {
         handle = try? Self.open(rate: rate, channels: channels)
         pending.removeAll(keepingCapacity: true)
         started = false
+        reservoir = 0
     }
 
     /// Registers this decoder for '.mp3', '.mp2' and '.mp1'.

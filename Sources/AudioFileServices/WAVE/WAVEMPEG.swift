@@ -15,7 +15,7 @@ extension WAVEFormat {
         let stream = first.header
         var position = first.offset
         let encoder = MP3Tags.encoderInfo(try reader.peek(position, min(stream.frameLength, 4096)), header: stream)
-        if encoder != nil, Int64(stream.frameLength) <= end - position { position += Int64(stream.frameLength) }
+        if encoder?.isHeaderFrame == true, Int64(stream.frameLength) <= end - position { position += Int64(stream.frameLength) }
         let walk = try MPEGFrameScan.walk(&reader, from: position, end: end, stream: stream)
         guard walk.table.count > 0 else { return nil }
         let id: AudioFormatID = switch stream.layer {
@@ -27,8 +27,8 @@ extension WAVEFormat {
             sampleRate: Double(stream.sampleRate), formatID: id, formatFlags: format.formatFlags, bytesPerPacket: 0,
             framesPerPacket: UInt32(stream.samplesPerFrame), bytesPerFrame: 0, channelsPerFrame: UInt32(walk.channels),
             bitsPerChannel: 0)
-        let lame = encoder.flatMap { e in e.delay.flatMap { d in e.padding.map { (delay: d, padding: $0) } } }
-        let info = MP3Format.packetTableInfo(iTunSMPB: nil, lame: lame, totalFrames: walk.table.totalFrames)?.info
+        let lame = MP3Gapless.lame(encoder, frameOffset: first.offset, fileSize: end, framesPerPacket: stream.samplesPerFrame)
+        let info = MP3Gapless.packetTableInfo(iTunSMPB: nil, lame: lame, totalFrames: walk.table.totalFrames)?.info
         return (described, walk.table, info)
     }
 }
