@@ -39,9 +39,13 @@ import CMPG123
 /// ## Errors
 ///
 /// A packet that is not one frame of the stream (no sync, another layer or rate, shorter than
-/// its header says, a free-format frame) or that libmpg123 fails on appends silence of its
-/// length and throws `badData`; the decoder is then reset, so the next packet decodes as
-/// after a seek (its bit reservoir is empty). Bytes after the frame in a packet are ignored.
+/// its header says, a free-format frame) or a Layer III frame ffmpeg's decoder rejects
+/// (big_values above 288, window switching with block type 0) appends silence of its length
+/// and throws `badData`, and is not given to libmpg123: as in ffmpeg, the next frame decodes
+/// on from the frame before, with only what that frame left unused as its bit reservoir (the
+/// granules whose data is missing are silent). A frame libmpg123 itself fails on appends
+/// silence, throws `badData` and resets the decoder, so the next packet decodes as after a
+/// seek. Bytes after the frame in a packet are ignored.
 /// ``reset()`` drops all state. A decoder is used by one thread at a time; it is not
 /// `Sendable`.
 public final class MP3Decoder: AudioDecoder {
@@ -59,9 +63,11 @@ public final class MP3Decoder: AudioDecoder {
     private var pending: [Float] = []
     /// Whether packets have decoded since the last reset (leading silence applies before).
     private var started = false
-    /// Bytes of Layer III main data libmpg123 holds from the frames fed since the last reset,
-    /// as far as a frame's `main_data_begin` can reach back into them.
+    /// Bytes of Layer III main data the next frame may reach back into: what the last frame
+    /// fed left unused after its granules (ffmpeg's reservoir; libmpg123 holds at least these).
     private var reservoir = 0
+    /// Bytes of main data libmpg123 holds back to the start of the last frame's reservoir.
+    private var held = 0
 
     /// libmpg123's one-time global setup (a no-op since 1.27, required before).
     private static let initialized: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
@@ -141,7 +147,7 @@ public final class MP3Decoder: AudioDecoder {
         switch frameLength(packet) {
         case .success(let length): frameBytes = length
         case .failure(let error):
-            concealAndReset(into: buffer)
+            dropFrame(into: buffer)
             throw error
         }
         let samples = n * channels
@@ -151,9 +157,24 @@ public final class MP3Decoder: AudioDecoder {
         var direct = false
         let frame = UnsafeRawBufferPointer(rebasing: packet[0..<frameBytes])
         var rewritten: [UInt8]?
-        if layer == 3, let frameReservoir = MP3ReservoirStart.reservoir(frame) {
-            if frameReservoir.begin > reservoir { rewritten = MP3ReservoirStart.rewrite(frame, available: reservoir) }
-            reservoir = min(min(frameReservoir.begin, reservoir) + frameReservoir.mainLength, 4096)
+        if layer == 3, let side = MP3SideInfo(frame) {
+            guard side.isDecodable else {
+                // ffmpeg drops the frame but keeps its bytes as the next frame's reservoir:
+                // libmpg123 decodes it with silent granules, its output not used.
+                let silent = MP3ReservoirStart.silenced(frame, side)
+                let kept = pending.count
+                let scratch = UnsafeMutablePointer<Float>.allocate(capacity: n * channels)
+                defer { scratch.deallocate() }
+                var wrote = false
+                let failed = silent.withUnsafeBytes { feedAndDecode($0, direct: scratch, wrote: &wrote) } != nil
+                if pending.count > kept { pending.removeLast(pending.count - kept) }
+                appendSilence(into: buffer)
+                if failed { reset() } else { (reservoir, held) = (min(512, side.mainLength), side.mainLength) }
+                throw AudioCodecError(.badData, "an MPEG audio frame with big_values above 288 or a forbidden block type")
+            }
+            if side.mainDataBegin > reservoir { rewritten = MP3ReservoirStart.rewrite(frame, side, available: reservoir) }
+            held = min(min(side.mainDataBegin, reservoir) + side.mainLength, 4096)
+            reservoir = min(side.unusedBytes, held)
         }
         let failure = if let rewritten {
             rewritten.withUnsafeBytes { feedAndDecode($0, direct: destination, wrote: &direct) }
@@ -192,6 +213,7 @@ public final class MP3Decoder: AudioDecoder {
         pending.removeAll(keepingCapacity: true)
         started = false
         reservoir = 0
+        held = 0
     }
 
     /// Registers this decoder for '.mp3', '.mp2' and '.mp1'.
@@ -300,13 +322,24 @@ public final class MP3Decoder: AudioDecoder {
         return AudioCodecError(.badData, "libmpg123 failed \(doing) an MPEG audio frame: \(message)")
     }
 
-    /// Appends a packet's length of silence and resets.
-    private func concealAndReset(into buffer: PCMBuffer) {
+    /// Appends a packet's length of silence.
+    private func appendSilence(into buffer: PCMBuffer) {
         let n = min(maximumFramesPerPacket, buffer.framesFree)
         if n > 0 {
             buffer.freeSpace(0).baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: n * Int(outputFormat.bytesPerFrame))
             buffer.frameLength += n
         }
+    }
+
+    /// Appends a packet's length of silence and resets.
+    private func concealAndReset(into buffer: PCMBuffer) {
+        appendSilence(into: buffer)
         reset()
+    }
+
+    /// Conceals a packet libmpg123 is not given, as ffmpeg drops a packet without a frame of
+    /// the stream: silence, the decoder's state kept.
+    private func dropFrame(into buffer: PCMBuffer) {
+        appendSilence(into: buffer)
     }
 }

@@ -27,6 +27,8 @@ public enum Fixtures {
     public static let aacRefs = root.appendingPathComponent("aac-refs")
     /// MPEG audio files and ffmpeg's decodes (Scripts/fixtures/make_mp3_refs.sh).
     public static let mp3Refs = root.appendingPathComponent("mp3-refs")
+    /// MPEG audio edge cases and ffmpeg's decodes (Scripts/fixtures/make_mp3_edge_fixtures.sh).
+    public static let mp3Edge = root.appendingPathComponent("mp3-edge")
 
     /// The entries of every malformed-file manifest: `malformed/manifest.json` (Scripts/fixtures/
     /// make_malformed.py) and the `malformed/manifest-FORMAT.json` files other fixture scripts write
