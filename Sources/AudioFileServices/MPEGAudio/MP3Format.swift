@@ -22,8 +22,6 @@ public import AudioCore
 ///    (see `MP3Gapless`), the rest is valid.
 ///
 /// Numbers that do not fit the packets' frames are passed over; without either there is none.
-/// A Xing header with neither a frame nor a byte count, or a VBRI header of another version
-/// than 1, is not taken for one (ffmpeg decodes that frame as audio).
 public struct MP3Format: AudioFileFormat {
     public static let fileType = AudioFileType.mp3
     public static let extensions = ["mp3", "mp2", "mp1", "mpa", "mpga"]
@@ -82,7 +80,7 @@ public struct MP3Format: AudioFileFormat {
         // The first frame may be a Xing/Info or VBRI header rather than audio.
         let firstFrame = try reader.peek(first.offset, min(stream.frameLength, 4096))
         let encoder = MP3Tags.encoderInfo(firstFrame, header: stream)
-        if encoder?.isHeaderFrame == true, Int64(stream.frameLength) <= end - position { position += Int64(stream.frameLength) }
+        if encoder != nil, Int64(stream.frameLength) <= end - position { position += Int64(stream.frameLength) }
 
         let walk = try MPEGFrameScan.walk(&reader, from: position, end: end, stream: stream)
         let (table, channels, lastEnd) = (walk.table, walk.channels, walk.lastEnd)

@@ -121,10 +121,6 @@ enum MP3Tags {
         /// The LAME tag's encoder delay and padding, in samples.
         var delay: Int?
         var padding: Int?
-
-        /// Whether the frame is a header rather than audio: a frame or byte count other than 0
-        /// (ffmpeg decodes a frame with neither as audio).
-        var isHeaderFrame: Bool { (frames ?? 0) != 0 || (bytes ?? 0) != 0 }
     }
 
     /// The Xing/Info header at the side-information offset of the frame in `f` (Layer III), or a
@@ -161,8 +157,6 @@ enum MP3Tags {
             return info
         }
         if 36 + 18 <= f.count, Array(f[36..<40]) == Array("VBRI".utf8) {
-            // Only version 1 is read (as ffmpeg does); another version's counts are unknown.
-            guard f[40] == 0, f[41] == 1 else { return EncoderInfo(tag: "VBRI") }
             return EncoderInfo(tag: "VBRI", frames: f.be32(36 + 14), bytes: f.be32(36 + 10))
         }
         return nil

@@ -233,7 +233,7 @@ final class FrameCutter: StreamCutter {
                             kind = .mpeg
                             // The first frame may be a Xing/Info or VBRI header rather than audio.
                             let frame = Array(b[j..<(j + min(header.frameLength, 4096))])
-                            if let info = MP3Tags.encoderInfo(frame, header: header), info.isHeaderFrame {
+                            if let info = MP3Tags.encoderInfo(frame, header: header) {
                                 encoder = info
                                 return .found(next)
                             }

@@ -15,7 +15,7 @@ extension WAVEFormat {
         let stream = first.header
         var position = first.offset
         let encoder = MP3Tags.encoderInfo(try reader.peek(position, min(stream.frameLength, 4096)), header: stream)
-        if encoder?.isHeaderFrame == true, Int64(stream.frameLength) <= end - position { position += Int64(stream.frameLength) }
+        if encoder != nil, Int64(stream.frameLength) <= end - position { position += Int64(stream.frameLength) }
         let walk = try MPEGFrameScan.walk(&reader, from: position, end: end, stream: stream)
         guard walk.table.count > 0 else { return nil }
         let id: AudioFormatID = switch stream.layer {
