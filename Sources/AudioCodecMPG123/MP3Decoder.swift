@@ -39,13 +39,14 @@ import CMPG123
 /// ## Errors
 ///
 /// A packet that is not one frame of the stream (no sync, another layer or rate, shorter than
-/// its header says, a free-format frame) or a Layer III frame ffmpeg's decoder rejects
-/// (big_values above 288, window switching with block type 0) appends silence of its length
-/// and throws `badData`, and is not given to libmpg123: as in ffmpeg, the next frame decodes
-/// on from the frame before, with only what that frame left unused as its bit reservoir (the
-/// granules whose data is missing are silent). A frame libmpg123 itself fails on appends
-/// silence, throws `badData` and resets the decoder, so the next packet decodes as after a
-/// seek. Bytes after the frame in a packet are ignored.
+/// its header says, a free-format frame) appends silence of its length, throws `badData` and
+/// is not given to libmpg123, which keeps its state, as ffmpeg drops such a packet. A Layer
+/// III frame ffmpeg's decoder rejects (big_values above 288, window switching with block type
+/// 0) does the same, and as in ffmpeg its last bytes become the next frame's bit reservoir:
+/// the next frame is handed to libmpg123 rebuilt with those bytes in front of its own main
+/// data (in a longer frame). A frame libmpg123 itself fails on appends silence, throws
+/// `badData` and resets the decoder, so the next packet decodes as after a seek. Bytes after
+/// the frame in a packet are ignored.
 /// ``reset()`` drops all state. A decoder is used by one thread at a time; it is not
 /// `Sendable`.
 public final class MP3Decoder: AudioDecoder {
@@ -68,6 +69,8 @@ public final class MP3Decoder: AudioDecoder {
     private var reservoir = 0
     /// Bytes of main data libmpg123 holds back to the start of the last frame's reservoir.
     private var held = 0
+    /// The bytes of a frame ffmpeg would reject, which it keeps as the next frame's reservoir.
+    private var carried: [UInt8]?
 
     /// libmpg123's one-time global setup (a no-op since 1.27, required before).
     private static let initialized: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
@@ -159,21 +162,25 @@ public final class MP3Decoder: AudioDecoder {
         var rewritten: [UInt8]?
         if layer == 3, let side = MP3SideInfo(frame) {
             guard side.isDecodable else {
-                // ffmpeg drops the frame but keeps its bytes as the next frame's reservoir:
-                // libmpg123 decodes it with silent granules, its output not used.
-                let silent = MP3ReservoirStart.silenced(frame, side)
-                let kept = pending.count
-                let scratch = UnsafeMutablePointer<Float>.allocate(capacity: n * channels)
-                defer { scratch.deallocate() }
-                var wrote = false
-                let failed = silent.withUnsafeBytes { feedAndDecode($0, direct: scratch, wrote: &wrote) } != nil
-                if pending.count > kept { pending.removeLast(pending.count - kept) }
+                // ffmpeg drops the frame but keeps its last bytes as the next frame's reservoir.
+                carried = Array(frame.suffix(min(512, frame.count - 4)))
                 appendSilence(into: buffer)
-                if failed { reset() } else { (reservoir, held) = (min(512, side.mainLength), side.mainLength) }
                 throw AudioCodecError(.badData, "an MPEG audio frame with big_values above 288 or a forbidden block type")
             }
-            if side.mainDataBegin > reservoir { rewritten = MP3ReservoirStart.rewrite(frame, side, available: reservoir) }
-            held = min(min(side.mainDataBegin, reservoir) + side.mainLength, 4096)
+            if let bytes = carried {
+                // The frame after one ffmpeg rejects: its reservoir is that frame's last bytes.
+                carried = nil
+                if let rebuilt = MP3ReservoirStart.carrying(frame, side, reservoir: bytes) {
+                    rewritten = rebuilt
+                    held = min(side.mainDataBegin, bytes.count) + side.mainLength
+                } else {
+                    rewritten = MP3ReservoirStart.rewrite(frame, side, available: 0)
+                    held = side.mainLength
+                }
+            } else {
+                if side.mainDataBegin > reservoir { rewritten = MP3ReservoirStart.rewrite(frame, side, available: reservoir) }
+                held = min(min(side.mainDataBegin, reservoir) + side.mainLength, 4096)
+            }
             reservoir = min(side.unusedBytes, held)
         }
         let failure = if let rewritten {
@@ -214,6 +221,7 @@ public final class MP3Decoder: AudioDecoder {
         started = false
         reservoir = 0
         held = 0
+        carried = nil
     }
 
     /// Registers this decoder for '.mp3', '.mp2' and '.mp1'.

@@ -17,21 +17,30 @@ enum MP3ReservoirStart {
     /// main data the decoder holds from earlier frames.
     static func rewrite(_ frame: UnsafeRawBufferPointer, _ side: MP3SideInfo, available: Int) -> [UInt8]? {
         guard side.mainDataBegin > available else { return nil }
-        let missing = side.mainDataBegin - available
         var bytes = [UInt8](frame)
-        let granules = side.granules
-        let mpeg1 = side.mpeg1
+        _ = silenceMissing(&bytes, side, missing: side.mainDataBegin - available)
+        BitCursor.write(&bytes, at: side.sideStart * 8, bits: side.mpeg1 ? 9 : 8, value: available)
+        fixCRC(&bytes, side)
+        return bytes
+    }
 
+    /// Rewrites the side information in `bytes` so the granules whose data would start in the
+    /// `missing` bytes are silent, as ffmpeg decodes them: they get no scalefactors, no big
+    /// values, a global gain of 0, and between them just the bits up to the first decoded
+    /// granule's data. Returns where the last granule's data ends, in bits from the start of
+    /// the bytes that are there.
+    private static func silenceMissing(_ bytes: inout [UInt8], _ side: MP3SideInfo, missing: Int) -> Int {
+        let granules = side.granules
         // ffmpeg: granules are silent while the bits counted so far fall short of the missing
-        // bytes; the next granule's data starts `skip` bits into this frame's main data.
+        // bytes; the next granule's data starts `skip` bits after the bytes that are there.
         var counted = 0
         var silent = 0
         while silent < granules.count, counted / 8 < missing {
             counted += granules[silent].reduce(0) { $0 + $1.length }
             silent += 1
         }
-        // The silent granules take up the bits from the start of the held bytes to there.
-        var skip = max(0, counted - 8 * missing)
+        let start = max(0, counted - 8 * missing)
+        var skip = start
         for row in granules[0..<silent] {
             for g in row {
                 let length = min(g.length, skip)
@@ -42,13 +51,50 @@ enum MP3ReservoirStart {
                 BitCursor.write(&bytes, at: g.count1At, bits: 1, value: 1)
             }
         }
-        BitCursor.write(&bytes, at: side.sideStart * 8, bits: mpeg1 ? 9 : 8, value: available)
-        if side.hasCRC {
-            let crc = crc16(bytes[2..<4] + bytes[side.sideStart..<side.mainStart])
-            bytes[4] = UInt8(crc >> 8)
-            bytes[5] = UInt8(crc & 0xFF)
+        return start + granules[silent...].joined().reduce(0) { $0 + $1.length }
+    }
+
+    /// The frame rebuilt to hold `reservoir` — the bytes ffmpeg holds for it, of which its
+    /// `main_data_begin` reaches back into the last — before its own main data, in a longer
+    /// frame (a higher bitrate index) with `main_data_begin` 0, the granules whose data is not
+    /// there silent. The bytes the longer frame has spare go after the granules' data, so the
+    /// unused end of the main data, the next frame's reservoir, stays last. Nil when no frame
+    /// of the stream's version and rate is long enough.
+    static func carrying(_ frame: UnsafeRawBufferPointer, _ side: MP3SideInfo, reservoir: [UInt8]) -> [UInt8]? {
+        let kept = reservoir.suffix(side.mainDataBegin)
+        var head = [UInt8](frame[0..<side.mainStart])
+        let end = side.mainDataBegin > kept.count
+            ? silenceMissing(&head, side, missing: side.mainDataBegin - kept.count)
+            : side.granules.joined().reduce(0) { $0 + $1.length }
+        let body = Array(kept) + Array(frame[side.mainStart...])
+        let used = min(body.count, (end + 7) / 8)
+        let needed = side.mainStart + body.count
+        let versionBits = Int(frame[1] >> 3 & 3), rateIndex = Int(frame[2] >> 2 & 3)
+        guard rateIndex < 3, versionBits != 1 else { return nil }
+        let rate = [[11025, 12000, 8000], [], [22050, 24000, 16000], [44100, 48000, 32000]][versionBits][rateIndex]
+        let kbps = side.mpeg1
+            ? [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
+            : [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
+        var choice: (index: Int, pad: Int, length: Int)?
+        search: for index in 1...14 {
+            for pad in 0...1 {
+                let length = (side.mpeg1 ? 144 : 72) * kbps[index] * 1000 / rate + pad
+                if length >= needed { choice = (index, pad, length); break search }
+            }
         }
-        return bytes
+        guard let choice else { return nil }
+        head[2] = UInt8(choice.index << 4) | head[2] & 0x0D | UInt8(choice.pad << 1)
+        BitCursor.write(&head, at: side.sideStart * 8, bits: side.mpeg1 ? 9 : 8, value: 0)
+        fixCRC(&head, side)
+        return head + body[0..<used] + [UInt8](repeating: 0, count: choice.length - needed) + body[used...]
+    }
+
+    /// Computes the CRC of a CRC-protected frame again.
+    private static func fixCRC(_ bytes: inout [UInt8], _ side: MP3SideInfo) {
+        guard side.hasCRC else { return }
+        let crc = crc16(bytes[2..<4] + bytes[side.sideStart..<side.mainStart])
+        bytes[4] = UInt8(crc >> 8)
+        bytes[5] = UInt8(crc & 0xFF)
     }
 
     /// The MPEG audio CRC-16 (polynomial 0x8005, initial 0xFFFF) of the header's last two
@@ -62,15 +108,34 @@ enum MP3ReservoirStart {
         return crc
     }
 
-    /// The frame with every granule silent (no bits, no big values, no window switching) and
-    /// no reservoir: decoding it keeps its main data as the next frame's reservoir.
-    static func silenced(_ frame: UnsafeRawBufferPointer, _ side: MP3SideInfo) -> [UInt8] {
-        var bytes = [UInt8](frame)
-        for g in side.granules.joined() {
-            BitCursor.write(&bytes, at: g.at, bits: 12 + 9 + 8, value: 0)
-            BitCursor.write(&bytes, at: g.compressAt, bits: g.compressBits + 1, value: 0)  // and window_switching_flag
+    /// The frame rebuilt to hold `reservoir` — the bytes its `main_data_begin` reaches back
+    /// into — before its own main data, in a longer frame (a higher bitrate index) with
+    /// `main_data_begin` 0; the bytes the longer frame has spare go after the granules' data,
+    /// so the unused end of the main data, the next frame's reservoir, stays last. Nil when no
+    /// frame of the stream's version and rate is long enough.
+    static func carrying(_ frame: UnsafeRawBufferPointer, _ side: MP3SideInfo, reservoir: ArraySlice<UInt8>) -> [UInt8]? {
+        let body = Array(reservoir) + Array(frame[side.mainStart...])
+        let used = (side.granules.joined().reduce(0) { $0 + $1.length } + 7) / 8
+        guard used <= body.count else { return nil }
+        let needed = side.mainStart + body.count
+        let versionBits = Int(frame[1] >> 3 & 3), rateIndex = Int(frame[2] >> 2 & 3)
+        guard rateIndex < 3 else { return nil }
+        let rate = [[11025, 12000, 8000], [], [22050, 24000, 16000], [44100, 48000, 32000]][versionBits][rateIndex]
+        let kbps = side.mpeg1
+            ? [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
+            : [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
+        var choice: (index: Int, pad: Int, length: Int)?
+        search: for index in 1...14 {
+            for pad in 0...1 {
+                let length = (side.mpeg1 ? 144 : 72) * kbps[index] * 1000 / rate + pad
+                if length >= needed { choice = (index, pad, length); break search }
+            }
         }
+        guard let choice else { return nil }
+        var bytes = [UInt8](frame[0..<side.mainStart])
+        bytes[2] = UInt8(choice.index << 4) | bytes[2] & 0x0D | UInt8(choice.pad << 1)
         BitCursor.write(&bytes, at: side.sideStart * 8, bits: side.mpeg1 ? 9 : 8, value: 0)
+        bytes += body[0..<used] + [UInt8](repeating: 0, count: choice.length - needed) + body[used...]
         if side.hasCRC {
             let crc = crc16(bytes[2..<4] + bytes[side.sideStart..<side.mainStart])
             bytes[4] = UInt8(crc >> 8)

@@ -24,17 +24,17 @@ struct EdgeFixtureTests {
     static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
         .filter { $0.hasSuffix(".mp3") || $0.hasSuffix(".mp2") }.sorted()
 
-    /// Packets whose decode may differ from ffmpeg's timeline decode, and why.
-    /// ffmpeg 5.1 drops a frame its parser hands over with junk after it (a damaged header
-    /// makes the next frame junk), and the next frames then read that frame's missing bytes
-    /// as their reservoir; here that frame decodes and the next frames read what it left.
-    /// After a frame ffmpeg rejects (big_values above 288), the next frame's first granule
-    /// overlaps the rejected frame's silence here and the frame before it in ffmpeg.
+    /// Packets whose decode may differ from ffmpeg's timeline, and why: ffmpeg 5.1 drops a
+    /// frame its parser hands over with junk after it (a damaged header makes the next frame
+    /// junk), and the next frames then miss that frame's bytes in their reservoir; here that
+    /// frame decodes and the next frames read what it left. Every other packet of these files
+    /// — a frame ffmpeg rejects (big_values above 288) and the frames after it included —
+    /// agrees with ffmpeg.
     static let knownDifferences: [String: Int] = [
-        "damaged-cbr.mp3": 3,  // the rejected frame's successor; the frame before a lost header and the one after
-        "damaged-crc.mp3": 1,  // the rejected frame's successor
-        "damaged-vbr.mp3": 5,  // as damaged-cbr, with stereo frames reaching further back
-        "junk-between.mp3": 7,  // two frames with junk after them, dropped by ffmpeg, and their successors
+        "damaged-cbr.mp3": 2,  // the frame before the destroyed header and the one after it
+        "damaged-crc.mp3": 0,  // side information garbled in one frame, main data in another
+        "damaged-vbr.mp3": 4,  // as damaged-cbr, with stereo frames reaching two frames back
+        "junk-between.mp3": 7,  // two frames with junk after them, and their successors
     ]
 
     @Test(arguments: names)
