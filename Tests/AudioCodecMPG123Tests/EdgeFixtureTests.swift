@@ -24,17 +24,18 @@ struct EdgeFixtureTests {
     static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
         .filter { $0.hasSuffix(".mp3") || $0.hasSuffix(".mp2") }.sorted()
 
-    /// Packets whose decode may differ from ffmpeg's timeline, and why: ffmpeg 5.1 drops a
-    /// frame its parser hands over with junk after it (a damaged header makes the next frame
-    /// junk), and the next frames then miss that frame's bytes in their reservoir; here that
-    /// frame decodes and the next frames read what it left. Every other packet of these files
-    /// — a frame ffmpeg rejects (big_values above 288) and the frames after it included —
-    /// agrees with ffmpeg.
+    /// Packets whose decode may differ from ffmpeg's timeline, and why: ffmpeg 5.1's parser
+    /// hands junk (bytes other than 0 between frames; a frame whose header was destroyed is
+    /// junk) over in front of the next frame, whose decoder then finds no header and drops
+    /// that frame; the frames after it miss its bytes in their reservoir. Here that frame
+    /// decodes and the frames after it read what it left. Every other packet of these files —
+    /// a frame ffmpeg rejects (big_values above 288) and the frames after it included — agrees
+    /// with ffmpeg.
     static let knownDifferences: [String: Int] = [
-        "damaged-cbr.mp3": 2,  // the frame before the destroyed header and the one after it
+        "damaged-cbr.mp3": 2,  // the frame after the destroyed header and the one after that
         "damaged-crc.mp3": 0,  // side information garbled in one frame, main data in another
         "damaged-vbr.mp3": 4,  // as damaged-cbr, with stereo frames reaching two frames back
-        "junk-between.mp3": 7,  // two frames with junk after them, and their successors
+        "junk-between.mp3": 7,  // two frames with junk before them, and their successors
     ]
 
     @Test(arguments: names)
