@@ -12,6 +12,10 @@
 /// the first decoded granule's data, with no scalefactors, no big values and a global gain of
 /// 0 (what they decode to is below 1e-15 of full scale). The CRC, if the frame has one, is
 /// computed again.
+///
+/// The frame after one ffmpeg rejects is rebuilt too (``carrying(_:_:reservoir:)``): ffmpeg
+/// keeps the rejected frame's last bytes as its reservoir, which libmpg123, never given that
+/// frame, does not hold, so they go into the frame itself.
 enum MP3ReservoirStart {
     /// The rewritten frame, or nil when its reservoir lies within the `available` bytes of
     /// main data the decoder holds from earlier frames.
