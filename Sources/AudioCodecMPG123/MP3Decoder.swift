@@ -28,6 +28,10 @@ import CMPG123
 /// first frame is a LAME/Info tag); trimming priming and remainder frames is the packet
 /// table's, done by ExtAudioFile and the queues. A Xing/Info frame handed over as a packet is
 /// decoded as the silent frame it is (`MPG123_IGNORE_INFOFRAME`), so it keeps its place.
+/// A Layer III frame whose bit reservoir reaches back further than the frames fed since the
+/// decoder was made or reset (a stream cut in the middle, the first frames after a seek) is
+/// decoded as ffmpeg decodes it: its granules whose data lies in the missing bytes are silent
+/// and the rest are decoded (libmpg123 alone would drop the whole frame).
 /// Should libmpg123 hold frames back anyway (as it does with read-ahead), the output is kept
 /// continuous by leading silence and keeps the same total: decoding *k* packets always
 /// appends exactly *k × N* frames.
@@ -35,9 +39,14 @@ import CMPG123
 /// ## Errors
 ///
 /// A packet that is not one frame of the stream (no sync, another layer or rate, shorter than
-/// its header says, a free-format frame) or that libmpg123 fails on appends silence of its
-/// length and throws `badData`; the decoder is then reset, so the next packet decodes as
-/// after a seek (its bit reservoir is empty). Bytes after the frame in a packet are ignored.
+/// its header says, a free-format frame) appends silence of its length, throws `badData` and
+/// is not given to libmpg123, which keeps its state, as ffmpeg drops such a packet. A Layer
+/// III frame ffmpeg's decoder rejects (big_values above 288, window switching with block type
+/// 0) does the same, and as in ffmpeg its last bytes become the next frame's bit reservoir:
+/// the next frame is handed to libmpg123 rebuilt with those bytes in front of its own main
+/// data (in a longer frame). A frame libmpg123 itself fails on appends silence, throws
+/// `badData` and resets the decoder, so the next packet decodes as after a seek. Bytes after
+/// the frame in a packet are ignored.
 /// ``reset()`` drops all state. A decoder is used by one thread at a time; it is not
 /// `Sendable`.
 public final class MP3Decoder: AudioDecoder {
@@ -55,6 +64,13 @@ public final class MP3Decoder: AudioDecoder {
     private var pending: [Float] = []
     /// Whether packets have decoded since the last reset (leading silence applies before).
     private var started = false
+    /// Bytes of Layer III main data the next frame may reach back into: what the last frame
+    /// fed left unused after its granules (ffmpeg's reservoir; libmpg123 holds at least these).
+    private var reservoir = 0
+    /// Bytes of main data libmpg123 holds back to the start of the last frame's reservoir.
+    private var held = 0
+    /// The bytes of a frame ffmpeg would reject, which it keeps as the next frame's reservoir.
+    private var carried: [UInt8]?
 
     /// libmpg123's one-time global setup (a no-op since 1.27, required before).
     private static let initialized: Bool = mpg123_init() == Int32(MPG123_OK.rawValue)
@@ -134,7 +150,7 @@ public final class MP3Decoder: AudioDecoder {
         switch frameLength(packet) {
         case .success(let length): frameBytes = length
         case .failure(let error):
-            concealAndReset(into: buffer)
+            dropFrame(into: buffer)
             throw error
         }
         let samples = n * channels
@@ -142,7 +158,37 @@ public final class MP3Decoder: AudioDecoder {
         // The usual case, one frame in and its frame out with nothing held back, is copied from
         // libmpg123's buffer straight into `buffer`.
         var direct = false
-        if let error = feedAndDecode(UnsafeRawBufferPointer(rebasing: packet[0..<frameBytes]), direct: destination, wrote: &direct) {
+        let frame = UnsafeRawBufferPointer(rebasing: packet[0..<frameBytes])
+        var rewritten: [UInt8]?
+        if layer == 3, let side = MP3SideInfo(frame) {
+            guard side.isDecodable else {
+                // ffmpeg drops the frame but keeps its last bytes as the next frame's reservoir.
+                carried = Array(frame.suffix(min(512, frame.count - 4)))
+                appendSilence(into: buffer)
+                throw AudioCodecError(.badData, "an MPEG audio frame with big_values above 288 or a forbidden block type")
+            }
+            if let bytes = carried {
+                // The frame after one ffmpeg rejects: its reservoir is that frame's last bytes.
+                carried = nil
+                if let rebuilt = MP3ReservoirStart.carrying(frame, side, reservoir: bytes) {
+                    rewritten = rebuilt
+                    held = min(side.mainDataBegin, bytes.count) + side.mainLength
+                } else {
+                    rewritten = MP3ReservoirStart.rewrite(frame, side, available: 0)
+                    held = side.mainLength
+                }
+            } else {
+                if side.mainDataBegin > reservoir { rewritten = MP3ReservoirStart.rewrite(frame, side, available: reservoir) }
+                held = min(min(side.mainDataBegin, reservoir) + side.mainLength, 4096)
+            }
+            reservoir = min(side.unusedBytes, held)
+        }
+        let failure = if let rewritten {
+            rewritten.withUnsafeBytes { feedAndDecode($0, direct: destination, wrote: &direct) }
+        } else {
+            feedAndDecode(frame, direct: destination, wrote: &direct)
+        }
+        if let error = failure {
             concealAndReset(into: buffer)
             throw error
         }
@@ -173,6 +219,9 @@ public final class MP3Decoder: AudioDecoder {
         handle = try? Self.open(rate: rate, channels: channels)
         pending.removeAll(keepingCapacity: true)
         started = false
+        reservoir = 0
+        held = 0
+        carried = nil
     }
 
     /// Registers this decoder for '.mp3', '.mp2' and '.mp1'.
@@ -281,13 +330,24 @@ public final class MP3Decoder: AudioDecoder {
         return AudioCodecError(.badData, "libmpg123 failed \(doing) an MPEG audio frame: \(message)")
     }
 
-    /// Appends a packet's length of silence and resets.
-    private func concealAndReset(into buffer: PCMBuffer) {
+    /// Appends a packet's length of silence.
+    private func appendSilence(into buffer: PCMBuffer) {
         let n = min(maximumFramesPerPacket, buffer.framesFree)
         if n > 0 {
             buffer.freeSpace(0).baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: n * Int(outputFormat.bytesPerFrame))
             buffer.frameLength += n
         }
+    }
+
+    /// Appends a packet's length of silence and resets.
+    private func concealAndReset(into buffer: PCMBuffer) {
+        appendSilence(into: buffer)
         reset()
+    }
+
+    /// Conceals a packet libmpg123 is not given, as ffmpeg drops a packet without a frame of
+    /// the stream: silence, the decoder's state kept.
+    private func dropFrame(into buffer: PCMBuffer) {
+        appendSilence(into: buffer)
     }
 }

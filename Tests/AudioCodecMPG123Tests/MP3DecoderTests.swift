@@ -135,8 +135,9 @@ struct BehaviourTests {
         #expect(afterReset.samples.count == (stream.packets.count - 7) * 1152 * 2)
     }
 
-    /// A bad packet appends silence of a packet's length, throws badData and resets: the next
-    /// packets decode as after a seek.
+    /// A packet that is not a frame of the stream appends silence of a packet's length, throws
+    /// badData and leaves the decoder as it was (ffmpeg drops such a packet): the next packets
+    /// decode as if it had not been there.
     @Test func badPacketIsConcealedBySilence() throws {
         let stream = try MP3Stream(try MP3Fixtures.bytes("mono-22050-48k.mp3"))
         let decoder = try MP3Decoder(input: stream.format, magicCookie: nil)
@@ -156,9 +157,9 @@ struct BehaviourTests {
             #expect((0..<576).allSatisfy { buffer.region(0).load(fromByteOffset: 4 * $0, as: Float.self) == 0 })
         }
         let after = decodeAll(decoder, Array(stream.packets[5...]))
-        let fresh = decodeAll(try MP3Decoder(input: stream.format, magicCookie: nil), Array(stream.packets[5...]))
+        let without = decodeAll(try MP3Decoder(input: stream.format, magicCookie: nil), Array(stream.packets[0..<4] + stream.packets[5...]))
         #expect(after.errors.isEmpty)
-        let same = after.samples == fresh.samples
+        let same = after.samples == Array(without.samples.suffix(after.samples.count))
         #expect(same)
     }
 

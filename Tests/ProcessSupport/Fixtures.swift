@@ -29,6 +29,8 @@ public enum Fixtures {
     public static let mp3Refs = root.appendingPathComponent("mp3-refs")
     /// HE-AAC, short configs and more MPEG-4 files with ffmpeg's decodes (Scripts/fixtures/make_mpeg4_more_fixtures.sh).
     public static let mpeg4More = root.appendingPathComponent("mpeg4-more")
+    /// MPEG audio edge cases and ffmpeg's decodes (Scripts/fixtures/make_mp3_edge_fixtures.sh).
+    public static let mp3Edge = root.appendingPathComponent("mp3-edge")
 
     /// The entries of every malformed-file manifest: `malformed/manifest.json` (Scripts/fixtures/
     /// make_malformed.py) and the `malformed/manifest-FORMAT.json` files other fixture scripts write

@@ -16,10 +16,10 @@ public import AudioCore
 ///
 /// 1. iTunes' `iTunSMPB` comment in an ID3v2 tag (` 00000000 PRIMING REMAINDER VALID …` in
 ///    hex), as for MPEG-4;
-/// 2. the LAME tag after a Xing/Info header: priming is the encoder delay plus the decoder's 529
-///    frames, the valid frames are the packets' frames minus delay and padding, and the remainder
-///    is padding minus 529 (at least 0; priming takes up the difference so the three add up to
-///    the packets' frames).
+/// 2. the LAME tag after a Xing/Info header, trimmed as ffmpeg trims it: priming is the encoder
+///    delay plus the decoder's 529 frames (529 when the delay is 0), the remainder is the
+///    padding minus 529 where that is more than 0 and the Xing frame count matches the stream
+///    (see `MP3Gapless`), the rest is valid.
 ///
 /// Numbers that do not fit the packets' frames are passed over; without either there is none.
 public struct MP3Format: AudioFileFormat {
@@ -109,12 +109,12 @@ public struct MP3Format: AudioFileFormat {
         } else {
             lameDelayAndPadding = nil
         }
+        let lame = MP3Gapless.lame(encoder, frameOffset: first.offset, fileSize: size, framesPerPacket: stream.samplesPerFrame)
         dataFormat = described.format
         dataOffset = firstAudio
         dataByteCount = lastEnd - firstAudio
         packets = .table(table)
-        let gapless = Self.packetTableInfo(
-            iTunSMPB: smpb, lame: lameDelayAndPadding, totalFrames: table.totalFrames)
+        let gapless = MP3Gapless.packetTableInfo(iTunSMPB: smpb, lame: lame, totalFrames: table.totalFrames)
         packetTableInfo = gapless?.info
         gaplessSource = gapless?.source
     }
@@ -133,33 +133,6 @@ public struct MP3Format: AudioFileFormat {
             bytesPerPacket: 0, framesPerPacket: UInt32(stream.samplesPerFrame), bytesPerFrame: 0,
             channelsPerFrame: UInt32(channels), bitsPerChannel: 0)
         return (fileType, format)
-    }
-
-    /// Priming, valid and remainder frames from `iTunSMPB`, else from the LAME tag's delay and
-    /// padding (see the type's documentation), when they fit `totalFrames`.
-    static func packetTableInfo(
-        iTunSMPB: String?, lame: (delay: Int, padding: Int)?, totalFrames total: Int64
-    ) -> (info: AudioFilePacketTableInfo, source: String)? {
-        func make(_ priming: Int64, _ valid: Int64, _ remainder: Int64) -> AudioFilePacketTableInfo? {
-            guard priming >= 0, valid >= 0, remainder >= 0, priming <= Int64(Int32.max), remainder <= Int64(Int32.max),
-                  priming + valid + remainder == total
-            else { return nil }
-            return AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
-        }
-        if let text = iTunSMPB {
-            let fields = text.split(separator: " ").compactMap { UInt64($0, radix: 16) }
-            if fields.count >= 4, fields[1] <= UInt64(Int32.max), fields[3] <= UInt64(total) {
-                let priming = Int64(fields[1]), valid = Int64(fields[3])
-                if let info = make(priming, valid, total - priming - valid) { return (info, "iTunSMPB") }
-            }
-        }
-        if let lame {
-            let valid = total - Int64(lame.delay) - Int64(lame.padding)
-            let remainder = max(0, Int64(lame.padding - decoderDelay))
-            let priming = total - valid - remainder  // delay + 529, less where the padding is short
-            if let info = make(priming, valid, remainder) { return (info, "LAME") }
-        }
-        return nil
     }
 
     /// True when the file holds an MPEG audio stream after any ID3v2 tags: two consecutive

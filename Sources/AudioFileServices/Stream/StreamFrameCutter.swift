@@ -318,9 +318,11 @@ final class FrameCutter: StreamCutter {
                     total = Int64(fields[1] + fields[2] + fields[3])
                 }
             }
-            let lame = encoder?.delay.flatMap { delay in encoder?.padding.map { (delay, $0) } }
+            let lame = encoder.flatMap { e in
+                e.delay.flatMap { delay in e.padding.map { MP3Gapless.LAME(delay: delay, padding: $0, declaredFrames: total) } }
+            }
             if let total {
-                facts.packetTableInfo = MP3Format.packetTableInfo(iTunSMPB: smpb, lame: lame, totalFrames: total)?.info
+                facts.packetTableInfo = MP3Gapless.packetTableInfo(iTunSMPB: smpb, lame: lame, totalFrames: total)?.info
             }
             if let container {
                 // The container's file type, data offset, sizes, layout and metadata; the frame's format.

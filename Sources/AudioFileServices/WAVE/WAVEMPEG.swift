@@ -27,8 +27,8 @@ extension WAVEFormat {
             sampleRate: Double(stream.sampleRate), formatID: id, formatFlags: format.formatFlags, bytesPerPacket: 0,
             framesPerPacket: UInt32(stream.samplesPerFrame), bytesPerFrame: 0, channelsPerFrame: UInt32(walk.channels),
             bitsPerChannel: 0)
-        let lame = encoder.flatMap { e in e.delay.flatMap { d in e.padding.map { (delay: d, padding: $0) } } }
-        let info = MP3Format.packetTableInfo(iTunSMPB: nil, lame: lame, totalFrames: walk.table.totalFrames)?.info
+        let lame = MP3Gapless.lame(encoder, frameOffset: first.offset, fileSize: end, framesPerPacket: stream.samplesPerFrame)
+        let info = MP3Gapless.packetTableInfo(iTunSMPB: nil, lame: lame, totalFrames: walk.table.totalFrames)?.info
         return (described, walk.table, info)
     }
 }
