@@ -59,8 +59,12 @@ public final class AudioConverter {
     /// How the sample-rate converter primes (`kAudioConverterPrimeMethod`); stored and reported.
     /// Every method gives the same output here: the converter's delay is always trimmed.
     public var primeMethod = PrimeMethod.normal
-    /// The encoder's quality setting (`kAudioConverterCodecQuality`); stored and reported.
-    public var codecQuality: UInt32 = 0x60
+    /// The encoder's quality setting (`kAudioConverterCodecQuality`); stored, reported and
+    /// given to the encoder (FLAC takes its compression level from it; see
+    /// ``AudioEncoder/setQuality(_:)``), which keeps its own setting once its stream has begun.
+    public var codecQuality: UInt32 = 0x60 {
+        didSet { try? encoder?.setQuality(codecQuality) }
+    }
     /// The input's channel layout (`kAudioConverterInputChannelLayout`); stored and reported.
     public var inputChannelLayout: AudioChannelLayout?
     /// The output's channel layout (`kAudioConverterOutputChannelLayout`); stored and reported.
