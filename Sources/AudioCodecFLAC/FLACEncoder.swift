@@ -233,13 +233,15 @@ public final class FLACEncoder: AudioEncoder {
         return (packets, bytes)
     }
 
-    /// Starts a new stream: what libFLAC held is dropped.
+    /// Starts a new stream: what libFLAC held is dropped. The STREAMINFO of a stream that
+    /// ended stays the cookie (a queue resets its converter after the last packet, before the
+    /// recorder reads the cookie); one dropped unfinished leaves the stream's first cookie.
     public func reset() {
+        if stream != nil { finished = nil }
         stream = nil
         inputFrames = 0
         encodedFrames = 0
         flushing = false
-        finished = nil
     }
 }
 
