@@ -140,8 +140,11 @@ if output.isPCM {
     fail("no encoder for '\(output.formatID)': this build encodes \(AudioEncoders.formatIDs.map { "'\($0)'" }.joined(separator: ", "))", status: 2)
 }
 let reshaped = output.sampleRate != source.sampleRate || output.channelsPerFrame != source.channelsPerFrame
-// Encoded output is fed Float32 at its rate and channel count; linear PCM is read in its own format.
-let client = output.isPCM ? output : .linearPCM(sampleRate: output.sampleRate, channels: output.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
+// Encoded output is fed Float32 at its rate and channel count; linear PCM is read in its own
+// format, and so are 32-bit integers for 32-bit FLAC, which Float32 would round.
+let wholeWords = output.formatID == .flac && FLACDataFormat.bitDepth(of: output) == 32 && flacDepth(of: source) == 32 && !reshaped
+let client = output.isPCM ? output : .linearPCM(
+    sampleRate: output.sampleRate, channels: output.channelsPerFrame, bitsPerChannel: 32, isFloat: !wholeWords, isSigned: true)
 do {
     try reader.setClientDataFormat(client, quality: srcQuality)
 } catch {
