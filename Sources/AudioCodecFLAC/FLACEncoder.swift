@@ -10,7 +10,7 @@ public import AudioCodecs
 /// 16-bit. 1–8 channels at whole rates from 1 to 655350 Hz. Each packet is a complete FLAC frame
 /// (header, subframes and CRC), the last one shorter: as Apple's encoder reports it, the frames
 /// missing from the last packet's 4096 are the stream's remainder
-/// (``AudioEncodeResult/paddingFrames``); there is no priming.
+/// (`AudioEncodeResult.paddingFrames`); there is no priming.
 ///
 /// The input is interleaved linear PCM at the output's rate and channel count: native-endian
 /// Float32 (the input every encoder takes, rounded to the bit depth: exact for sources of up to
@@ -18,7 +18,7 @@ public import AudioCodecs
 /// aligned high or low in their words), which are encoded as they are.
 ///
 /// The magic cookie is Apple's: the ISO BMFF `dfLa` box (its header, version, flags, and the
-/// STREAMINFO block; ``FLACStreamInfoBlock/magicCookie``), what CAF's `kuki` holds and whose
+/// STREAMINFO block; `FLACStreamInfoBlock.magicCookie`), what CAF's `kuki` holds and whose
 /// body MPEG-4's sample entry holds. Until the stream ends its frame sizes, sample count and MD5 are 0; after
 /// ``finish(into:packetDescriptions:)`` it is libFLAC's final STREAMINFO (so a writer sets the
 /// cookie again at close), until the next stream has input.

@@ -61,7 +61,7 @@ public final class AudioConverter {
     public var primeMethod = PrimeMethod.normal
     /// The encoder's quality setting (`kAudioConverterCodecQuality`); stored, reported and
     /// given to the encoder (FLAC takes its compression level from it; see
-    /// ``AudioEncoder/setQuality(_:)``), which keeps its own setting once its stream has begun.
+    /// `AudioEncoder.setQuality(_:)`), which keeps its own setting once its stream has begun.
     public var codecQuality: UInt32 = 0x60 {
         didSet { try? encoder?.setQuality(codecQuality) }
     }
