@@ -250,9 +250,9 @@ public final class AudioFileWriter: Sendable {
     /// in place when a later cookie has the same size, else after the data at close. MPEG-4 and
     /// ADTS take the codec configuration from it (AAC: an ES_Descriptor or a bare
     /// AudioSpecificConfig; ALAC: its ALACSpecificConfig), and refuse a cookie that holds none
-    /// or describes other audio with `parameter`. FLAC's cookie (the `dfLa` box) must hold a
-    /// STREAMINFO of the file's channels and depth; a .flac file writes it as its STREAMINFO at
-    /// close, MPEG-4 in the `dfLa` box. WAVE and AIFF hold no cookie: `invalidChunk`,
+    /// or describes other audio with `parameter`. In .flac and MPEG-4 files FLAC's cookie (the
+    /// `dfLa` box) must hold a STREAMINFO of the file's channels and depth (else `parameter`),
+    /// written at close as the file's STREAMINFO or in the `dfLa` box. WAVE and AIFF hold no cookie: `invalidChunk`,
     /// as Apple's file objects answer for types without one.
     public func setMagicCookie(_ cookie: [UInt8]) throws(AudioFileError) {
         try state.withLock { s throws(AudioFileError) in try s.setMagicCookie(cookie) }

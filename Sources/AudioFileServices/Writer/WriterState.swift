@@ -350,8 +350,9 @@ struct WriterState {
 
     mutating func setMagicCookie(_ cookie: [UInt8]) throws(AudioFileError) {
         try prepareToChange()
-        if format.formatID == .flac, !cookie.isEmpty { try checkFLACCookie(cookie) }
         if header.kind == .flac || (header.kind == .mp4 && format.formatID == .flac) {
+            // CAF keeps any cookie as it is; these files write the STREAMINFO it must hold.
+            if !cookie.isEmpty { try checkFLACCookie(cookie) }
             // The STREAMINFO goes in the file's own block, or the dfLa box, at close.
             metadata.magicCookie = cookie.isEmpty ? nil : cookie
             return
