@@ -59,6 +59,36 @@ struct AfconvertFLACTests {
         }
     }
 
+    /// The committed sources (8-bit to 32-bit, 1 to 8 channels, 8 to 384 kHz): afconvert's .flac
+    /// passes `flac -t` and `flac -d` gives ffmpeg's decode of the source, byte for byte; its CAF
+    /// decodes (ffmpeg) to the same, where ffmpeg decodes FLAC of that depth.
+    @Test(arguments: Fixtures.audioFiles(in: Fixtures.flacWrite))
+    func fixtures(_ name: String) throws {
+        let tool = try #require(ffmpeg, "ffmpeg is needed to check written files (Scripts/test installs it)")
+        let input = Fixtures.flacWrite.appendingPathComponent(name).path
+        // What flac -d writes raw for each depth, as ffmpeg names it.
+        let raw = name.hasSuffix("u8.wav") ? "s8" : name.hasSuffix("s24.wav") ? "s24le" : name.hasSuffix("s32.wav") ? "s32le" : "s16le"
+        let reference = temporaryPath("\(name).ref")
+        let r = try run(tool, ["-v", "error", "-y", "-i", input, "-f", raw, "-c:a", "pcm_\(raw)", reference])
+        try #require(r.status == 0, "ffmpeg: \(r.err)")
+        for out in [temporaryPath("\(name).flac"), temporaryPath("\(name).caf")] {
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let a = try run(afconvert, ["-d", "flac", input, out])
+            #expect(a.status == 0, "afconvert: \(a.err)")
+            let decoded = out + ".raw"
+            if out.hasSuffix(".flac") {
+                #expect(try run("/usr/bin/flac", ["-t", "-w", "-s", out]).status == 0, "flac -t \(name)")
+                let d = try run("/usr/bin/flac", ["-s", "-d", "-f", "--force-raw-format", "--endian=little", "--sign=signed", "-o", decoded, out])
+                #expect(d.status == 0, "flac -d: \(d.err)")
+            } else {
+                guard raw != "s32le" else { continue }  // ffmpeg 5 does not decode 32-bit FLAC
+                let d = try run(tool, ["-v", "error", "-y", "-i", out, "-f", raw, "-c:a", "pcm_\(raw)", decoded])
+                #expect(d.status == 0, "ffmpeg: \(d.err)")
+            }
+            #expect(FileManager.default.contentsEqual(atPath: decoded, andPath: reference), "\(out) decodes to other samples")
+        }
+    }
+
     /// `-d flac/3` writes a 24-bit FLAC of a 16-bit source (its samples shifted up, exactly).
     @Test func depthFromFlags() throws {
         let input = try Self.source("src16.wav", codec: "pcm_s16le", rate: 48000, channels: 2)
