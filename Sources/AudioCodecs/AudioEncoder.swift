@@ -88,6 +88,11 @@ public protocol AudioEncoder: AnyObject {
     /// The bit rates ``setBitRate(_:)`` takes for this format, ascending
     /// (`kAudioConverterApplicableEncodeBitRates`); empty when the rate is fixed.
     var applicableBitRates: [ClosedRange<Int>] { get }
+
+    /// Takes Apple's codec quality (`kAudioConverterCodecQuality`, 0–127) before the first
+    /// packet: what it means is the encoder's (FLAC: its compression level). Encoders without
+    /// such a setting ignore it.
+    func setQuality(_ quality: UInt32) throws(AudioCodecError)
 }
 
 extension AudioEncoder {
@@ -109,6 +114,8 @@ extension AudioEncoder {
     }
     /// None.
     public var applicableBitRates: [ClosedRange<Int>] { [] }
+    /// No quality setting: ignored.
+    public func setQuality(_ quality: UInt32) throws(AudioCodecError) {}
 }
 
 extension AudioEncoder {

@@ -59,8 +59,12 @@ public final class AudioConverter {
     /// How the sample-rate converter primes (`kAudioConverterPrimeMethod`); stored and reported.
     /// Every method gives the same output here: the converter's delay is always trimmed.
     public var primeMethod = PrimeMethod.normal
-    /// The encoder's quality setting (`kAudioConverterCodecQuality`); stored and reported.
-    public var codecQuality: UInt32 = 0x60
+    /// The encoder's quality setting (`kAudioConverterCodecQuality`); stored, reported and
+    /// given to the encoder (FLAC takes its compression level from it; see
+    /// `AudioEncoder.setQuality(_:)`), which keeps its own setting once its stream has begun.
+    public var codecQuality: UInt32 = 0x60 {
+        didSet { try? encoder?.setQuality(codecQuality) }
+    }
     /// The input's channel layout (`kAudioConverterInputChannelLayout`); stored and reported.
     public var inputChannelLayout: AudioChannelLayout?
     /// The output's channel layout (`kAudioConverterOutputChannelLayout`); stored and reported.
@@ -103,13 +107,31 @@ public final class AudioConverter {
             encoder = nil
             outputFormat = output
         } else {
-            let made = try AudioEncoders.make(from: AudioEncoders.inputFormat(for: output), to: output)
+            var made: any AudioEncoder
+            if let integer = Self.integerEncoder(from: input, to: output) {
+                made = integer
+            } else {
+                made = try AudioEncoders.make(from: AudioEncoders.inputFormat(for: output), to: output)
+            }
             encoder = made
             outputFormat = made.outputFormat
         }
         if !input.isPCM {
             makeDecoder(cookie: magicCookie)
         }
+    }
+
+    /// An encoder that takes `input` itself: 32-bit-word signed integers (25 to 32 bits, more
+    /// than Float32 holds) at the output's rate and channel count, for an encoder that reads
+    /// them (FLAC), so a lossless format stays lossless. nil when the input is other PCM or the
+    /// encoder takes only Float32.
+    private static func integerEncoder(
+        from input: AudioStreamBasicDescription, to output: AudioStreamBasicDescription
+    ) -> (any AudioEncoder)? {
+        guard input.isPCM, !input.isFloat, input.isSignedInteger, !input.isBigEndian, input.bitsPerChannel > 24,
+              input.isInterleaved || input.channelsPerFrame == 1, input.bytesPerFrame == 4 * input.channelsPerFrame,
+              input.sampleRate == output.sampleRate, input.channelsPerFrame == output.channelsPerFrame else { return nil }
+        return try? AudioEncoders.make(from: input, to: output)
     }
 
     private func makeDecoder(cookie: [UInt8]?) {

@@ -18,6 +18,9 @@ final class ConverterPipeline {
 
     /// Decoded or input PCM to Float32.
     private let toFloat: PCMConverter?
+    /// True when the encoder reads the input as it is (32-bit integers for FLAC): the frames
+    /// pass through the FIFOs as 4-byte words, unconverted.
+    private let rawWords: Bool
     private let decodeBuffer: PCMBuffer?
     /// Non-interleaved input gathered into back-to-back regions for ``toFloat``.
     private var gather: UnsafeMutableRawBufferPointer?
@@ -63,6 +66,11 @@ final class ConverterPipeline {
             direct = nil
         }
         let float = AudioStreamBasicDescription.float32(sampleRate: source.sampleRate, channels: UInt32(sourceChannels))
+        let encoderInput = converter.encoder?.inputFormat
+        rawWords = decoder == nil && encoderInput.map { !$0.isFloat && $0 == converter.inputFormat } == true
+        if rawWords && !sameShape {
+            throw AudioCodecError(.formatNotSupported, "the encoder reads \(input) as it is: no channel map or rate change")
+        }
         toFloat = direct == nil ? try PCMConverter(from: source, to: float) : nil
         if let decoder {
             decodeBuffer = PCMBuffer(format: decoder.outputFormat, frameCapacity: max(decoder.maximumFramesPerPacket, 1))
@@ -253,7 +261,12 @@ final class ConverterPipeline {
             source = data.buffers[0]
         }
         let target = front.reserve(n)
-        try toFloat.convert(source, frameCount: n, into: UnsafeMutableRawBufferPointer(start: target, count: n * sourceChannels * 4))
+        if rawWords {
+            // 32-bit words for the encoder, unconverted.
+            if let base = source.baseAddress { UnsafeMutableRawPointer(target).copyMemory(from: base, byteCount: n * sourceChannels * 4) }
+        } else {
+            try toFloat.convert(source, frameCount: n, into: UnsafeMutableRawBufferPointer(start: target, count: n * sourceChannels * 4))
+        }
         front.commit(n)
         return true
     }

@@ -25,6 +25,7 @@ public enum AudioQueueKit {
         AACDecoder.register()
         MP3Decoder.register()
         AACEncoder.register()
+        FLACEncoder.register()
         AudioBackends.register(PulseBackend(), priority: 20)
         AudioBackends.register(ALSABackend(), priority: 10)
         AudioBackends.register(WAVFileBackend(), priority: 0)

@@ -24,13 +24,13 @@ struct FileTypeInfo {
     static let g711: [UInt32] = [kAudioFormatLinearPCM, kAudioFormatALaw, kAudioFormatULaw, kAudioFormatAppleIMA4]
     /// AAC, which the MPEG-4, ADTS and CAF writers take.
     static let aac: [UInt32] = [kAudioFormatMPEG4AAC]
-    /// What the MPEG-4 writer takes: AAC and Apple Lossless.
-    static let mpeg4: [UInt32] = [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless]
+    /// What the MPEG-4 writer takes: AAC, Apple Lossless and FLAC.
+    static let mpeg4: [UInt32] = [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless, kAudioFormatFLAC]
 
     /// The types, readable ones in the order magic bytes are tried.
     static let all: [FileTypeInfo] = [
         FileTypeInfo(type: code("caff"), name: "CAF", extensions: ["caf"], utis: ["com.apple.coreaudio-format"],
-                     mimeTypes: ["audio/x-caf"], hfsCodes: [code("caff")], formats: g711 + aac),
+                     mimeTypes: ["audio/x-caf"], hfsCodes: [code("caff")], formats: g711 + aac + [kAudioFormatFLAC]),
         FileTypeInfo(type: code("WAVE"), name: "WAVE", extensions: ["wav"], utis: ["com.microsoft.waveform-audio"],
                      mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], hfsCodes: [code("WAVE")],
                      formats: [kAudioFormatLinearPCM, kAudioFormatALaw, kAudioFormatULaw]),
@@ -52,6 +52,8 @@ struct FileTypeInfo {
                      mimeTypes: ["audio/3gpp2"], hfsCodes: [code("3gp2")], formats: []),
         FileTypeInfo(type: code("adts"), name: "AAC ADTS", extensions: ["aac", "adts"], utis: ["public.aac-audio"],
                      mimeTypes: ["audio/aac", "audio/x-aac"], hfsCodes: [code("adts")], formats: aac),
+        FileTypeInfo(type: code("flac"), name: "FLAC", extensions: ["flac"], utis: ["org.xiph.flac"],
+                     mimeTypes: ["audio/flac"], hfsCodes: [code("flac")], formats: [kAudioFormatFLAC]),
         FileTypeInfo(type: code("MPG3"), name: "MPEG Layer 3", extensions: ["mp3", "mpeg", "mpa"], utis: ["public.mp3"],
                      mimeTypes: ["audio/mpeg", "audio/mpeg3", "audio/mp3", "audio/x-mpeg3", "audio/x-mp3", "audio/x-mpeg"],
                      hfsCodes: [code("MPG3")], formats: []),
@@ -86,10 +88,10 @@ struct FileTypeInfo {
             let framesPerPacket: UInt32 = switch format {
             case kAudioFormatAppleIMA4: 64
             case kAudioFormatMPEG4AAC: 1024
-            case kAudioFormatAppleLossless: 4096
+            case kAudioFormatAppleLossless, kAudioFormatFLAC: 4096
             default: 1
             }
-            let bits: UInt32 = [kAudioFormatAppleIMA4, kAudioFormatMPEG4AAC, kAudioFormatAppleLossless].contains(format) ? 0 : 8
+            let bits: UInt32 = [kAudioFormatAppleIMA4, kAudioFormatMPEG4AAC, kAudioFormatAppleLossless, kAudioFormatFLAC].contains(format) ? 0 : 8
             return [AudioStreamBasicDescription(mSampleRate: 0, mFormatID: format, mFormatFlags: 0, mBytesPerPacket: 0,
                                                 mFramesPerPacket: framesPerPacket, mBytesPerFrame: 0, mChannelsPerFrame: 0,
                                                 mBitsPerChannel: bits, mReserved: 0)]

@@ -131,8 +131,8 @@ struct AudioFormatTests {
         // of their own ('tst1'), so the list is checked against it, and it against the package's.
         let registered = Set(AudioEncoders.formatIDs.map(\.rawValue))
         #expect(encode == registered)
-        // The built-in encoders and AAC, which the library registers (AudioCodecAVCodec).
-        let package = [kAudioFormatLinearPCM, kAudioFormatAppleIMA4, kAudioFormatULaw, kAudioFormatALaw, kAudioFormatMPEG4AAC]
+        // The built-in encoders, and AAC and FLAC, which the library registers (AudioCodecAVCodec, AudioCodecFLAC).
+        let package = [kAudioFormatLinearPCM, kAudioFormatAppleIMA4, kAudioFormatULaw, kAudioFormatALaw, kAudioFormatMPEG4AAC, kAudioFormatFLAC]
         #expect(registered.isSuperset(of: package))
         #expect(registered.subtracting(package).isSubset(of: [0x7473_7431]))
         let decode = Set(Self.u32s(Self.property(kAudioFormatProperty_DecodeFormatIDs, []).bytes))

@@ -31,6 +31,8 @@ public enum Fixtures {
     public static let mpeg4More = root.appendingPathComponent("mpeg4-more")
     /// MPEG audio edge cases and ffmpeg's decodes (Scripts/fixtures/make_mp3_edge_fixtures.sh).
     public static let mp3Edge = root.appendingPathComponent("mp3-edge")
+    /// PCM sources of the FLAC encoder's tests (Scripts/fixtures/make_flac_write_fixtures.sh).
+    public static let flacWrite = root.appendingPathComponent("flac-write")
 
     /// The entries of every malformed-file manifest: `malformed/manifest.json` (Scripts/fixtures/
     /// make_malformed.py) and the `malformed/manifest-FORMAT.json` files other fixture scripts write

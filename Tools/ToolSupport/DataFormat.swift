@@ -3,7 +3,9 @@ public import AudioFileServices
 
 /// Apple's afconvert data format names: `LEI16`, `BEI24`, `LEF32`, `BEF64`, `UI8`, `I8`, and the
 /// four-character codes `ima4`, `ulaw`, `alaw`, `aac`, `alac`, `flac`, `opus`, each optionally
-/// followed by `@RATE` (`LEI16@48000`, `aac@44100`).
+/// followed by `@RATE` (`LEI16@48000`, `aac@44100`), then as Apple's afconvert takes them
+/// `/FLAGS` (the description's format flags, decimal or `0x` hex: `flac/3` is FLAC from a
+/// 24-bit source) and `#FRAMES` (frames per packet).
 public struct DataFormatSpecifier: Equatable, Sendable {
     /// What the name says, before a rate and channel count are known.
     public enum Kind: Equatable, Sendable {
@@ -18,17 +20,36 @@ public struct DataFormatSpecifier: Equatable, Sendable {
     public let kind: Kind
     /// The rate after `@`, if given.
     public let sampleRate: Double?
+    /// The format flags after `/`, if given (codecs only).
+    public let formatFlags: UInt32?
+    /// The frames per packet after `#`, if given (codecs only).
+    public let framesPerPacket: UInt32?
 
     /// Parses `text`; nil when it is not a name this accepts.
     public init?(_ text: String) {
         var name = Substring(text)
+        var frames: UInt32?
+        if let hash = name.firstIndex(of: "#") {
+            guard let n = UInt32(name[name.index(after: hash)...]), n > 0 else { return nil }
+            frames = n
+            name = name[..<hash]
+        }
+        var flags: UInt32?
+        if let slash = name.firstIndex(of: "/") {
+            let value = name[name.index(after: slash)...]
+            guard let f = value.hasPrefix("0x") ? UInt32(value.dropFirst(2), radix: 16) : UInt32(value) else { return nil }
+            flags = f
+            name = name[..<slash]
+        }
         var rate: Double?
-        if let at = text.firstIndex(of: "@") {
-            guard let r = Double(text[text.index(after: at)...]), r >= 1, r <= 1_536_000, r.rounded() == r else { return nil }
+        if let at = name.firstIndex(of: "@") {
+            guard let r = Double(name[name.index(after: at)...]), r >= 1, r <= 1_536_000, r.rounded() == r else { return nil }
             rate = r
-            name = text[..<at]
+            name = name[..<at]
         }
         sampleRate = rate
+        formatFlags = flags
+        framesPerPacket = frames
         switch name {
         case "ima4": kind = .ima4
         case "ulaw": kind = .uLaw
@@ -76,7 +97,8 @@ public struct DataFormatSpecifier: Equatable, Sendable {
                 bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
         case .codec(let id):
             return AudioStreamBasicDescription(
-                sampleRate: r, formatID: id, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 0,
+                sampleRate: r, formatID: id, formatFlags: AudioFormatFlags(rawValue: formatFlags ?? 0), bytesPerPacket: 0,
+                framesPerPacket: framesPerPacket ?? 0,
                 bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
         case .uLaw, .aLaw:
             return AudioStreamBasicDescription(
@@ -87,7 +109,7 @@ public struct DataFormatSpecifier: Equatable, Sendable {
 }
 
 /// Apple's file type names as afconvert's `-f` and aqrecord's take them (`WAVE`, `caff`, `AIFF`,
-/// `AIFC`, `m4af`, `adts`, `mp4f`), and the type a path's extension suggests.
+/// `AIFC`, `m4af`, `adts`, `mp4f`, `flac`), and the type a path's extension suggests.
 public enum FileTypeName {
     /// The type `name` names (any letter case); nil for none.
     public static func type(_ name: String) -> AudioFileType? {
@@ -100,6 +122,7 @@ public enum FileTypeName {
         case "mp4f", "mp4": return AudioFileType("mp4f")
         case "m4bf", "m4b": return AudioFileType("m4bf")
         case "adts", "aac": return AudioFileType("adts")
+        case "flac": return AudioFileType("flac")
         default: return nil
         }
     }

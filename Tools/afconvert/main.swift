@@ -13,16 +13,19 @@ import ExtendedAudioFileServices
 import ToolSupport
 
 let usage = """
-    usage: afconvert [-f TYPE] [-d FORMAT[@RATE]] [-c CHANNELS] [-b BITRATE] [-q QUALITY] [-r QUALITY] [-v] [--threads N] IN OUT
-      -f   output file type: WAVE, caff, AIFF, AIFC, m4af, mp4f, adts (default: from OUT's extension)
+    usage: afconvert [-f TYPE] [-d FORMAT[@RATE][/FLAGS][#FRAMES]] [-c CHANNELS] [-b BITRATE] [-q QUALITY] [-r QUALITY] [-v] [--threads N] IN OUT
+      -f   output file type: WAVE, caff, AIFF, AIFC, m4af, mp4f, adts, flac (default: from OUT's extension)
       -d   output data format: LEI16 LEI24 LEI32 LEF32 LEF64 (L/B = little/big-endian, I/F =
            integer/float, then bits), UI8, I8, ima4, ulaw, alaw, aac, alac, flac, opus (those
-           the package encodes), optionally @RATE to resample (default: the source's format where it
-           is linear PCM, else LEI16; AAC for m4af, mp4f and adts)
+           the package encodes), optionally @RATE to resample, /FLAGS format flags and #FRAMES
+           frames per packet (default: the source's format where it is linear PCM, else LEI16;
+           AAC for m4af, mp4f and adts; FLAC for flac). FLAC keeps the source's bit depth
+           (16 for float or compressed sources); flac/1, /2, /3, /4 ask for 16, 20, 24, 32 bits
       -c   output channel count (default: the source's); mono is copied to every channel,
            more channels are mapped as AudioConverter maps them
       -b   encoder bit rate in bits per second (AAC: default 128000 for stereo at 44.1 kHz)
-      -q   encoder quality, 0-127 (kAudioConverterCodecQuality)
+      -q   encoder quality, 0-127 (kAudioConverterCodecQuality; FLAC: 0 → level 0, 32 → 2,
+           64 → 4, 96 → 5 (libFLAC's default, used when -q is not given), 127 → 8)
       -r, --src-quality  sample-rate converter quality, 0-127 (kAudioConverterQuality_*: 127 max,
            96 high (default), 64 medium, 32 low, 0 min)
       -v   verbose
@@ -97,11 +100,22 @@ do {
 }
 
 let source = reader.decodedFormat
+
+/// The bit depth FLAC keeps of `source`: its own for integer samples of 4 to 32 bits, else 16.
+func flacDepth(of source: AudioStreamBasicDescription) -> Int {
+    let bits = Int(source.bitsPerChannel)
+    return source.isPCM && !source.isFloat && (4...32).contains(bits) ? bits : 16
+}
 let channels = channelCount ?? source.channelsPerFrame
 var output: AudioStreamBasicDescription
-if let name = dataFormatName ?? (isMPEG4 ? "aac" : nil) {
+if let name = dataFormatName ?? (isMPEG4 ? "aac" : fileType == .flac ? "flac" : nil) {
     guard let specifier = DataFormatSpecifier(name) else { fail("unknown data format '\(name)'\n\(usage)", status: 2) }
     output = specifier.format(sampleRate: source.sampleRate, channels: channels)
+    if output.formatID == .flac && output.formatFlags.rawValue == 0 && output.bitsPerChannel == 0 {
+        // As Apple's afconvert: FLAC of the source's bit depth (integer PCM), else 16 bits.
+        output = FLACDataFormat.description(sampleRate: output.sampleRate, channels: channels, bitDepth: flacDepth(of: source))
+        if let frames = specifier.framesPerPacket { output.framesPerPacket = frames }
+    }
 } else if reader.fileDataFormat.isPCM {
     // The source's own samples, packed: 20-bit or 24-in-32 become whole bytes (exactly).
     let bits = (source.bitsPerChannel + 7) / 8 * 8
@@ -126,8 +140,11 @@ if output.isPCM {
     fail("no encoder for '\(output.formatID)': this build encodes \(AudioEncoders.formatIDs.map { "'\($0)'" }.joined(separator: ", "))", status: 2)
 }
 let reshaped = output.sampleRate != source.sampleRate || output.channelsPerFrame != source.channelsPerFrame
-// Encoded output is fed Float32 at its rate and channel count; linear PCM is read in its own format.
-let client = output.isPCM ? output : .linearPCM(sampleRate: output.sampleRate, channels: output.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
+// Encoded output is fed Float32 at its rate and channel count; linear PCM is read in its own
+// format, and so are 32-bit integers for 32-bit FLAC, which Float32 would round.
+let wholeWords = output.formatID == .flac && FLACDataFormat.bitDepth(of: output) == 32 && flacDepth(of: source) == 32 && !reshaped
+let client = output.isPCM ? output : .linearPCM(
+    sampleRate: output.sampleRate, channels: output.channelsPerFrame, bitsPerChannel: 32, isFloat: !wholeWords, isSigned: true)
 do {
     try reader.setClientDataFormat(client, quality: srcQuality)
 } catch {

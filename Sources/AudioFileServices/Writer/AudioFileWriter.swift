@@ -23,8 +23,9 @@ public struct AudioFileFlags: OptionSet, Hashable, Sendable {
 /// `AudioFileWriteBytes`, `AudioFileSetProperty` and `AudioFileClose`.
 ///
 /// Writes CAF (linear PCM, G.711, IMA4, and variable-size formats such as AAC with their packet
-/// table), AIFF and AIFF-C (PCM, G.711, IMA4), WAVE (PCM, G.711; RF64 past 4 GiB), MPEG-4 (AAC
-/// and ALAC; `moov` at close) and ADTS (AAC), to a path or into any ``AudioByteSink``. See
+/// table), AIFF and AIFF-C (PCM, G.711, IMA4), WAVE (PCM, G.711; RF64 past 4 GiB), MPEG-4 (AAC,
+/// ALAC and FLAC; `moov` at close), ADTS (AAC) and native FLAC (`fLaC`, STREAMINFO completed at
+/// close from the magic cookie, PADDING, the frames), to a path or into any ``AudioByteSink``. See
 /// <doc:WritingFiles>.
 ///
 /// The header is written at creation and completed by ``close()``. Until then the file can be
@@ -52,7 +53,7 @@ public final class AudioFileWriter: Sendable {
 
     /// Creates the file at `path` for audio of `format` in a container of `type` (Apple's
     /// `AudioFileCreateWithURL`): `caf`, `wave`, `aiff` (AIFF-C where plain AIFF cannot hold the
-    /// format), `aifc`, `m4a`, `m4b`, `mpeg4` (AAC or ALAC) or `adts` (AAC).
+    /// format), `aifc`, `m4a`, `m4b`, `mpeg4` (AAC, ALAC or FLAC), `adts` (AAC) or `flac` (FLAC).
     ///
     /// Without ``AudioFileFlags/eraseFile`` an existing file is left alone and creation fails
     /// with `duplicateFileName` (`dupFNErr`, -48). A `channelLayout` is set as
@@ -249,7 +250,9 @@ public final class AudioFileWriter: Sendable {
     /// in place when a later cookie has the same size, else after the data at close. MPEG-4 and
     /// ADTS take the codec configuration from it (AAC: an ES_Descriptor or a bare
     /// AudioSpecificConfig; ALAC: its ALACSpecificConfig), and refuse a cookie that holds none
-    /// or describes other audio with `parameter`. WAVE and AIFF hold no cookie: `invalidChunk`,
+    /// or describes other audio with `parameter`. In .flac and MPEG-4 files FLAC's cookie (the
+    /// `dfLa` box) must hold a STREAMINFO of the file's channels and depth (else `parameter`),
+    /// written at close as the file's STREAMINFO or in the `dfLa` box. WAVE and AIFF hold no cookie: `invalidChunk`,
     /// as Apple's file objects answer for types without one.
     public func setMagicCookie(_ cookie: [UInt8]) throws(AudioFileError) {
         try state.withLock { s throws(AudioFileError) in try s.setMagicCookie(cookie) }

@@ -53,6 +53,8 @@ struct ContainerHeader: Sendable {
         case mp4
         /// ADTS: no header; each packet carries its own.
         case adts
+        /// Native FLAC: `fLaC`, STREAMINFO (completed at close) and PADDING.
+        case flac
     }
 
     let kind: Kind
@@ -115,7 +117,11 @@ struct ContainerHeader: Sendable {
             return (aiff(recorded, compression, metadata, align: align), recorded)
         case .m4a, .m4b, .mpeg4:
             let check = FormatChecks(format: format, container: "MPEG-4")
-            let recorded = format.formatID == .appleLossless ? try check.alac() : try check.aac()
+            let recorded = switch format.formatID {
+            case .appleLossless: try check.alac()
+            case .flac: try check.flac()
+            default: try check.aac()
+            }
             return (mp4(type: type), recorded)
         case .adts:
             let recorded = try FormatChecks(format: format, container: "ADTS").aac()
@@ -124,6 +130,9 @@ struct ContainerHeader: Sendable {
             }
             if let problem = config.adtsProblem { throw AudioFileError(.unsupportedDataFormat, "\(problem): \(recorded)") }
             return (ContainerHeader(kind: .adts, fileType: .adts, bytes: [], dataOffset: 0), recorded)
+        case .flac:
+            let recorded = try FormatChecks(format: format, container: "FLAC").flac()
+            return (flac(recorded), recorded)
         default:
             throw AudioFileError(.unsupportedFileType, "cannot write files of type '\(type)'")
         }
@@ -137,7 +146,7 @@ struct ContainerHeader: Sendable {
         case .aiff:
             let (_, compression) = try Self.aiffFormat(format, aifc: fileType == .aifc)
             return Self.aiff(format, compression, metadata, align: align)
-        case .mp4, .adts: return self
+        case .mp4, .adts, .flac: return self
         }
     }
 
@@ -178,7 +187,7 @@ struct ContainerHeader: Sendable {
             return final ? [HeaderPatch(offset: sizeOffset, bytes: BigEndianBytes.u64(UInt64(dataBytes + 4)))] : []
         case .mp4:
             return final ? [mdatSizePatch(dataBytes: dataBytes)] : []
-        case .adts:
+        case .adts, .flac:
             return []
         case .wave:
             let riffSize = fileEnd - 8

@@ -44,6 +44,8 @@ extension ContainerHeader {
 enum MP4Codec {
     case aac(AACConfig)
     case alac(ALACConfig)
+    /// The `dfLa` box's body: version, flags and the metadata blocks (STREAMINFO).
+    case flac([UInt8])
 }
 
 /// What a `moov` box describes: the packets in `mdat`, their format and gapless trims.
@@ -81,7 +83,7 @@ struct MP4Movie {
         case (.aac, let trims?):
             edit = (Int64(trims.priming), valid)
             smpb = (trims.priming, trims.remainder, valid)
-        case (.alac, let trims?):
+        case (.alac, let trims?), (.flac, let trims?):
             var remainder = trims.remainder
             if remainder > 0, let last = frames.last, UInt32(remainder) < last {
                 frames[frames.count - 1] = last - UInt32(remainder)
@@ -193,7 +195,7 @@ struct MP4Movie {
         box("stsd", full(0, 0, BigEndianBytes.u32(1) + sampleEntry)) + timeToSample + sampleToChunk + sampleSizes + chunkOffsets
     }
 
-    /// `mp4a` with its `esds`, or `alac` with its `alac` box.
+    /// `mp4a` with its `esds`, `alac` with its `alac` box, or `fLaC` with its `dfLa` box.
     private var sampleEntry: [UInt8] {
         var b = BigEndianBytes()
         b.bytes += [0, 0, 0, 0, 0, 0]; b.u16(1)  // reserved, data reference index
@@ -202,6 +204,7 @@ struct MP4Movie {
         switch codec {
         case .aac: b.u16(16)
         case .alac(let config): b.u16(UInt16(config.bitDepth))
+        case .flac: b.u16(UInt16(FLACDataFormat.bitDepth(of: format) ?? 16))
         }
         b.u16(0); b.u16(0)
         b.u32(timescale < 0x1_0000 ? timescale << 16 : 0)
@@ -216,6 +219,8 @@ struct MP4Movie {
             return box("mp4a", b.bytes + box("esds", full(0, 0, descriptor)))
         case .alac(let config):
             return box("alac", b.bytes + box("alac", full(0, 0, config.bytes)))
+        case .flac(let body):
+            return box("fLaC", b.bytes + box("dfLa", body))
         }
     }
 

@@ -269,6 +269,10 @@ struct WriterState {
                 trims: trims
             ).bytes
         }
+        if header.kind == .flac {
+            // STREAMINFO's final sizes, sample count and MD5 (the cookie's, as the encoder ended).
+            try sink.write(flacStreamInfo.bytes, at: header.sizeOffset)
+        }
         if header.kind == .caf, let info = packetTableInfo {
             trailer += header.chunk("pakt", ContainerHeader.packetTableBody(
                 packets: packets, validFrames: info.numberValidFrames, priming: info.primingFrames,
@@ -289,7 +293,7 @@ struct WriterState {
     /// What the `pakt` chunk says (or will say at close): CAF with variable-size packets, or
     /// where priming and remainder were set.
     var packetTableInfo: AudioFilePacketTableInfo? {
-        guard header.kind == .caf || header.kind == .mp4, isDescribed || trims != nil else { return nil }
+        guard header.kind == .caf || header.kind == .mp4 || header.kind == .flac, isDescribed || trims != nil else { return nil }
         let priming = trims?.priming ?? 0, remainder = trims?.remainder ?? 0
         let valid = max(0, frames - Int64(priming) - Int64(remainder))
         return AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: priming, remainderFrames: remainder)
@@ -297,7 +301,7 @@ struct WriterState {
 
     mutating func setPacketTableInfo(_ info: AudioFilePacketTableInfo) throws(AudioFileError) {
         try prepareToChange()
-        guard header.kind == .caf || header.kind == .mp4 else {
+        guard header.kind == .caf || header.kind == .mp4 || header.kind == .flac else {
             throw AudioFileError(
                 .unsupportedProperty, "\(header.fileType) files have no packet table; CAF and MPEG-4 record priming and remainder frames")
         }
@@ -346,6 +350,13 @@ struct WriterState {
 
     mutating func setMagicCookie(_ cookie: [UInt8]) throws(AudioFileError) {
         try prepareToChange()
+        if header.kind == .flac || (header.kind == .mp4 && format.formatID == .flac) {
+            // CAF keeps any cookie as it is; these files write the STREAMINFO it must hold.
+            if !cookie.isEmpty { try checkFLACCookie(cookie) }
+            // The STREAMINFO goes in the file's own block, or the dfLa box, at close.
+            metadata.magicCookie = cookie.isEmpty ? nil : cookie
+            return
+        }
         if header.kind == .mp4 || header.kind == .adts {
             // MPEG-4 keeps the configuration in its esds, ADTS in each frame's header.
             if format.formatID == .appleLossless {
@@ -378,6 +389,7 @@ struct WriterState {
     /// The codec configuration of an MPEG-4 file: ALAC's from the cookie or the format flags,
     /// AAC's from ``aacConfig()``.
     private mutating func mp4Codec() throws(AudioFileError) -> MP4Codec {
+        if format.formatID == .flac { return .flac(flacStreamInfo.dfLaBody) }
         guard format.formatID == .appleLossless else { return .aac(try aacConfig()) }
         if let alac { return .alac(alac) }
         guard let made = ALACConfig(format: format) else {
@@ -394,7 +406,7 @@ struct WriterState {
     /// place where the chunk keeps its size, else by renaming the header's chunk to filler and
     /// writing the new one after the data at close.
     private mutating func setMetadata(_ changed: WriterMetadata, _ item: MetadataChunk) throws(AudioFileError) {
-        if header.kind == .mp4 || header.kind == .adts {
+        if header.kind == .mp4 || header.kind == .adts || header.kind == .flac {
             // Kept and reported, not recorded: these files take the layout from the AAC configuration.
             metadata = changed
             return

@@ -353,7 +353,10 @@ static void checkConstants(void) {
     CONST_U32(kLinearPCMFormatFlagsSampleFractionShift, 7);
     CONST_U32(kLinearPCMFormatFlagsSampleFractionMask, 0x1F80); /* 0x3F << 7 */
     CONST_U32(kLinearPCMFormatFlagsAreAllClear, 0x80000000U);
+    CONST_U32(kAppleLosslessFormatFlag_16BitSourceData, 1); /* FLAC uses these flags too */
+    CONST_U32(kAppleLosslessFormatFlag_20BitSourceData, 2);
     CONST_U32(kAppleLosslessFormatFlag_24BitSourceData, 3);
+    CONST_U32(kAppleLosslessFormatFlag_32BitSourceData, 4);
     CONST_U32(kAudioFormatFlagsNativeEndian, 0);                /* little-endian machines */
     CONST_U32(kAudioFormatFlagsNativeFloatPacked, 0x9);         /* IsFloat | IsPacked */
 
@@ -424,6 +427,7 @@ static void checkConstants(void) {
     CONST_U32(kAudioFileAAC_ADTSType, 0x61647473); /* 'adts' */
     CONST_U32(kAudioFileM4AType, 0x6D346166);      /* 'm4af' */
     CONST_U32(kAudioFileCAFType, 0x63616666);      /* 'caff' */
+    CONST_U32(kAudioFileFLACType, 0x666C6163);     /* 'flac' */
     CONST_U32(kAudioFileLATMInLOASType, 0x6C6F6173); /* 'loas' */
 
     /* AudioFile.h: result codes. */
