@@ -11,9 +11,9 @@ import CFLAC
 /// FLAC frames do not depend on each other, so a seek needs no pre-roll.
 ///
 /// **Magic cookie.** The STREAMINFO block, in any form ``FLACStreamInfo/init(magicCookie:)``
-/// accepts: Apple's (the `dfLa` box's contents: version and flags, then metadata blocks, as in
-/// CAF `kuki` chunks and MPEG-4 `dfLa` boxes), a whole `dfLa` box, `'fLaC'` followed by metadata
-/// blocks, or a bare 34-byte STREAMINFO. Without a cookie the stream description decides: the
+/// accepts: Apple's (a whole `dfLa` box: size, `'dfLa'`, version and flags, then metadata
+/// blocks, as in CAF `kuki` chunks), the `dfLa` box's contents (an MPEG-4 sample entry's box
+/// body), `'fLaC'` followed by metadata blocks, or a bare 34-byte STREAMINFO. Without a cookie the stream description decides: the
 /// rate and channels, and the bit depth from the format flags, which Apple sets for FLAC as for
 /// Apple Lossless (`kAppleLosslessFormatFlag_16BitSourceData` … `_32BitSourceData`, 1…4), else
 /// `bitsPerChannel`, else 16. Frame headers name their own rate and depth in the usual cases,

@@ -91,15 +91,18 @@ public struct FLACStreamInfo: Sendable, Hashable {
         return out
     }
 
-    /// The magic cookie Apple keeps for `'flac'` in CAF and MPEG-4 files: the contents of the
-    /// `dfLa` box (version 0, flags 0, then the STREAMINFO block as the last metadata block).
+    /// The magic cookie Apple keeps for `'flac'` (a CAF file's `kuki` chunk): a whole `dfLa`
+    /// box — size 50, `'dfLa'`, version 0 and flags 0, then STREAMINFO as the last metadata
+    /// block — as ffmpeg's CAF reader expects it of Apple's files.
     public var magicCookie: [UInt8] {
-        [0, 0, 0, 0, 0x80, 0, 0, UInt8(Self.size)] + body
+        let size = 12 + 4 + Self.size
+        return [0, 0, 0, UInt8(size)] + Array("dfLa".utf8) + [0, 0, 0, 0, 0x80, 0, 0, UInt8(Self.size)] + body
     }
 
     /// Finds the STREAMINFO in a FLAC magic cookie. Accepted forms:
-    /// - the `dfLa` box's contents (version and flags, 0, then metadata blocks) — Apple's cookie;
-    /// - a whole `dfLa` box (size, `'dfLa'`, then the contents);
+    /// - a whole `dfLa` box (size, `'dfLa'`, version and flags, then metadata blocks) — Apple's
+    ///   cookie in CAF files;
+    /// - the `dfLa` box's contents (version and flags 0, then metadata blocks);
     /// - `'fLaC'` and metadata blocks (the start of a `.flac` file);
     /// - a bare 34-byte STREAMINFO body (ffmpeg's extradata).
     ///

@@ -12,7 +12,8 @@ import AudioCore
 /// A frame starts at a header (``FLACFrameHeader``: sync code, valid fields, CRC-8) that fits
 /// STREAMINFO and carries the next number in sequence — the frame number one more than the last
 /// one's (fixed block size) or the sample number the last one's block size further on
-/// (variable) — and ends where the next such header starts. The numbers make a false sync
+/// (variable), or a number up to three frames further where damaged headers were passed over —
+/// and ends where the next such header starts. The numbers make a false sync
 /// inside frame data as unlikely as a matching CRC-8 *and* a 31-bit sequence number. The last
 /// frame ends where a CRC-16 taken from its start comes to zero last before the end of the
 /// data (so a trailing tag is not audio); one with no such point was cut short and is left out.
@@ -108,10 +109,12 @@ struct FLACFrameScan {
         var offset = first
         var current = firstHeader
         while true {
-            let number = current.variableBlockSize ? current.number + Int64(current.blockSize) : current.number + 1
+            // The next number, or up to three frames further where headers were damaged.
             let variable = current.variableBlockSize
+            let number = variable ? current.number + Int64(current.blockSize) : current.number + 1
+            let slack = Int64(variable ? 3 * max(info.maximumBlockSize, current.blockSize) : 3)
             guard let (nextOffset, nextHeader) = try next(from: offset + Int64(current.length), {
-                $0.number == number && $0.variableBlockSize == variable && $0.fits(info)
+                $0.number >= number && $0.number <= number + slack && $0.variableBlockSize == variable && $0.fits(info)
             }) else { break }
             table.append(offset: offset, size: UInt32(clamping: nextOffset - offset), frames: UInt32(current.blockSize))
             offset = nextOffset
