@@ -100,6 +100,7 @@ public final class FLACDecoder: AudioDecoder {
     /// or has no room for ``maximumFramesPerPacket`` frames; throws `badData` after appending
     /// silence for a packet that does not decode (its `frames`, else the stream's frames per
     /// packet, else none).
+    @discardableResult
     public func decode(packet: UnsafeRawBufferPointer, frames: Int?, into buffer: PCMBuffer) throws(AudioCodecError) -> Int {
         guard buffer.format == outputFormat else {
             throw AudioCodecError(.invalidOutputSize, "the buffer's format is not the decoder's output format (\(outputFormat))")
