@@ -67,7 +67,7 @@ struct FLACReaderTests {
 
     @Test func variableBlockSizes() throws {
         let file = try AudioFile(path: Self.path("flac-2ch-44100-s16-variable.flac"))
-        #expect(file.dataFormat.framesPerPacket == 0)
+        #expect(file.dataFormat.framesPerPacket == 4096)
         let format = try #require(file.container as? FLACFormat)
         guard case .table(let table) = format.packets else { return }
         #expect((0..<table.count).map { table.framesInPacket($0) } == [4096, 4096, 1152, 1152, 1152, 576, 576, 2000])

@@ -7,9 +7,12 @@ public import AudioCore
 /// a packet table (``FLACFrameScan``): one packet per FLAC frame, each with its block size as
 /// its frame count, so fixed and variable block sizes read alike.
 ///
-/// - `dataFormat`: `'flac'` at STREAMINFO's rate and channel count; `framesPerPacket` is the
-///   block size when STREAMINFO's smallest and largest agree, else 0; the format flags give the
-///   source depth as Apple's do for lossless formats (1: 16-bit, 2: 20, 3: 24, 4: 32, else 0).
+/// - `dataFormat`: `'flac'` at STREAMINFO's rate and channel count; `framesPerPacket` is
+///   STREAMINFO's largest block size (packets of other sizes, a fixed-size stream's last one or
+///   a variable-size stream's, carry their frame count in their packet descriptions), so a
+///   decoder made from the description alone needs the same room as one made from the cookie;
+///   the format flags give the source depth as Apple's do for lossless formats (1: 16-bit,
+///   2: 20, 3: 24, 4: 32, else 0).
 /// - `magicCookie`: the `dfLa` box's contents with STREAMINFO, the cookie Apple's FLAC files in
 ///   CAF and MPEG-4 carry (``FLACStreamInfo/magicCookie``).
 /// - `packetTableInfo`: no priming; STREAMINFO's total samples are the valid frames (the frames
@@ -77,10 +80,9 @@ public struct FLACFormat: AudioFileFormat {
         case 32: 4
         default: 0
         }
-        let fixed = info.minimumBlockSize == info.maximumBlockSize
         return AudioStreamBasicDescription(
             sampleRate: Double(info.sampleRate), formatID: .flac, formatFlags: AudioFormatFlags(rawValue: flags),
-            bytesPerPacket: 0, framesPerPacket: fixed ? UInt32(info.maximumBlockSize) : 0, bytesPerFrame: 0,
+            bytesPerPacket: 0, framesPerPacket: UInt32(info.maximumBlockSize), bytesPerFrame: 0,
             channelsPerFrame: UInt32(info.channels), bitsPerChannel: 0)
     }
 

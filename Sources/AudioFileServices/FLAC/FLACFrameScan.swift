@@ -101,8 +101,7 @@ struct FLACFrameScan {
     /// Walks the frames in `[start, end)`.
     mutating func scan(from start: Int64, info: FLACStreamInfo) throws(AudioFileError) -> Result? {
         guard let (first, firstHeader) = try next(from: start, { $0.fits(info) }) else { return nil }
-        let fixed = info.minimumBlockSize == info.maximumBlockSize
-        let framesPerPacket = UInt32(fixed ? info.maximumBlockSize : 0)
+        let framesPerPacket = UInt32(info.maximumBlockSize)
         let bytes = end - first
         let expected = info.totalSamples > 0 && info.minimumBlockSize >= 16 ? info.totalSamples / Int64(info.minimumBlockSize) + 1 : bytes / 64
         var table = PacketTable(framesPerPacket: framesPerPacket, capacity: Int(max(0, min(expected, bytes / 8, 1 << 20))))
