@@ -59,6 +59,8 @@ struct FileTypeInfo {
                      mimeTypes: mpegMIME, hfsCodes: [code("MPG2")], formats: []),
         FileTypeInfo(type: code("MPG1"), name: "MPEG Layer 1", extensions: ["mp1", "mpeg", "mpa"], utis: [],
                      mimeTypes: mpegMIME, hfsCodes: [code("MPG1")], formats: []),
+        FileTypeInfo(type: code("flac"), name: "FLAC", extensions: ["flac"], utis: ["org.xiph.flac"],
+                     mimeTypes: ["audio/flac"], hfsCodes: [], formats: []),
     ]
 
     static func find(_ type: UInt32) -> FileTypeInfo? { all.first { $0.type == type } }

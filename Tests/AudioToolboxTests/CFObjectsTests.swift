@@ -112,7 +112,7 @@ struct CFObjectsTests {
         Self.expectAllPassed((r.status, r.out, r.err))
         let lines = Self.entries(r.out.split(separator: "\n"))
         let expected = [
-            "readable": "caff,WAVE,RF64,BW64,AIFF,AIFC,m4af,m4bf,mp4f,3gpp,3gp2,adts,MPG3,MPG2,MPG1",
+            "readable": "caff,WAVE,RF64,BW64,AIFF,AIFC,m4af,m4bf,mp4f,3gpp,3gp2,adts,MPG3,MPG2,MPG1,flac",
             "writable": "caff,WAVE,AIFF,AIFC,m4af,m4bf,mp4f,adts",
             // afconvert -hf on macOS: 'AIFF' = AIFF (.aiff, .aif), 'AIFC' = AIFC (.aifc, .aiff, .aif), …
             "name.AIFF": "AIFF", "exts.AIFF": "aiff,aif",
@@ -123,6 +123,7 @@ struct CFObjectsTests {
             "name.MPG3": "MPEG Layer 3", "exts.MPG3": "mp3,mpeg,mpa",
             "name.m4af": "Apple MPEG-4 Audio", "exts.m4af": "m4a,m4r",
             "name.mp4f": "MPEG-4 Audio", "exts.mp4f": "mp4",
+            "name.flac": "FLAC", "exts.flac": "flac",
             "types.aif": "AIFF,AIFC", "types.audio/x-caf": "caff", "types.public.mp3": "MPG3",
             "formats.WAVE": "lpcm,alaw,ulaw",
             // afconvert -hf: 'WAVE' = WAVE (.wav) UI8 LEI16 LEI24 LEI32 LEF32 LEF64 'ulaw' 'alaw'

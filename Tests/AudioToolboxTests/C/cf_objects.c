@@ -409,7 +409,8 @@ static void global(void) {
     printStrings("mimetypes", kAudioFileGlobalInfo_AllMIMETypes, 0, NULL);
     printTypes("hfscodes", kAudioFileGlobalInfo_AllHFSTypeCodes, 0, NULL);
     AudioFileTypeID types[] = {kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileWAVEType, kAudioFileCAFType,
-                               kAudioFileAAC_ADTSType, kAudioFileMP3Type, kAudioFileM4AType, kAudioFileMPEG4Type};
+                               kAudioFileAAC_ADTSType, kAudioFileMP3Type, kAudioFileM4AType, kAudioFileMPEG4Type,
+                               kAudioFileFLACType};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         AudioFileTypeID t = types[i];
         char label[64];
