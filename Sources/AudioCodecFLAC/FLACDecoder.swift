@@ -10,7 +10,7 @@ import CFLAC
 /// each, so nothing one packet leaves behind reaches the next, and every packet decodes alone —
 /// FLAC frames do not depend on each other, so a seek needs no pre-roll.
 ///
-/// **Magic cookie.** The STREAMINFO block, in any form ``FLACStreamInfo/init(magicCookie:)``
+/// **Magic cookie.** The STREAMINFO block, in any form `FLACStreamInfo.init(magicCookie:)`
 /// accepts: Apple's (a whole `dfLa` box: size, `'dfLa'`, version and flags, then metadata
 /// blocks, as in CAF `kuki` chunks), the `dfLa` box's contents (an MPEG-4 sample entry's box
 /// body), `'fLaC'` followed by metadata blocks, or a bare 34-byte STREAMINFO. Without a cookie the stream description decides: the

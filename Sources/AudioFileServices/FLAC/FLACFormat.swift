@@ -4,7 +4,7 @@ public import AudioCore
 ///
 /// Opening reads the metadata (``FLACMetadata``: `'fLaC'`, after ID3v2 tags where a file has
 /// them, then every metadata block, checked against the file's size) and walks the frames into
-/// a packet table (``FLACFrameScan``): one packet per FLAC frame, each with its block size as
+/// a packet table (`FLACFrameScan`): one packet per FLAC frame, each with its block size as
 /// its frame count, so fixed and variable block sizes read alike.
 ///
 /// - `dataFormat`: `'flac'` at STREAMINFO's rate and channel count; `framesPerPacket` is
@@ -13,8 +13,8 @@ public import AudioCore
 ///   decoder made from the description alone needs the same room as one made from the cookie;
 ///   the format flags give the source depth as Apple's do for lossless formats (1: 16-bit,
 ///   2: 20, 3: 24, 4: 32, else 0).
-/// - `magicCookie`: the `dfLa` box's contents with STREAMINFO, the cookie Apple's FLAC files in
-///   CAF and MPEG-4 carry (``FLACStreamInfo/magicCookie``).
+/// - `magicCookie`: a whole `dfLa` box with STREAMINFO, the cookie Apple keeps for `'flac'` in
+///   CAF files (`FLACStreamInfo.magicCookie`).
 /// - `packetTableInfo`: no priming; STREAMINFO's total samples are the valid frames (the frames
 ///   found where it says 0 or more than there are), the rest of the last frame the remainder.
 /// - The raw VORBIS_COMMENT body and PICTURE bodies are kept (``vorbisComment``, ``pictures``).

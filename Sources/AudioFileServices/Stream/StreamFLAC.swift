@@ -48,7 +48,7 @@ enum StreamFLACHeader {
     }
 }
 
-/// Cuts FLAC frames out of a stream as ``FLACFrameScan`` walks a file: a frame starts at a valid
+/// Cuts FLAC frames out of a stream as `FLACFrameScan` walks a file: a frame starts at a valid
 /// header that fits STREAMINFO and, after the first, carries the next number (or one up to
 /// three frames on), and ends where the next one starts. The last frame ends where the stream
 /// does (``finish(_:at:sink:)``), at the last point its CRC-16 comes to zero.
