@@ -58,3 +58,21 @@ struct StreamFLACTests {
         }
     }
 }
+
+extension StreamFLACTests {
+    /// ID3v2 tags before `'fLaC'`: with the type hint FLAC (an HTTP stream's `audio/flac`, a
+    /// `.flac` path) the stream is read past them, as the file is.
+    @Test func id3v2BeforeTheMarkerWithTheHint() throws {
+        let path = Fixtures.root.appendingPathComponent("flac/flac-id3v2.flac").path
+        let file = try AudioFile(path: path)
+        let bytes = Array(try #require(FileManager.default.contents(atPath: path)))
+        let (data, sizes) = try file.allPackets()
+        for pieces in [65536, 1, 100] {
+            let run = streamRun(bytes, hint: .flac) { pieces }
+            #expect(run.error == nil, "\(run.error.map { "\($0)" } ?? "")")
+            #expect(run.dataOffset == file.dataOffset)
+            #expect(run.packets.map(\.count) == sizes)
+            #expect(run.packets.flatMap { $0 } == data)
+        }
+    }
+}

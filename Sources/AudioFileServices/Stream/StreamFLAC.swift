@@ -4,8 +4,25 @@ import AudioCore
 enum StreamFLACHeader {
     /// Where the metadata ends in `held` (the first frame's offset), or the bytes needed to
     /// know; `position` is where the next block header starts, kept between calls.
+    ///
+    /// ID3v2 tags before `'fLaC'` (a stream the type hint says is FLAC) are passed over first.
     static func locateAudio(_ held: UnsafeRawBufferPointer, position: inout Int64) throws(AudioFileStreamError) -> (end: Int?, need: Int) {
-        if position < 4 { position = 4 }
+        if position == 0 {
+            var start = 0
+            while true {
+                guard held.count >= start + 10 else { return (nil, start + 10) }
+                guard let size = MP3Tags.id3v2Size(Array(held[start..<(start + 10)])) else { break }
+                guard Int64(start) + size + 4 <= Int64(AudioFileStream.maximumHeaderBytes) else {
+                    throw AudioFileStreamError(.invalidFile, "ID3v2 tags before 'fLaC' run past the header limit", offset: Int64(start))
+                }
+                start += Int(size)
+            }
+            guard held.count >= start + 4 else { return (nil, start + 4) }
+            guard held[start] == 0x66, held[start + 1] == 0x4C, held[start + 2] == 0x61, held[start + 3] == 0x43 else {
+                throw AudioFileStreamError(.invalidFile, "no 'fLaC' marker", offset: Int64(start))
+            }
+            position = Int64(start) + 4
+        }
         while position <= Int64(held.count) - 4 {
             let p = Int(position)
             let last = held[p] & 0x80 != 0

@@ -66,6 +66,7 @@ struct HeaderGatherer {
             case let format? where format == MP3Format.self: return .frames(FrameCutter(kind: .mpeg))
             default:
                 switch typeHint.flatMap(AudioFileFormats.forType) {
+                case let format? where format == FLACFormat.self: container = .flac
                 case let format? where format == ADTSFormat.self: return .frames(FrameCutter(kind: .adts))
                 case let format? where format == MP3Format.self: return .frames(FrameCutter(kind: .mpeg))
                 default: return .frames(FrameCutter(kind: .either))
@@ -87,7 +88,7 @@ struct HeaderGatherer {
             case .found(let end): headerEnd = end
             }
         case .flac:
-            var position = nextHeader ?? 4
+            var position = nextHeader ?? 0
             let located = try StreamFLACHeader.locateAudio(held, position: &position)
             nextHeader = position
             guard let end = located.end else { return .needMore(located.need) }
