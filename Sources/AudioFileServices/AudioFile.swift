@@ -42,9 +42,10 @@ public final class AudioFile: Sendable {
     }
 
     /// The container of a file that neither magic bytes, type hint nor extension place: MPEG
-    /// audio after ID3v2 tags, or whose first frame is longer than the prefix.
+    /// audio or FLAC after ID3v2 tags, or MPEG audio whose first frame is longer than the prefix.
     private static func sniff(_ source: any AudioByteSource) throws(AudioFileError) -> (any AudioFileFormat.Type)? {
-        try MP3Format.sniff(source) ? MP3Format.self : nil
+        if try FLACFormat.sniff(source) { return FLACFormat.self }
+        return try MP3Format.sniff(source) ? MP3Format.self : nil
     }
 
     // MARK: Properties (kAudioFileProperty…)

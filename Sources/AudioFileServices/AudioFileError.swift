@@ -120,6 +120,6 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let threeGPP = AudioFileType("3gpp")
     /// 3GPP2 (`'3gp2'`, `kAudioFile3GP2Type`).
     public static let threeGPP2 = AudioFileType("3gp2")
-    /// Native FLAC (`'flac'`, `kAudioFileFLACType`).
+    /// FLAC (`'flac'`, `kAudioFileFLACType`).
     public static let flac = AudioFileType("flac")
 }

@@ -141,6 +141,7 @@ public enum AudioFileFormats {
     /// Every container reader.
     public static let all: [any AudioFileFormat.Type] = [
         CAFFormat.self, WAVEFormat.self, AIFFFormat.self, MP4Format.self, ADTSFormat.self, MP3Format.self,
+        FLACFormat.self,
     ]
 
     /// The conformer whose magic bytes match `prefix`.

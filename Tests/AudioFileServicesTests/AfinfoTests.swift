@@ -209,3 +209,20 @@ struct AfinfoTests {
         #expect(try afinfo(["--bogus", "x"]).status == 2)
     }
 }
+
+@Suite("afinfo FLAC")
+struct AfinfoFLACTests {
+    /// A FLAC file's report: the type, the depth flags as the source bit depth, the frame walk's
+    /// packets and STREAMINFO's frames.
+    @Test func flacFile() throws {
+        let path = Fixtures.root.appendingPathComponent("flac/flac-2ch-96000-s24.flac").path
+        let (status, out, _) = try afinfo([path])
+        #expect(status == 0)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("File type ID:   flac"))
+        #expect(lines.contains("Data format:     2 ch, 96000 Hz, 'flac' (0x00000003) 0 bits/channel, 0 bytes/packet, 4096 frames/packet, 0 bytes/frame"))
+        #expect(lines.contains("source bit depth: I24"))
+        #expect(lines.contains("audio packets: 3"))
+        #expect(lines.contains("audio 9600 valid frames + 0 priming + 0 remainder = 9600"))
+    }
+}

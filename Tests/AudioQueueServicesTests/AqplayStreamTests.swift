@@ -18,7 +18,7 @@ struct AqplayStreamTests {
         "mp3/vbr-q4-2ch-44100.mp3", "mp3/id3v24-id3v1-1ch-44100.mp3", "valid/caf-aac-2ch-48000.caf",
         "valid/caf-pcm_s16le-1ch-11025.caf", "valid/wav-pcm_s16le-2ch-44100.wav", "valid/wav-pcm_f32le-6ch-44100.wav",
         "valid/aiff-pcm_s16be-2ch-44100.aiff", "valid/aifc-pcm_f32be-2ch-44100.aifc", "mp4/aac-2ch-44100-faststart.m4a",
-        "mp4/built-itunsmpb-2ch-44100.m4a",
+        "mp4/built-itunsmpb-2ch-44100.m4a", "flac/flac-2ch-44100-s16.flac", "flac/flac-2ch-44100-s16-variable.flac",
     ]
 
     static func path(_ name: String) -> String { Fixtures.root.appendingPathComponent(name).path }

@@ -83,6 +83,9 @@ func textReport(_ path: String, _ file: AudioFile) -> String {
     }
     if format.isPCM {
         lines.append("source bit depth: \(format.isFloat ? "F" : "I")\(format.bitsPerChannel)")
+    } else if format.formatID == .flac || format.formatID == .appleLossless, (1...4).contains(format.formatFlags.rawValue) {
+        // The lossless formats' flags name the source depth (kAppleLosslessFormatFlag_16BitSourceData …).
+        lines.append("source bit depth: I\([16, 20, 24, 32][Int(format.formatFlags.rawValue) - 1])")
     }
     let chapters = file.chapters
     if !chapters.isEmpty {

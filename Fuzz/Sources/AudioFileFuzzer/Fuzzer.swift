@@ -2,6 +2,7 @@ import AudioCore
 import AudioFileServices
 import AudioCodecs
 import AudioCodecFAAD
+import AudioCodecFLAC
 import ExtendedAudioFileServices
 
 /// One fuzz input: every container parser and the tag parsers (Vorbis comment, FLAC picture)
@@ -52,11 +53,14 @@ private func exercise(_ file: AudioFile) {
     decode(file)
 }
 
-private let registerAAC: Void = AACDecoder.register()
+private let registerDecoders: Void = {
+    AACDecoder.register()
+    FLACDecoder.register()
+}()
 
 /// Decodes up to 8192 frames and seeks once, as afconvert and a player would.
 private func decode(_ file: AudioFile) {
-    _ = registerAAC
+    _ = registerDecoders
     guard let reader = try? ExtAudioFile(file: file) else { return }
     let f = reader.decodedFormat
     let client = AudioStreamBasicDescription.linearPCM(sampleRate: f.sampleRate, channels: f.channelsPerFrame, bitsPerChannel: 32, isFloat: true)

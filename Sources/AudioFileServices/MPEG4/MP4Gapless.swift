@@ -8,7 +8,8 @@ import AudioCore
 ///    SBR doubles the rate, Apple's encoder writes 2112 priming frames and half the output's
 ///    frames (ffmpeg doubles them too), so they are doubled to the output rate;
 /// 2. the track's edit list (`edts/elst`): the first non-empty edit's `media_time` is the priming,
-///    its `segment_duration` (movie timescale, converted to the media timescale) the valid frames;
+///    its `segment_duration` (movie timescale, converted to the media timescale) the valid frames,
+///    at most the `stts` total less the priming where that is short of what the packets hold;
 /// 3. for data whose last packet may be short (ALAC, MP3): the `stts` total, when it is less than
 ///    the packets hold, gives the remainder;
 /// 4. for AAC from Apple's encoder (the `©too` encoder tag names iTunes or Apple) without either:
@@ -68,6 +69,9 @@ enum MP4Gapless {
                 let media = Double(edit.segmentDuration) * Double(f.mediaTimescale) / Double(f.movieTimescale)
                 valid = min(valid, frames(clampedInt64(media), timescale: f.mediaTimescale, rate: f.sampleRate))
             }
+            // A segment in a coarse movie timescale may round past the media's own samples.
+            let timed = frames(f.timedDuration, timescale: f.mediaTimescale, rate: f.sampleRate)
+            if timed > priming, timed < total { valid = min(valid, timed - priming) }
             if let result = make(priming, valid, .editList) { return result }
         }
         let aac: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2]

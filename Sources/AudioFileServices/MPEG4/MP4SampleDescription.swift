@@ -38,7 +38,7 @@ struct MP4SampleDescription {
         switch entry.type {
         case "drms", "enca", "drmi":
             throw unsupported("the audio is encrypted ('\(entry.type)' sample entry: a protected file)")
-        case "mp4a", "alac", ".mp3":
+        case "mp4a", "alac", ".mp3", "fLaC":
             break
         default:
             throw unsupported("'\(entry.type)' audio in an MPEG-4 file is not supported (AAC, ALAC and MP3 are)")
@@ -102,6 +102,9 @@ struct MP4SampleDescription {
         case ".mp3":
             format = Self.mp3(rate: rate, channels: channels)
             cookie = nil
+            channelConfiguration = nil
+        case "fLaC":
+            (format, cookie) = try MP4FLAC.describe(children, base: childBase, entry: entry)
             channelConfiguration = nil
         default:
             // mp4a: an esds box, directly or inside QuickTime's 'wave'.

@@ -108,7 +108,8 @@ public final class AudioFileStream {
     ///
     /// At the end of the stream, call it once with no bytes: an ADTS or MPEG audio frame after
     /// junk that no following header can confirm then counts if it ends exactly there, as
-    /// ``AudioFile`` counts a file's last frame.
+    /// ``AudioFile`` counts a file's last frame; a FLAC stream's last frame, which no header
+    /// follows, is delivered then.
     ///
     /// Throws a malformed stream's error (the parser is unusable afterwards),
     /// `AudioFileStreamError.Code.illegalOperation` after ``close()`` or from inside a callback.
@@ -262,6 +263,17 @@ public final class AudioFileStream {
         if header != nil, !pending.isEmpty, pending.count < pendingNeed, pendingNeed == HeaderGatherer.detectionBytes {
             pendingNeed = pending.count
             try advanceHeader()
+        }
+        if let flac = cutter as? FLACStreamCutter {
+            // The frames the bytes held hold, then the last one, which ends with the stream.
+            let step = try pending.withStreamBytes { held throws(AudioFileStreamError) in
+                try flac.cut(held, at: position, sink: sink)
+            }
+            pending.removeFirst(step.consumed)
+            pending.withUnsafeBytes { flac.finish($0, sink: sink) }
+            position += Int64(step.consumed + pending.count)
+            pending.removeAll()
+            return
         }
         guard let cutter = cutter as? FrameCutter else { return }
         if !pending.isEmpty {

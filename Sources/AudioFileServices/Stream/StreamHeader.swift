@@ -32,6 +32,7 @@ struct HeaderGatherer {
         case undetected
         case chunks(any AudioFileFormat.Type, ChunkWalker.Layout)
         case mp4
+        case flac
     }
 
     enum Result {
@@ -57,6 +58,7 @@ struct HeaderGatherer {
             let prefix = UnsafeRawBufferPointer(rebasing: held.prefix(Self.detectionBytes))
             switch AudioFileFormats.all.first(where: { $0.canRead(prefix: prefix) }) {
             case let format? where format == MP4Format.self: container = .mp4
+            case let format? where format == FLACFormat.self: container = .flac
             case let format? where format == CAFFormat.self: container = .chunks(format, .caf)
             case let format? where format == WAVEFormat.self: container = .chunks(format, .riff)
             case let format? where format == AIFFFormat.self: container = .chunks(format, .iff)
@@ -64,6 +66,7 @@ struct HeaderGatherer {
             case let format? where format == MP3Format.self: return .frames(FrameCutter(kind: .mpeg))
             default:
                 switch typeHint.flatMap(AudioFileFormats.forType) {
+                case let format? where format == FLACFormat.self: container = .flac
                 case let format? where format == ADTSFormat.self: return .frames(FrameCutter(kind: .adts))
                 case let format? where format == MP3Format.self: return .frames(FrameCutter(kind: .mpeg))
                 default: return .frames(FrameCutter(kind: .either))
@@ -84,6 +87,13 @@ struct HeaderGatherer {
             case .needMore(let count): return .needMore(count)
             case .found(let end): headerEnd = end
             }
+        case .flac:
+            var position = nextHeader ?? 0
+            let located = try StreamFLACHeader.locateAudio(held, position: &position)
+            nextHeader = position
+            guard let end = located.end else { return .needMore(located.need) }
+            let (facts, cutter) = try StreamFLACHeader.parse(Array(held[0..<end]))
+            return .container(facts: facts, cutter: cutter, headerEnd: end)
         }
         return try parse(Array(held[0..<headerEnd]))
     }

@@ -1,2 +1,0 @@
-/// FLAC decoding and encoding through libFLAC.
-public enum AudioCodecFLAC {}

@@ -1,0 +1,93 @@
+public import AudioCore
+
+/// Native FLAC files, `.flac` (Apple's `kAudioFileFLACType` `'flac'`, read since macOS 10.13).
+///
+/// Opening reads the metadata (``FLACMetadata``: `'fLaC'`, after ID3v2 tags where a file has
+/// them, then every metadata block, checked against the file's size) and walks the frames into
+/// a packet table (`FLACFrameScan`): one packet per FLAC frame, each with its block size as
+/// its frame count, so fixed and variable block sizes read alike.
+///
+/// - `dataFormat`: `'flac'` at STREAMINFO's rate and channel count; `framesPerPacket` is
+///   STREAMINFO's largest block size (packets of other sizes, a fixed-size stream's last one or
+///   a variable-size stream's, carry their frame count in their packet descriptions), so a
+///   decoder made from the description alone needs the same room as one made from the cookie;
+///   the format flags give the source depth as Apple's do for lossless formats (1: 16-bit,
+///   2: 20, 3: 24, 4: 32, else 0).
+/// - `magicCookie`: a whole `dfLa` box with STREAMINFO, the cookie Apple keeps for `'flac'` in
+///   CAF files (`FLACStreamInfo.magicCookie`).
+/// - `packetTableInfo`: no priming; STREAMINFO's total samples are the valid frames (the frames
+///   found where it says 0 or more than there are), the rest of the last frame the remainder.
+/// - The raw VORBIS_COMMENT body and PICTURE bodies are kept (``vorbisComment``, ``pictures``).
+///
+/// A frame cut short at the end of the file is left out. A file without a frame throws
+/// `invalidFile`.
+public struct FLACFormat: AudioFileFormat {
+    public static let fileType = AudioFileType.flac
+    public static let extensions = ["flac"]
+
+    /// `'fLaC'` at the start. A file with ID3v2 tags first is found by its extension, a type
+    /// hint, or ``AudioFile``'s deeper look.
+    public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
+        prefix.count >= 4 && prefix[0] == 0x66 && prefix[1] == 0x4C && prefix[2] == 0x61 && prefix[3] == 0x43
+    }
+
+    public let dataFormat: AudioStreamBasicDescription
+    public let dataOffset: Int64
+    public let dataByteCount: Int64
+    public let packets: AudioFilePacketIndex
+    public let packetTableInfo: AudioFilePacketTableInfo?
+    public let magicCookie: [UInt8]?
+    public let packetSizeUpperBound: Int?
+    /// The metadata blocks, STREAMINFO among them.
+    public let metadata: FLACMetadata
+    /// The first VORBIS_COMMENT block's body, raw (vendor string and comments, little-endian
+    /// lengths).
+    public var vorbisComment: [UInt8]? { metadata.vorbisComment }
+    /// The PICTURE blocks' bodies, raw, in file order.
+    public var pictures: [[UInt8]] { metadata.pictures }
+    /// The stream's STREAMINFO.
+    public var streamInfo: FLACStreamInfo { metadata.streamInfo }
+    /// True when the file ends inside a frame, which is left out.
+    public let lastFrameTruncated: Bool
+
+    public init(reading source: some AudioByteSource) throws(AudioFileError) {
+        let meta = try FLACMetadata(reading: source)
+        let info = meta.streamInfo
+        var scan = FLACFrameScan(source, end: source.size)
+        guard let result = try scan.scan(from: meta.audioStart, info: info), result.table.count > 0 else {
+            throw AudioFileError(.invalidFile, "no complete FLAC frame", chunk: "frame", offset: meta.audioStart)
+        }
+        metadata = meta
+        lastFrameTruncated = result.truncatedLast
+        dataFormat = Self.streamDescription(info)
+        dataOffset = result.firstFrame
+        dataByteCount = result.end - result.firstFrame
+        packets = .table(result.table)
+        magicCookie = info.magicCookie
+        packetSizeUpperBound = info.maximumFrameSize > 0 ? max(info.maximumFrameSize, Int(result.table.maximumSize)) : nil
+        let total = result.table.totalFrames
+        let valid = info.totalSamples > 0 && info.totalSamples <= total ? info.totalSamples : total
+        packetTableInfo = AudioFilePacketTableInfo(
+            numberValidFrames: valid, primingFrames: 0, remainderFrames: Int32(clamping: total - valid))
+    }
+
+    /// The stream description of FLAC described by `info`, as Apple's readers give it.
+    public static func streamDescription(_ info: FLACStreamInfo) -> AudioStreamBasicDescription {
+        let flags: UInt32 = switch info.bitsPerSample {
+        case 16: 1
+        case 20: 2
+        case 24: 3
+        case 32: 4
+        default: 0
+        }
+        return AudioStreamBasicDescription(
+            sampleRate: Double(info.sampleRate), formatID: .flac, formatFlags: AudioFormatFlags(rawValue: flags),
+            bytesPerPacket: 0, framesPerPacket: UInt32(info.maximumBlockSize), bytesPerFrame: 0,
+            channelsPerFrame: UInt32(info.channels), bitsPerChannel: 0)
+    }
+
+    /// True when `source` holds `'fLaC'` after ID3v2 tags.
+    static func sniff(_ source: some AudioByteSource) throws(AudioFileError) -> Bool {
+        try FLACMetadata.sniff(source)
+    }
+}
