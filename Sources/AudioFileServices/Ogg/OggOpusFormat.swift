@@ -15,8 +15,8 @@ public import AudioCore
 /// - A stream whose first audio page has a granule position larger than the durations of the
 ///   packets that end on it starts later than 0 (a recording of a live stream joined late):
 ///   ``startGranulePosition`` says where, and the durations count from there (RFC 7845 §4). A
-///   smaller one is refused, unless that page ends the stream, in which case the difference is
-///   trimmed from the start.
+///   smaller one is refused, unless that page ends the stream: a stream of one page, whose
+///   granule position counts from 0 and trims its end.
 /// - Chained files (streams one after another): the first Opus stream is read, and reading
 ///   stops at its end-of-stream page; ``hasFollowingStreams`` says that more follow.
 /// - Untrusted input: a bad CRC, a missing or malformed `OpusHead`, a negative granule position
@@ -84,14 +84,11 @@ public struct OggOpusFormat: AudioFileFormat {
         // Trimming (RFC 7845 §4): where the first sample lies, then pre-skip and end trimming.
         let total = table.totalFrames
         var start: Int64 = 0
-        var extraPriming: Int64 = 0
         if let first = walk.firstGranule {
             let offset = first.granule - first.framesBefore
             if offset >= 0 {
                 start = offset
-            } else if first.endsStream {
-                extraPriming = -offset
-            } else {
+            } else if !first.endsStream {
                 throw AudioFileError(
                     .invalidFile,
                     "the first audio page's granule position \(first.granule) is smaller than the \(first.framesBefore) frames of the packets ending on it",
@@ -99,7 +96,7 @@ public struct OggOpusFormat: AudioFileFormat {
             }
         }
         startGranulePosition = start
-        let priming = min(Int64(head.preSkip) + extraPriming, total)
+        let priming = min(Int64(head.preSkip), total)
         var valid = total - priming
         if let last = walk.lastGranule {
             valid = min(max(last - start - Int64(head.preSkip), 0), valid)
