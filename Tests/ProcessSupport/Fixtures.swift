@@ -27,6 +27,8 @@ public enum Fixtures {
     public static let aacRefs = root.appendingPathComponent("aac-refs")
     /// MPEG audio files and ffmpeg's decodes (Scripts/fixtures/make_mp3_refs.sh).
     public static let mp3Refs = root.appendingPathComponent("mp3-refs")
+    /// Opus files and ffmpeg's libopus decodes (Scripts/fixtures/make_opus_fixtures.sh).
+    public static let opus = root.appendingPathComponent("opus")
 
     /// The entries of every malformed-file manifest: `malformed/manifest.json` (Scripts/fixtures/
     /// make_malformed.py) and the `malformed/manifest-FORMAT.json` files other fixture scripts write
