@@ -61,6 +61,16 @@ struct OpusDecodeTests {
         #expect(ratio >= 80, "\(name): \(ratio) dB")
     }
 
+    /// Opus in MPEG-4 (ffmpeg's `Opus` entry with `dOps`): the edit list trims the pre-skip and
+    /// the end, where ffmpeg's decode trims only the pre-skip, so the first 9600 frames compare.
+    @Test func mp4FollowsItsEditList() throws {
+        let (samples, channels) = try decodeOpus(Fixtures.opus.appendingPathComponent("ffmpeg-stereo.mp4").path)
+        let reference = try opusReference("ffmpeg-stereo.mp4")
+        #expect(samples.count == 9600 * channels)
+        #expect(reference.count > samples.count)
+        #expect(snr(samples, reference) >= 80)
+    }
+
     /// The gain file is the stereo file with OpusHead's output gain set to -6 dB: it decodes to
     /// the same samples scaled by 10^(-6/20).
     @Test func outputGainIsApplied() throws {

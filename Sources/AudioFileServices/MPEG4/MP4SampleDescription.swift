@@ -35,10 +35,10 @@ struct MP4SampleDescription {
         switch entry.type {
         case "drms", "enca", "drmi":
             throw unsupported("the audio is encrypted ('\(entry.type)' sample entry: a protected file)")
-        case "mp4a", "alac", ".mp3":
+        case "mp4a", "alac", ".mp3", "Opus":
             break
         default:
-            throw unsupported("'\(entry.type)' audio in an MPEG-4 file is not supported (AAC, ALAC and MP3 are)")
+            throw unsupported("'\(entry.type)' audio in an MPEG-4 file is not supported (AAC, ALAC, MP3 and Opus are)")
         }
         // SampleEntry: 6 reserved, data_reference_index; AudioSampleEntry: version, revision,
         // vendor, channelcount, samplesize, compression ID, packet size, samplerate (16.16).
@@ -99,6 +99,9 @@ struct MP4SampleDescription {
         case ".mp3":
             format = Self.mp3(rate: rate, channels: channels)
             cookie = nil
+            channelConfiguration = nil
+        case "Opus":
+            (format, cookie) = try Self.opus(children, base: childBase, entry: entry)
             channelConfiguration = nil
         default:
             // mp4a: an esds box, directly or inside QuickTime's 'wave'.
