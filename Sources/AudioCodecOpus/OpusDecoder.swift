@@ -7,7 +7,7 @@ import COpus
 /// The stream is configured by the magic cookie: an `OpusHead` packet (Ogg Opus, and what this
 /// package's CAF and MPEG-4 readers give) or the body of an MPEG-4 `dOps` box, see ``OpusHead``.
 /// Without a cookie (ffmpeg's CAF files have none) the stream description's channel count
-/// decides: one or two channels, mapping family 0.
+/// decides: one or two channels, mapping family 0 (more: a stand-in until a cookie is given).
 ///
 /// - Output: interleaved, packed, native-endian Float32 at 48 kHz, whatever the encoder's input
 ///   rate was (as Apple's decoder, ffmpeg and opusdec without `--rate` do). The header's output
@@ -23,8 +23,10 @@ import COpus
 public final class OpusDecoder: AudioDecoder {
     /// Interleaved Float32 at 48 kHz with the stream's channel count.
     public let outputFormat: AudioStreamBasicDescription
-    /// 5760: 120 ms at 48 kHz, the longest Opus packet.
-    public let maximumFramesPerPacket = 5760
+    /// The stream description's frames per packet where it gives one (the containers give the
+    /// longest packet's duration; audio queues take every packet to be this long unless its
+    /// description says otherwise), else 5760: 120 ms at 48 kHz, the longest Opus packet.
+    public let maximumFramesPerPacket: Int
     /// The stream's configuration (from the cookie, or implied by the stream description).
     public let head: OpusHead
 
@@ -32,7 +34,7 @@ public final class OpusDecoder: AudioDecoder {
     private let channels: Int
 
     /// Makes a decoder for `'opus'` packets. Throws `formatNotSupported` for another format, a
-    /// description of more than two channels without a cookie, or a family libopus refuses;
+    /// description of no channels without a cookie, or a family libopus refuses;
     /// `badData` for a malformed cookie.
     public init(input: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) {
         guard input.formatID == .opus else {
@@ -47,11 +49,19 @@ public final class OpusDecoder: AudioDecoder {
             }
         } else {
             let channels = Int(input.channelsPerFrame)
-            guard channels == 1 || channels == 2 else {
-                throw AudioCodecError(
-                    .formatNotSupported, "an Opus stream of \(channels) channels needs a magic cookie (OpusHead or dOps) for its channel mapping")
+            guard channels > 0, channels <= 255 else {
+                throw AudioCodecError(.formatNotSupported, "an Opus stream of \(channels) channels")
             }
             head = OpusHead(channelCount: channels, preSkip: 0)
+            if channels > 2 {
+                // No mapping without a cookie: a stand-in of one mono stream per channel, so an
+                // audio queue can be made before its magic cookie is set (which remakes the
+                // decoder); multichannel packets decode only with the real mapping.
+                head.mappingFamily = 255
+                head.streamCount = channels
+                head.coupledCount = 0
+                head.channelMapping = (0..<channels).map { UInt8($0) }
+            }
         }
         let order = head.vorbisToCoreAudioOrder
         var mapping = order.map { head.channelMapping[$0] }
@@ -72,6 +82,7 @@ public final class OpusDecoder: AudioDecoder {
             }
         }
         decoder = made
+        maximumFramesPerPacket = (120...5760).contains(input.framesPerPacket) ? Int(input.framesPerPacket) : 5760
         channels = head.channelCount
         self.head = head
         outputFormat = .linearPCM(sampleRate: 48000, channels: UInt32(head.channelCount), bitsPerChannel: 32, isFloat: true)

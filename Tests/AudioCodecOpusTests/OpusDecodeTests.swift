@@ -106,7 +106,7 @@ struct OpusDecodeTests {
             magicCookie: dOps)
         #expect(decoder.outputFormat.sampleRate == 48000 && decoder.outputFormat.channelsPerFrame == 2)
         #expect(throws: AudioCodecError.self) {
-            _ = try OpusDecoder(input: decoder.outputFormat, magicCookie: nil)
+            _ = try OpusDecoder(input: decoder.outputFormat, magicCookie: [1, 2, 3])
         }
     }
 

@@ -9,7 +9,8 @@ public import AudioCore
 /// packet continued on the following pages is read from its pieces (``PacketTable/pieces``).
 ///
 /// - Magic cookie: the `OpusHead` packet (``head``); `'opus'` data at 48 kHz, the stream's
-///   channel count, `mFramesPerPacket` from the first packet.
+///   channel count, `mFramesPerPacket` the longest packet's duration (each packet's own is in
+///   the packet table).
 /// - Priming: the header's pre-skip; valid frames: the last page's granule position minus the
 ///   first sample's position and the pre-skip (end trimming); the rest are remainder frames.
 /// - A stream whose first audio page has a granule position larger than the durations of the
@@ -76,9 +77,10 @@ public struct OggOpusFormat: AudioFileFormat {
         packets = .table(table)
         dataOffset = walk.dataOffset ?? walk.position
         dataByteCount = max(0, walk.dataEnd - dataOffset)
-        let firstFrames = table.count > 0 ? table.framesInPacket(0) : 960
+        // The longest packet's duration: what a queue takes a packet without a description to hold.
+        let longest = table.frames.max() ?? 960
         dataFormat = AudioStreamBasicDescription(
-            sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: firstFrames,
+            sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: longest,
             bytesPerFrame: 0, channelsPerFrame: UInt32(head.channelCount), bitsPerChannel: 0)
 
         // Trimming (RFC 7845 §4): where the first sample lies, then pre-skip and end trimming.
