@@ -194,6 +194,7 @@ func fileType(contentType: String?, path: String) -> AudioFileType? {
     case "audio/x-caf": return .caf
     case "audio/aiff", "audio/x-aiff": return .aiff
     case "audio/mp4", "audio/x-m4a": return .m4a
+    case "audio/ogg", "audio/opus", "application/ogg": return .ogg
     default: break
     }
     var file = path
@@ -206,6 +207,7 @@ func fileType(contentType: String?, path: String) -> AudioFileType? {
     case "caf": return .caf
     case "aif", "aiff", "aifc": return .aiff
     case "m4a", "mp4": return .m4a
+    case "opus", "ogg", "oga": return .ogg
     default: return nil
     }
 }
