@@ -64,6 +64,24 @@ struct OggOpusTests {
         #expect(short == .needMore(page.pageLength))
     }
 
+    /// The sliced CRC against the bit-by-bit definition (RFC 3533 §6), at every length around
+    /// the CRC field and the four-byte steps.
+    @Test func crcMatchesTheDefinition() {
+        func reference(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0
+            for (i, byte) in bytes.enumerated() {
+                crc ^= UInt32(i >= 22 && i < 26 ? 0 : byte) << 24
+                for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? (crc << 1) ^ 0x04C1_1DB7 : crc << 1 }
+            }
+            return crc
+        }
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 3, 21, 22, 23, 25, 26, 27, 30, 31, 255, 1000] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(bytes.withUnsafeBytes { OggCRC.page($0) } == reference(bytes), "length \(length)")
+        }
+    }
+
     /// Every prefix of a file either opens or fails with an error; none traps or hangs.
     @Test func everyTruncationIsHandled() throws {
         let data = [UInt8](try Data(contentsOf: Fixtures.opus.appendingPathComponent("spec-spanning-pages.opus")))

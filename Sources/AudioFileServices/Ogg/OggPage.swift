@@ -106,23 +106,52 @@ struct OggPageHeader: Sendable, Equatable {
     }
 }
 
-/// The Ogg CRC-32 (polynomial 0x04C11DB7, not reflected, initial value 0, no final XOR).
+/// The Ogg CRC-32 (polynomial 0x04C11DB7, not reflected, initial value 0, no final XOR),
+/// four bytes a step through four tables (slicing by 4).
 enum OggCRC {
-    static let table: [UInt32] = (0..<256).map { i in
-        var r = UInt32(i) << 24
-        for _ in 0..<8 { r = r & 0x8000_0000 != 0 ? (r << 1) ^ 0x04C1_1DB7 : r << 1 }
-        return r
-    }
+    /// `tables[k][i]`: the CRC of byte `i` followed by `k` zero bytes.
+    static let tables: [UInt32] = {
+        var t = [UInt32](repeating: 0, count: 4 * 256)
+        for i in 0..<256 {
+            var r = UInt32(i) << 24
+            for _ in 0..<8 { r = r & 0x8000_0000 != 0 ? (r << 1) ^ 0x04C1_1DB7 : r << 1 }
+            t[i] = r
+        }
+        for k in 1..<4 {
+            for i in 0..<256 {
+                let previous = t[(k - 1) * 256 + i]
+                t[k * 256 + i] = (previous << 8) ^ t[Int(previous >> 24)]
+            }
+        }
+        return t
+    }()
 
     /// The CRC of a whole page with its CRC field (bytes 22–25) taken as zero.
     static func page(_ b: UnsafeRawBufferPointer) -> UInt32 {
-        table.withUnsafeBufferPointer { t in
-            var crc: UInt32 = 0
-            for i in 0..<b.count {
-                let byte = i >= 22 && i < 26 ? 0 : b[i]
-                crc = (crc << 8) ^ t[Int((crc >> 24) ^ UInt32(byte))]
-            }
-            return crc
+        tables.withUnsafeBufferPointer { t in
+            var crc = update(0, UnsafeRawBufferPointer(rebasing: b[0..<min(22, b.count)]), t)
+            guard b.count > 22 else { return crc }
+            let zero: UInt32 = 0
+            crc = withUnsafeBytes(of: zero) { update(crc, UnsafeRawBufferPointer(rebasing: $0[0..<min(4, b.count - 22)]), t) }
+            guard b.count > 26 else { return crc }
+            return update(crc, UnsafeRawBufferPointer(rebasing: b[26...]), t)
         }
+    }
+
+    /// `crc` continued over `b`.
+    static func update(_ crc: UInt32, _ b: UnsafeRawBufferPointer, _ t: UnsafeBufferPointer<UInt32>) -> UInt32 {
+        var crc = crc
+        var i = 0
+        let n = b.count
+        while i + 4 <= n {
+            let x = crc ^ (UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3]))
+            crc = t[768 + Int(x >> 24)] ^ t[512 + Int(x >> 16 & 0xFF)] ^ t[256 + Int(x >> 8 & 0xFF)] ^ t[Int(x & 0xFF)]
+            i += 4
+        }
+        while i < n {
+            crc = (crc << 8) ^ t[Int((crc >> 24) ^ UInt32(b[i]))]
+            i += 1
+        }
+        return crc
     }
 }
