@@ -13,6 +13,7 @@ let package = Package(
                 .product(name: "AudioFileServices", package: "swift-audio-queue"),
                 .product(name: "ExtendedAudioFileServices", package: "swift-audio-queue"),
                 .product(name: "AudioCodecFAAD", package: "swift-audio-queue"),
+                .product(name: "AudioCodecOpus", package: "swift-audio-queue"),
             ]
         )
     ],

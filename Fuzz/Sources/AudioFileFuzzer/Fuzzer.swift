@@ -2,10 +2,12 @@ import AudioCore
 import AudioFileServices
 import AudioCodecs
 import AudioCodecFAAD
+import AudioCodecOpus
 import ExtendedAudioFileServices
 
 /// One fuzz input: every container parser on the raw bytes, then detection through AudioFile,
-/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2) to Float32;
+/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2, Opus over
+/// libopus) to Float32;
 /// then AudioFileStream in several chunkings, cross-checked against AudioFile (StreamFuzz.swift).
 /// Any outcome but a typed error or success is a finding
 /// (libFuzzer reports crashes, timeouts and runaway allocations).
@@ -44,7 +46,10 @@ private func exercise(_ file: AudioFile) {
     decode(file)
 }
 
-private let registerAAC: Void = AACDecoder.register()
+private let registerAAC: Void = {
+    AACDecoder.register()
+    OpusDecoder.register()
+}()
 
 /// Decodes up to 8192 frames and seeks once, as afconvert and a player would.
 private func decode(_ file: AudioFile) {

@@ -218,7 +218,10 @@ struct OggOpusWalk {
             if continues && pending.isEmpty && headerBytes.isEmpty {
                 return  // the rest of a packet whose start was lost
             }
-            if !continues { dropPending() }
+            if !continues {
+                dropPending()
+                if !tagsDone { headerBytes.removeAll() }
+            }
             if !tagsDone {
                 headerBytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[offset..<(offset + length)]))
                 if headerBytes.count > OggOpusFormat.maximumPacketSize {

@@ -8,7 +8,8 @@ import AudioCore
 /// `OpusHead` packet as magic cookie, the pre-skip as priming frames (the valid frames are not
 /// known until the last page; a stream reports none). A page whose CRC fails after the headers
 /// is skipped (its packets are lost, as a radio stream's would be) and the cutter finds the next
-/// capture pattern; before the `OpusHead` it fails the stream. A packet whose TOC says no
+/// capture pattern; before the `OpusHead` it fails the stream. Bytes that are not a page end the
+/// stream, as they end the file reader's walk. A packet whose TOC says no
 /// duration is dropped. Reading ends at the Opus stream's end-of-stream page: a chained
 /// stream's later links are not played.
 final class OggOpusCutter: StreamCutter {
@@ -20,6 +21,8 @@ final class OggOpusCutter: StreamCutter {
     /// True while ``packet`` holds the start of a packet whose rest is to come.
     private var open = false
     private var ended = false
+    /// True while looking for the capture pattern after a damaged page.
+    private var resyncing = false
     /// Packets handed over.
     private var delivered: Int64 = 0
 
@@ -35,13 +38,22 @@ final class OggOpusCutter: StreamCutter {
                 guard head != nil else {
                     throw AudioFileStreamError(.invalidFile, reason, offset: base + Int64(c))
                 }
-                // Lost sync or a damaged page: on to the next capture pattern.
                 dropPacket()
+                guard resyncing || OggPageHeader.hasCapturePattern(rest) else {
+                    // Bytes that are not a page after the stream's pages (a tag, junk): the end,
+                    // as for the file reader.
+                    sink.flush()
+                    ended = true
+                    return CutStep(consumed: b.count, need: 1)
+                }
+                // A damaged page: on to the next capture pattern.
+                resyncing = true
                 var j = c + 1
                 while j + 4 <= b.count && !OggPageHeader.hasCapturePattern(UnsafeRawBufferPointer(rebasing: b[j...])) { j += 1 }
                 if j + 4 > b.count { return CutStep(consumed: max(c, b.count - 3), need: 4) }
                 c = j
             case .page(let page):
+                resyncing = false
                 try take(page, UnsafeRawBufferPointer(rebasing: rest[0..<page.pageLength]), at: base + Int64(c), sink: sink)
                 c += page.pageLength
             }
@@ -128,6 +140,7 @@ final class OggOpusCutter: StreamCutter {
 
     func restart(at offset: Int64, packet: Int64?) {
         dropPacket()
+        resyncing = true
         ended = false
     }
 
