@@ -136,3 +136,24 @@ struct OpusDecodeTests {
         #expect(frames([]) == nil)
     }
 }
+
+@Suite("Opus seeking")
+struct OpusSeekTests {
+    /// ExtAudioFile seeks with 8 packets of pre-roll: what it reads after a seek converges to
+    /// the continuous decode (Opus's state is rebuilt, not copied, so not bit for bit).
+    @Test func seekMatchesContinuousDecode() throws {
+        let path = Fixtures.opus.appendingPathComponent("opusenc-stereo-44100.opus").path
+        let (whole, channels) = try decodeOpus(path)
+        let reader = try ExtAudioFile(path: path)
+        let client = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+        try reader.setClientDataFormat(client)
+        try reader.seek(toFrame: 4800)
+        let buffer = try #require(PCMBuffer(format: client, frameCapacity: 2000))
+        let n = try reader.read(into: buffer, frameCount: 2000)
+        #expect(n == 2000)
+        let region = buffer.region(0)
+        let got = (0..<(n * channels)).map { region.load(fromByteOffset: 4 * $0, as: Float.self) }
+        let expected = Array(whole[(4800 * channels)..<((4800 + n) * channels)])
+        #expect(snr(got, expected) >= 40)
+    }
+}
