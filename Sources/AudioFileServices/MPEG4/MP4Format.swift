@@ -160,8 +160,9 @@ public struct MP4Format: AudioFileFormat {
             iTunSMPB: metadata.iTunSMPB, edits: try Self.edits(tree, trak), movieTimescale: movieTimescale,
             mediaTimescale: mediaTimescale, sampleRate: dataFormat.sampleRate, totalFrames: table.totalFrames,
             timedDuration: duration, encoder: metadata.encoder, formatID: dataFormat.formatID))
-        packetTableInfo = gapless?.info
-        gaplessSource = gapless?.origin.rawValue
+        let trims = MP4Gapless.opusPreSkip(gapless, format: dataFormat, cookie: magicCookie, totalFrames: table.totalFrames)
+        packetTableInfo = trims?.info
+        gaplessSource = trims?.origin.rawValue
     }
 
     static func fileType(brand: FourCharCode?) -> AudioFileType {

@@ -20,3 +20,20 @@ extension MP4SampleDescription {
         return (format, head.packet)
     }
 }
+
+extension MP4Gapless {
+    /// Opus without an edit list (or `iTunSMPB`): the `dOps` pre-skip as the priming frames,
+    /// the sample durations' end as the valid frames' end. Anything else is left as it is.
+    static func opusPreSkip(
+        _ found: (info: AudioFilePacketTableInfo, origin: Origin)?, format: AudioStreamBasicDescription, cookie: [UInt8]?,
+        totalFrames: Int64
+    ) -> (info: AudioFilePacketTableInfo, origin: Origin)? {
+        guard format.formatID == .opus, found?.origin != .editList, found?.origin != .iTunSMPB,
+              let cookie, let head = try? OpusHead(packet: cookie) else { return found }
+        let priming = min(Int64(head.preSkip), totalFrames)
+        let end = found.map { Int64($0.info.primingFrames) + $0.info.numberValidFrames } ?? totalFrames
+        let valid = max(0, end - priming)
+        return (AudioFilePacketTableInfo(
+            numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(clamping: totalFrames - priming - valid)), .opusPreSkip)
+    }
+}
