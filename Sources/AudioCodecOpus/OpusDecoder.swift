@@ -5,7 +5,7 @@ import COpus
 /// Opus (`'opus'`) over libopus's multistream decoder.
 ///
 /// The stream is configured by the magic cookie: an `OpusHead` packet (Ogg Opus, and what this
-/// package's CAF and MPEG-4 readers give) or the body of an MPEG-4 `dOps` box, see ``OpusHead``.
+/// package's CAF and MPEG-4 readers give) or the body of an MPEG-4 `dOps` box, see `OpusHead` (AudioCore).
 /// Without a cookie (ffmpeg's CAF files have none) the stream description's channel count
 /// decides: one or two channels, mapping family 0 (more: a stand-in until a cookie is given).
 ///
