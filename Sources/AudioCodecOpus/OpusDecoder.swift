@@ -8,6 +8,8 @@ import COpus
 /// package's CAF and MPEG-4 readers give) or the body of an MPEG-4 `dOps` box, see `OpusHead` (AudioCore).
 /// Without a cookie (ffmpeg's CAF files have none) the stream description's channel count
 /// decides: one or two channels, mapping family 0 (more: a stand-in until a cookie is given).
+/// A cookie in neither form is taken as none for one or two channels (a container's own
+/// layout, which needs nothing for family 0) and refused for more.
 ///
 /// - Output: interleaved, packed, native-endian Float32 at 48 kHz, whatever the encoder's input
 ///   rate was (as Apple's decoder, ffmpeg and opusdec without `--rate` do). The header's output
@@ -35,18 +37,24 @@ public final class OpusDecoder: AudioDecoder {
 
     /// Makes a decoder for `'opus'` packets. Throws `formatNotSupported` for another format, a
     /// description of no channels without a cookie, or a family libopus refuses;
-    /// `badData` for a malformed cookie.
+    /// `badData` for a malformed cookie of a stream of more than two channels.
     public init(input: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) {
         guard input.formatID == .opus else {
             throw AudioCodecError(.formatNotSupported, "OpusDecoder does not decode '\(input.formatID)'")
         }
         var head: OpusHead
+        var parsed: Result<OpusHead, OpusHead.FormatError>?
         if let magicCookie, !magicCookie.isEmpty {
             do {
-                head = try OpusHead(cookie: magicCookie)
+                parsed = .success(try OpusHead(cookie: magicCookie))
             } catch {
-                throw AudioCodecError(.badData, "Opus magic cookie: \(error.reason)")
+                parsed = .failure(error)
             }
+        }
+        if case .success(let cookieHead) = parsed {
+            head = cookieHead
+        } else if case .failure(let error) = parsed, !(1...2).contains(input.channelsPerFrame) {
+            throw AudioCodecError(.badData, "Opus magic cookie: \(error.reason)")
         } else {
             let channels = Int(input.channelsPerFrame)
             guard channels > 0, channels <= 255 else {

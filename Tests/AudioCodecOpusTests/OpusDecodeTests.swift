@@ -48,7 +48,7 @@ func snr(_ a: [Float], _ b: [Float]) -> Double {
 struct OpusDecodeTests {
     static let files = [
         "opusenc-mono-48000.opus", "opusenc-stereo-44100.opus", "opusenc-stereo-16000-10ms.opus", "opusenc-6ch.opus",
-        "opusenc-8ch.opus", "ffmpeg-stereo.opus", "spec-gain-minus6db.opus", "spec-spanning-pages.opus", "ffmpeg-stereo.caf",
+        "opusenc-8ch.opus", "ffmpeg-stereo.opus", "spec-gain-minus6db.opus", "spec-spanning-pages.opus", "ffmpeg-stereo.caf", "ffmpeg-theora-opus.ogg",
     ]
 
     /// Each file decodes, trimmed by its packet table, to ffmpeg's libopus decode: same length,
@@ -102,14 +102,21 @@ struct OpusDecodeTests {
         let dOps: [UInt8] = [0, 2, 0x01, 0x38, 0, 0, 0xBB, 0x80, 0, 0, 0]
         let fromBox = try OpusHead(cookie: dOps)
         #expect(fromBox.channelCount == 2 && fromBox.preSkip == 312 && fromBox.inputSampleRate == 48000)
-        let decoder = try OpusDecoder(
-            input: AudioStreamBasicDescription(
-                sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 960, bytesPerFrame: 0,
-                channelsPerFrame: 2, bitsPerChannel: 0),
-            magicCookie: dOps)
+        let stereo = AudioStreamBasicDescription(
+            sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 960, bytesPerFrame: 0,
+            channelsPerFrame: 2, bitsPerChannel: 0)
+        let decoder = try OpusDecoder(input: stereo, magicCookie: dOps)
         #expect(decoder.outputFormat.sampleRate == 48000 && decoder.outputFormat.channelsPerFrame == 2)
+        // A cookie that is neither form: the description decides for one or two channels.
+        let fallback = try OpusDecoder(input: stereo, magicCookie: [1, 2, 3])
+        #expect(fallback.head.channelCount == 2 && fallback.head.mappingFamily == 0)
+        var eight = stereo
+        eight.channelsPerFrame = 8
         #expect(throws: AudioCodecError.self) {
-            _ = try OpusDecoder(input: decoder.outputFormat, magicCookie: [1, 2, 3])
+            _ = try OpusDecoder(input: eight, magicCookie: [1, 2, 3])
+        }
+        #expect(throws: AudioCodecError.self) {
+            _ = try OpusDecoder(input: decoder.outputFormat, magicCookie: nil)  // linear PCM is not Opus
         }
     }
 
