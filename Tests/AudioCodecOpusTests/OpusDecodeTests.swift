@@ -64,8 +64,8 @@ struct OpusDecodeTests {
     /// Opus in MPEG-4 (ffmpeg's `Opus` entry with `dOps`): the edit list trims the pre-skip and
     /// the end, where ffmpeg's decode trims only the pre-skip, so the first 9600 frames compare.
     /// Without an edit list, the `dOps` pre-skip is the priming and the last sample's shortened
-    /// duration (`stts`) the end.
-    @Test(arguments: ["ffmpeg-stereo.mp4", "ffmpeg-stereo-no-editlist.mp4"])
+    /// duration (`stts`) the end. Packets of 60 ms take their length from `stts`.
+    @Test(arguments: ["ffmpeg-stereo.mp4", "ffmpeg-stereo-no-editlist.mp4", "ffmpeg-stereo-60ms.mp4"])
     func mp4Trims(_ name: String) throws {
         let (samples, channels) = try decodeOpus(Fixtures.opus.appendingPathComponent(name).path)
         let reference = try opusReference(name)

@@ -3,8 +3,11 @@ import AudioCore
 extension MP4SampleDescription {
     /// An `Opus` sample entry's stream description and magic cookie (the `OpusHead` packet made
     /// from its `dOps` box, ISO/IEC 14496-12's Opus mapping): `'opus'` at 48 kHz with the
-    /// box's channel count. The pre-skip comes to the packet table from the edit list.
-    static func opus(_ children: [UInt8], base: Int64, entry: MP4Box) throws(AudioFileError) -> (AudioStreamBasicDescription, [UInt8]) {
+    /// box's channel count, `frames` per packet. The pre-skip comes to the packet table from the
+    /// edit list, else from `dOps`.
+    static func opus(
+        _ children: [UInt8], base: Int64, entry: MP4Box, frames: UInt32
+    ) throws(AudioFileError) -> (AudioStreamBasicDescription, [UInt8]) {
         guard let dOps = findBox(children, base: base, type: "dOps") else {
             throw AudioFileError(.invalidFile, "Opus sample entry without its 'dOps' box", chunk: "Opus", offset: entry.offset)
         }
@@ -15,9 +18,25 @@ extension MP4SampleDescription {
             throw AudioFileError(.unsupportedDataFormat, error.reason, chunk: "dOps", offset: dOps.offset)
         }
         let format = AudioStreamBasicDescription(
-            sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 960, bytesPerFrame: 0,
+            sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: frames, bytesPerFrame: 0,
             channelsPerFrame: UInt32(head.channelCount), bitsPerChannel: 0)
         return (format, head.packet)
+    }
+}
+
+extension MP4SampleDescription {
+    /// Frames (at 48 kHz) in each packet of an Opus track, from the first `stts` entry of the
+    /// sample table that holds `stsd`: a duration Opus has (2.5 to 120 ms), else 960 (20 ms).
+    static func opusPacketFrames(_ tree: MP4BoxTree, _ stsd: Int, _ mediaTimescale: UInt32) -> UInt32 {
+        guard mediaTimescale > 0, let stbl = tree.nodes.indices.first(where: { tree.nodes[$0].children.contains(stsd) }),
+              let stts = tree.child(stbl, "stts"), tree.box(stts).bodySize >= 16,
+              let bytes = try? tree.source.bytes(at: tree.box(stts).bodyOffset, count: 16, chunk: "stts")
+        else { return 960 }
+        let entries = bytes.withUnsafeBytes { $0.be32(4) }
+        let delta = bytes.withUnsafeBytes { $0.be32(12) }
+        let frames = (UInt64(delta) * 48000 + UInt64(mediaTimescale) / 2) / UInt64(mediaTimescale)
+        guard entries > 0, frames >= 120, frames <= 5760, frames % 120 == 0 else { return 960 }
+        return UInt32(frames)
     }
 }
 

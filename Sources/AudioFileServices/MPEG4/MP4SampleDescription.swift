@@ -101,7 +101,7 @@ struct MP4SampleDescription {
             cookie = nil
             channelConfiguration = nil
         case "Opus":
-            (format, cookie) = try Self.opus(children, base: childBase, entry: entry)
+            (format, cookie) = try Self.opus(children, base: childBase, entry: entry, frames: Self.opusPacketFrames(tree, stsd, mediaTimescale))
             channelConfiguration = nil
         default:
             // mp4a: an esds box, directly or inside QuickTime's 'wave'.
