@@ -14,6 +14,7 @@ let package = Package(
                 .product(name: "ExtendedAudioFileServices", package: "swift-audio-queue"),
                 .product(name: "AudioCodecFAAD", package: "swift-audio-queue"),
                 .product(name: "AudioCodecFLAC", package: "swift-audio-queue"),
+                .product(name: "AudioCodecOpus", package: "swift-audio-queue"),
             ]
         )
     ],

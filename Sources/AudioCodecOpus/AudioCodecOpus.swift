@@ -1,2 +1,2 @@
-/// Opus decoding through libopus.
+/// Opus decoding through libopus: ``OpusDecoder``.
 public enum AudioCodecOpus {}

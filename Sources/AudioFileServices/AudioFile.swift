@@ -285,6 +285,9 @@ public final class AudioFile: Sendable {
             try readExactly(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<plan.bytes]))
             return plan.bytes
         case .table(let table):
+            if !table.pieces.isEmpty, let bytes = try readPieces(of: plan.start..<(plan.start + plan.packets), table: table, into: buffer, descriptions: descriptions) {
+                return bytes
+            }
             if let bytes = try readSpan(of: plan, table: table, into: buffer, descriptions: descriptions) { return bytes }
             // Read runs of packets that lie back to back in the file with one call each.
             var written = 0

@@ -31,6 +31,9 @@ public struct PacketTable: Sendable {
     public private(set) var totalFrames: Int64 = 0
     /// Frames per packet when constant.
     let framesPerPacket: UInt32
+    /// The byte runs of packets whose bytes are not contiguous in the file (an Ogg packet
+    /// continued on the next page), by packet index; empty for every other container.
+    public internal(set) var pieces: [Int: [PacketPiece]] = [:]
 
     init(framesPerPacket: UInt32, capacity: Int) {
         self.framesPerPacket = framesPerPacket
@@ -140,7 +143,7 @@ extension AudioFileFormat {
 public enum AudioFileFormats {
     /// Every container reader.
     public static let all: [any AudioFileFormat.Type] = [
-        CAFFormat.self, WAVEFormat.self, AIFFFormat.self, MP4Format.self, ADTSFormat.self, MP3Format.self,
+        CAFFormat.self, WAVEFormat.self, AIFFFormat.self, MP4Format.self, OggOpusFormat.self, ADTSFormat.self, MP3Format.self,
         FLACFormat.self,
     ]
 

@@ -17,7 +17,7 @@ import AudioCodecOpus
 /// Everything an app needs, in one import: files, codecs, devices and queues.
 public enum AudioQueueKit {
     /// Registers the codecs and backends this package builds: AAC decoding through faad2, AAC-LC
-    /// encoding through libavcodec, MPEG audio (Layers I–III) through libmpg123, FLAC through libFLAC, the PulseAudio and ALSA backends, in that order of
+    /// encoding through libavcodec, MPEG audio (Layers I–III) through libmpg123, FLAC through libFLAC, Opus through libopus, the PulseAudio and ALSA backends, in that order of
     /// preference for the default device, and the file backend, whose WAVE file is the default
     /// device when neither plays. Call once before creating queues or opening files that need
     /// them; calling again changes nothing.
@@ -25,6 +25,7 @@ public enum AudioQueueKit {
         AACDecoder.register()
         MP3Decoder.register()
         FLACDecoder.register()
+        OpusDecoder.register()
         AACEncoder.register()
         FLACEncoder.register()
         AudioBackends.register(PulseBackend(), priority: 20)

@@ -61,6 +61,9 @@ struct FileTypeInfo {
                      mimeTypes: mpegMIME, hfsCodes: [code("MPG2")], formats: []),
         FileTypeInfo(type: code("MPG1"), name: "MPEG Layer 1", extensions: ["mp1", "mpeg", "mpa"], utis: [],
                      mimeTypes: mpegMIME, hfsCodes: [code("MPG1")], formats: []),
+        // Not a Mac type: Ogg Opus, read only, under the capture pattern's code (see OpusFiles).
+        FileTypeInfo(type: code("OggS"), name: "Ogg Opus", extensions: ["opus", "ogg", "oga"], utis: ["org.xiph.opus"],
+                     mimeTypes: ["audio/ogg", "audio/opus"], hfsCodes: [], formats: []),
     ]
 
     static func find(_ type: UInt32) -> FileTypeInfo? { all.first { $0.type == type } }

@@ -136,6 +136,13 @@ public final class ExtAudioFile {
             prerollPackets = 1  // the synthesis filter bank's 512 frames of state
             resetInterval = nil
             splitsExactly = true
+        } else if format.formatID == .opus {
+            // SILK and CELT carry state across packets; RFC 7845 §4.6 has a seek decode at least
+            // 80 ms before its target (8 packets of 10 ms, 4 of the usual 20 ms). The state it
+            // rebuilds is close to, not bit for bit, what a continuous decode has.
+            prerollPackets = 8
+            resetInterval = nil
+            splitsExactly = false
         } else if format.formatID == .appleIMA4 {
             // IMA4 decoders carry the full-precision predictor across packets while the header's
             // 9-bit predictor stays within reach, so a few packets bring the state back in line.

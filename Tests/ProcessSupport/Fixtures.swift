@@ -33,6 +33,8 @@ public enum Fixtures {
     public static let mp3Edge = root.appendingPathComponent("mp3-edge")
     /// PCM sources of the FLAC encoder's tests (Scripts/fixtures/make_flac_write_fixtures.sh).
     public static let flacWrite = root.appendingPathComponent("flac-write")
+    /// Opus files and ffmpeg's libopus decodes (Scripts/fixtures/make_opus_fixtures.sh).
+    public static let opus = root.appendingPathComponent("opus")
 
     /// The entries of every malformed-file manifest: `malformed/manifest.json` (Scripts/fixtures/
     /// make_malformed.py) and the `malformed/manifest-FORMAT.json` files other fixture scripts write

@@ -195,6 +195,7 @@ func fileType(contentType: String?, path: String) -> AudioFileType? {
     case "audio/aiff", "audio/x-aiff": return .aiff
     case "audio/mp4", "audio/x-m4a": return .m4a
     case "audio/flac", "audio/x-flac": return .flac
+    case "audio/ogg", "audio/opus", "application/ogg": return .ogg
     default: break
     }
     var file = path
@@ -208,6 +209,7 @@ func fileType(contentType: String?, path: String) -> AudioFileType? {
     case "aif", "aiff", "aifc": return .aiff
     case "m4a", "mp4": return .m4a
     case "flac": return .flac
+    case "opus", "ogg", "oga": return .ogg
     default: return nil
     }
 }

@@ -3,11 +3,12 @@ import AudioFileServices
 import AudioCodecs
 import AudioCodecFAAD
 import AudioCodecFLAC
+import AudioCodecOpus
 import ExtendedAudioFileServices
 
 /// One fuzz input: every container parser and the tag parsers (Vorbis comment, FLAC picture)
 /// on the raw bytes, then detection through AudioFile (its info, pictures and chapters too),
-/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2) to Float32;
+/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2, FLAC over libFLAC, Opus over libopus) to Float32;
 /// then AudioFileStream in several chunkings, cross-checked against AudioFile (StreamFuzz.swift).
 /// Any outcome but a typed error or success is a finding
 /// (libFuzzer reports crashes, timeouts and runaway allocations).
@@ -56,6 +57,7 @@ private func exercise(_ file: AudioFile) {
 private let registerDecoders: Void = {
     AACDecoder.register()
     FLACDecoder.register()
+    OpusDecoder.register()
 }()
 
 /// Decodes up to 8192 frames and seeks once, as afconvert and a player would.

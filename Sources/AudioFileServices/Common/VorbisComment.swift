@@ -194,3 +194,7 @@ extension VorbisCommentTagged {
             + (vorbisComment.flatMap { VorbisComment(parsing: $0) }?.pictures ?? [])
     }
 }
+
+// The readers whose tags are Vorbis comments: their info dictionary, chapters and artwork.
+extension FLACFormat: VorbisCommentTagged {}
+extension OggOpusFormat: VorbisCommentTagged {}

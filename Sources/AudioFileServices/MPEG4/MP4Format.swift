@@ -180,8 +180,9 @@ public struct MP4Format: AudioFileFormat {
             mediaTimescale: mediaTimescale, sampleRate: dataFormat.sampleRate, totalFrames: table.totalFrames,
             timedDuration: duration, encoder: metadata.encoder, formatID: dataFormat.formatID,
             framesPerCoreFrame: description.framesPerCoreFrame))
-        packetTableInfo = gapless?.info
-        gaplessSource = gapless?.origin.rawValue
+        let trims = MP4Gapless.opusPreSkip(gapless, format: dataFormat, cookie: magicCookie, totalFrames: table.totalFrames)
+        packetTableInfo = trims?.info
+        gaplessSource = trims?.origin.rawValue
     }
 
     static func fileType(brand: FourCharCode?) -> AudioFileType {

@@ -45,7 +45,7 @@ enum MP4Gapless {
 
     /// Where the packet table info came from, for tools and tests.
     enum Origin: String, Sendable {
-        case iTunSMPB, editList, sampleDurations, appleEncoderConvention
+        case iTunSMPB, editList, sampleDurations, appleEncoderConvention, opusPreSkip
     }
 
     static func packetTableInfo(_ f: Facts) -> (info: AudioFilePacketTableInfo, origin: Origin)? {

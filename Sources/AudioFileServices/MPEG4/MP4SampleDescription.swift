@@ -38,10 +38,10 @@ struct MP4SampleDescription {
         switch entry.type {
         case "drms", "enca", "drmi":
             throw unsupported("the audio is encrypted ('\(entry.type)' sample entry: a protected file)")
-        case "mp4a", "alac", ".mp3", "fLaC":
+        case "mp4a", "alac", ".mp3", "fLaC", "Opus":
             break
         default:
-            throw unsupported("'\(entry.type)' audio in an MPEG-4 file is not supported (AAC, ALAC and MP3 are)")
+            throw unsupported("'\(entry.type)' audio in an MPEG-4 file is not supported (AAC, ALAC, MP3, FLAC and Opus are)")
         }
         // SampleEntry: 6 reserved, data_reference_index; AudioSampleEntry: version, revision,
         // vendor, channelcount, samplesize, compression ID, packet size, samplerate (16.16).
@@ -105,6 +105,9 @@ struct MP4SampleDescription {
             channelConfiguration = nil
         case "fLaC":
             (format, cookie) = try MP4FLAC.describe(children, base: childBase, entry: entry)
+            channelConfiguration = nil
+        case "Opus":
+            (format, cookie) = try Self.opus(children, base: childBase, entry: entry, frames: Self.opusPacketFrames(tree, stsd, mediaTimescale))
             channelConfiguration = nil
         default:
             // mp4a: an esds box, directly or inside QuickTime's 'wave'.

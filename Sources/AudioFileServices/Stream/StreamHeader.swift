@@ -64,6 +64,7 @@ struct HeaderGatherer {
             case let format? where format == AIFFFormat.self: container = .chunks(format, .iff)
             case let format? where format == ADTSFormat.self: return .frames(FrameCutter(kind: .adts))
             case let format? where format == MP3Format.self: return .frames(FrameCutter(kind: .mpeg))
+            case let format? where format == OggOpusFormat.self: return .container(facts: nil, cutter: OggOpusCutter(), headerEnd: 0)
             default:
                 switch typeHint.flatMap(AudioFileFormats.forType) {
                 case let format? where format == FLACFormat.self: container = .flac

@@ -1,0 +1,307 @@
+public import AudioCore
+
+/// Opus in Ogg (RFC 7845): the `.opus` files opusenc, ffmpeg and browsers write.
+///
+/// Opening walks every page once, checking its CRC, and keeps only the pages of the first
+/// logical stream whose first packet is an `OpusHead` (other streams of a multiplexed file —
+/// video, another codec — are skipped). The packet table lists one packet per Opus packet, with
+/// its duration from its TOC byte (RFC 6716 §3.1), so no decoder is needed to open a file; a
+/// packet continued on the following pages is read from its pieces (``PacketTable/pieces``).
+///
+/// - Magic cookie: the `OpusHead` packet (``head``); `'opus'` data at 48 kHz, the stream's
+///   channel count, `mFramesPerPacket` the longest packet's duration (each packet's own is in
+///   the packet table).
+/// - Priming: the header's pre-skip; valid frames: the last page's granule position minus the
+///   first sample's position and the pre-skip (end trimming); the rest are remainder frames.
+/// - A stream whose first audio page has a granule position larger than the durations of the
+///   packets that end on it starts later than 0 (a recording of a live stream joined late):
+///   ``startGranulePosition`` says where, and the durations count from there (RFC 7845 §4). A
+///   smaller one is refused, unless that page ends the stream: a stream of one page, whose
+///   granule position counts from 0 and trims its end.
+/// - Chained files (streams one after another): the first Opus stream is read, and reading
+///   stops at its end-of-stream page; ``hasFollowingStreams`` says that more follow.
+/// - Untrusted input: a bad CRC, a missing or malformed `OpusHead`, a negative granule position
+///   other than -1 or a packet whose TOC says nothing playable fail with `'dta?'` or `'fmt?'`;
+///   a page cut short by the end of the file and bytes after the last page that are not a page
+///   end the walk and are listed in ``repairs``. Packets are limited to 16 MiB.
+public struct OggOpusFormat: AudioFileFormat {
+    public static let fileType = AudioFileType.ogg
+    public static let extensions = ["opus", "ogg", "oga"]
+
+    public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
+        OggPageHeader.hasCapturePattern(prefix) && prefix.count > 5 && prefix[4] == 0 && prefix[5] & 2 != 0
+    }
+
+    public let dataFormat: AudioStreamBasicDescription
+    public let dataOffset: Int64
+    public let dataByteCount: Int64
+    public let packets: AudioFilePacketIndex
+    public let packetTableInfo: AudioFilePacketTableInfo?
+    /// The `OpusHead` packet.
+    public var magicCookie: [UInt8]? { head.packet }
+    public var channelLayout: AudioChannelLayout? { head.channelLayout }
+    public let repairs: [AudioFileRepair]
+    /// The stream's identification header.
+    public let head: OpusHead
+    /// The `OpusTags` packet after its `'OpusTags'` magic (a Vorbis comment body: vendor string,
+    /// comments); nil when the packet is over 16 MiB.
+    public let vorbisComment: [UInt8]?
+    /// The Opus stream's serial number.
+    public let serialNumber: UInt32
+    /// The granule position of the stream's first sample (0 unless the stream starts later).
+    public let startGranulePosition: Int64
+    /// True when another logical stream starts after this one's end (a chained file).
+    public let hasFollowingStreams: Bool
+
+    /// The largest packet accepted.
+    static let maximumPacketSize = 16 << 20
+
+    public init(reading source: some AudioByteSource) throws(AudioFileError) {
+        var walk = OggOpusWalk(source: source)
+        try walk.run()
+        guard let head = walk.head else {
+            if walk.sawOpusHead {
+                throw AudioFileError(.invalidFile, "the Ogg Opus stream ends before its OpusTags packet", chunk: "OggS", offset: walk.position)
+            }
+            throw AudioFileError(.unsupportedDataFormat, "the Ogg file has no Opus stream", chunk: "OggS", offset: 0)
+        }
+        guard walk.tagsDone else {
+            throw AudioFileError(.invalidFile, "the Ogg Opus stream ends before its OpusTags packet", chunk: "OpusTags", offset: walk.position)
+        }
+        self.head = head
+        vorbisComment = walk.tags
+        serialNumber = walk.serial
+        hasFollowingStreams = walk.followingStreams
+        repairs = walk.repairs
+        let table = walk.table
+        packets = .table(table)
+        dataOffset = walk.dataOffset ?? walk.position
+        dataByteCount = max(0, walk.dataEnd - dataOffset)
+        // The longest packet's duration: what a queue takes a packet without a description to hold.
+        let longest = table.frames.max() ?? 960
+        dataFormat = AudioStreamBasicDescription(
+            sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: longest,
+            bytesPerFrame: 0, channelsPerFrame: UInt32(head.channelCount), bitsPerChannel: 0)
+
+        // Trimming (RFC 7845 §4): where the first sample lies, then pre-skip and end trimming.
+        let total = table.totalFrames
+        var start: Int64 = 0
+        if let first = walk.firstGranule {
+            let offset = first.granule - first.framesBefore
+            if offset >= 0 {
+                start = offset
+            } else if !first.endsStream {
+                throw AudioFileError(
+                    .invalidFile,
+                    "the first audio page's granule position \(first.granule) is smaller than the \(first.framesBefore) frames of the packets ending on it",
+                    chunk: "OggS", offset: first.pageOffset)
+            }
+        }
+        startGranulePosition = start
+        let priming = min(Int64(head.preSkip), total)
+        var valid = total - priming
+        if let last = walk.lastGranule {
+            valid = min(max(last - start - Int64(head.preSkip), 0), valid)
+        }
+        packetTableInfo = AudioFilePacketTableInfo(
+            numberValidFrames: valid, primingFrames: Int32(clamping: priming), remainderFrames: Int32(clamping: total - priming - valid))
+    }
+}
+
+/// The page walk behind ``OggOpusFormat``.
+struct OggOpusWalk {
+    let source: any AudioByteSource
+    var reader: WindowReader
+    var position: Int64 = 0
+
+    var serial: UInt32 = 0
+    var sawOpusHead = false
+    var head: OpusHead?
+    var tagsDone = false
+    var tags: [UInt8]?
+    var table = PacketTable(framesPerPacket: 960, capacity: 0)
+    var dataOffset: Int64?
+    var dataEnd: Int64 = 0
+    var firstGranule: (granule: Int64, framesBefore: Int64, endsStream: Bool, pageOffset: Int64)?
+    var lastGranule: Int64?
+    var followingStreams = false
+    var repairs: [AudioFileRepair] = []
+
+    /// The packet in progress: its pieces and its first two bytes (the TOC and frame count).
+    private var pending: [PacketPiece] = []
+    private var pendingSize = 0
+    private var pendingHead: [UInt8] = []
+    private var headerBytes: [UInt8] = []
+    private var ended = false
+    private var tagsTooLarge = false
+
+    init(source: some AudioByteSource) {
+        self.source = source
+        reader = WindowReader(source)
+        table = PacketTable(framesPerPacket: 960, capacity: Int(min(source.size / 64 + 16, 1 << 20)))
+    }
+
+    mutating func run() throws(AudioFileError) {
+        let size = source.size
+        while position < size, !ended {
+            let want = Int(min(Int64(OggPageHeader.maximumSize), size - position))
+            guard let i = try reader.load(position, want) else { break }
+            let window = reader.window
+            let parsed = window.withUnsafeBytes { raw in
+                OggPageHeader.parse(UnsafeRawBufferPointer(rebasing: raw[i..<(i + want)]))
+            }
+            switch parsed {
+            case .needMore(let n):
+                guard head != nil else {
+                    throw AudioFileError(.invalidFile, "the Ogg page is cut short by the end of the file", chunk: "OggS", offset: position)
+                }
+                repairs.append(AudioFileRepair(
+                    kind: .audioDataTruncated, chunk: "OggS", offset: position, declaredSize: Int64(n), availableSize: size - position))
+                return
+            case .invalid(let reason):
+                if dataOffset != nil, !OggPageHeader.hasCapturePatternAt(window, i) {
+                    repairs.append(AudioFileRepair(
+                        kind: .bytesAfterContainer, chunk: "OggS", offset: position, declaredSize: position, availableSize: size - position))
+                    return
+                }
+                throw AudioFileError(.invalidFile, reason, chunk: "OggS", offset: position)
+            case .page(let page):
+                let result = window.withUnsafeBytes { raw -> Result<Void, AudioFileError> in
+                    do throws(AudioFileError) {
+                        return .success(try take(page, UnsafeRawBufferPointer(rebasing: raw[i..<(i + page.pageLength)])))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                try result.get()
+                position += Int64(page.pageLength)
+            }
+        }
+    }
+
+    /// Handles one page.
+    private mutating func take(_ page: OggPageHeader, _ b: UnsafeRawBufferPointer) throws(AudioFileError) {
+        if head == nil && !sawOpusHead {
+            // Looking for the Opus stream among the beginning-of-stream pages.
+            guard page.isBeginning else {
+                throw AudioFileError(.unsupportedDataFormat, "the Ogg file has no Opus stream", chunk: "OggS", offset: position)
+            }
+            let body = UnsafeRawBufferPointer(rebasing: b[page.headerLength...])
+            guard OpusHead.isPacket(body) else { return }  // another codec's stream
+            sawOpusHead = true
+            serial = page.serial
+            guard page.segmentCount > 0, b[OggPageHeader.fixedSize + page.segmentCount - 1] < 255 else {
+                throw AudioFileError(.invalidFile, "OpusHead does not end on its page", chunk: "OpusHead", offset: position)
+            }
+            do {
+                head = try OpusHead(packet: Array(body))
+            } catch {
+                throw AudioFileError(.unsupportedDataFormat, error.reason, chunk: "OpusHead", offset: position)
+            }
+            return
+        }
+        guard page.serial == serial else {
+            if page.isBeginning && head != nil && dataOffset != nil { followingStreams = true }
+            return
+        }
+        if page.isBeginning {
+            throw AudioFileError(.invalidFile, "a second beginning-of-stream page for the Opus stream", chunk: "OggS", offset: position)
+        }
+        let pageStart = position
+        var framesEnding: Int64 = 0
+        var failure: AudioFileError?
+        var first = true
+        page.pieces(b) { offset, length, endsPacket in
+            guard failure == nil else { return }
+            let continues = first && page.isContinued
+            first = false
+            if continues && pending.isEmpty && headerBytes.isEmpty {
+                return  // the rest of a packet whose start was lost
+            }
+            if !continues {
+                dropPending()
+                if !tagsDone { headerBytes.removeAll() }
+            }
+            if !tagsDone {
+                headerBytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[offset..<(offset + length)]))
+                if headerBytes.count > OggOpusFormat.maximumPacketSize {
+                    // Kept no further: the magic is checked, the comments are dropped.
+                    headerBytes.removeSubrange(8...)
+                    tagsTooLarge = true
+                }
+                if endsPacket {
+                    guard headerBytes.starts(with: Array("OpusTags".utf8)) else {
+                        failure = AudioFileError(.invalidFile, "the packet after OpusHead is not OpusTags", chunk: "OpusTags", offset: pageStart)
+                        return
+                    }
+                    tags = tagsTooLarge ? nil : Array(headerBytes[8...])
+                    headerBytes = []
+                    tagsDone = true
+                }
+                return
+            }
+            if dataOffset == nil { dataOffset = pageStart }
+            if length > 0 {
+                pending.append(PacketPiece(offset: pageStart + Int64(offset), size: UInt32(length)))
+                pendingSize += length
+                if pendingHead.count < 2 {
+                    pendingHead += UnsafeRawBufferPointer(rebasing: b[offset..<(offset + min(length, 2 - pendingHead.count))])
+                }
+            }
+            guard pendingSize <= OggOpusFormat.maximumPacketSize else {
+                failure = AudioFileError(.invalidFile, "an Opus packet of more than 16 MiB", chunk: "OggS", offset: pageStart)
+                return
+            }
+            if endsPacket {
+                do throws(AudioFileError) {
+                    framesEnding += try finishPacket(at: pageStart)
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        if let failure { throw failure }
+        guard tagsDone, dataOffset != nil else { return }
+        dataEnd = position + Int64(page.pageLength)
+        if page.granulePosition != -1 {
+            guard page.granulePosition >= 0 else {
+                throw AudioFileError(.invalidFile, "granule position \(page.granulePosition) is negative", chunk: "OggS", offset: position)
+            }
+            if firstGranule == nil, framesEnding > 0 {
+                firstGranule = (page.granulePosition, table.totalFrames, page.isEnd, position)
+            }
+            if firstGranule != nil { lastGranule = page.granulePosition }
+        }
+        if page.isEnd {
+            dropPending()
+            ended = true
+            let next = try reader.peek(position + Int64(page.pageLength), 6)
+            followingStreams = next.count == 6 && next.starts(with: Array("OggS".utf8)) && next[5] & 2 != 0
+        }
+    }
+
+    /// Appends the finished packet to the table; returns its frames.
+    private mutating func finishPacket(at pageStart: Int64) throws(AudioFileError) -> Int64 {
+        defer { dropPending() }
+        guard pendingSize > 0 else { return 0 }  // a zero-length packet holds nothing (RFC 7845 §3 allows none)
+        let frames = pendingHead.withUnsafeBytes { OpusPacket.frameCount($0) }
+        guard let frames else {
+            throw AudioFileError(.invalidFile, "an Opus packet whose TOC gives no duration", chunk: "OggS", offset: pageStart)
+        }
+        table.append(pieces: pending, frames: UInt32(frames))
+        return Int64(frames)
+    }
+
+    private mutating func dropPending() {
+        pending.removeAll(keepingCapacity: true)
+        pendingSize = 0
+        pendingHead.removeAll(keepingCapacity: true)
+    }
+}
+
+extension OggPageHeader {
+    /// True when `window[i...]` starts with the capture pattern.
+    static func hasCapturePatternAt(_ window: [UInt8], _ i: Int) -> Bool {
+        window.withUnsafeBytes { raw in hasCapturePattern(UnsafeRawBufferPointer(rebasing: raw[i...])) }
+    }
+}

@@ -1,0 +1,150 @@
+import AudioCore
+
+/// Cuts the Opus packets out of an Ogg stream (`aqplay -`, internet radio), page by page, from
+/// byte 0: the first logical stream whose beginning-of-stream page holds an `OpusHead` is read,
+/// pages of other serial numbers are skipped, packets continued across pages are gathered.
+///
+/// The properties are announced once the `OpusTags` packet has passed: `'opus'` at 48 kHz, the
+/// `OpusHead` packet as magic cookie, the pre-skip as priming frames (the valid frames are not
+/// known until the last page; a stream reports none). A page whose CRC fails after the headers
+/// is skipped (its packets are lost, as a radio stream's would be) and the cutter finds the next
+/// capture pattern; before the `OpusHead` it fails the stream. Bytes that are not a page end the
+/// stream, as they end the file reader's walk. A packet whose TOC says no
+/// duration is dropped. Reading ends at the Opus stream's end-of-stream page: a chained
+/// stream's later links are not played.
+final class OggOpusCutter: StreamCutter {
+    private var serial: UInt32?
+    private var head: OpusHead?
+    private var tagsDone = false
+    /// The packet in progress (it may continue on the next page).
+    private var packet: [UInt8] = []
+    /// True while ``packet`` holds the start of a packet whose rest is to come.
+    private var open = false
+    private var ended = false
+    /// True while looking for the capture pattern after a damaged page.
+    private var resyncing = false
+    /// Packets handed over.
+    private var delivered: Int64 = 0
+
+    func cut(_ b: UnsafeRawBufferPointer, at base: Int64, sink: PacketSink) throws(AudioFileStreamError) -> CutStep {
+        var c = 0
+        while c < b.count {
+            if ended { return CutStep(consumed: b.count, need: 1) }
+            let rest = UnsafeRawBufferPointer(rebasing: b[c...])
+            switch OggPageHeader.parse(rest) {
+            case .needMore(let n):
+                return CutStep(consumed: c, need: n)
+            case .invalid(let reason):
+                guard head != nil else {
+                    throw AudioFileStreamError(.invalidFile, reason, offset: base + Int64(c))
+                }
+                dropPacket()
+                guard resyncing || OggPageHeader.hasCapturePattern(rest) else {
+                    // Bytes that are not a page after the stream's pages (a tag, junk): the end,
+                    // as for the file reader.
+                    sink.flush()
+                    ended = true
+                    return CutStep(consumed: b.count, need: 1)
+                }
+                // A damaged page: on to the next capture pattern.
+                resyncing = true
+                var j = c + 1
+                while j + 4 <= b.count && !OggPageHeader.hasCapturePattern(UnsafeRawBufferPointer(rebasing: b[j...])) { j += 1 }
+                if j + 4 > b.count { return CutStep(consumed: max(c, b.count - 3), need: 4) }
+                c = j
+            case .page(let page):
+                resyncing = false
+                try take(page, UnsafeRawBufferPointer(rebasing: rest[0..<page.pageLength]), at: base + Int64(c), sink: sink)
+                c += page.pageLength
+            }
+        }
+        return CutStep(consumed: c, need: OggPageHeader.fixedSize)
+    }
+
+    /// Handles one whole page at stream offset `offset`.
+    private func take(_ page: OggPageHeader, _ b: UnsafeRawBufferPointer, at offset: Int64, sink: PacketSink) throws(AudioFileStreamError) {
+        guard let serial else {
+            guard page.isBeginning else {
+                throw AudioFileStreamError(.unsupportedDataFormat, "the Ogg stream has no Opus stream", offset: offset)
+            }
+            let body = UnsafeRawBufferPointer(rebasing: b[page.headerLength...])
+            guard OpusHead.isPacket(body) else { return }  // another codec's stream
+            do {
+                head = try OpusHead(packet: Array(body))
+            } catch {
+                throw AudioFileStreamError(.unsupportedDataFormat, error.reason, offset: offset)
+            }
+            self.serial = page.serial
+            return
+        }
+        guard page.serial == serial, !page.isBeginning else { return }
+        var first = true
+        var failure: AudioFileStreamError?
+        page.pieces(b) { start, length, endsPacket in
+            let continues = first && page.isContinued
+            first = false
+            if continues && !open { return }  // the rest of a packet whose start was lost
+            if !continues { packet.removeAll(keepingCapacity: true) }
+            packet.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[start..<(start + length)]))
+            open = !endsPacket
+            if packet.count > OggOpusFormat.maximumPacketSize {
+                dropPacket()
+                return
+            }
+            guard endsPacket else { return }
+            if !tagsDone {
+                tagsDone = true
+                guard packet.starts(with: Array("OpusTags".utf8)) else {
+                    failure = AudioFileStreamError(.invalidFile, "the packet after OpusHead is not OpusTags", offset: offset)
+                    return
+                }
+                do throws(AudioFileStreamError) {
+                    try announce(dataOffset: offset + Int64(page.pageLength), sink: sink)
+                } catch {
+                    failure = error
+                }
+                return
+            }
+            if let frames = packet.withUnsafeBytes({ OpusPacket.frameCount($0) }), !packet.isEmpty {
+                packet.withUnsafeBytes { sink.append($0, frames: UInt32(frames)) }
+                delivered += 1
+            }
+        }
+        if let failure { throw failure }
+        if page.isEnd {
+            sink.flush()
+            ended = true
+        }
+    }
+
+    /// Reports the stream's properties, once, before its first packet.
+    private func announce(dataOffset: Int64, sink: PacketSink) throws(AudioFileStreamError) {
+        guard let head, let stream = sink.stream else { return }
+        var facts = StreamProperties()
+        facts.fileType = .ogg
+        facts.dataFormat = AudioStreamBasicDescription(
+            sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 960, bytesPerFrame: 0,
+            channelsPerFrame: UInt32(head.channelCount), bitsPerChannel: 0)
+        facts.magicCookie = head.packet
+        facts.channelLayout = head.channelLayout
+        facts.dataOffset = dataOffset
+        facts.packetTableInfo = AudioFilePacketTableInfo(numberValidFrames: 0, primingFrames: Int32(head.preSkip), remainderFrames: 0)
+        facts.ready = true
+        try stream.announce(facts)
+    }
+
+    private func dropPacket() {
+        packet.removeAll(keepingCapacity: true)
+        open = false
+    }
+
+    func restart(at offset: Int64, packet: Int64?) {
+        dropPacket()
+        resyncing = true
+        ended = false
+    }
+
+    func byteOffset(ofPacket packet: Int64) throws(AudioFileStreamError) -> (offset: Int64, isEstimated: Bool) {
+        throw AudioFileStreamError(.illegalOperation, "an Ogg stream has no packet table to seek by")
+    }
+}
