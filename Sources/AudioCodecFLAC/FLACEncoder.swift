@@ -18,7 +18,7 @@ public import AudioCodecs
 /// aligned high or low in their words), which are encoded as they are.
 ///
 /// The magic cookie is Apple's: the ISO BMFF `dfLa` box (its header, version, flags, and the
-/// STREAMINFO block; `FLACStreamInfoBlock.magicCookie`), what CAF's `kuki` holds and whose
+/// STREAMINFO block; `FLACStreamInfo.magicCookie`), what CAF's `kuki` holds and whose
 /// body MPEG-4's sample entry holds. Until the stream ends its frame sizes, sample count and MD5 are 0; after
 /// ``finish(into:packetDescriptions:)`` it is libFLAC's final STREAMINFO (so a writer sets the
 /// cookie again at close), until the next stream has input.
@@ -56,7 +56,7 @@ public final class FLACEncoder: AudioEncoder {
     /// True once the stream has been told to end and has packets left to hand out.
     private var flushing = false
     /// The STREAMINFO of the stream that ended last.
-    private var finished: FLACStreamInfoBlock?
+    private var finished: FLACStreamInfo?
 
     /// An encoder to `'flac'` `output` from `input`. `formatNotSupported` (`'fmt?'`) for another
     /// format ID, a bit depth outside 4–32, 0 or more than 8 channels, a rate that is not a
@@ -101,7 +101,7 @@ public final class FLACEncoder: AudioEncoder {
     /// the stream's shape and no sizes, count or MD5 yet.
     public var magicCookie: [UInt8]? {
         if inputFrames == 0, let finished { return finished.magicCookie }
-        return FLACStreamInfoBlock(
+        return FLACStreamInfo(
             minimumBlockSize: framesPerPacket, maximumBlockSize: framesPerPacket, sampleRate: sampleRate, channels: channels,
             bitsPerSample: bitDepth
         ).magicCookie

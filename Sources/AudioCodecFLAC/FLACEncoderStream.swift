@@ -15,7 +15,7 @@ final class FLACEncoderStream {
     private var taken = 0
     private var takenBytes = 0
     /// The STREAMINFO libFLAC gave at the end of the stream.
-    private(set) var streamInfo: FLACStreamInfoBlock?
+    private(set) var streamInfo: FLACStreamInfo?
 
     private var encoder: UnsafeMutablePointer<FLAC__StreamEncoder>?
 
@@ -111,7 +111,7 @@ final class FLACEncoderStream {
         guard metadata.pointee.type == FLAC__METADATA_TYPE_STREAMINFO else { return }
         let info = metadata.pointee.data.stream_info
         let md5 = withUnsafeBytes(of: info.md5sum) { Array($0) }
-        streamInfo = FLACStreamInfoBlock(
+        streamInfo = FLACStreamInfo(
             minimumBlockSize: Int(info.min_blocksize), maximumBlockSize: Int(info.max_blocksize),
             minimumFrameSize: Int(info.min_framesize), maximumFrameSize: Int(info.max_framesize), sampleRate: Int(info.sample_rate),
             channels: Int(info.channels), bitsPerSample: Int(info.bits_per_sample), totalSamples: Int64(info.total_samples), md5: md5)

@@ -91,19 +91,23 @@ public struct FLACStreamInfo: Sendable, Hashable {
         return out
     }
 
-    /// The magic cookie Apple keeps for `'flac'` (a CAF file's `kuki` chunk): a whole `dfLa`
-    /// box — size 50, `'dfLa'`, version 0 and flags 0, then STREAMINFO as the last metadata
-    /// block — as ffmpeg's CAF reader expects it of Apple's files.
-    public var magicCookie: [UInt8] {
-        let size = 12 + 4 + Self.size
-        return [0, 0, 0, UInt8(size)] + Array("dfLa".utf8) + [0, 0, 0, 0, 0x80, 0, 0, UInt8(Self.size)] + body
-    }
+    /// The body of an ISO BMFF `dfLa` box ("Encapsulation of FLAC in ISO Base Media File
+    /// Format"), as an MPEG-4 `fLaC` sample entry holds it: version 0 and flags 0 (4 bytes), then
+    /// the STREAMINFO block's header (the last-block flag, type 0, length 34) and its 34 bytes.
+    /// 42 bytes.
+    public var dfLaBody: [UInt8] { [0, 0, 0, 0, 0x80, 0, 0, UInt8(Self.size)] + body }
+
+    /// The magic cookie Apple keeps for `'flac'` (`kAudioFilePropertyMagicCookieData`, a CAF
+    /// file's `kuki` chunk): the whole `dfLa` box — size 50 and `'dfLa'` before ``dfLaBody`` —
+    /// as Apple's FLAC encoder gives it and ffmpeg's CAF reader expects it of Apple's files.
+    public var magicCookie: [UInt8] { [0, 0, 0, UInt8(8 + 42)] + Array("dfLa".utf8) + dfLaBody }
 
     /// Finds the STREAMINFO in a FLAC magic cookie. Accepted forms:
     /// - a whole `dfLa` box (size, `'dfLa'`, version and flags, then metadata blocks) — Apple's
     ///   cookie in CAF files;
     /// - the `dfLa` box's contents (version and flags 0, then metadata blocks);
     /// - `'fLaC'` and metadata blocks (the start of a `.flac` file);
+    /// - the metadata blocks alone;
     /// - a bare 34-byte STREAMINFO body (ffmpeg's extradata).
     ///
     /// The first metadata block must be STREAMINFO with a length of at least 34. Returns nil for
@@ -118,8 +122,10 @@ public struct FLACStreamInfo: Sendable, Hashable {
         } else if cookie.count == Self.size {
             self.init(body: cookie)
             return
-        } else if cookie.count >= 4, cookie[0] == 0 {
-            blocks = cookie[4...]
+        } else if cookie.count >= 4, cookie[0...3].allSatisfy({ $0 == 0 }) {
+            blocks = cookie[4...]  // version and flags (a block header's length is never 0)
+        } else if cookie.count >= 4 + Self.size, cookie[0] & 0x7F == 0 {
+            blocks = cookie[...]  // the metadata blocks alone
         } else {
             return nil
         }

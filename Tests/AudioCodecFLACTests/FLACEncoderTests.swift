@@ -41,7 +41,7 @@ let flacCases: [FLACCase] = [
         #expect(firstDifference(decoded.bytes, expected) == nil, "the decoder gives other samples")
         // STREAMINFO as libFLAC ended it: the sample count and a real MD5.
         let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        let info = try #require(FLACStreamInfoBlock(file, at: 8))
+        let info = try #require(FLACStreamInfo(body: file[8...]))
         #expect(info.totalSamples == Int64(c.frames))
         #expect(info.md5 != [UInt8](repeating: 0, count: 16))
         #expect(info.bitsPerSample == c.bits && info.channels == c.channels && info.sampleRate == c.rate)
@@ -104,7 +104,7 @@ let flacCases: [FLACCase] = [
         let table = try #require(file.packetTableInfo)
         #expect(Int(table.remainderFrames) == 2 * 4096 - 5000)
         #expect(table.numberValidFrames == 5000)
-        #expect(file.magicCookie.flatMap(FLACStreamInfoBlock.init(cookie:))?.totalSamples == 5000)
+        #expect(file.magicCookie.flatMap(FLACStreamInfo.init(magicCookie:))?.totalSamples == 5000)
     }
 
     @Test func qualityMapsToLevels() {

@@ -13,7 +13,7 @@ extension ContainerHeader {
         var h = BigEndianBytes()
         h.ascii("fLaC")
         h.bytes += [0, 0, 0, 34]
-        h.bytes += FLACStreamInfoBlock.initial(for: format).bytes
+        h.bytes += FLACStreamInfo.initial(for: format).body
         h.bytes += [0x81, UInt8(flacPadding >> 16 & 0xFF), UInt8(flacPadding >> 8 & 0xFF), UInt8(flacPadding & 0xFF)]
         h.bytes += [UInt8](repeating: 0, count: flacPadding)
         var header = ContainerHeader(kind: .flac, fileType: .flac, bytes: h.bytes, dataOffset: Int64(h.bytes.count))
@@ -22,18 +22,18 @@ extension ContainerHeader {
     }
 }
 
-extension FLACStreamInfoBlock {
+extension FLACStreamInfo {
     /// The STREAMINFO of a stream of `format` before its frames are known.
-    static func initial(for format: AudioStreamBasicDescription) -> FLACStreamInfoBlock {
+    static func initial(for format: AudioStreamBasicDescription) -> FLACStreamInfo {
         let block = Int(format.framesPerPacket)
-        return FLACStreamInfoBlock(
+        return FLACStreamInfo(
             minimumBlockSize: block, maximumBlockSize: block, sampleRate: Int(format.sampleRate), channels: Int(format.channelsPerFrame),
             bitsPerSample: FLACDataFormat.bitDepth(of: format) ?? 16)
     }
 
     /// This STREAMINFO completed with what was written where it does not say: the frame
     /// sizes from `sizes` and the sample count `validFrames`.
-    func completed(sizes: [UInt32], validFrames: Int64) -> FLACStreamInfoBlock {
+    func completed(sizes: [UInt32], validFrames: Int64) -> FLACStreamInfo {
         var info = self
         if info.maximumFrameSize == 0, let largest = sizes.max(), let smallest = sizes.min() {
             info.minimumFrameSize = Int(smallest)
@@ -67,8 +67,8 @@ extension FormatChecks {
 extension WriterState {
     /// The STREAMINFO a FLAC file or `dfLa` box records now: the cookie's, else one made from
     /// the format, completed with the frame sizes and valid frames written.
-    var flacStreamInfo: FLACStreamInfoBlock {
-        let base = metadata.magicCookie.flatMap(FLACStreamInfoBlock.init(cookie:)) ?? .initial(for: format)
+    var flacStreamInfo: FLACStreamInfo {
+        let base = metadata.magicCookie.flatMap(FLACStreamInfo.init(magicCookie:)) ?? .initial(for: format)
         let valid = frames - Int64(trims?.priming ?? 0) - Int64(trims?.remainder ?? 0)
         return base.completed(sizes: sizes, validFrames: valid)
     }
@@ -76,7 +76,7 @@ extension WriterState {
     /// A FLAC magic cookie must hold a STREAMINFO of the format's channels and bit depth, else
     /// `parameter`.
     func checkFLACCookie(_ cookie: [UInt8]) throws(AudioFileError) {
-        guard let info = FLACStreamInfoBlock(cookie: cookie) else {
+        guard let info = FLACStreamInfo(magicCookie: cookie) else {
             throw AudioFileError(.parameter, "the FLAC magic cookie holds no STREAMINFO block")
         }
         let depth = FLACDataFormat.bitDepth(of: format) ?? 16

@@ -271,7 +271,7 @@ struct WriterState {
         }
         if header.kind == .flac {
             // STREAMINFO's final sizes, sample count and MD5 (the cookie's, as the encoder ended).
-            try sink.write(flacStreamInfo.bytes, at: header.sizeOffset)
+            try sink.write(flacStreamInfo.body, at: header.sizeOffset)
         }
         if header.kind == .caf, let info = packetTableInfo {
             trailer += header.chunk("pakt", ContainerHeader.packetTableBody(
