@@ -73,24 +73,32 @@ enum MP3ReservoirStart {
         let body = Array(kept) + Array(frame[side.mainStart...])
         let used = min(body.count, (end + 7) / 8)
         let needed = side.mainStart + body.count
+        guard let choice = longerFrame(frame, side, holding: needed) else { return nil }
+        head[2] = UInt8(choice.index << 4) | head[2] & 0x0D | UInt8(choice.pad << 1)
+        BitCursor.write(&head, at: side.sideStart * 8, bits: side.mpeg1 ? 9 : 8, value: 0)
+        fixCRC(&head, side)
+        return head + body[0..<used] + [UInt8](repeating: 0, count: choice.length - needed) + body[used...]
+    }
+
+    /// The shortest frame of the stream's version and rate (bitrate index 1–14, padding 0 or 1)
+    /// of at least `needed` bytes; nil when none is that long or the header's version or rate
+    /// index is reserved.
+    private static func longerFrame(_ frame: UnsafeRawBufferPointer, _ side: MP3SideInfo, holding needed: Int)
+        -> (index: Int, pad: Int, length: Int)?
+    {
         let versionBits = Int(frame[1] >> 3 & 3), rateIndex = Int(frame[2] >> 2 & 3)
         guard rateIndex < 3, versionBits != 1 else { return nil }
         let rate = [[11025, 12000, 8000], [], [22050, 24000, 16000], [44100, 48000, 32000]][versionBits][rateIndex]
         let kbps = side.mpeg1
             ? [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
             : [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
-        var choice: (index: Int, pad: Int, length: Int)?
-        search: for index in 1...14 {
+        for index in 1...14 {
             for pad in 0...1 {
                 let length = (side.mpeg1 ? 144 : 72) * kbps[index] * 1000 / rate + pad
-                if length >= needed { choice = (index, pad, length); break search }
+                if length >= needed { return (index, pad, length) }
             }
         }
-        guard let choice else { return nil }
-        head[2] = UInt8(choice.index << 4) | head[2] & 0x0D | UInt8(choice.pad << 1)
-        BitCursor.write(&head, at: side.sideStart * 8, bits: side.mpeg1 ? 9 : 8, value: 0)
-        fixCRC(&head, side)
-        return head + body[0..<used] + [UInt8](repeating: 0, count: choice.length - needed) + body[used...]
+        return nil
     }
 
     /// Computes the CRC of a CRC-protected frame again.
@@ -110,41 +118,5 @@ enum MP3ReservoirStart {
             for _ in 0..<8 { crc = crc & 0x8000 != 0 ? crc << 1 ^ 0x8005 : crc << 1 }
         }
         return crc
-    }
-
-    /// The frame rebuilt to hold `reservoir` — the bytes its `main_data_begin` reaches back
-    /// into — before its own main data, in a longer frame (a higher bitrate index) with
-    /// `main_data_begin` 0; the bytes the longer frame has spare go after the granules' data,
-    /// so the unused end of the main data, the next frame's reservoir, stays last. Nil when no
-    /// frame of the stream's version and rate is long enough.
-    static func carrying(_ frame: UnsafeRawBufferPointer, _ side: MP3SideInfo, reservoir: ArraySlice<UInt8>) -> [UInt8]? {
-        let body = Array(reservoir) + Array(frame[side.mainStart...])
-        let used = (side.granules.joined().reduce(0) { $0 + $1.length } + 7) / 8
-        guard used <= body.count else { return nil }
-        let needed = side.mainStart + body.count
-        let versionBits = Int(frame[1] >> 3 & 3), rateIndex = Int(frame[2] >> 2 & 3)
-        guard rateIndex < 3 else { return nil }
-        let rate = [[11025, 12000, 8000], [], [22050, 24000, 16000], [44100, 48000, 32000]][versionBits][rateIndex]
-        let kbps = side.mpeg1
-            ? [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
-            : [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
-        var choice: (index: Int, pad: Int, length: Int)?
-        search: for index in 1...14 {
-            for pad in 0...1 {
-                let length = (side.mpeg1 ? 144 : 72) * kbps[index] * 1000 / rate + pad
-                if length >= needed { choice = (index, pad, length); break search }
-            }
-        }
-        guard let choice else { return nil }
-        var bytes = [UInt8](frame[0..<side.mainStart])
-        bytes[2] = UInt8(choice.index << 4) | bytes[2] & 0x0D | UInt8(choice.pad << 1)
-        BitCursor.write(&bytes, at: side.sideStart * 8, bits: side.mpeg1 ? 9 : 8, value: 0)
-        bytes += body[0..<used] + [UInt8](repeating: 0, count: choice.length - needed) + body[used...]
-        if side.hasCRC {
-            let crc = crc16(bytes[2..<4] + bytes[side.sideStart..<side.mainStart])
-            bytes[4] = UInt8(crc >> 8)
-            bytes[5] = UInt8(crc & 0xFF)
-        }
-        return bytes
     }
 }

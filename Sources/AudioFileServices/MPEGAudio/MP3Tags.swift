@@ -102,9 +102,10 @@ enum MP3Tags {
         "comment": "comments", "genre": "genre", "composer": "composer", "copyright": "copyright",
     ]
 
-    /// The UTF-8 text items of an APEv2 tag's item area.
-    static func ape(_ b: [UInt8], count: Int) -> [(key: String, value: String)] {
-        var out: [(key: String, value: String)] = []
+    /// The items of an APEv2 tag's item area, at most `count` and 1000: each item's key (lower
+    /// case), flags and value; the walk stops at the first item that does not fit.
+    static func apeItems(_ b: [UInt8], count: Int) -> [(key: String, flags: UInt32, value: ArraySlice<UInt8>)] {
+        var out: [(key: String, flags: UInt32, value: ArraySlice<UInt8>)] = []
         var p = 0
         for _ in 0..<min(count, 1000) {
             guard p + 8 < b.count else { break }
@@ -112,40 +113,35 @@ enum MP3Tags {
             var k = p + 8
             while k < b.count && b[k] != 0 { k += 1 }
             guard k < b.count, length <= b.count - k - 1 else { break }
-            let key = String(decoding: b[(p + 8)..<k], as: UTF8.self).lowercased()
-            if flags & 6 == 0, let apple = apeKeys[key], let value = String(validating: b[(k + 1)..<(k + 1 + length)], as: UTF8.self),
-               !value.isEmpty
-            {
-                out.append((apple, value))
-            }
+            out.append((String(decoding: b[(p + 8)..<k], as: UTF8.self).lowercased(), flags, b[(k + 1)..<(k + 1 + length)]))
             p = k + 1 + length
         }
         return out
     }
 
+    /// The UTF-8 text items of an APEv2 tag's item area.
+    static func ape(_ b: [UInt8], count: Int) -> [(key: String, value: String)] {
+        apeItems(b, count: count).compactMap { item in
+            guard item.flags & 6 == 0, let apple = apeKeys[item.key], let value = String(validating: item.value, as: UTF8.self),
+                  !value.isEmpty
+            else { return nil }
+            return (apple, value)
+        }
+    }
+
     /// The binary `Cover Art (…)` items of an APEv2 tag's item area: a file name ending in NUL,
     /// then the image (`(Front)` is the front cover, `(Back)` the back).
     static func apePictures(_ b: [UInt8], count: Int) -> [AudioFilePicture] {
-        var out: [AudioFilePicture] = []
-        var p = 0
-        for _ in 0..<min(count, 1000) {
-            guard p + 8 < b.count else { break }
-            let length = Int(b.le32(p)), flags = b.le32(p + 4)
-            var k = p + 8
-            while k < b.count && b[k] != 0 { k += 1 }
-            guard k < b.count, length <= b.count - k - 1 else { break }
-            let key = String(decoding: b[(p + 8)..<k], as: UTF8.self).lowercased()
-            let value = b[(k + 1)..<(k + 1 + length)]
-            if flags & 6 == 2, key.hasPrefix("cover art"), let nul = value.firstIndex(of: 0), nul + 1 < value.endIndex {
-                let data = value[(nul + 1)...]
-                let type: AudioFilePicture.PictureType = key.contains("(front)") ? .frontCover : key.contains("(back)") ? .backCover : .other
-                out.append(AudioFilePicture(
-                    type: type, mimeType: AudioFilePicture.sniffMIMEType(data) ?? "application/octet-stream",
-                    description: String(decoding: value[..<nul], as: UTF8.self), data: Array(data)))
-            }
-            p = k + 1 + length
+        apeItems(b, count: count).compactMap { item in
+            let (key, value) = (item.key, item.value)
+            guard item.flags & 6 == 2, key.hasPrefix("cover art"), let nul = value.firstIndex(of: 0), nul + 1 < value.endIndex
+            else { return nil }
+            let data = value[(nul + 1)...]
+            let type: AudioFilePicture.PictureType = key.contains("(front)") ? .frontCover : key.contains("(back)") ? .backCover : .other
+            return AudioFilePicture(
+                type: type, mimeType: AudioFilePicture.sniffMIMEType(data) ?? "application/octet-stream",
+                description: String(decoding: value[..<nul], as: UTF8.self), data: Array(data))
         }
-        return out
     }
 
     /// What a Xing/Info or VBRI header in the first frame says.
