@@ -49,6 +49,10 @@ public struct FLACFormat: AudioFileFormat {
     public var streamInfo: FLACStreamInfo { metadata.streamInfo }
     /// True when the file ends inside a frame, which is left out.
     public let lastFrameTruncated: Bool
+    /// A file that ends inside a frame (a recording or download cut short): the frame is left
+    /// out and listed as ``AudioFileRepair/Kind/audioDataTruncated`` in the `frame` at its
+    /// offset, declaring STREAMINFO's maximum frame size (0 when unknown).
+    public let repairs: [AudioFileRepair]
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         let meta = try FLACMetadata(reading: source)
@@ -59,6 +63,11 @@ public struct FLACFormat: AudioFileFormat {
         }
         metadata = meta
         lastFrameTruncated = result.truncatedLast
+        repairs = result.truncatedLast
+            ? [AudioFileRepair(
+                kind: .audioDataTruncated, chunk: "frame", offset: result.end,
+                declaredSize: Int64(info.maximumFrameSize), availableSize: source.size - result.end)]
+            : []
         dataFormat = Self.streamDescription(info)
         dataOffset = result.firstFrame
         dataByteCount = result.end - result.firstFrame
