@@ -326,6 +326,27 @@ public struct AudioChannelLayout: Hashable, Sendable, CustomStringConvertible {
     /// A layout given by a bitmap (WAVE's channel mask).
     public init(bitmap: AudioChannelBitmap) { self.init(tag: .useChannelBitmap, bitmap: bitmap) }
 
+    /// The layout of 1 to 8 channels in WAVE's default order, which FLAC (RFC 9639, 9.1.3) and
+    /// Opus's channel mapping family 1 (once put in that order) use: mono, stereo, then channel
+    /// bitmaps — L R C; L R Ls Rs; L R C Ls Rs; L R C LFE Ls Rs; L R C LFE Cs Lsd Rsd;
+    /// L R C LFE Ls Rs Lsd Rsd. Nil for other counts.
+    public static func waveOrder(channels: Int) -> AudioChannelLayout? {
+        switch channels {
+        case 1: AudioChannelLayout(tag: .mono)
+        case 2: AudioChannelLayout(tag: .stereo)
+        case 3: AudioChannelLayout(bitmap: [.left, .right, .center])
+        case 4: AudioChannelLayout(bitmap: [.left, .right, .leftSurround, .rightSurround])
+        case 5: AudioChannelLayout(bitmap: [.left, .right, .center, .leftSurround, .rightSurround])
+        case 6: AudioChannelLayout(bitmap: [.left, .right, .center, .lfeScreen, .leftSurround, .rightSurround])
+        case 7: AudioChannelLayout(bitmap: [.left, .right, .center, .lfeScreen, .centerSurround, .leftSurroundDirect, .rightSurroundDirect])
+        case 8:
+            AudioChannelLayout(bitmap: [
+                .left, .right, .center, .lfeScreen, .leftSurround, .rightSurround, .leftSurroundDirect, .rightSurroundDirect,
+            ])
+        default: nil
+        }
+    }
+
     /// Channels of the layout, however it is given.
     public var numberOfChannels: Int {
         switch tag {

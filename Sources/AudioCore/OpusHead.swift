@@ -164,21 +164,7 @@ public struct OpusHead: Hashable, Sendable {
     /// family 255, whose channels have no defined meaning.
     public var channelLayout: AudioChannelLayout? {
         if mappingFamily == 255 { return nil }
-        switch channelCount {
-        case 1: return AudioChannelLayout(tag: .mono)
-        case 2: return AudioChannelLayout(tag: .stereo)
-        case 3: return AudioChannelLayout(bitmap: [.left, .right, .center])
-        case 4: return AudioChannelLayout(bitmap: [.left, .right, .leftSurround, .rightSurround])
-        case 5: return AudioChannelLayout(bitmap: [.left, .right, .center, .leftSurround, .rightSurround])
-        case 6: return AudioChannelLayout(bitmap: [.left, .right, .center, .lfeScreen, .leftSurround, .rightSurround])
-        case 7:
-            return AudioChannelLayout(bitmap: [.left, .right, .center, .lfeScreen, .centerSurround, .leftSurroundDirect, .rightSurroundDirect])
-        case 8:
-            return AudioChannelLayout(bitmap: [
-                .left, .right, .center, .lfeScreen, .leftSurround, .rightSurround, .leftSurroundDirect, .rightSurroundDirect,
-            ])
-        default: return nil
-        }
+        return AudioChannelLayout.waveOrder(channels: channelCount)
     }
 }
 
