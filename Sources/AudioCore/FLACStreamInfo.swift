@@ -55,7 +55,7 @@ public struct FLACStreamInfo: Sendable, Hashable {
         minimumFrameSize = be(4, 3)
         maximumFrameSize = be(7, 3)
         let packed = be(10, 8)  // rate 20 bits, channels-1 3, bps-1 5, total samples 36
-        sampleRate = packed >> 44
+        sampleRate = packed >> 44 & 0xF_FFFF  // the packed word's top bit is the rate's: no sign
         channels = (packed >> 41 & 0x7) + 1
         bitsPerSample = (packed >> 36 & 0x1F) + 1
         totalSamples = Int64(packed & 0xF_FFFF_FFFF)
@@ -64,7 +64,7 @@ public struct FLACStreamInfo: Sendable, Hashable {
 
     /// What makes this STREAMINFO unusable for decoding, in words; nil when it is usable.
     public var problem: String? {
-        if sampleRate == 0 { return "sample rate is 0" }
+        if sampleRate <= 0 { return "sample rate is \(sampleRate)" }
         if bitsPerSample < 4 { return "\(bitsPerSample) bits per sample" }
         if minimumBlockSize < 16 && !(minimumBlockSize == maximumBlockSize && minimumBlockSize > 0) && minimumBlockSize != 0 {
             return "minimum block size \(minimumBlockSize) is below 16"

@@ -120,7 +120,11 @@ extension ID3v2 {
         }
         let headerLength = version == 2 ? 6 : 10
         var kept: [UInt8] = []
-        while p + Int64(headerLength) <= min(end, offset + size), kept.count < Int(wholeTagSize) {
+        var walked = 0
+        // Frames skipped unread (pictures, large frames) keep nothing: the walk is bounded by a
+        // frame count too, as the in-memory frame walk is.
+        while p + Int64(headerLength) <= min(end, offset + size), kept.count < Int(wholeTagSize), walked < 4096 {
+            walked += 1
             guard let h = try? source.bytes(at: p, count: headerLength, chunk: "ID3 "), h[0] != 0 else { break }
             let id = String(decoding: h[0..<(version == 2 ? 3 : 4)], as: UTF8.self)
             let frameSize = switch version {

@@ -3,6 +3,9 @@ public import AudioCore
 /// The metadata of a native FLAC stream (RFC 9639 §8): `'fLaC'`, then metadata blocks, the
 /// first of them STREAMINFO, the last one flagged.
 public struct FLACMetadata: Sendable {
+    /// The most metadata blocks a file may have (real files have a handful; more is taken as
+    /// damage, so that a file of empty blocks cannot make the open read and keep millions).
+    public static let maximumBlockCount = 4096
     /// A metadata block's type.
     public struct BlockType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: UInt8
@@ -67,6 +70,10 @@ public struct FLACMetadata: Sendable {
         var pictures: [[UInt8]] = []
         var last = false
         while !last {
+            guard blocks.count < Self.maximumBlockCount else {
+                throw AudioFileError(
+                    .invalidChunk, "more than \(Self.maximumBlockCount) metadata blocks", chunk: "fLaC", offset: position)
+            }
             guard position <= size - 4 else {
                 throw AudioFileError(.invalidFile, "the metadata ends before its last block", chunk: "fLaC", offset: position)
             }

@@ -101,7 +101,10 @@ public struct OggOpusFormat: AudioFileFormat {
         let priming = min(Int64(head.preSkip), total)
         var valid = total - priming
         if let last = walk.lastGranule {
-            valid = min(max(last - start - Int64(head.preSkip), 0), valid)
+            // Granule positions need not grow: a last one before the start leaves no valid frames
+            // (and the difference is taken only when it cannot overflow).
+            let span = last >= start ? last - start : 0
+            valid = min(max(span - Int64(head.preSkip), 0), valid)
         }
         packetTableInfo = AudioFilePacketTableInfo(
             numberValidFrames: valid, primingFrames: Int32(clamping: priming), remainderFrames: Int32(clamping: total - priming - valid))
