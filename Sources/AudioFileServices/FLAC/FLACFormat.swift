@@ -48,7 +48,7 @@ public struct FLACFormat: AudioFileFormat {
     /// The stream's STREAMINFO.
     public var streamInfo: FLACStreamInfo { metadata.streamInfo }
     /// FLAC's channel assignment for the channel count (WAVE's order: mono, stereo, then a
-    /// channel bitmap for 3 to 8 channels), as ``AudioChannelLayout/waveOrder(channels:)`` gives it.
+    /// channel bitmap for 3 to 8 channels), as `AudioChannelLayout.waveOrder(channels:)` gives it.
     public var channelLayout: AudioChannelLayout? { AudioChannelLayout.waveOrder(channels: streamInfo.channels) }
     /// True when the file ends inside a frame, which is left out.
     public let lastFrameTruncated: Bool
