@@ -137,11 +137,11 @@ final class FLACDecoderSession {
         }
         let shift = outputBits - bitsPerSample
         if outputBits == 16 {
-            FLACInterleave.int16(planes, channels: channels, frames: frames, shift: shift,
-                                 into: destination.assumingMemoryBound(to: Int16.self))
+            FLACInterleave.samples(planes, channels: channels, frames: frames, shift: shift,
+                                   into: destination.assumingMemoryBound(to: Int16.self))
         } else {
-            FLACInterleave.int32(planes, channels: channels, frames: frames, shift: shift,
-                                 into: destination.assumingMemoryBound(to: Int32.self))
+            FLACInterleave.samples(planes, channels: channels, frames: frames, shift: shift,
+                                   into: destination.assumingMemoryBound(to: Int32.self))
         }
         written = frames
         return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
