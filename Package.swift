@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "AudioDeviceFile", targets: ["AudioDeviceFile"]),
         .library(name: "AudioDeviceALSA", targets: ["AudioDeviceALSA"]),
         .library(name: "AudioDevicePulse", targets: ["AudioDevicePulse"]),
+        .library(name: "AudioTimePitch", targets: ["AudioTimePitch"]),
         .library(name: "AudioQueueServices", targets: ["AudioQueueServices"]),
         .library(name: "AudioQueueKit", targets: ["AudioQueueKit"]),
         // Apple's C API: libAudioToolbox.so and the headers in Sources/CAudioToolbox/include.
@@ -79,9 +80,11 @@ let package = Package(
         .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .target(
             name: "AudioDevicePulse", dependencies: ["AudioCore", "AudioDevices", "CPulseAudio", "Locking"], swiftSettings: strict),
+        // Time and pitch: Spectral, TimeDomain and Varispeed behind one protocol.
+        .target(name: "AudioTimePitch", dependencies: [], swiftSettings: strict),
         .target(
             name: "AudioQueueServices",
-            dependencies: ["AudioCore", "AudioCodecs", "AudioConverterServices", "AudioDevices", "Locking"],
+            dependencies: ["AudioCore", "AudioCodecs", "AudioConverterServices", "AudioDevices", "AudioTimePitch", "Locking"],
             swiftSettings: strict
         ),
         .target(
@@ -90,7 +93,7 @@ let package = Package(
                 "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
                 "AudioCodecFLAC", "AudioCodecOpus",
                 "AudioConverterServices", "ExtendedAudioFileServices",
-                "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices",
+                "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices", "AudioTimePitch",
             ],
             swiftSettings: strict
         ),

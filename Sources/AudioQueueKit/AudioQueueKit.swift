@@ -6,6 +6,7 @@
 @_exported public import AudioDevices
 @_exported public import AudioDeviceFile
 @_exported public import AudioQueueServices
+@_exported public import AudioTimePitch
 @_exported public import AudioDeviceALSA
 @_exported public import AudioDevicePulse
 import AudioCodecFAAD

@@ -126,7 +126,9 @@ extension AudioQueue {
                     let fromPrimed = r.takePrimed(into: destination + filled * channels, frames: frameCount - filled)
                     filled += fromPrimed
                     if fromPrimed > 0 { continue }
-                    let produced = r.engine.produce(into: destination + filled * channels, frameCount: frameCount - filled, next: takeNext)
+                    let produced = r.chain.render(
+                        engine: r.engine, into: destination + filled * channels, frameCount: frameCount - filled, next: takeNext,
+                        isStopping: isStoppingDry)
                     filled += produced
                     if produced == 0 {
                         dry = true

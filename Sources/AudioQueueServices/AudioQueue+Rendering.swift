@@ -122,15 +122,20 @@ extension AudioQueue {
             // count, so what comes next plays from now, not where the last audio ended.
             r.engine.position = max(r.engine.position, now)
         }
-        r.fillRing(upTo: target, next: takeNext)
+        r.fillRing(upTo: target, next: takeNext, isStopping: isStoppingDry)
         collectFinished(&r)
         // Stopping and nothing left: the stream ends (buffers enqueued by callbacks still
         // running come back when the stop completes).
-        let stopping = core.state.withLock { s in s.phase.isStopping && s.side.pending.isEmpty }
-        if stopping && !r.engine.isBusy && !r.hasPrimed {
+        if isStoppingDry() && !r.engine.isBusy && !r.hasPrimed && !r.chain.holdsFrames {
             feed.endOfStream.store(true, ordering: .sequentiallyConsistent)
         }
         wakeParkedDevice(hasAudio: r.ring.available > 0)
+    }
+
+    /// Whether the queue is stopping (asynchronously) with nothing left in the buffer queue
+    /// (takes the state lock).
+    func isStoppingDry() -> Bool {
+        core.state.withLock { s in s.phase.isStopping && s.side.pending.isEmpty }
     }
 
     /// Tells a device that stopped asking for audio (the ring ran dry) that there is audio, or

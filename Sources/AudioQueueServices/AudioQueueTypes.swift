@@ -22,6 +22,10 @@ public struct AudioQueueParameterID: RawRepresentable, Hashable, Sendable, CaseI
     /// `kAudioQueueParam_Pan`: −1 (left) … 1 (right); balance for stereo, no effect on other
     /// channel counts (default 0).
     public static let pan = AudioQueueParameterID(rawValue: 13)
+    /// `kAudioQueueParam_PlayRate`: 0.5 … 2 (default 1); plays only with time/pitch enabled.
+    public static let playRate = AudioQueueParameterID(rawValue: 2)
+    /// `kAudioQueueParam_Pitch`: −2400 … 2400 cents (default 0); the Spectral algorithm only.
+    public static let pitch = AudioQueueParameterID(rawValue: 3)
 
     /// The parameters an output queue has.
     public static let allCases: [AudioQueueParameterID] = [.volume, .volumeRampTime, .pan]
@@ -32,6 +36,8 @@ public struct AudioQueueParameterID: RawRepresentable, Hashable, Sendable, CaseI
         case .volume: "volume"
         case .volumeRampTime: "volumeRampTime"
         case .pan: "pan"
+        case .playRate: "playRate"
+        case .pitch: "pitch"
         default: "\(rawValue)"
         }
     }
@@ -94,6 +100,15 @@ public struct AudioQueuePropertyID: RawRepresentable, Hashable, Sendable, CaseIt
     public static let decodeBufferSizeFrames = AudioQueuePropertyID(rawValue: 0x6463_6266)
     /// `kAudioQueueProperty_ConverterError` (`'qcve'`, UInt32 OSStatus, read-only).
     public static let converterError = AudioQueuePropertyID(rawValue: 0x7163_7665)
+    /// `kAudioQueueProperty_EnableTimePitch` (`'q_tp'`, UInt32 0/1; set only while stopped).
+    public static let enableTimePitch = AudioQueuePropertyID(rawValue: 0x715F_7470)
+    /// `kAudioQueueProperty_TimePitchAlgorithm` (`'qtpa'`, UInt32 four-character code).
+    public static let timePitchAlgorithm = AudioQueuePropertyID(rawValue: 0x7174_7061)
+    /// `kAudioQueueProperty_TimePitchBypass` (`'qtpb'`, UInt32 0/1).
+    public static let timePitchBypass = AudioQueuePropertyID(rawValue: 0x7174_7062)
+    /// `kAudioQueueProperty_ChannelAssignments` (`'aqca'`, AudioQueueChannelAssignment per
+    /// channel, write-only).
+    public static let channelAssignments = AudioQueuePropertyID(rawValue: 0x6171_6361)
 
     /// The properties the queues have (an input queue answers `decodeBufferSizeFrames` with
     /// `invalidProperty`).

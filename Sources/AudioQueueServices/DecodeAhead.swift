@@ -6,6 +6,8 @@ import AudioCodecs
 /// meter. Held while decoding; enqueueing never waits for it.
 struct DecodeAhead {
     let engine: RenderEngine
+    /// The stages between the engine and the ring (taps, time/pitch); empty by default.
+    let chain = OutputChain()
     /// The decode buffer (`kAudioQueueProperty_DecodeBufferSizeFrames`, twice over): written
     /// here, read by the device's I/O thread without a lock.
     var ring: FloatRing
@@ -43,12 +45,12 @@ struct DecodeAhead {
 
     /// Fills the ring from the engine up to `target` frames, primed frames first; `next` hands
     /// the engine the next buffer of the buffer queue.
-    mutating func fillRing(upTo target: Int = .max, next: () -> QueueEntry?) {
+    mutating func fillRing(upTo target: Int = .max, next: () -> QueueEntry?, isStopping: () -> Bool = { false }) {
         movePrimedIntoRing()
         while primed.isEmpty && ring.available < target {
             let (pointer, room) = ring.writableRegion(max: min(target - ring.available, 4096))
             guard room > 0 else { break }
-            let produced = engine.produce(into: pointer, frameCount: room, next: next)
+            let produced = chain.render(engine: engine, into: pointer, frameCount: room, next: next, isStopping: isStopping)
             meter.measure(pointer, frames: produced)
             ring.commit(produced)
             if produced < room { break }
@@ -57,7 +59,7 @@ struct DecodeAhead {
 
     /// Decodes into the primed store, after what the ring holds, until `target` frames are
     /// prepared (ring included) or the buffer queue runs dry; returns the frames prepared.
-    mutating func prime(upTo target: Int, next: () -> QueueEntry?) -> Int {
+    mutating func prime(upTo target: Int, next: () -> QueueEntry?, isStopping: () -> Bool = { false }) -> Int {
         var prepared = decodedFrames
         let channels = engine.channels
         var chunk: [Float] = []
@@ -65,7 +67,7 @@ struct DecodeAhead {
             let want = min(4096, target - prepared)
             if chunk.isEmpty { chunk = [Float](repeating: 0, count: 4096 * channels) }
             let produced = chunk.withUnsafeMutableBufferPointer { chunk in
-                let produced = engine.produce(into: chunk.baseAddress!, frameCount: want, next: next)
+                let produced = chain.render(engine: engine, into: chunk.baseAddress!, frameCount: want, next: next, isStopping: isStopping)
                 meter.measure(chunk.baseAddress!, frames: produced)
                 return produced
             }
