@@ -1,7 +1,7 @@
 import Foundation
 
-/// Spectral (`'spec'`): a phase vocoder with identity phase locking, then libsoxr's variable-rate
-/// resampler for pitch.
+/// Spectral (`'spec'`): a phase vocoder with identity phase locking, then a linear-phase
+/// windowed-sinc resampler (``SincResampler``) for pitch.
 ///
 /// The vocoder stretches by pitchRatio / rate with a fixed synthesis hop (fftSize / 4) and an
 /// analysis hop of synthesisHop × rate / pitchRatio; the exact input position of each analysis
@@ -11,7 +11,7 @@ import Foundation
 /// frame 0: analysis and synthesis frames are both centred on time 0 at the start and the first
 /// fftSize / 2 output frames (before time 0) are dropped. At rate 1 and pitch 0 the analysis
 /// hop equals the synthesis hop and the locked phases equal the analysed ones, so the vocoder
-/// reconstructs its input (up to rounding); the resampler at ratio 1 is near-transparent.
+/// reconstructs its input (up to rounding) and the resampler at ratio 1 copies it.
 ///
 /// Transients smear over a frame (46 ms at 44.1 kHz): there is no transient detection.
 final class SpectralProcessor: TimePitchProcessor {
@@ -21,7 +21,7 @@ final class SpectralProcessor: TimePitchProcessor {
     let fftSize: Int
     let synthesisHop: Int
     private let vocoder: PhaseVocoder
-    private let resampler: VariableResampler
+    private let resampler: SincResampler
     private let queue: FrameQueue
 
     /// Planar input history: `history[c * historyCapacity + i]` is input frame `historyBase + i`.
@@ -60,15 +60,13 @@ final class SpectralProcessor: TimePitchProcessor {
     }
 
     init?(sampleRate: Double, channels: Int) {
-        guard sampleRate >= 4000, sampleRate <= 768_000,
-            let r = VariableResampler(channels: channels, ratio: 1, transitionFrames: 256)
-        else { return nil }
+        guard sampleRate >= 4000, sampleRate <= 768_000 else { return nil }
         self.sampleRate = sampleRate
         self.channels = channels
         fftSize = Self.fftSize(forSampleRate: sampleRate)
         synthesisHop = fftSize / 4
         vocoder = PhaseVocoder(fftSize: fftSize, synthesisHop: synthesisHop, channels: channels)
-        resampler = r
+        resampler = SincResampler(channels: channels, ratio: 1, transitionFrames: fftSize / 4)
         queue = FrameQueue(channels: channels, capacity: TimePitch.maximumBlockFrames * 4)
         historyCapacity = 4 * fftSize + TimePitch.maximumBlockFrames
         history = .allocate(capacity: historyCapacity * channels)

@@ -34,14 +34,14 @@ import Testing
     }
 
     /// At rate 1 and pitch 0 the output is the input: noise in, SNR over the middle.
-    @Test(.disabled("libsoxr's variable-rate engine is not linear-phase: the pitch stage is replaced next"))
-    func rateOneIsNearlyTransparent() throws {
+    @Test func rateOneIsNearlyTransparent() throws {
         for channels in [1, 2] {
             let input = Signals.noise(channels: channels, frames: 44_100)
             let p = try #require(TimePitch.make(.spectral, sampleRate: 44_100, channels: channels))
             let out = Signals.run(p, input, chunk: 999)
             #expect(out.count == input.count)
             let snr = Signals.snr(out, input, 4096 * channels..<(input.count - 4096 * channels))
+            print("Spectral rate 1, \(channels) channel(s): SNR \(snr) dB")
             #expect(snr > 50, "SNR \(snr) dB")
         }
     }
