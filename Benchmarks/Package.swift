@@ -112,6 +112,12 @@ let package = Package(
         // Whole-process resampler: a 16-bit WAVE file through SampleRateConverter (libsoxr) to a
         // 16-bit WAVE file at another rate; timed against `sox in.wav -r 48000 out.wav` by
         // Benchmarks/src.
+        // Runs a time/pitch processor over a WAVE file (Benchmarks/timepitch).
+        .executableTarget(
+            name: "tpbench",
+            dependencies: [.product(name: "AudioTimePitch", package: "swift-audio-queue")],
+            path: "Sources/tpbench"
+        ),
         .executableTarget(
             name: "srcbench",
             dependencies: [.product(name: "AudioConverterServices", package: "swift-audio-queue")],
