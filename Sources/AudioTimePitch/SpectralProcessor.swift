@@ -41,6 +41,10 @@ final class SpectralProcessor: TimePitchProcessor {
     private var segmentIndex = 0
     /// One synthesis hop, interleaved, on its way to the resampler.
     private let hopBuffer: UnsafeMutablePointer<Float>
+    /// The pitch ratios of the last frames: the hop that becomes final after frame j holds the
+    /// output around frame j − fftSize / (2 × synthesisHop), whose ratio the resampler then takes.
+    private var recentPitch: [Double]
+    private var recentIndex = 0
 
     var rate: Double = 1 {
         didSet { rate = RateRange.clamp(rate) }
@@ -72,6 +76,7 @@ final class SpectralProcessor: TimePitchProcessor {
         history = .allocate(capacity: historyCapacity * channels)
         hopBuffer = .allocate(capacity: synthesisHop * channels)
         segments.reserveCapacity(64)
+        recentPitch = Array(repeating: 1, count: fftSize / (2 * synthesisHop) + 1)
         startStream()
     }
 
@@ -90,6 +95,8 @@ final class SpectralProcessor: TimePitchProcessor {
         segments.removeAll(keepingCapacity: true)
         segmentIndex = 0
         vocoder.reset()
+        recentPitch = Array(repeating: pitchRatio, count: recentPitch.count)
+        recentIndex = 0
     }
 
     func inputFramesNeeded(forOutput outputFrames: Int) -> Int {
@@ -169,7 +176,9 @@ final class SpectralProcessor: TimePitchProcessor {
                 }
             }
             vocoder.synthesise()
-            resampler.setRatio(p)
+            recentPitch[recentIndex] = p
+            recentIndex = (recentIndex + 1) % recentPitch.count
+            resampler.setRatio(recentPitch[recentIndex])
             emitHop()
             previousCenter = c
             center += Double(synthesisHop) * r / p

@@ -44,7 +44,7 @@ public struct TimePitchAlgorithm: RawRepresentable, Hashable, Sendable, CustomSt
 /// - **Rate and pitch** may change between calls; a change applies to input written after it
 ///   (smoothly, without clicks).
 /// - **No allocation** in ``write(_:frames:)`` and ``read(into:frames:)`` once the processor has
-///   seen a first block of the largest size it will be given (``maximumBlockFrames``).
+///   seen a first block of the largest size it will be given (``TimePitch/maximumBlockFrames``).
 ///
 /// Not thread-safe: one thread at a time (the queue's render lock).
 public protocol TimePitchProcessor: AnyObject {

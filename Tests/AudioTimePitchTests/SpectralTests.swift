@@ -33,6 +33,35 @@ import Testing
         #expect(abs(Signals.frequency(out, sampleRate: 44_100) - 500) <= 1)
     }
 
+    /// A pitch change mid-stream: the frequency before and after, no click between, the length.
+    @Test func pitchChangeMidStream() throws {
+        let sampleRate = 44_100.0
+        let input = Signals.sine(1000, sampleRate: sampleRate, channels: 1, frames: 88_200)
+        let p = try #require(TimePitch.make(.spectral, sampleRate: sampleRate, channels: 1))
+        var output: [Float] = []
+        var block = [Float](repeating: 0, count: 4096)
+        for start in stride(from: 0, to: 88_200, by: 1050) {
+            if start == 44_100 { p.pitchCents = 700 }
+            input.withUnsafeBufferPointer { p.write($0.baseAddress! + start, frames: min(1050, 88_200 - start)) }
+            while p.availableFrames > 0 {
+                let n = block.withUnsafeMutableBufferPointer { p.read(into: $0.baseAddress!, frames: 4096) }
+                output += block[0..<n]
+            }
+        }
+        p.finish()
+        while p.availableFrames > 0 {
+            let n = block.withUnsafeMutableBufferPointer { p.read(into: $0.baseAddress!, frames: 4096) }
+            output += block[0..<n]
+        }
+        #expect(output.count == 88_200)
+        let before = Signals.frequency(Array(output[0..<40_000]), sampleRate: sampleRate)
+        let after = Signals.frequency(Array(output[48_000...]), sampleRate: sampleRate)
+        #expect(abs(before - 1000) <= 1, "before: \(before) Hz")
+        #expect(abs(after - 1498.307) <= 1, "after: \(after) Hz")
+        let step = Signals.largestStep(output, 1000..<87_000)
+        #expect(step < 1.3 * Float(0.5 * 2 * Double.pi * 1498.307 / sampleRate), "largest step \(step)")
+    }
+
     /// At rate 1 and pitch 0 the output is the input: noise in, SNR over the middle.
     @Test func rateOneIsNearlyTransparent() throws {
         for channels in [1, 2] {
