@@ -56,6 +56,22 @@ import Testing
         #expect(step < 1.6 * Float(0.5 * 2 * Double.pi * 1250 / 48_000), "\(algorithm): largest step \(step)")
     }
 
+    /// Other sample rates (Spectral's frame doubles at 96 kHz and halves at 22.05 kHz).
+    @Test(arguments: algorithms)
+    func otherSampleRates(_ algorithm: TimePitchAlgorithm) throws {
+        for (sampleRate, channels) in [(22_050.0, 1), (96_000.0, 2), (8000.0, 1)] {
+            let frames = Int(sampleRate)
+            let input = Signals.sine(1000, sampleRate: sampleRate, channels: channels, frames: frames)
+            let p = try #require(TimePitch.make(algorithm, sampleRate: sampleRate, channels: channels))
+            p.rate = 1.5
+            let out = Signals.run(p, input)
+            #expect(abs(Double(out.count / channels) - (Double(frames) / 1.5).rounded()) <= 1, "\(algorithm) \(sampleRate) Hz")
+            let want = algorithm == .varispeed ? 1500.0 : 1000
+            let f = Signals.frequency(Signals.channel(out, 0, of: channels), sampleRate: sampleRate)
+            #expect(abs(f - want) <= 1, "\(algorithm) \(sampleRate) Hz: \(f) Hz, expected \(want)")
+        }
+    }
+
     @Test func extremeRatesAreAccepted() throws {
         let input = Signals.sine(1000, sampleRate: 44_100, channels: 1, frames: 44_100)
         for algorithm in Self.algorithms {
