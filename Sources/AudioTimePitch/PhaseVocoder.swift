@@ -25,6 +25,9 @@ final class PhaseVocoder {
     private let previousPhase: UnsafeMutablePointer<Float>
     private let synthesisPhase: UnsafeMutablePointer<Float>
     private let summed: UnsafeMutablePointer<Float>
+    private let previousSummed: UnsafeMutablePointer<Float>
+    /// Frames until the phases are reset for an onset detected earlier (-1: none pending).
+    private var resetCountdown = -1
     /// The peak each bin is locked to.
     private let owner: UnsafeMutablePointer<Int32>
     private let peaks: UnsafeMutablePointer<Int32>
@@ -54,6 +57,8 @@ final class PhaseVocoder {
         synthesisPhase = .allocate(capacity: bins * channels)
         synthesisPhase.initialize(repeating: 0, count: bins * channels)
         summed = .allocate(capacity: bins)
+        previousSummed = .allocate(capacity: bins)
+        previousSummed.initialize(repeating: 0, count: bins)
         owner = .allocate(capacity: bins)
         peaks = .allocate(capacity: bins)
         accumulator = .allocate(capacity: fftSize * channels)
@@ -72,6 +77,7 @@ final class PhaseVocoder {
         previousPhase.deallocate()
         synthesisPhase.deallocate()
         summed.deallocate()
+        previousSummed.deallocate()
         owner.deallocate()
         peaks.deallocate()
         accumulator.deallocate()
@@ -81,6 +87,8 @@ final class PhaseVocoder {
     func reset() {
         first = true
         accumulator.update(repeating: 0, count: fftSize * channels)
+        previousSummed.update(repeating: 0, count: bins)
+        resetCountdown = -1
     }
 
     @inline(__always) private func principal(_ x: Float) -> Float {
@@ -112,13 +120,21 @@ final class PhaseVocoder {
             }
         }
         lockRegions()
+        // An onset is detected as it enters the window, at its right edge; the phases are reset
+        // at the frame whose centre it has then reached, about fftSize / (2 hop) − ½ frames on.
+        var onset = false
+        if isOnset() && resetCountdown < 0 {
+            resetCountdown = Int((Double(fftSize) / (2 * Double(max(hop, 1))) - 0.5).rounded())
+        }
+        if resetCountdown == 0 { onset = true }
+        if resetCountdown >= 0 { resetCountdown -= 1 }
         let twoPi = 2 * Double.pi
         let ratio = Double(synthesisHop) / Double(max(hop, 1))
         for c in 0..<channels {
             let ph = phase + c * b
             let prev = previousPhase + c * b
             let syn = synthesisPhase + c * b
-            if first {
+            if first || onset {
                 for k in 0..<b { syn[k] = ph[k] }
             } else {
                 // The peaks' phase advance from their instantaneous frequency...
@@ -149,6 +165,32 @@ final class PhaseVocoder {
         }
         first = false
     }
+
+    /// An onset: more than half of all bins rose by more than 3 dB since
+    /// the previous frame (the percussive-onset measure Rubber Band's R2 engine describes). At an
+    /// onset every bin takes its
+    /// analysed phase again, so an attack keeps its shape instead of smearing.
+    private func isOnset() -> Bool {
+        let b = bins
+        var risen = 0
+        var counted = 0
+        var largest: Float = 0
+        for k in 0..<b where summed[k] > largest { largest = summed[k] }
+        let floor = largest * 1e-4
+        for k in 1..<b {
+            let m = summed[k]
+            if m > floor {
+                counted += 1
+                // 3 dB in magnitude: × √2.
+                if m > 1.414 * previousSummed[k] { risen += 1 }
+            }
+            previousSummed[k] = m
+        }
+        previousSummed[0] = summed[0]
+        return !first && counted > 0 && Float(risen) > Self.onsetFraction * Float(b - 1)
+    }
+
+    static let onsetFraction: Float = 0.5
 
     /// Picks the peaks of the summed magnitude (larger than two neighbours each side) and gives
     /// every bin to the nearest one.
