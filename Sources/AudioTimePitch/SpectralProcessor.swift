@@ -115,7 +115,11 @@ final class SpectralProcessor: TimePitchProcessor {
         let offset = inputEnd - historyBase
         for c in 0..<channels {
             let dst = history + c * historyCapacity + offset
-            for i in 0..<frames { dst[i] = input[i * channels + c] }
+            // A NaN or infinity would stay in the locked phases for good: it is taken as silence.
+            for i in 0..<frames {
+                let v = input[i * channels + c]
+                dst[i] = v.isFinite ? v : 0
+            }
         }
         inputEnd += frames
         run()

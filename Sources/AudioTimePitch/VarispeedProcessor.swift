@@ -6,6 +6,8 @@ final class VarispeedProcessor: TimePitchProcessor {
     let channels: Int
     private let resampler: VariableResampler
     private let queue: FrameQueue
+    /// A block with its NaNs and infinities replaced by silence (libsoxr's state would keep them).
+    private let clean: UnsafeMutablePointer<Float>
 
     var rate: Double = 1 {
         didSet {
@@ -26,7 +28,10 @@ final class VarispeedProcessor: TimePitchProcessor {
         self.channels = channels
         resampler = r
         queue = FrameQueue(channels: channels, capacity: TimePitch.maximumBlockFrames * 4)
+        clean = .allocate(capacity: TimePitch.maximumBlockFrames * channels)
     }
+
+    deinit { clean.deallocate() }
 
     func inputFramesNeeded(forOutput outputFrames: Int) -> Int {
         let missing = max(0, outputFrames - queue.available)
@@ -36,7 +41,23 @@ final class VarispeedProcessor: TimePitchProcessor {
     func write(_ input: UnsafePointer<Float>, frames: Int) {
         guard frames > 0, !queue.finished else { return }
         queue.owe(frames, rate: rate)
-        resampler.process(input, frames: frames, into: queue)
+        var offset = 0
+        while offset < frames {
+            let n = min(frames - offset, TimePitch.maximumBlockFrames)
+            let block = input + offset * channels
+            var finite = true
+            for i in 0..<(n * channels) where !block[i].isFinite {
+                finite = false
+                break
+            }
+            if finite {
+                resampler.process(block, frames: n, into: queue)
+            } else {
+                for i in 0..<(n * channels) { clean[i] = block[i].isFinite ? block[i] : 0 }
+                resampler.process(clean, frames: n, into: queue)
+            }
+            offset += n
+        }
     }
 
     func finish() {

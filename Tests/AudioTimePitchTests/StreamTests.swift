@@ -45,6 +45,19 @@ import Testing
         }
     }
 
+    /// NaN and infinite input does not crash a processor nor poison the rest of the stream.
+    @Test(arguments: algorithms)
+    func nonFiniteInputPassesOver(_ algorithm: TimePitchAlgorithm) throws {
+        var input = Signals.sine(1000, sampleRate: 44_100, channels: 2, frames: 88_200)
+        for i in 20_000..<20_100 { input[i] = i % 2 == 0 ? .nan : .infinity }
+        let p = try #require(TimePitch.make(algorithm, sampleRate: 44_100, channels: 2))
+        p.rate = 1.25
+        let out = Signals.run(p, input)
+        #expect(abs(Double(out.count / 2) - (88_200 / 1.25).rounded()) <= 1)
+        // A second after the bad samples everything is finite again.
+        #expect(out[(44_100 * 2)...].allSatisfy { $0.isFinite }, "\(algorithm)")
+    }
+
     @Test(arguments: algorithms)
     func emptyStreamFinishesEmpty(_ algorithm: TimePitchAlgorithm) throws {
         let p = try #require(TimePitch.make(algorithm, sampleRate: 44_100, channels: 1))
