@@ -22,6 +22,18 @@ extension AudioInputQueue: QueueDirection {
     func makeDevice(uid: String?, defaultOf backend: String?) throws(AudioDeviceError) -> any AudioInputDevice {
         let channels = capture.withLock { $0.deviceChannels }
         let fragment = deviceFragmentFrames()
+        if let assigned = core.state.withLock({ $0.side.session.assignments }) {
+            // All the device's channels; the queue takes its assigned ones.
+            let placement = assigned.placement
+            let device = try AudioBackends.makeInput(
+                uid: uid ?? assigned.uid, sampleRate: sampleRate, channels: placement.deviceChannels, bufferFrames: fragment)
+            do throws(AudioDeviceError) {
+                return try PlacedInputDevice(device: device, placement: placement)
+            } catch {
+                device.close()
+                throw error
+            }
+        }
         if let uid { return try AudioBackends.makeInput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: fragment) }
         guard let backend else { return try AudioBackends.makeDefaultInput(sampleRate: sampleRate, channels: channels, bufferFrames: fragment) }
         return try AudioBackends.makeDefaultInput(backend: backend, sampleRate: sampleRate, channels: channels, bufferFrames: fragment)
