@@ -24,15 +24,7 @@ extension AudioInputQueue: QueueDirection {
         let fragment = deviceFragmentFrames()
         if let assigned = core.state.withLock({ $0.side.session.assignments }) {
             // All the device's channels; the queue takes its assigned ones.
-            let placement = assigned.placement
-            let device = try AudioBackends.makeInput(
-                uid: uid ?? assigned.uid, sampleRate: sampleRate, channels: placement.deviceChannels, bufferFrames: fragment)
-            do throws(AudioDeviceError) {
-                return try PlacedInputDevice(device: device, placement: placement)
-            } catch {
-                device.close()
-                throw error
-            }
+            return try AudioBackends.makePlacedInput(uid: uid ?? assigned.uid, sampleRate: sampleRate, placement: assigned.placement, bufferFrames: fragment)
         }
         if let uid { return try AudioBackends.makeInput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: fragment) }
         guard let backend else { return try AudioBackends.makeDefaultInput(sampleRate: sampleRate, channels: channels, bufferFrames: fragment) }

@@ -20,15 +20,7 @@ extension AudioQueue: QueueDirection {
         let (frames, assigned) = core.state.withLock { ($0.side.decodeBufferFrames, $0.side.session.assignments) }
         if let assigned {
             // All the device's channels, the queue's in their places.
-            let placement = assigned.placement
-            let device = try AudioBackends.makeOutput(
-                uid: uid ?? assigned.uid, sampleRate: sampleRate, channels: placement.deviceChannels, bufferFrames: frames)
-            do throws(AudioDeviceError) {
-                return try PlacedOutputDevice(device: device, placement: placement)
-            } catch {
-                device.close()
-                throw error
-            }
+            return try AudioBackends.makePlacedOutput(uid: uid ?? assigned.uid, sampleRate: sampleRate, placement: assigned.placement, bufferFrames: frames)
         }
         if let uid { return try AudioBackends.makeOutput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: frames) }
         guard let backend else { return try AudioBackends.makeDefaultOutput(sampleRate: sampleRate, channels: channels, bufferFrames: frames) }

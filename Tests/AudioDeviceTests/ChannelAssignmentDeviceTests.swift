@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+import Dispatch
+import AudioCore
+import AudioDevices
+import AudioDeviceALSA
+import AudioDevicePulse
+import AudioQueueServices
+import AudioTestSupport
+import ProcessSupport
+
+/// Channel assignments on real devices: a stereo queue's channels on channels 3 and 4 of a
+/// four-channel device, silence on 1 and 2.
+enum ChannelAssignmentPlayback {
+    /// Registers the sound backends by name only (priority 0: the default chain is left as it
+    /// is), unless they are registered already.
+    static func registerBackends() {
+        if AudioBackends.backend(named: "pulse") == nil { AudioBackends.register(PulseBackend(), priority: 0) }
+        if AudioBackends.backend(named: "alsa") == nil { AudioBackends.register(ALSABackend(), priority: 0) }
+    }
+
+    static let seconds = 1.5
+    static let frequencies = (left: 440.0, right: 1000.0)
+
+    /// Plays `seconds` of a 440 Hz left and 1 kHz right tone through a stereo Float32 queue with
+    /// its channels on `numbers` of device `uid`, and waits for the end.
+    static func play(uid: String, numbers: [Int]) throws {
+        registerBackends()
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+        let queue = try AudioQueue(format: format) { _, _ in }
+        let done = DispatchSemaphore(value: 0)
+        try queue.addPropertyListener(.isRunning) { q, _ in if !q.isRunning { done.signal() } }
+        try queue.setChannelAssignments(numbers.map { AudioQueueChannelAssignment(deviceUID: uid, channelNumber: $0) })
+        let frames = Int(seconds * 48000)
+        let buffer = try queue.allocateBuffer(byteCapacity: frames * 8)
+        let samples = buffer.audioData.assumingMemoryBound(to: Float.self)
+        for i in 0..<frames {
+            samples[2 * i] = Float(0.5 * sin(2 * .pi * frequencies.left * Double(i) / 48000))
+            samples[2 * i + 1] = Float(0.5 * sin(2 * .pi * frequencies.right * Double(i) / 48000))
+        }
+        buffer.audioDataByteSize = UInt32(frames * 8)
+        try queue.enqueue(buffer)
+        try queue.start()
+        try queue.stop(immediate: false)
+        #expect(done.wait(timeout: .now() + 20) == .success, "\(uid): playback did not end")
+        #expect(queue.currentDevice?.hasPrefix(uid.split(separator: ":").first.map(String.init) ?? uid) == true)
+        try queue.dispose(immediate: true)
+    }
+
+    /// Checks a four-channel recording: channels 1 and 2 silent, 3 and 4 the tones, by their
+    /// frequencies over the part where channel 3 sounds.
+    static func checkPlacement(_ samples: [Float], label: String) {
+        func channel(_ c: Int) -> [Float] { stride(from: c, to: samples.count, by: 4).map { samples[$0] } }
+        let channels = (0..<4).map(channel)
+        #expect(channels[0].allSatisfy { abs($0) < 1e-4 }, "\(label): channel 1 is not silent (peak \(channels[0].map(abs).max() ?? 0))")
+        #expect(channels[1].allSatisfy { abs($0) < 1e-4 }, "\(label): channel 2 is not silent (peak \(channels[1].map(abs).max() ?? 0))")
+        guard let first = channels[2].firstIndex(where: { abs($0) > 0.05 }), let last = channels[2].lastIndex(where: { abs($0) > 0.05 }) else {
+            Issue.record("\(label): channel 3 is silent (\(channels[2].count) frames recorded)")
+            return
+        }
+        // At least a second of the tones, their middle half measured.
+        #expect(last - first >= 48000, "\(label): \(Double(last - first) / 48000) s of the tone on channel 3")
+        let from = first + (last - first) / 4, to = last - (last - first) / 4
+        let third = frequency(Array(channels[2][from..<to])), fourth = frequency(Array(channels[3][from..<to]))
+        #expect(abs(third - frequencies.left) < 2, "\(label): channel 3 at \(third) Hz")
+        #expect(abs(fourth - frequencies.right) < 2, "\(label): channel 4 at \(fourth) Hz")
+    }
+
+    /// The frequency of a 48 kHz sine from its rising zero crossings.
+    static func frequency(_ x: [Float]) -> Double {
+        var crossings: [Int] = []
+        for i in 1..<max(1, x.count) where x[i - 1] < 0 && x[i] >= 0 { crossings.append(i) }
+        guard crossings.count >= 2 else { return 0 }
+        return Double(crossings.count - 1) / (Double(crossings.last! - crossings.first!) / 48000)
+    }
+
+    /// Interleaved Float32 samples from a raw file.
+    static func rawFloats(_ path: String) -> [Float] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+}
+
+@Suite("Channel assignments on ALSA")
+struct ChannelAssignmentALSATests {
+    /// alsa-lib's `file` PCM writes what it is given: opened with four channels (the highest
+    /// assigned; ALSA lists no channel count for a PCM name), the tones in 3 and 4.
+    @Test func stereoOnChannelsThreeAndFourOfAFilePCM() throws {
+        let path = NSTemporaryDirectory() + "aq-assign-alsa-\(getpid()).raw"
+        defer { unlink(path) }
+        try ChannelAssignmentPlayback.play(uid: "alsa:file:FILE=\(path),FORMAT=raw", numbers: [3, 4])
+        let samples = ChannelAssignmentPlayback.rawFloats(path)
+        #expect(samples.count >= Int(ChannelAssignmentPlayback.seconds * 48000) * 4, "\(samples.count / 4) frames written")
+        ChannelAssignmentPlayback.checkPlacement(samples, label: "alsa file")
+    }
+}
+
+extension SharedServer {
+    /// A four-channel null sink (front-left, front-right, rear-left, rear-right) on the private
+    /// server, its monitor recorded by parecord while a queue plays on its channels 3 and 4.
+    @Suite("Channel assignments on a four-channel sink")
+    struct ChannelAssignmentPulse {
+        /// Plays through `uid` (naming the sink `sink`) while parecord records its monitor.
+        func recordQuad(_ sink: String, playing uid: String, map: String = Self.quad) throws -> [Float] {
+            let raw = NSTemporaryDirectory() + "aq-assign-\(sink).raw"
+            defer { unlink(raw) }
+            let recorder = Process()
+            recorder.executableURL = URL(fileURLWithPath: "/usr/bin/parecord")
+            recorder.arguments = [
+                "--device=\(sink).monitor", "--raw", "--format=float32le", "--rate=48000", "--channels=4",
+                "--channel-map=\(map)", "--latency-msec=20", raw,
+            ]
+            try recorder.run()
+            // The monitor may begin some milliseconds late: give it time to start.
+            Thread.sleep(forTimeInterval: 0.5)
+            try ChannelAssignmentPlayback.play(uid: uid, numbers: [3, 4])
+            Thread.sleep(forTimeInterval: 0.5)
+            // SIGKILL: the test process may block the signals parecord ends on, and a child
+            // inherits that; what it recorded is in the file already (the middle is measured).
+            kill(recorder.processIdentifier, SIGKILL)
+            recorder.waitUntilExit()
+            return ChannelAssignmentPlayback.rawFloats(raw)
+        }
+
+        static let quad = "front-left,front-right,rear-left,rear-right"
+
+        func loadQuad(_ name: String, map: String = Self.quad) throws -> String {
+            let load = try runProcess("/usr/bin/pactl", [
+                "load-module", "module-null-sink", "sink_name=\(name)", "format=float32le", "rate=48000", "channels=4",
+                "channel_map=\(map)",
+            ])
+            try #require(load.status == 0, "pactl load-module: \(load.err)")
+            return load.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        /// On a quad sink, and on one whose channels have no positions (aux0…aux3, as a
+        /// multichannel interface's pro-audio profile has): the stream takes the sink's
+        /// channels by index, not by name.
+        @Test(arguments: [Self.quad, "aux0,aux1,aux2,aux3"])
+        func pulseStereoOnChannelsThreeAndFour(map: String) throws {
+            let sink = "aqquad\(map.hasPrefix("aux") ? "aux" : "")\(getpid())"
+            let module = try loadQuad(sink, map: map)
+            defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
+            ChannelAssignmentPlayback.registerBackends()
+            // The sink's own channel count is what the queue opens it with.
+            #expect(AudioBackends.listedDevice(uid: "pulse:\(sink)", direction: .output)?.channels == 4)
+            let samples = try recordQuad(sink, playing: "pulse:\(sink)", map: map)
+            ChannelAssignmentPlayback.checkPlacement(samples, label: "pulse \(map)")
+        }
+
+        /// The same through alsa-lib's `pulse` PCM naming the sink.
+        @Test func alsaPulsePCMStereoOnChannelsThreeAndFour() throws {
+            let sink = "aqquadalsa\(getpid())"
+            let module = try loadQuad(sink)
+            defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
+            let samples = try recordQuad(sink, playing: "alsa:pulse:DEVICE=\(sink)")
+            ChannelAssignmentPlayback.checkPlacement(samples, label: "alsa pulse")
+        }
+
+        /// A channel past the sink's four is refused when the assignments are set.
+        @Test func channelPastTheSinkIsRefused() throws {
+            let sink = "aqquadpast\(getpid())"
+            let module = try loadQuad(sink)
+            defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
+            ChannelAssignmentPlayback.registerBackends()
+            let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+            let queue = try AudioQueue(format: format) { _, _ in }
+            let uid = "pulse:\(sink)"
+            do {
+                try queue.setChannelAssignments([.init(deviceUID: uid, channelNumber: 4), .init(deviceUID: uid, channelNumber: 5)])
+                Issue.record("channel 5 of a four-channel sink was accepted")
+            } catch {
+                #expect(error.code == .invalidPropertyValue, "\(error)")
+            }
+        }
+    }
+}
