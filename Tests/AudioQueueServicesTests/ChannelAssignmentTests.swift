@@ -73,6 +73,24 @@ struct ChannelAssignmentTests {
         #expect(Self.firstDifference(Self.channel(out, 1, of: 2), left) == nil)
     }
 
+    /// A four-channel 16-bit offline format: the queue's channels converted in their places.
+    @Test func sixteenBitFourChannelOfflineFormat() throws {
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+        let queue = try AudioQueue(format: format) { _, _ in }
+        try queue.setChannelAssignments([.init(deviceUID: "null:null", channelNumber: 4), .init(deviceUID: "null:null", channelNumber: 1)])
+        try queue.setOfflineRenderFormat(.linearPCM(sampleRate: 48000, channels: 4, bitsPerChannel: 16, isFloat: false))
+        // Quarter and minus half scale: exact in 16 bits.
+        try queue.enqueue(try floatBuffer(queue, Array(repeating: [0.25, -0.5], count: 1000).flatMap { $0 }))
+        try queue.start()
+        try queue.stop(immediate: false)
+        let capture = try queue.allocateBuffer(byteCapacity: 1000 * 8)
+        try queue.offlineRender(at: .sampleTime(0), into: capture, frameCount: 1000)
+        try #require(capture.audioDataByteSize == 1000 * 8)
+        let samples = Array(UnsafeBufferPointer(start: capture.audioData.assumingMemoryBound(to: Int16.self), count: 4000))
+        #expect((0..<1000).allSatisfy { samples[4 * $0] == -16384 && samples[4 * $0 + 1] == 0 && samples[4 * $0 + 2] == 0 && samples[4 * $0 + 3] == 8192 })
+        try queue.dispose(immediate: true)
+    }
+
     /// Without assignments the offline format must have the queue's channels, as before; a
     /// format narrower than the highest assigned channel is refused.
     @Test func offlineFormatWidthFollowsTheAssignments() throws {
@@ -156,6 +174,8 @@ struct ChannelAssignmentTests {
         try queue.start()
         try queue.stop(immediate: false)
         #expect(done.wait(timeout: .now() + 20) == .success, "playback did not end")
+        // The device's own channels (kAudioQueueDeviceProperty_NumberChannels).
+        #expect(queue.deviceNumberOfChannels == 4)
         try queue.dispose(immediate: true)
         let channels = try runProcess("/usr/bin/soxi", ["-c", path])
         #expect(channels.out.trimmingCharacters(in: .whitespacesAndNewlines) == "4", "soxi: \(channels.out) \(channels.err)")
