@@ -157,6 +157,51 @@ extension SharedServer {
             ChannelAssignmentPlayback.checkPlacement(samples, label: "alsa pulse")
         }
 
+        /// An input queue on the quad sink's monitor records its channels 4 and 2 while paplay
+        /// plays four tones (sox made them; the channel map given, since paplay cannot tell it
+        /// from the file) into the sink: 900 Hz and 500 Hz, by frequency.
+        @Test func inputQueueRecordsChannelsFourAndTwoOfAMonitor() throws {
+            let sink = "aqquadin\(getpid())"
+            let module = try loadQuad(sink)
+            defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
+            ChannelAssignmentPlayback.registerBackends()
+            let tones = NSTemporaryDirectory() + "aq-assign-tones-\(getpid()).wav"
+            defer { unlink(tones) }
+            let sox = try runProcess("/usr/bin/sox", [
+                "-n", "-r", "48000", "-c", "4", "-e", "floating-point", "-b", "32", tones,
+                "synth", "2", "sine", "300", "sine", "500", "sine", "700", "sine", "900", "vol", "0.5",
+            ])
+            try #require(sox.status == 0, "sox: \(sox.err)")
+            let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+            let recorded = RecordedFloats()
+            let queue = try AudioInputQueue(format: format) { q, buffer, _, _, _ in
+                recorded.append(buffer)
+                try? q.enqueue(buffer)
+            }
+            let uid = "pulse:\(sink).monitor"
+            try queue.setChannelAssignments([.init(deviceUID: uid, channelNumber: 4), .init(deviceUID: uid, channelNumber: 2)])
+            for _ in 0..<4 { try queue.enqueue(try queue.allocateBuffer(byteCapacity: 4800 * 8)) }
+            try queue.start()
+            let play = try runProcess("/usr/bin/paplay", ["--device=\(sink)", "--channel-map=\(Self.quad)", tones], timeout: 20)
+            #expect(play.status == 0, "paplay: \(play.err)")
+            Thread.sleep(forTimeInterval: 0.3)
+            try queue.stop(immediate: true)
+            #expect(queue.deviceNumberOfChannels == 4)
+            try queue.dispose(immediate: true)
+            let samples = recorded.samples
+            let first = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+            let second = stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
+            guard let start = first.firstIndex(where: { abs($0) > 0.05 }), let end = first.lastIndex(where: { abs($0) > 0.05 }),
+                  end - start > 48000 else {
+                Issue.record("\(first.count) frames recorded, too little of the tones")
+                return
+            }
+            let from = start + (end - start) / 4, to = end - (end - start) / 4
+            let a = ChannelAssignmentPlayback.frequency(Array(first[from..<to])), b = ChannelAssignmentPlayback.frequency(Array(second[from..<to]))
+            #expect(abs(a - 900) < 2, "queue channel 1 (device channel 4): \(a) Hz")
+            #expect(abs(b - 500) < 2, "queue channel 2 (device channel 2): \(b) Hz")
+        }
+
         /// A channel past the sink's four is refused when the assignments are set.
         @Test func channelPastTheSinkIsRefused() throws {
             let sink = "aqquadpast\(getpid())"
@@ -174,4 +219,15 @@ extension SharedServer {
             }
         }
     }
+}
+
+/// What an input queue's buffers held, in order.
+final class RecordedFloats: @unchecked Sendable {
+    private let lock = NSLock()
+    private var store: [Float] = []
+    func append(_ buffer: AudioQueueBuffer) {
+        let p = UnsafeBufferPointer(start: buffer.audioData.assumingMemoryBound(to: Float.self), count: Int(buffer.audioDataByteSize) / 4)
+        lock.withLock { store += p }
+    }
+    var samples: [Float] { lock.withLock { store } }
 }
