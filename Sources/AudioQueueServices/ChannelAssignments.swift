@@ -63,6 +63,8 @@ extension QueueCore where Side: DeviceSide {
                             : "channel \(highest) is past the offline render format's \(offline) channels")
                     }
                 }
+                // Clearing none changes nothing (a device the program supplied stays).
+                if assigned == nil && s.side.session.assignments == nil { return nil }
                 // The device opened for the old assignments (or none) will not do.
                 let uid = assigned?.uid ?? s.side.session.requestedUID
                 let old = s.side.session.replace(with: nil, owned: false, uid: uid)
@@ -138,8 +140,13 @@ extension AudioInputQueue {
     /// queue channel in order (`kAudioQueueProperty_ChannelAssignments`); empty clears them.
     /// The queue moves to the device they name, opened at the next start with all its channels
     /// (as many as its backend lists, else the highest assigned); the others are not recorded.
-    /// Errors as for ``AudioQueue/setChannelAssignments(_:)``.
+    /// Errors as for ``AudioQueue/setChannelAssignments(_:)``, and `invalidDevice` for a queue
+    /// made with a device of another channel count (it records that many channels, mapped).
     public func setChannelAssignments(_ assignments: [AudioQueueChannelAssignment]) throws(AudioQueueError) {
+        let deviceChannels = capture.withLock { $0.deviceChannels }
+        guard deviceChannels == channels || assignments.isEmpty else {
+            throw AudioQueueError(.invalidDevice, "the queue was made for a device of \(deviceChannels) channels; channel assignments need one of its own")
+        }
         try core.assignChannels(Self.driver, assignments, queueChannels: channels, direction: .input, offlineChannels: { _ in nil })
     }
 

@@ -139,6 +139,21 @@ struct ChannelAssignmentTests {
         #expect(queue.channelAssignments == nil)
     }
 
+    /// An input queue made with a device of another channel count records it mapped: channel
+    /// assignments (which need a device of the queue's own) are refused.
+    @Test func inputQueueWithAMappedDeviceRefuses() throws {
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+        let mono = try NullInputDevice(sampleRate: 48000, channels: 1)
+        let queue = try AudioInputQueue(format: format, device: mono) { _, _, _, _, _ in }
+        expectCode(.invalidDevice) {
+            try queue.setChannelAssignments([.init(deviceUID: "null:null", channelNumber: 1), .init(deviceUID: "null:null", channelNumber: 2)])
+        }
+        // Clearing none leaves the device the program supplied.
+        try queue.setChannelAssignments([])
+        #expect(queue.currentDevice == "null:null")
+        try queue.dispose(immediate: true)
+    }
+
     /// Only while stopped; the untyped path takes the C layout's bytes and refuses reading.
     @Test func runningQueueAndUntypedPath() throws {
         let queue = try offlineFloatQueue()
