@@ -69,8 +69,8 @@ public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @un
     public let format: AudioStreamBasicDescription
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchFrames: Int
-    // Set before the device starts (its start orders the write before the I/O thread's reads);
-    // read only on the I/O thread.
+    // Set before the device starts (its start orders the write before the I/O thread's reads),
+    // and again only for another source; read only on the I/O thread.
     nonisolated(unsafe) private var source: (any AudioRenderSource)?
 
     /// Wraps `device`, which must have been opened with `placement.deviceChannels` channels;
@@ -94,7 +94,9 @@ public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @un
     public var deviceFormat: AudioStreamBasicDescription { device.format }
 
     public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
-        self.source = source
+        // Written only when it changes (a queue starts its device with the same feed every
+        // time): a paused stream's I/O thread may still read it.
+        if self.source !== source { self.source = source }
         try device.start(source: self)
     }
 

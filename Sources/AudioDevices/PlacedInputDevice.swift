@@ -14,7 +14,7 @@ public final class PlacedInputDevice: AudioInputDevice, AudioCaptureSink, @unche
     public let format: AudioStreamBasicDescription
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchFrames: Int
-    // Set before the device starts; read only on the I/O thread.
+    // Set before the device starts, and again only for another sink; read only on the I/O thread.
     nonisolated(unsafe) private var sink: (any AudioCaptureSink)?
 
     /// Wraps `device`, which must have been opened with `placement.deviceChannels` channels;
@@ -38,7 +38,7 @@ public final class PlacedInputDevice: AudioInputDevice, AudioCaptureSink, @unche
     public var deviceFormat: AudioStreamBasicDescription { device.format }
 
     public func start(sink: any AudioCaptureSink) throws(AudioDeviceError) {
-        self.sink = sink
+        if self.sink !== sink { self.sink = sink }
         try device.start(sink: self)
     }
 

@@ -231,3 +231,69 @@ final class RecordedFloats: @unchecked Sendable {
     }
     var samples: [Float] { lock.withLock { store } }
 }
+
+@Suite("Channel placement")
+struct ChannelPlacementTests {
+    @Test func placementsAreChecked() {
+        #expect(ChannelPlacement(deviceChannelIndices: [2, 3], deviceChannels: 4) != nil)
+        #expect(ChannelPlacement(deviceChannelIndices: [2, 2], deviceChannels: 4) == nil)
+        #expect(ChannelPlacement(deviceChannelIndices: [-1, 1], deviceChannels: 4) == nil)
+        #expect(ChannelPlacement(deviceChannelIndices: [3, 4], deviceChannels: 4) == nil)
+        #expect(ChannelPlacement(deviceChannelIndices: [], deviceChannels: 4) == nil)
+        #expect(ChannelPlacement(deviceChannelIndices: [0, 1], deviceChannels: 2)?.isIdentity == true)
+        #expect(ChannelPlacement(deviceChannelIndices: [1, 0], deviceChannels: 2)?.isIdentity == false)
+    }
+
+    /// A device asking for more frames at once than the wrapper's buffer holds gets them all,
+    /// placed; a source that ends short ends the device's request short.
+    @Test func placedOutputRendersLongRequestsInPieces() throws {
+        let placement = try #require(ChannelPlacement(deviceChannelIndices: [3, 1], deviceChannels: 4))
+        let inner = IdleDevice(channels: 4)
+        let placed = try PlacedOutputDevice(device: inner, placement: placement)
+        #expect(placed.format.channelsPerFrame == 2 && placed.deviceFormat.channelsPerFrame == 4)
+        let source = CountingSource(total: 7000)
+        // The wrapper as the device's source: asked for 5000 frames, then 5000 more (2000 left).
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 5000 * 4)
+        defer { buffer.deallocate() }
+        try placed.start(source: source)
+        #expect(placed.render(into: buffer, frameCount: 5000) == 5000)
+        var wrong = 0
+        for f in 0..<5000 where buffer[4 * f] != 0 || buffer[4 * f + 2] != 0 || buffer[4 * f + 3] != Float(f) || buffer[4 * f + 1] != -Float(f) {
+            wrong += 1
+        }
+        #expect(wrong == 0, "\(wrong) frames out of place")
+        #expect(placed.render(into: buffer, frameCount: 5000) == 2000)
+        #expect(buffer[4 * 1999 + 3] == 6999)
+        #expect(inner.startedWith === placed)
+    }
+}
+
+/// Frame f of channel 0 is f, of channel 1 is -f, for `total` frames.
+final class CountingSource: AudioRenderSource, @unchecked Sendable {
+    let total: Int
+    var position = 0
+    init(total: Int) { self.total = total }
+    func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
+        let n = min(frameCount, total - position)
+        for i in 0..<n {
+            buffer[2 * i] = Float(position + i)
+            buffer[2 * i + 1] = -Float(position + i)
+        }
+        position += n
+        return n
+    }
+    func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {}
+}
+
+/// A device that starts nothing: the test calls its source itself.
+final class IdleDevice: AudioOutputDevice, @unchecked Sendable {
+    let info = AudioDeviceInfo(backend: "test", name: "idle", description: "Calls nothing")
+    let format: AudioStreamBasicDescription
+    var startedWith: (any AudioRenderSource)?
+    init(channels: Int) { format = .deviceFloat(sampleRate: 48000, channels: channels) }
+    func start(source: any AudioRenderSource) throws(AudioDeviceError) { startedWith = source }
+    func stop(drain: Bool) {}
+    var presentationDelay: Int { 0 }
+    var framesRendered: Int64 { 0 }
+    func close() {}
+}
