@@ -76,3 +76,23 @@ public struct PulseBackend: AudioDefaultDeviceSetting, AudioDeviceChangeReportin
         )
     }
 }
+
+extension PulseBackend: AudioIndexedChannelsBackend {
+    /// A ``PulseOutputDevice`` on sink `name` whose channel N plays on the sink's channel N
+    /// (`PA_STREAM_NO_REMAP_CHANNELS`) with `channelsByIndex`, whatever the sink's channel map.
+    public func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int, channelsByIndex: Bool) throws(AudioDeviceError) -> any AudioOutputDevice {
+        try PulseOutputDevice(
+            sink: name == "default" ? nil : name, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
+            applicationName: applicationName, server: nil, channelsByIndex: channelsByIndex
+        )
+    }
+
+    /// A ``PulseInputDevice`` on source `name` whose channel N records the source's channel N
+    /// with `channelsByIndex`.
+    public func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int, channelsByIndex: Bool) throws(AudioDeviceError) -> any AudioInputDevice {
+        try PulseInputDevice(
+            source: name == "default" ? nil : name, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
+            applicationName: applicationName, server: nil, channelsByIndex: channelsByIndex
+        )
+    }
+}

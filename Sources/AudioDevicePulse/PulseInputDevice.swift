@@ -90,12 +90,13 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
     /// behind (its `maxlength`): nil for a second, and at least four pieces.
     init(
         source: String?, sampleRate: Double, channels: Int, bufferFrames: Int, applicationName: String, server: String?,
-        queueFrames: Int? = nil
+        queueFrames: Int? = nil, channelsByIndex: Bool = false
     ) throws(AudioDeviceError) {
         pulse = try PulseStream(
             .input, name: source, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
             applicationName: applicationName, server: server
         )
+        pulse.channelsByIndex = channelsByIndex
         pulse.attributes.fragsize = UInt32(pulse.bufferFrames * pulse.frameBytes)
         pulse.attributes.maxlength = UInt32(max(queueFrames ?? Int(sampleRate), 4 * pulse.bufferFrames) * pulse.frameBytes)
         frameNanoseconds = 1e9 / sampleRate

@@ -94,14 +94,17 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
                       applicationName: applicationName, server: nil)
     }
 
-    /// Opens `sink` on the server at address `server` (nil: the one libpulse finds by default).
+    /// Opens `sink` on the server at address `server` (nil: the one libpulse finds by default);
+    /// with `channelsByIndex`, channel N plays on the sink's channel N (see `PulseStream`).
     init(
-        sink: String?, sampleRate: Double, channels: Int, bufferFrames: Int, applicationName: String, server: String?
+        sink: String?, sampleRate: Double, channels: Int, bufferFrames: Int, applicationName: String, server: String?,
+        channelsByIndex: Bool = false
     ) throws(AudioDeviceError) {
         pulse = try PulseStream(
             .output, name: sink, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
             applicationName: applicationName, server: server
         )
+        pulse.channelsByIndex = channelsByIndex
         clock = PulseClock(rate: sampleRate)
         position = PublishedPosition(rate: sampleRate)
         let frameBytes = UInt32(pulse.frameBytes)

@@ -58,6 +58,9 @@ final class PulseStream: @unchecked Sendable {
     weak var owner: (any PulseStreamOwner)?
     /// Whether libpulse asks for timing on its own schedule (set before the first ``open()``).
     var autoTimingUpdates = true
+    /// Channels by index (`PA_STREAM_NO_REMAP_CHANNELS`): the stream's channel N is the sink's
+    /// or source's channel N, whatever the channel maps name them. Set before the stream connects.
+    var channelsByIndex = false
 
     /// The sink or source asked for; nil for the server's default (the stream follows it).
     let endpointName: String?
@@ -169,6 +172,7 @@ final class PulseStream: @unchecked Sendable {
             PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
                 | (autoTimingUpdates ? PA_STREAM_AUTO_TIMING_UPDATE.rawValue : 0) | PA_STREAM_START_CORKED.rawValue
                 | (endpointName == nil ? 0 : PA_STREAM_DONT_MOVE.rawValue)
+                | (channelsByIndex ? PA_STREAM_NO_REMAP_CHANNELS.rawValue : 0)
         )
         self.stream = stream
         let preposition = direction == .output ? "to" : "from"

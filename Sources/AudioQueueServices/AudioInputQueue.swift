@@ -40,7 +40,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     typealias Core = QueueCore<AudioInputQueue, InputSide>
     /// How the shared device code drives an input device.
     static let driver = DeviceDriver<any AudioInputDevice>(
-        direction: "input", info: { $0.info }, format: { $0.format }, stop: { $0.stop(drain: $1) }, close: { $0.close() },
+        direction: "input", info: { $0.info }, format: { ($0 as? PlacedInputDevice)?.deviceFormat ?? $0.format }, stop: { $0.stop(drain: $1) }, close: { $0.close() },
         clock: { $0.framesCaptured }, sampleTime: { $0.framesCaptured })
     let core: Core
     /// The capture lock: encoder, buffer being filled, timeline, meter. Taken before the state

@@ -17,7 +17,11 @@ extension AudioQueue: QueueDirection {
     }
 
     func makeDevice(uid: String?, defaultOf backend: String?) throws(AudioDeviceError) -> any AudioOutputDevice {
-        let frames = core.state.withLock { $0.side.decodeBufferFrames }
+        let (frames, assigned) = core.state.withLock { ($0.side.decodeBufferFrames, $0.side.session.assignments) }
+        if let assigned {
+            // All the device's channels, the queue's in their places.
+            return try AudioBackends.makePlacedOutput(uid: uid ?? assigned.uid, sampleRate: sampleRate, placement: assigned.placement, bufferFrames: frames)
+        }
         if let uid { return try AudioBackends.makeOutput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: frames) }
         guard let backend else { return try AudioBackends.makeDefaultOutput(sampleRate: sampleRate, channels: channels, bufferFrames: frames) }
         return try AudioBackends.makeDefaultOutput(backend: backend, sampleRate: sampleRate, channels: channels, bufferFrames: frames)

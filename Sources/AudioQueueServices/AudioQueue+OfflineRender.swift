@@ -1,10 +1,15 @@
 public import AudioCore
 import AudioCodecs
+import AudioDevices
 
 extension AudioQueue {
     /// Switches the queue to offline rendering in `format` (a linear PCM format, interleaved,
     /// at the queue's decoded rate and channel count), or back to the device with nil
     /// (`AudioQueueSetOfflineRenderFormat`). Only while stopped (`invalidRunState`).
+    ///
+    /// With channel assignments (``setChannelAssignments(_:)``) the format's channels are the
+    /// device's: it may have more than the queue, at least the highest assigned, and the
+    /// queue's channels are rendered into their assigned places, silence in the others.
     public func setOfflineRenderFormat(_ format: AudioStreamBasicDescription?, channelLayout: AudioChannelLayout? = nil) throws(AudioQueueError) {
         // Under the render lock throughout: a start from another thread cannot fill the ring
         // between the check and the clearing.
@@ -18,16 +23,21 @@ extension AudioQueue {
                 s.side.offline = nil
                 return
             }
+            let formatChannels = Int(format.channelsPerFrame)
+            // With assignments, the channels the format needs: up to the highest assigned.
+            let needed = s.side.session.assignments.map { ($0.placement.deviceChannelIndices.max() ?? 0) + 1 }
             guard format.isPCM, format.isInterleaved || format.channelsPerFrame == 1,
-                  Int(format.channelsPerFrame) == channels, format.sampleRate == sampleRate else {
-                throw AudioQueueError(.invalidPropertyValue, "offline output must be interleaved linear PCM with \(channels) channels at \(sampleRate) Hz, not \(format)")
+                  needed.map({ formatChannels >= $0 && formatChannels <= 64 }) ?? (formatChannels == channels),
+                  format.sampleRate == sampleRate else {
+                let count = needed.map { "\($0) or more" } ?? "\(channels)"
+                throw AudioQueueError(.invalidPropertyValue, "offline output must be interleaved linear PCM with \(count) channels at \(sampleRate) Hz, not \(format)")
             }
-            if let channelLayout, channelLayout.numberOfChannels != channels {
-                throw AudioQueueError(.invalidPropertyValue, "the layout has \(channelLayout.numberOfChannels) channels; the queue has \(channels)")
+            if let channelLayout, channelLayout.numberOfChannels != formatChannels {
+                throw AudioQueueError(.invalidPropertyValue, "the layout has \(channelLayout.numberOfChannels) channels; the format has \(formatChannels)")
             }
             let converter: PCMConverter
             do throws(AudioCodecError) {
-                converter = try PCMConverter(from: floatFormat, to: format)
+                converter = try PCMConverter(from: renderFloat(channels: formatChannels), to: format)
             } catch {
                 throw AudioQueueError(.invalidPropertyValue, "cannot render to \(format): \(error.reason)")
             }
@@ -35,6 +45,12 @@ extension AudioQueue {
         }
         r.discardDecoded()
         }
+    }
+
+    /// The Float32 format rendered before conversion to an offline format of `channels`: the
+    /// queue's own, or as wide as the format when channel assignments widen it.
+    private func renderFloat(channels: Int) -> AudioStreamBasicDescription {
+        channels == self.channels ? floatFormat : .deviceFloat(sampleRate: sampleRate, channels: channels)
     }
 
     /// Renders up to `frameCount` frames into `buffer` in the offline format
@@ -54,6 +70,10 @@ extension AudioQueue {
             let converter: PCMConverter?
             let float: PCMBuffer?
             let out: PCMBuffer?
+            /// With channel assignments: where the queue's channels go, and the queue's frames
+            /// before they are placed.
+            let placement: ChannelPlacement?
+            let placing: PCMBuffer?
         }
         let setup = try core.state.withLock { s throws(AudioQueueError) -> Setup in
             // An asynchronous dispose waits for the rendering to reach the end.
@@ -73,23 +93,49 @@ extension AudioQueue {
             guard frameCount >= 0, frameCount <= Int(buffer.audioDataBytesCapacity) / bpf else {
                 throw AudioQueueError(.invalidParameter, "\(frameCount) frames do not fit in \(buffer.audioDataBytesCapacity) bytes")
             }
-            guard offline.format != floatFormat else { return Setup(bytesPerFrame: bpf, converter: nil, float: nil, out: nil) }
-            if (offline.float?.frameCapacity ?? -1) < frameCount {
-                offline.float = PCMBuffer(format: floatFormat, frameCapacity: frameCount)
+            let formatChannels = Int(offline.format.channelsPerFrame)
+            var placement: ChannelPlacement?
+            var placing: PCMBuffer?
+            if let assigned = s.side.session.assignments {
+                placement = ChannelPlacement(deviceChannelIndices: assigned.placement.deviceChannelIndices, deviceChannels: formatChannels)
+                guard placement != nil else {
+                    throw AudioQueueError(.invalidPropertyValue, "the channel assignments do not fit the offline format's \(formatChannels) channels")
+                }
+                if (offline.placing?.frameCapacity ?? -1) < frameCount {
+                    offline.placing = PCMBuffer(format: floatFormat, frameCapacity: frameCount)
+                    s.side.offline = offline
+                }
+                placing = offline.placing
+                guard placing != nil else { throw AudioQueueError(.invalidParameter, "cannot allocate \(frameCount) frames") }
+            } else if formatChannels != channels {
+                throw AudioQueueError(.invalidPropertyValue, "the offline format has \(formatChannels) channels and the queue has no channel assignments")
+            }
+            let float = renderFloat(channels: formatChannels)
+            guard offline.format != float else {
+                return Setup(bytesPerFrame: bpf, converter: nil, float: nil, out: nil, placement: placement, placing: placing)
+            }
+            if (offline.float?.frameCapacity ?? -1) < frameCount || offline.float?.format != float {
+                offline.float = PCMBuffer(format: float, frameCapacity: frameCount)
                 offline.out = PCMBuffer(format: offline.format, frameCapacity: frameCount)
                 s.side.offline = offline
             }
             guard let float = offline.float, let out = offline.out else {
                 throw AudioQueueError(.invalidParameter, "cannot allocate \(frameCount) frames")
             }
-            return Setup(bytesPerFrame: bpf, converter: offline.converter, float: float, out: out)
+            return Setup(bytesPerFrame: bpf, converter: offline.converter, float: float, out: out, placement: placement, placing: placing)
         }
         let bpf = setup.bytesPerFrame
         // Frames primed into the ring come first; the rest are rendered straight into the
         // destination — the caller's buffer itself when the offline format is Float32.
         nonisolated(unsafe) let destination = setup.float?.region(0).baseAddress?.assumingMemoryBound(to: Float.self)
             ?? buffer.audioData.assumingMemoryBound(to: Float.self)
-        let (filled, ended) = renderOffline(into: destination, frameCount: frameCount)
+        let (filled, ended): (Int, Bool)
+        if let placement = setup.placement, let placing = setup.placing?.region(0).baseAddress?.assumingMemoryBound(to: Float.self) {
+            (filled, ended) = renderOffline(into: placing, frameCount: frameCount)
+            placement.place(placing, into: destination, frames: filled)
+        } else {
+            (filled, ended) = renderOffline(into: destination, frameCount: frameCount)
+        }
         if let converter = setup.converter, let float = setup.float, let out = setup.out {
             float.frameLength = filled
             out.frameLength = 0

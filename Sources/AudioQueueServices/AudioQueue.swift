@@ -30,7 +30,7 @@ public final class AudioQueue: @unchecked Sendable {
     typealias Core = QueueCore<AudioQueue, OutputSide>
     /// How the shared device code drives an output device.
     static let driver = DeviceDriver<any AudioOutputDevice>(
-        direction: "output", info: { $0.info }, format: { $0.format }, stop: { $0.stop(drain: $1) }, close: { $0.close() },
+        direction: "output", info: { $0.info }, format: { ($0 as? PlacedOutputDevice)?.deviceFormat ?? $0.format }, stop: { $0.stop(drain: $1) }, close: { $0.close() },
         clock: { $0.framesPlayed }, sampleTime: { $0.framesRendered })
 
     /// The format of the data the program enqueues (`kAudioQueueProperty_StreamDescription`).

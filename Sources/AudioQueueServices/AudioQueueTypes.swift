@@ -115,7 +115,7 @@ public struct AudioQueuePropertyID: RawRepresentable, Hashable, Sendable, CaseIt
     public static let allCases: [AudioQueuePropertyID] = [
         .isRunning, .deviceSampleRate, .deviceNumberChannels, .currentDevice, .magicCookie, .maximumOutputPacketSize,
         .streamDescription, .channelLayout, .enableLevelMetering, .currentLevelMeter, .currentLevelMeterDB,
-        .decodeBufferSizeFrames, .converterError,
+        .decodeBufferSizeFrames, .converterError, .channelAssignments,
     ]
 
     /// The four-character code in quotes: `'aqrn'`.

@@ -26,6 +26,9 @@ struct DeviceSession<Device> {
     var owned = false
     /// The UID asked for (`kAudioQueueProperty_CurrentDevice`); nil for the default.
     var requestedUID: String?
+    /// The channel assignments (`kAudioQueueProperty_ChannelAssignments`) for the device
+    /// `requestedUID` names; nil for none. Choosing another device drops them.
+    var assignments: AssignedChannels?
     /// Why the device stopped working; a start fails until another device is chosen.
     var failure: AudioDeviceError?
     var status = Status.idle
@@ -36,6 +39,7 @@ struct DeviceSession<Device> {
         let old = self.owned ? self.device : nil
         self.device = device
         self.owned = owned
+        if uid != requestedUID { assignments = nil }
         requestedUID = uid
         failure = nil
         status = .idle

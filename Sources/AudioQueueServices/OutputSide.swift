@@ -58,5 +58,7 @@ struct OfflineSetup {
     /// Scratch for a format other than the render format, grown on demand.
     var float: PCMBuffer?
     var out: PCMBuffer?
+    /// The queue's frames before channel assignments place them, grown on demand.
+    var placing: PCMBuffer?
     var position: Int64 = 0
 }

@@ -43,4 +43,42 @@ enum PropertyCoding {
         // The size holds the descriptions counted, so the layout is always read.
         return AudioChannelLayout(nativeBytes: data, maximumDescriptions: 64)
     }
+
+    /// Channel assignments from their untyped bytes (see `UntypedQueueProperties`): per entry
+    /// the UInt32 channel number, the UInt32 UID length and the UID's UTF-8 bytes; empty for
+    /// none. `invalidPropertySize` when the entries do not fill the bytes exactly,
+    /// `invalidPropertyValue` for a UID that is not UTF-8.
+    static func assignments(from data: UnsafeRawBufferPointer) throws(AudioQueueError) -> [AudioQueueChannelAssignment] {
+        var out: [AudioQueueChannelAssignment] = []
+        var offset = 0
+        while offset < data.count {
+            guard data.count - offset >= 8, out.count < 64 else {
+                throw AudioQueueError(.invalidPropertySize, "channel assignments: \(data.count - offset) bytes left over")
+            }
+            let number = data.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            let length = Int(data.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+            offset += 8
+            guard length <= data.count - offset else {
+                throw AudioQueueError(.invalidPropertySize, "channel assignments: a UID of \(length) bytes runs past the value")
+            }
+            guard let uid = String(validating: UnsafeRawBufferPointer(rebasing: data[offset..<offset + length]), as: UTF8.self) else {
+                throw AudioQueueError(.invalidPropertyValue, "channel assignments: the device UID is not UTF-8")
+            }
+            offset += length
+            out.append(AudioQueueChannelAssignment(deviceUID: uid, channelNumber: Int(number)))
+        }
+        return out
+    }
+
+    /// The untyped bytes of `assignments` (what ``assignments(from:)`` reads).
+    static func bytes(of assignments: [AudioQueueChannelAssignment]) -> [UInt8] {
+        var out: [UInt8] = []
+        for a in assignments {
+            let uid = Array(a.deviceUID.utf8)
+            withUnsafeBytes(of: UInt32(clamping: a.channelNumber)) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt32(uid.count)) { out.append(contentsOf: $0) }
+            out.append(contentsOf: uid)
+        }
+        return out
+    }
 }

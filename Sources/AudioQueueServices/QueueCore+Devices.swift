@@ -14,6 +14,8 @@ struct DeviceDriver<Device>: Sendable {
     /// "output" or "input", for messages.
     let direction: String
     let info: @Sendable (Device) -> AudioDeviceInfo
+    /// The device's own format: all its channels when channel assignments place the queue's
+    /// among them (what `kAudioQueueDeviceProperty_NumberChannels` reports).
     let format: @Sendable (Device) -> AudioStreamBasicDescription
     let stop: @Sendable (Device, _ drain: Bool) -> Void
     let close: @Sendable (Device) -> Void

@@ -5,7 +5,9 @@ import AudioCore
 /// layouts of `AudioQueue.h`: UInt32 flags and counts, Float64 rates, a 40-byte
 /// `AudioStreamBasicDescription`, an `AudioChannelLayout` (12-byte header plus 20 bytes per
 /// description), 8 bytes of `AudioQueueLevelMeterState` per channel, the cookie's bytes, and the
-/// device UID as UTF-8.
+/// device UID as UTF-8. Channel assignments (write-only) are one entry per queue channel: the
+/// UInt32 channel number, the UInt32 length of the device UID in bytes, then the UID as UTF-8
+/// (the C API turns Apple's `AudioQueueChannelAssignment` array into that); none clears them.
 protocol UntypedQueueProperties: AnyObject {
     var isRunning: Bool { get }
     var deviceSampleRate: Double { get }
@@ -21,6 +23,7 @@ protocol UntypedQueueProperties: AnyObject {
     func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError)
     func setCurrentDevice(_ uid: String?) throws(AudioQueueError)
     func setChannelLayout(_ newLayout: AudioChannelLayout?) throws(AudioQueueError)
+    func setChannelAssignments(_ assignments: [AudioQueueChannelAssignment]) throws(AudioQueueError)
     /// `kAudioQueueProperty_DecodeBufferSizeFrames` (output queues; `invalidProperty` otherwise).
     func decodeBufferSizeProperty() throws(AudioQueueError) -> Int
     func setDecodeBufferSizeProperty(_ frames: Int) throws(AudioQueueError)
@@ -50,6 +53,7 @@ extension UntypedQueueProperties {
             for m in property == .currentLevelMeter ? meters : meters.map(\.decibels) { put(m.averagePower); put(m.peakPower) }
         case .decodeBufferSizeFrames: put(UInt32(try decodeBufferSizeProperty()))
         case .converterError: put(UInt32(bitPattern: converterError))
+        case .channelAssignments: throw AudioQueueError(.invalidProperty, "'aqca' (channel assignments) is write-only")
         default: break  // supported(_:) lets through only the properties above
         }
         return out
@@ -72,6 +76,8 @@ extension UntypedQueueProperties {
             try setCurrentDevice(uid.isEmpty ? nil : uid)
         case .channelLayout:
             try setChannelLayout(try PropertyCoding.layout(from: data))
+        case .channelAssignments:
+            try setChannelAssignments(try PropertyCoding.assignments(from: data))
         default:
             throw AudioQueueError(.invalidProperty, "'\(FourCharCode(rawValue: id))' is read-only")
         }
@@ -97,7 +103,8 @@ extension AudioQueue: UntypedQueueProperties {
     }
 
     /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: magic cookie,
-    /// channel layout, level metering, decode buffer size, current device. `invalidProperty`
+    /// channel layout, level metering, decode buffer size, current device, channel assignments
+    /// (write-only: getting them is `invalidProperty`, as Apple's header has it). `invalidProperty`
     /// for an unknown or read-only ID, `invalidPropertySize` for a value of the wrong size.
     public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
         try setPropertyBytes(id, data)
@@ -128,7 +135,7 @@ extension AudioInputQueue: UntypedQueueProperties {
     }
 
     /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: channel layout,
-    /// level metering, current device.
+    /// level metering, current device, channel assignments (write-only).
     public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
         try setPropertyBytes(id, data)
     }

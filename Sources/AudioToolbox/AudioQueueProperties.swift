@@ -16,6 +16,7 @@ extension QueueBox {
 
 private let currentDeviceID = UInt32(kAudioQueueProperty_CurrentDevice)
 private let invalidPropertySize = OSStatus(kAudioQueueErr_InvalidPropertySize)
+private let channelAssignmentsID = UInt32(kAudioQueueProperty_ChannelAssignments)
 
 // MARK: Parameters
 
@@ -88,6 +89,7 @@ public func _AudioQueueSetProperty(_ inAQ: AudioQueueRef?, _ inID: UInt32, _ inD
         let utf8 = Array(uid.utf8)
         return utf8.withUnsafeBytes { b in resultStatus { () throws(AudioQueueError) in try box.control.setProperty(inID, from: b) } }
     }
+    if inID == channelAssignmentsID { return setChannelAssignments(box, inData, inDataSize) }
     return resultStatus { () throws(AudioQueueError) in
         try box.control.setProperty(inID, from: UnsafeRawBufferPointer(start: inData, count: Int(inDataSize)))
     }
@@ -154,6 +156,25 @@ private func maximumPacketSize(_ format: SwiftASBD) -> UInt32? {
     case .mpegLayer3: return 1441
     default: return nil
     }
+}
+
+/// `kAudioQueueProperty_ChannelAssignments`: Apple's array of `AudioQueueChannelAssignment`
+/// (a CFStringRef UID and a channel number each), passed on as the queue's untyped bytes.
+/// `kAudioQueueErr_InvalidPropertySize` for a size that is not a whole number of elements,
+/// `kAudioQueueErr_InvalidPropertyValue` for a NULL UID or one that is not a string.
+private func setChannelAssignments(_ box: QueueBox, _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus {
+    let stride = MemoryLayout<CAudioToolbox.AudioQueueChannelAssignment>.stride
+    guard size > 0, Int(size) % stride == 0, Int(size) / stride <= 64 else { return invalidPropertySize }
+    var list: [AudioQueueServices.AudioQueueChannelAssignment] = []
+    for i in 0..<Int(size) / stride {
+        // Read as a raw pointer: a program may pass NULL where the header says nonnull.
+        let ref = data.loadUnaligned(fromByteOffset: i * stride, as: UnsafeRawPointer?.self)
+        let number = data.loadUnaligned(fromByteOffset: i * stride + MemoryLayout<UnsafeRawPointer>.size, as: UInt32.self)
+        guard let ref, let uid = CFObjects.string(ref) else { return OSStatus(kAudioQueueErr_InvalidPropertyValue) }
+        list.append(.init(deviceUID: uid, channelNumber: Int(number)))
+    }
+    let bytes = AudioQueueServices.AudioQueueChannelAssignment.untypedBytes(list)
+    return bytes.withUnsafeBytes { b in resultStatus { () throws(AudioQueueError) in try box.control.setProperty(channelAssignmentsID, from: b) } }
 }
 
 private func setEmpty(_ box: QueueBox, _ id: UInt32) -> OSStatus {

@@ -22,7 +22,7 @@ struct OpenIDTests {
         }
         #expect(name(id) == "other")
         #expect(name(AudioQueuePropertyID(rawValue: 0x6171_726E)) == "running")  // 'aqrn'
-        #expect(Set(AudioQueuePropertyID.allCases).count == 13)
+        #expect(Set(AudioQueuePropertyID.allCases).count == 14)
     }
 
     @Test func unknownParameterIDRoundTrips() {

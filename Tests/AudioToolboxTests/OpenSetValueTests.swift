@@ -24,6 +24,7 @@ struct OpenSetValueTests {
             (.currentLevelMeterDB, kAudioQueueProperty_CurrentLevelMeterDB),
             (.decodeBufferSizeFrames, kAudioQueueProperty_DecodeBufferSizeFrames),
             (.converterError, kAudioQueueProperty_ConverterError),
+            (.channelAssignments, kAudioQueueProperty_ChannelAssignments),
         ]
         for (id, value) in pairs { #expect(id.rawValue == value, "\(id)") }
         #expect(Set(pairs.map(\.0)) == Set(ID.allCases))

@@ -8,13 +8,17 @@ import ToolSupport
 /// and channel count (returned), a chosen backend and device, or (neither) the default output.
 func chooseOutput(_ queue: AudioQueue, options: Options, name: String) throws -> AudioStreamBasicDescription? {
     let render = queue.renderFormat
+    if let channels = options.channels {
+        try assignChannels(channels, queue: queue, options: options, name: name)
+    }
     if options.offlinePath != nil {
-        let format = AudioStreamBasicDescription.linearPCM(
-            sampleRate: render.sampleRate, channels: render.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
+        // With --channels the file is the device: as many channels as the highest named.
+        let width = options.channels.map { UInt32($0.max()!) } ?? render.channelsPerFrame
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: render.sampleRate, channels: width, bitsPerChannel: 32, isFloat: true)
         try queue.setOfflineRenderFormat(format)
         return format
     }
-    if let backend = options.backend {
+    if let backend = options.backend, options.channels == nil {
         do {
             try queue.setCurrentDevice(options.device.map { "\(backend):\($0)" } ?? backend)
         } catch {
@@ -24,6 +28,41 @@ func chooseOutput(_ queue: AudioQueue, options: Options, name: String) throws ->
         }
     }
     return nil
+}
+
+/// `--channels`: the queue's channels on those channels of the chosen device (`--backend` and
+/// `--device`), else of the default output; offline, of the null device (the file is the
+/// device then).
+private func assignChannels(_ channels: [Int], queue: AudioQueue, options: Options, name: String) throws {
+    let count = Int(queue.renderFormat.channelsPerFrame)
+    guard channels.count == count else {
+        throw CommandError(message: "\(name) has \(count) channel\(count == 1 ? "" : "s"); --channels names \(channels.count)")
+    }
+    let uid: String
+    if options.offlinePath != nil {
+        uid = "null:null"
+    } else if let backend = options.backend {
+        uid = options.device.map { "\(backend):\($0)" } ?? backend
+    } else if let device = AudioBackends.defaultDevice(.output) {
+        uid = device.uid
+    } else {
+        throw CommandError(message: "\(name): no output device to assign channels on")
+    }
+    do {
+        try queue.setChannelAssignments(channels.map { AudioQueueChannelAssignment(deviceUID: uid, channelNumber: $0) })
+    } catch {
+        throw CommandError(message: "\(name): --channels \(channels.map(String.init).joined(separator: ",")) on \(uid): \(error.reason) (\(error.status))")
+    }
+}
+
+/// `--channels`' list: device channel numbers from 1 to 64 separated by commas, none twice;
+/// nil when it is not one.
+func parseChannelList(_ text: String) -> [Int]? {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    let numbers = parts.compactMap { Int($0) }
+    guard !numbers.isEmpty, numbers.count == parts.count, numbers.allSatisfy({ (1...64).contains($0) }),
+          Set(numbers).count == numbers.count else { return nil }
+    return numbers
 }
 
 /// The WAVE file an offline render goes to: rendered a capture buffer at a time

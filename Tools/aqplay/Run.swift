@@ -13,6 +13,8 @@ struct Options {
     var backend: String?
     var device: String?
     var listDevices = false
+    /// The device channels (from 1) the file's channels play on (`--channels`).
+    var channels: [Int]?
     /// Seconds a stream may send nothing before it counts as dropped (nil: 30 for HTTP, no
     /// limit for standard input).
     var timeout: Double?

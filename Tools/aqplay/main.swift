@@ -8,10 +8,10 @@ import AudioQueueKit
 import ToolSupport
 
 let usage = """
-    usage: aqplay [--loops N] [--volume V] [--backend NAME [--device NAME]] FILE
-           aqplay [--volume V] [--timeout S] [--backend NAME [--device NAME]] - | http://HOST[:PORT]/PATH
-           aqplay [--loops N] [--volume V] --offline OUT.wav FILE
-           aqplay [--volume V] [--timeout S] --offline OUT.wav - | http://HOST[:PORT]/PATH
+    usage: aqplay [--loops N] [--volume V] [--channels C,...] [--backend NAME [--device NAME]] FILE
+           aqplay [--volume V] [--timeout S] [--channels C,...] [--backend NAME [--device NAME]] - | http://HOST[:PORT]/PATH
+           aqplay [--loops N] [--volume V] [--channels C,...] --offline OUT.wav FILE
+           aqplay [--volume V] [--timeout S] [--channels C,...] --offline OUT.wav - | http://HOST[:PORT]/PATH
            aqplay --list-devices
       Plays FILE (CAF, AIFF/AIFC, WAVE/RF64, ADTS, MPEG-4, MP3; linear PCM, AAC, ALAC, MPEG
       audio, IMA4, G.711) through an output audio queue: three buffers refilled by the output
@@ -27,6 +27,11 @@ let usage = """
       --volume V         gain from 0 (silence) to 1 (unity, the default)
       --offline OUT.wav  render as fast as possible into a 32-bit float WAVE file instead of
                          playing through a device
+      --channels C,...   the device channels (from 1) the file's channels play on, one per
+                         channel in order (kAudioQueueProperty_ChannelAssignments): 3,4 plays
+                         a stereo file on channels 3 and 4, 2 a mono one on the right; the
+                         device's other channels get silence. Offline, the file written has
+                         as many channels as the highest named
       --backend NAME     the output backend (default: $AUDIOQUEUE_BACKEND, else the first sound
                          backend that works, else a WAVE file in $TMPDIR)
       --device NAME      a device of that backend (default: the backend's default device)
@@ -63,6 +68,11 @@ while let argument = arguments.next() {
     case "--device":
         guard let value = arguments.next(), !value.isEmpty else { usageError("--device needs a device name") }
         options.device = value
+    case "--channels":
+        guard let value = arguments.next(), let list = parseChannelList(value) else {
+            usageError("--channels needs device channel numbers from 1 to 64, separated by commas, none twice")
+        }
+        options.channels = list
     case "--list-devices":
         options.listDevices = true
     case "-h", "--help":

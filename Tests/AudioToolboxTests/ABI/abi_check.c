@@ -261,6 +261,11 @@ static void checkStructs(void) {
     FIELD(AudioQueueLevelMeterState, mAveragePower, 0, 4);
     FIELD(AudioQueueLevelMeterState, mPeakPower, 4, 4);
 
+    /* AudioQueue.h: CFStringRef mDeviceUID; UInt32 mChannelNumber (16 bytes on LP64). */
+    STRUCT(AudioQueueChannelAssignment, 16, 8);
+    FIELD(AudioQueueChannelAssignment, mDeviceUID, 0, 8);
+    FIELD(AudioQueueChannelAssignment, mChannelNumber, 8, 4);
+
     /* AudioFile.h: SInt64 mNumberValidFrames; SInt32 mPrimingFrames, mRemainderFrames. */
     STRUCT(AudioFilePacketTableInfo, 16, 8);
     FIELD(AudioFilePacketTableInfo, mNumberValidFrames, 0, 8);
@@ -414,6 +419,7 @@ static void checkConstants(void) {
     CONST_U32(kAudioQueueProperty_CurrentLevelMeterDB, 0x61716D64);     /* 'aqmd' */
     CONST_U32(kAudioQueueProperty_DecodeBufferSizeFrames, 0x64636266);  /* 'dcbf' */
     CONST_U32(kAudioQueueProperty_ConverterError, 0x71637665);          /* 'qcve' */
+    CONST_U32(kAudioQueueProperty_ChannelAssignments, 0x61716361);      /* 'aqca' */
     CONST_U32(kAudioQueueParam_Volume, 1);
     CONST_U32(kAudioQueueParam_VolumeRampTime, 4);
     CONST_U32(kAudioQueueParam_Pan, 13);

@@ -163,6 +163,33 @@ static void queueErrors(void) {
     EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_CurrentDevice, &device, 4), kAudioQueueErr_InvalidPropertySize);
     EXPECT_STATUS(AudioQueueGetPropertySize(q, kAudioQueueProperty_CurrentDevice, &size), noErr);
     EXPECT(size == sizeof(CFStringRef), "CurrentDevice is a CFStringRef (%u bytes)", size);
+    /* Channel assignments: one 16-byte element per queue channel, one device, channels from
+       1 and none twice; write-only. */
+    AudioQueueChannelAssignment assign[3] = {{CFSTR("null:null"), 2}, {CFSTR("null:null"), 1}, {CFSTR("null:null"), 3}};
+    EXPECT(sizeof(AudioQueueChannelAssignment) == 16, "AudioQueueChannelAssignment is %zu bytes", sizeof(AudioQueueChannelAssignment));
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, assign, 15), kAudioQueueErr_InvalidPropertySize);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, assign, 16), kAudioQueueErr_InvalidPropertySize);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, assign, 48), kAudioQueueErr_InvalidPropertySize);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, NULL, 32), kAudio_ParamError);
+    AudioQueueChannelAssignment bad[2] = {{CFSTR("null:null"), 0}, {CFSTR("null:null"), 1}};
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, bad, sizeof bad), kAudioQueueErr_InvalidPropertyValue);
+    bad[0].mChannelNumber = 1;
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, bad, sizeof bad), kAudioQueueErr_InvalidPropertyValue);
+    bad[0].mChannelNumber = 2;
+    bad[1].mDeviceUID = CFSTR("file:/tmp/other.wav");
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, bad, sizeof bad), kAudioQueueErr_InvalidPropertyValue);
+    memset(&bad[1].mDeviceUID, 0, sizeof bad[1].mDeviceUID);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, bad, sizeof bad), kAudioQueueErr_InvalidPropertyValue);
+    bad[0].mDeviceUID = CFSTR("nosuch:device");
+    bad[1].mDeviceUID = CFSTR("nosuch:device");
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, bad, sizeof bad), kAudioQueueErr_InvalidDevice);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, assign, 32), noErr);
+    EXPECT_STATUS(AudioQueueSetProperty(in, kAudioQueueProperty_ChannelAssignments, assign, 32), noErr);
+    EXPECT_STATUS(AudioQueueGetPropertySize(q, kAudioQueueProperty_ChannelAssignments, &size), kAudioQueueErr_InvalidProperty);
+    size = sizeof assign;
+    EXPECT_STATUS(AudioQueueGetProperty(q, kAudioQueueProperty_ChannelAssignments, assign, &size), kAudioQueueErr_InvalidProperty);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_ChannelAssignments, NULL, 0), noErr);
+    EXPECT_STATUS(AudioQueueSetProperty(in, kAudioQueueProperty_ChannelAssignments, NULL, 0), noErr);
     EXPECT_STATUS(AudioQueueAddPropertyListener(q, kAudioQueueProperty_IsRunning, NULL, NULL), kAudio_ParamError);
     EXPECT_STATUS(AudioQueueAddPropertyListener(q, 0x7a7a7a7a, ignoreListener, NULL), kAudioQueueErr_InvalidProperty);
     EXPECT_STATUS(AudioQueueRemovePropertyListener(q, 0x7a7a7a7a, ignoreListener, NULL), kAudioQueueErr_InvalidProperty);

@@ -66,6 +66,13 @@ CF_ENUM(AudioQueuePropertyID) {
     kAudioQueueProperty_ConverterError = 0x71637665,         /* 'qcve' UInt32, read-only */
 };
 
+/** 'aqca' AudioQueueChannelAssignment[], write-only: one element per channel of the queue's
+    format, every one naming the same device. Set while the queue is stopped; a NULL value of
+    size 0 clears the assignments. */
+CF_ENUM(AudioQueuePropertyID) {
+    kAudioQueueProperty_ChannelAssignments = 0x61716361,
+};
+
 CF_ENUM(AudioQueueParameterID) {
     kAudioQueueParam_Volume = 1,
     kAudioQueueParam_PlayRate = 2,
@@ -97,6 +104,14 @@ typedef struct AudioQueueLevelMeterState {
     Float32 mAveragePower;
     Float32 mPeakPower;
 } AudioQueueLevelMeterState;
+
+/** The device channel one queue channel plays to or records from
+    (kAudioQueueProperty_ChannelAssignments): the device's UID, as kAudioQueueProperty_CurrentDevice
+    holds it, and its channel counting from 1. */
+typedef struct AudioQueueChannelAssignment {
+    CFStringRef mDeviceUID;
+    UInt32 mChannelNumber;
+} AudioQueueChannelAssignment;
 
 /** Called with each buffer an output queue has finished playing. */
 typedef void (*AudioQueueOutputCallback)(void *_Nullable inUserData, AudioQueueRef inAQ,

@@ -1,0 +1,90 @@
+public import AudioCore
+
+/// An output device opened with all the channels a ``ChannelPlacement`` needs, presented to
+/// its source as a device of the placement's stream channels: what the source renders goes to
+/// the placed channels, silence to the rest.
+///
+/// ``format`` is the stream's (the source renders that many channels); ``deviceFormat`` is the
+/// device's. The source's frames pass through a buffer of the wrapper's own, allocated once:
+/// nothing is allocated on the I/O thread.
+public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @unchecked Sendable {
+    /// The device the audio goes to, opened with ``ChannelPlacement/deviceChannels``.
+    public let device: any AudioOutputDevice
+    /// Where the stream's channels go.
+    public let placement: ChannelPlacement
+    public let format: AudioStreamBasicDescription
+    private let scratch: UnsafeMutablePointer<Float>
+    private let scratchFrames: Int
+    // Set before the device starts (its start orders the write before the I/O thread's reads),
+    // and again only for another source; read only on the I/O thread.
+    nonisolated(unsafe) private var source: (any AudioRenderSource)?
+
+    /// Wraps `device`, which must have been opened with `placement.deviceChannels` channels;
+    /// `formatNotSupported` when it was not.
+    public init(device: any AudioOutputDevice, placement: ChannelPlacement) throws(AudioDeviceError) {
+        guard Int(device.format.channelsPerFrame) == placement.deviceChannels else {
+            throw AudioDeviceError(.formatNotSupported, "\(device.info.uid) plays \(device.format.channelsPerFrame) channels, not the \(placement.deviceChannels) the channel assignments need")
+        }
+        self.device = device
+        self.placement = placement
+        format = .deviceFloat(sampleRate: device.format.sampleRate, channels: placement.streamChannels)
+        scratchFrames = 2048
+        scratch = .allocate(capacity: scratchFrames * placement.streamChannels)
+        scratch.initialize(repeating: 0, count: scratchFrames * placement.streamChannels)
+    }
+
+    deinit { scratch.deallocate() }
+
+    public var info: AudioDeviceInfo { device.info }
+    /// What the device plays: all its channels.
+    public var deviceFormat: AudioStreamBasicDescription { device.format }
+
+    public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
+        // Written only when it changes (a queue starts its device with the same feed every
+        // time): a paused stream's I/O thread may still read it.
+        if self.source !== source { self.source = source }
+        try device.start(source: self)
+    }
+
+    public func stop(drain: Bool) { device.stop(drain: drain) }
+    public func pause() { device.pause() }
+    public var presentationDelay: Int { device.presentationDelay }
+    public var framesRendered: Int64 { device.framesRendered }
+    public var framesPlayed: Int64 { device.framesPlayed }
+    public func sourceHasAudio() { device.sourceHasAudio() }
+    public func close() { device.close() }
+
+    // MARK: The device's source
+
+    public func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
+        guard let source else { return 0 }
+        var done = 0
+        while done < frameCount {
+            let asked = min(scratchFrames, frameCount - done)
+            let got = min(max(source.render(into: scratch, frameCount: asked), 0), asked)
+            placement.place(scratch, into: buffer + done * placement.deviceChannels, frames: got)
+            done += got
+            if got < asked { break }
+        }
+        return done
+    }
+
+    public func renderReady(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
+        guard let source else { return (0, true) }
+        var done = 0
+        while done < frameCount {
+            let asked = min(scratchFrames, frameCount - done)
+            let (frames, ended) = source.renderReady(into: scratch, frameCount: asked)
+            let got = min(max(frames, 0), asked)
+            placement.place(scratch, into: buffer + done * placement.deviceChannels, frames: got)
+            done += got
+            if ended { return (done, true) }
+            if got < asked { break }
+        }
+        return (done, false)
+    }
+
+    public func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
+        source?.device(self, didReport: event)
+    }
+}
