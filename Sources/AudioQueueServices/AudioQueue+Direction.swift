@@ -40,6 +40,12 @@ extension AudioQueue: QueueDirection {
     /// Offline: the frames rendered; live: the device's clock since it started, added to where
     /// the queue was then.
     func queueFrames(_ s: Core.State) -> Int64 {
+        feed.timeMap.queueFrames(output: outputFrames(s))
+    }
+
+    /// Output frames played (rendered, offline) since the queue started: the queue's time
+    /// unless a time/pitch unit changes the rate (``QueueTimeMap``).
+    func outputFrames(_ s: Core.State) -> Int64 {
         if let offline = s.side.offline { return offline.position }
         guard s.side.session.status == .running, let device = s.side.session.device else { return s.side.clock.timeBase }
         return s.side.clock.frames(devicePlayed: device.framesPlayed)

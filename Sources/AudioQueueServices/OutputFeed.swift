@@ -43,6 +43,8 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     /// the device (``AudioOutputDevice/sourceHasAudio()``).
     let parked = Atomic<Bool>(false)
     nonisolated(unsafe) weak var queue: AudioQueue?
+    /// The queue's time against the frames played, while a time/pitch unit changes the rate.
+    let timeMap = QueueTimeMap()
 
     init(ring: FloatRing, channels: Int) {
         self.ring = ring
