@@ -123,7 +123,9 @@ extension AudioQueue {
             r.engine.position = max(r.engine.position, now)
         }
         // Flushing, the stages give out what they hold once the buffer queue is empty.
-        r.fillRing(upTo: target, next: takeNext, isStopping: ending ? isDry : isStoppingDry)
+        if ending { r.timePitch.flushing = true }
+        r.fillRing(upTo: target, next: takeNext, isStopping: r.timePitch.flushing ? isDry : isStoppingDry)
+        if r.timePitch.flushing && !r.chain.holdsFrames && !r.engine.isBusy { r.timePitch.flushing = false }
         collectFinished(&r)
         // Stopping and nothing left: the stream ends (buffers enqueued by callbacks still
         // running come back when the stop completes).
@@ -169,6 +171,7 @@ extension AudioQueue {
     func dropEverything(_ r: inout DecodeAhead, rewinding: Bool) {
         if rewinding { r.engine.rewind() } else { r.engine.reset() }
         r.chain.reset()
+        r.timePitch.flushing = false
         let position = r.engine.position
         let dropped = core.state.withLock { s in
             s.side.engineWaiting = true

@@ -8,6 +8,9 @@ struct TimePitchSettings {
     var algorithm: TimePitchAlgorithm = .spectral
     /// `kAudioQueueProperty_TimePitchBypass`.
     var bypassed = false
+    /// Set by `AudioQueueFlush`: once the buffer queue is empty the unit gives out what it
+    /// holds (cleared when it has, and by a reset or stop).
+    var flushing = false
     /// Makes processors instead of ``TimePitch/make(_:sampleRate:channels:)`` (the package's tests).
     var factory: (@Sendable (TimePitchAlgorithm, Double, Int) -> (any TimePitchProcessor)?)?
 }
