@@ -11,7 +11,7 @@ struct TimePitchSettings {
     /// Set by `AudioQueueFlush`: once the buffer queue is empty the unit gives out what it
     /// holds (cleared when it has, and by a reset or stop).
     var flushing = false
-    /// Makes processors instead of ``TimePitch/make(_:sampleRate:channels:)`` (the package's tests).
+    /// Makes processors instead of `TimePitch.make(_:sampleRate:channels:)` (the package's tests).
     var factory: (@Sendable (TimePitchAlgorithm, Double, Int) -> (any TimePitchProcessor)?)?
 }
 
@@ -40,12 +40,12 @@ extension AudioQueue {
     }
 
     /// The time/pitch algorithm (`kAudioQueueProperty_TimePitchAlgorithm`, default
-    /// ``TimePitchAlgorithm/spectral`` as on a Mac).
+    /// `TimePitchAlgorithm.spectral` as on a Mac).
     public var timePitchAlgorithm: TimePitchAlgorithm { render.withLock { $0.timePitch.algorithm } }
 
     /// Chooses the time/pitch algorithm, enabled or not. Only while the queue is stopped and
     /// nothing is primed (`invalidRunState`); `invalidPropertyValue` for a code not in
-    /// ``TimePitchAlgorithm/allCases``.
+    /// `TimePitchAlgorithm.allCases`.
     public func setTimePitchAlgorithm(_ algorithm: TimePitchAlgorithm) throws(AudioQueueError) {
         try render.withLock { r throws(AudioQueueError) in
             try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }

@@ -1,7 +1,7 @@
 import AudioTimePitch
 
 /// The output queue's time/pitch unit (`kAudioQueueProperty_EnableTimePitch`): a stage of the
-/// ``OutputChain`` that plays the engine's audio through a ``TimePitchProcessor`` at the
+/// ``OutputChain`` that plays the engine's audio through a `TimePitchProcessor` at the
 /// queue's `kAudioQueueParam_PlayRate` and `kAudioQueueParam_Pitch`, or passes it through
 /// untouched while bypassed (`kAudioQueueProperty_TimePitchBypass`).
 ///
