@@ -81,6 +81,10 @@ extension AudioQueue {
         render.withLock { $0.timePitch.factory = factory }
     }
 
+    /// Underruns (and moves to another device) since the queue was created: the timeline's
+    /// discontinuities, for the package's tools and benchmarks.
+    package var underrunCount: Int { feed.underruns.load(ordering: .relaxed) }
+
     // MARK: The unit (render lock held)
 
     private func checkStoppedForTimePitch(_ r: DecodeAhead, what: String) throws(AudioQueueError) {

@@ -142,6 +142,10 @@ func run(path: String, options: Options) throws -> Int32 {
     let deviceError = queue.converterError
     let deviceFailure = queue.deviceFailure
     let badPackets = queue.badPacketCount
+    if queue.isTimePitchEnabled, let rate = try? queue.parameter(.playRate) {
+        // Whether the time/pitch unit kept up: underruns are gaps in what was heard.
+        print("played at rate \(rate): \(queue.underrunCount) underrun(s)")
+    }
     try queue.dispose(immediate: true)
 
     if interrupted { return 130 }
