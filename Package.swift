@@ -81,7 +81,10 @@ let package = Package(
         .target(
             name: "AudioDevicePulse", dependencies: ["AudioCore", "AudioDevices", "CPulseAudio", "Locking"], swiftSettings: strict),
         // Time and pitch: Spectral, TimeDomain and Varispeed behind one protocol.
-        .target(name: "AudioTimePitch", dependencies: [], swiftSettings: strict),
+        // SoundTouch (LGPL-2.1, C++): the flags of pkg-config soundtouch, and a C API over it.
+        .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
+        .target(name: "CSoundTouchShim", dependencies: ["CSoundTouch"]),
+        .target(name: "AudioTimePitch", dependencies: ["CSoxr", "CSoundTouchShim"], swiftSettings: strict),
         .target(
             name: "AudioQueueServices",
             dependencies: ["AudioCore", "AudioCodecs", "AudioConverterServices", "AudioDevices", "AudioTimePitch", "Locking"],
@@ -213,6 +216,7 @@ let package = Package(
         ),
         // The scripts: the Debian packages they install against what the manifests need.
         .testTarget(name: "ScriptsTests", dependencies: ["ProcessSupport"], swiftSettings: strict),
+        .testTarget(name: "AudioTimePitchTests", dependencies: ["AudioTimePitch", "ProcessSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioFileServicesTests",
             dependencies: ["AudioFileServices", "ProcessSupport"],

@@ -81,8 +81,18 @@ public enum TimePitch {
     public static let maximumBlockFrames = 4096
 
     /// A processor of `algorithm` for `channels` interleaved channels at `sampleRate`; nil for
-    /// an algorithm not in ``TimePitchAlgorithm/allCases`` or a format it cannot process.
+    /// an algorithm not in ``TimePitchAlgorithm/allCases`` or a format it cannot process
+    /// (1 … 16 channels, 8 … 384 kHz). Spectral is a phase vocoder with a libsoxr pitch stage,
+    /// TimeDomain (and LowQualityZeroLatency) is SoundTouch, Varispeed is libsoxr's
+    /// variable-rate resampler.
     public static func make(_ algorithm: TimePitchAlgorithm, sampleRate: Double, channels: Int) -> (any TimePitchProcessor)? {
-        nil
+        guard channels >= 1, channels <= 16, sampleRate.isFinite, sampleRate >= 8000, sampleRate <= 384_000 else { return nil }
+        switch algorithm {
+        case .spectral: return SpectralProcessor(sampleRate: sampleRate, channels: channels)
+        case .timeDomain, .lowQualityZeroLatency:
+            return TimeDomainProcessor(algorithm: algorithm, sampleRate: sampleRate, channels: channels)
+        case .varispeed: return VarispeedProcessor(sampleRate: sampleRate, channels: channels)
+        default: return nil
+        }
     }
 }

@@ -1,0 +1,58 @@
+/// Varispeed (`'vspd'`): resampling with libsoxr's variable-rate engine, so pitch follows rate
+/// (1 kHz at rate 1.5 plays as 1.5 kHz). A rate change glides over 10 ms of output.
+final class VarispeedProcessor: TimePitchProcessor {
+    let algorithm = TimePitchAlgorithm.varispeed
+    let sampleRate: Double
+    let channels: Int
+    private let resampler: VariableResampler
+    private let queue: FrameQueue
+
+    var rate: Double = 1 {
+        didSet {
+            rate = RateRange.clamp(rate)
+            resampler.setRatio(rate)
+        }
+    }
+
+    var pitchCents: Double = 0 {
+        didSet { pitchCents = RateRange.clampCents(pitchCents) }
+    }
+
+    init?(sampleRate: Double, channels: Int) {
+        guard let r = VariableResampler(channels: channels, ratio: 1, transitionFrames: max(1, Int(sampleRate / 100))) else {
+            return nil
+        }
+        self.sampleRate = sampleRate
+        self.channels = channels
+        resampler = r
+        queue = FrameQueue(channels: channels, capacity: TimePitch.maximumBlockFrames * 4)
+    }
+
+    func inputFramesNeeded(forOutput outputFrames: Int) -> Int {
+        let missing = max(0, outputFrames - queue.available)
+        return max(1, Int((Double(missing) * rate).rounded(.up)) + 64)
+    }
+
+    func write(_ input: UnsafePointer<Float>, frames: Int) {
+        guard frames > 0, !queue.finished else { return }
+        queue.owe(frames, rate: rate)
+        resampler.process(input, frames: frames, into: queue)
+    }
+
+    func finish() {
+        guard !queue.finished else { return }
+        resampler.flush(into: queue)
+        queue.finish()
+    }
+
+    var availableFrames: Int { queue.available }
+
+    func read(into output: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+        queue.read(into: output, frames: frames)
+    }
+
+    func reset() {
+        resampler.reset()
+        queue.reset()
+    }
+}
