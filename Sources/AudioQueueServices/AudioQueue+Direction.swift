@@ -17,7 +17,8 @@ extension AudioQueue: QueueDirection {
     }
 
     func makeDevice(uid: String?, defaultOf backend: String?) throws(AudioDeviceError) -> any AudioOutputDevice {
-        let frames = core.state.withLock { $0.side.decodeBufferFrames }
+        // The time/pitch unit asks for a larger device buffer (``resizeRing(_:decodeBufferFrames:)``).
+        let frames = max(core.state.withLock { $0.side.decodeBufferFrames }, feed.deviceBufferFloor.load(ordering: .relaxed))
         if let uid { return try AudioBackends.makeOutput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: frames) }
         guard let backend else { return try AudioBackends.makeDefaultOutput(sampleRate: sampleRate, channels: channels, bufferFrames: frames) }
         return try AudioBackends.makeDefaultOutput(backend: backend, sampleRate: sampleRate, channels: channels, bufferFrames: frames)

@@ -108,12 +108,29 @@ extension AudioQueue {
         let stage = TimePitchStage(processor: processor, engine: r.engine, map: feed.timeMap)
         stage.setBypassed(r.timePitch.bypassed)
         r.chain.timePitch = stage
+        resizeRing(&r, decodeBufferFrames: decodeBufferSizeFrames)
     }
 
     private func removeTimePitch(_ r: inout DecodeAhead) {
         r.chain.timePitch = nil
         r.engine.tracksTimePitch = false
         feed.timeMap.reset()
+        resizeRing(&r, decodeBufferFrames: decodeBufferSizeFrames)
+    }
+
+    /// Makes the decode ring for a decode buffer of `decodeBufferFrames` (only while stopped,
+    /// with the ring empty). With the time/pitch unit inserted it holds at least half a
+    /// second, and the device is opened (when it next is) with a buffer of a quarter second
+    /// at least: a sound server's client then has that long to be scheduled on a busy
+    /// machine, and each refill, with the unit's work, a quarter of the ring (125 ms).
+    func resizeRing(_ r: inout DecodeAhead, decodeBufferFrames: Int) {
+        var frames = decodeBufferFrames
+        let floor = Int((r.engine.sampleRate / 4).rounded(.up))
+        feed.deviceBufferFloor.store(r.chain.timePitch != nil ? floor : 0, ordering: .relaxed)
+        if r.chain.timePitch != nil { frames = max(frames, floor) }
+        guard frames * 2 != r.ring.capacity else { return }
+        r.ring = DecodeAhead.makeRing(decodeBufferFrames: frames, channels: r.engine.channels)
+        feed.ring = r.ring
     }
 }
 

@@ -45,6 +45,9 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     nonisolated(unsafe) weak var queue: AudioQueue?
     /// The queue's time against the frames played, while a time/pitch unit changes the rate.
     let timeMap = QueueTimeMap()
+    /// The smallest buffer the device is opened with (frames; 0: the decode buffer size): set
+    /// while the time/pitch unit is inserted.
+    let deviceBufferFloor = Atomic<Int>(0)
 
     init(ring: FloatRing, channels: Int) {
         self.ring = ring
