@@ -169,6 +169,23 @@ struct TimePitchQueueTests {
         try queue.dispose(immediate: true)
     }
 
+    /// Buffer start times are in queue time (source frames): at rate 2, a buffer scheduled
+    /// 4800 frames after the end of the first starts 2400 output frames later, and the
+    /// enqueue reports the start time asked for.
+    @Test func startTimesAreInQueueTime() throws {
+        let queue = try standInQueue(rate: 2)
+        try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.5, count: 4800 * 2)))
+        let later = try floatBuffer(queue, [Float](repeating: 0.25, count: 4800 * 2))
+        let stamp = try queue.enqueue(later, trimFramesAtStart: 0, trimFramesAtEnd: 0, startTime: .sampleTime(9600))
+        #expect(stamp.sampleTime == 9600)
+        try queue.start()
+        let out = try renderAll(queue, chunk: 1000)
+        #expect(out.count / 2 == 2400 + 2400 + 2400)
+        guard out.count / 2 == 7200 else { return }
+        #expect(out[2 * 2399] == 0.5 && out[2 * 2400] == 0 && out[2 * 4799] == 0 && out[2 * 4800] == 0.25)
+        try queue.dispose(immediate: true)
+    }
+
     /// The queue's time counts source frames: N output frames at rate 1.5 are 1.5 N.
     @Test func queueTimeAtRateOneAndAHalf() throws {
         let queue = try standInQueue(rate: 1.5)
