@@ -17,7 +17,9 @@ extension AudioQueue: QueueDirection {
     }
 
     func makeDevice(uid: String?, defaultOf backend: String?) throws(AudioDeviceError) -> any AudioOutputDevice {
-        let (frames, assigned) = core.state.withLock { ($0.side.decodeBufferFrames, $0.side.session.assignments) }
+        let (decodeFrames, assigned) = core.state.withLock { ($0.side.decodeBufferFrames, $0.side.session.assignments) }
+        // The time/pitch unit asks for a larger device buffer (``resizeRing(_:decodeBufferFrames:)``).
+        let frames = max(decodeFrames, feed.deviceBufferFloor.load(ordering: .relaxed))
         if let assigned {
             // All the device's channels, the queue's in their places.
             return try AudioBackends.makePlacedOutput(uid: uid ?? assigned.uid, sampleRate: sampleRate, placement: assigned.placement, bufferFrames: frames)
@@ -44,6 +46,12 @@ extension AudioQueue: QueueDirection {
     /// Offline: the frames rendered; live: the device's clock since it started, added to where
     /// the queue was then.
     func queueFrames(_ s: Core.State) -> Int64 {
+        feed.timeMap.queueFrames(output: outputFrames(s))
+    }
+
+    /// Output frames played (rendered, offline) since the queue started: the queue's time
+    /// unless a time/pitch unit changes the rate (``QueueTimeMap``).
+    func outputFrames(_ s: Core.State) -> Int64 {
         if let offline = s.side.offline { return offline.position }
         guard s.side.session.status == .running, let device = s.side.session.device else { return s.side.clock.timeBase }
         return s.side.clock.frames(devicePlayed: device.framesPlayed)

@@ -11,10 +11,11 @@ extension AudioQueue {
     /// The locks are only tried, never waited for: the I/O thread may hold the device's own
     /// lock (a sound server's main loop calls it with its lock held), which a thread holding
     /// the state lock may be waiting for (``currentTime(timeline:)`` asks the device for its
-    /// position under the state lock).
+    /// position under the state lock). Never while a stage (a tap, the time/pitch unit) is
+    /// inserted: its work may allocate, and belongs on the render thread.
     func refillOnIOThread() -> Bool {
         let done = render.tryWithLock { r -> (refilled: Bool, deliver: Bool) in
-            guard r.engine.decoder == nil, !r.hasPrimed else { return (false, false) }
+            guard r.engine.decoder == nil, !r.hasPrimed, r.chain.isEmpty else { return (false, false) }
             let result = core.state.tryWithLock { s -> (refilled: Bool, deliver: Bool) in
                 guard s.side.session.status == .running, s.side.offline == nil, s.phase.isActive,
                       !s.side.converterNoticePending else { return (false, false) }

@@ -160,8 +160,11 @@ extension AudioQueue {
     /// frames rendered and whether the stream ended.
     private func renderOffline(into destination: UnsafeMutablePointer<Float>, frameCount: Int) -> (Int, Bool) {
         var filled = 0
+        // Set once the stream has ended while a stage (the time/pitch unit) still holds
+        // frames: it gives them out.
+        var ending = false
         while true {
-            enum Step { case done, waitForCallbacks, ended }
+            enum Step { case done, waitForCallbacks, ended, drainStages }
             let step = render.withLock { r -> Step in
                 let channels = r.channels
                 var dry = false
@@ -174,7 +177,7 @@ extension AudioQueue {
                     if fromPrimed > 0 { continue }
                     let produced = r.chain.render(
                         engine: r.engine, into: destination + filled * channels, frameCount: frameCount - filled, next: takeNext,
-                        isStopping: isStoppingDry)
+                        isStopping: ending ? isDry : isStoppingDry)
                     filled += produced
                     if produced == 0 {
                         dry = true
@@ -188,7 +191,8 @@ extension AudioQueue {
                 let more = core.state.withLock { s in
                     s.phase == .running && (s.line.outstanding > 0 || !s.side.pending.isEmpty)
                 }
-                return more ? .waitForCallbacks : .ended
+                if more { return .waitForCallbacks }
+                return !ending && r.chain.holdsFrames ? .drainStages : .ended
             }
             switch step {
             case .done:
@@ -197,6 +201,9 @@ extension AudioQueue {
             case .ended:
                 measure(destination, frames: filled)
                 return (filled, true)
+            case .drainStages:
+                ending = true
+                continue
             case .waitForCallbacks:
                 break
             }

@@ -115,8 +115,7 @@ extension AudioQueue {
                 }
                 s.side.decodeBufferFrames = frames
             }
-            r.ring = DecodeAhead.makeRing(decodeBufferFrames: frames, channels: channels)
-            feed.ring = r.ring
+            resizeRing(&r, decodeBufferFrames: frames)
         }
     }
 

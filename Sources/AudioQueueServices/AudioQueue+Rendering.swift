@@ -112,17 +112,20 @@ extension AudioQueue {
     /// Fills the decode ring (live playback, prime, flush), taking the silence the device
     /// played on underruns off the schedule, and ends the stream once a stopping queue has
     /// nothing left.
-    func fill(_ r: inout DecodeAhead, upTo target: Int = .max) {
+    func fill(_ r: inout DecodeAhead, upTo target: Int = .max, ending: Bool = false) {
         render.assertHeld()
         let absorbed = feed.underrunFrames.exchange(0, ordering: .acquiringAndReleasing)
-        if absorbed > 0 { r.engine.position += Int64(absorbed) }
+        if absorbed > 0 { r.engine.position += r.queueFrames(forSilence: absorbed) }
         let parked = feed.parked.load(ordering: .acquiring)
         if parked, let now = playedNow() {
             // The device has let its output idle: the silence it played is not in the ring's
             // count, so what comes next plays from now, not where the last audio ended.
             r.engine.position = max(r.engine.position, now)
         }
-        r.fillRing(upTo: target, next: takeNext, isStopping: isStoppingDry)
+        // Flushing, the stages give out what they hold once the buffer queue is empty.
+        if ending { r.timePitch.flushing = true }
+        r.fillRing(upTo: target, next: takeNext, isStopping: r.timePitch.flushing ? isDry : isStoppingDry)
+        if r.timePitch.flushing && !r.chain.holdsFrames && !r.engine.isBusy { r.timePitch.flushing = false }
         collectFinished(&r)
         // Stopping and nothing left: the stream ends (buffers enqueued by callbacks still
         // running come back when the stop completes).
@@ -130,6 +133,11 @@ extension AudioQueue {
             feed.endOfStream.store(true, ordering: .sequentiallyConsistent)
         }
         wakeParkedDevice(hasAudio: r.ring.available > 0)
+    }
+
+    /// Whether the buffer queue is empty (takes the state lock).
+    func isDry() -> Bool {
+        core.state.withLock { s in s.side.pending.isEmpty }
     }
 
     /// Whether the queue is stopping (asynchronously) with nothing left in the buffer queue
@@ -162,6 +170,8 @@ extension AudioQueue {
     /// order: the one playing, then the waiting ones.
     func dropEverything(_ r: inout DecodeAhead, rewinding: Bool) {
         if rewinding { r.engine.rewind() } else { r.engine.reset() }
+        r.chain.reset()
+        r.timePitch.flushing = false
         let position = r.engine.position
         let dropped = core.state.withLock { s in
             s.side.engineWaiting = true

@@ -289,7 +289,8 @@ public final class AudioQueue: @unchecked Sendable {
                 try s.checkUsable()
                 return s.side.offline == nil && s.phase.isActive
             }
-            if live { fill(&r) }
+            // The time/pitch unit gives out what it holds once the buffer queue is empty.
+            if live { fill(&r, ending: r.chain.timePitch != nil) }
         }
         scheduleCallbacks()
     }
@@ -299,7 +300,7 @@ public final class AudioQueue: @unchecked Sendable {
     public func reset() throws(AudioQueueError) {
         try transitions.run { () throws(AudioQueueError) in
             try render.withLock { r throws(AudioQueueError) in
-                let (live, paused) = try core.state.withLock { s throws(AudioQueueError) -> (Bool, (any AudioOutputDevice)?) in
+                let (live, paused, playedOut) = try core.state.withLock { s throws(AudioQueueError) -> (Bool, (any AudioOutputDevice)?, Int64?) in
                     try s.checkUsable()
                     s.line.refusals += 1
                     s.phase.forgetPendingStop()
@@ -309,7 +310,7 @@ public final class AudioQueue: @unchecked Sendable {
                         paused = s.side.session.device
                         s.side.session.status = .idle
                     }
-                    return (s.side.session.status == .running, paused)
+                    return (s.side.session.status == .running, paused, s.phase.isStopped ? nil : outputFrames(s))
                 }
                 var held = 0
                 if let paused {
@@ -318,8 +319,16 @@ public final class AudioQueue: @unchecked Sendable {
                 }
                 // Frames decoded that will now never play do not count towards the queue's
                 // time: start times of buffers enqueued after the reset are measured without them.
-                r.engine.position = max(0, r.engine.position - Int64(r.decodedFrames + held))
+                let stage = r.chain.timePitch as? TimePitchStage
+                if stage != nil, let playedOut {
+                    // With time/pitch, decoded frames are output frames: the queue's time
+                    // goes on from what has played.
+                    r.engine.position = feed.timeMap.queueFrames(output: playedOut)
+                } else {
+                    r.engine.position = max(0, r.engine.position - Int64(r.decodedFrames + held))
+                }
                 dropEverything(&r, rewinding: false)
+                if let stage, let playedOut { stage.reanchor(output: playedOut, queue: r.engine.position) }
                 r.discardDecoded(live: live)
             }
         }

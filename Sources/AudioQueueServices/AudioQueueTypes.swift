@@ -22,13 +22,14 @@ public struct AudioQueueParameterID: RawRepresentable, Hashable, Sendable, CaseI
     /// `kAudioQueueParam_Pan`: −1 (left) … 1 (right); balance for stereo, no effect on other
     /// channel counts (default 0).
     public static let pan = AudioQueueParameterID(rawValue: 13)
-    /// `kAudioQueueParam_PlayRate`: 0.5 … 2 (default 1); plays only with time/pitch enabled.
+    /// `kAudioQueueParam_PlayRate`: 0.5 … 2 (default 1); plays only with time/pitch enabled
+    /// (stored and read back otherwise).
     public static let playRate = AudioQueueParameterID(rawValue: 2)
     /// `kAudioQueueParam_Pitch`: −2400 … 2400 cents (default 0); the Spectral algorithm only.
     public static let pitch = AudioQueueParameterID(rawValue: 3)
 
     /// The parameters an output queue has.
-    public static let allCases: [AudioQueueParameterID] = [.volume, .volumeRampTime, .pan]
+    public static let allCases: [AudioQueueParameterID] = [.volume, .volumeRampTime, .pan, .playRate, .pitch]
 
     /// The parameter's name (`volume`), or its number when it has none here.
     public var description: String {
@@ -110,12 +111,12 @@ public struct AudioQueuePropertyID: RawRepresentable, Hashable, Sendable, CaseIt
     /// channel, write-only).
     public static let channelAssignments = AudioQueuePropertyID(rawValue: 0x6171_6361)
 
-    /// The properties the queues have (an input queue answers `decodeBufferSizeFrames` with
-    /// `invalidProperty`).
+    /// The properties the queues have (an input queue answers `decodeBufferSizeFrames` and the
+    /// time/pitch properties with `invalidProperty`).
     public static let allCases: [AudioQueuePropertyID] = [
         .isRunning, .deviceSampleRate, .deviceNumberChannels, .currentDevice, .magicCookie, .maximumOutputPacketSize,
         .streamDescription, .channelLayout, .enableLevelMetering, .currentLevelMeter, .currentLevelMeterDB,
-        .decodeBufferSizeFrames, .converterError, .channelAssignments,
+        .decodeBufferSizeFrames, .converterError, .channelAssignments, .enableTimePitch, .timePitchAlgorithm, .timePitchBypass,
     ]
 
     /// The four-character code in quotes: `'aqrn'`.

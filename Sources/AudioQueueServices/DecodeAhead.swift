@@ -8,6 +8,8 @@ struct DecodeAhead {
     let engine: RenderEngine
     /// The stages between the engine and the ring (taps, time/pitch); empty by default.
     let chain = OutputChain()
+    /// The time/pitch properties (the unit itself is `chain.timePitch`).
+    var timePitch = TimePitchSettings()
     /// The decode buffer (`kAudioQueueProperty_DecodeBufferSizeFrames`, twice over): written
     /// here, read by the device's I/O thread without a lock.
     var ring: FloatRing

@@ -43,6 +43,11 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     /// the device (``AudioOutputDevice/sourceHasAudio()``).
     let parked = Atomic<Bool>(false)
     nonisolated(unsafe) weak var queue: AudioQueue?
+    /// The queue's time against the frames played, while a time/pitch unit changes the rate.
+    let timeMap = QueueTimeMap()
+    /// The smallest buffer the device is opened with (frames; 0: the decode buffer size): set
+    /// while the time/pitch unit is inserted.
+    let deviceBufferFloor = Atomic<Int>(0)
 
     init(ring: FloatRing, channels: Int) {
         self.ring = ring

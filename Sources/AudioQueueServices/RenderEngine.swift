@@ -52,6 +52,17 @@ final class RenderEngine {
     private(set) var volume: Float = 1
     private(set) var rampTime: Float = 0
     private(set) var pan: Float = 0
+    /// `kAudioQueueParam_PlayRate` and `kAudioQueueParam_Pitch`: stored here, played by the
+    /// time/pitch stage (``TimePitchStage``) when one is inserted.
+    private(set) var playRate: Float = 1
+    private(set) var pitch: Float = 0
+    /// Rate and pitch changes not yet taken by the time/pitch stage, in queue order, each at
+    /// the queue sample time of the first frame it applies to; recorded only while
+    /// ``tracksTimePitch``.
+    var timePitchChanges: [TimePitchChange] = []
+    var tracksTimePitch = false {
+        didSet { timePitchChanges.removeAll(keepingCapacity: true); timePitchChanges.reserveCapacity(32) }
+    }
     private var gain: Float = 1
     /// A volume ramp: from `rampFrom` to ``volume`` over `rampTotal` frames, `rampDone` so far.
     private var rampFrom: Float = 1
@@ -187,6 +198,8 @@ final class RenderEngine {
         case .volume: ok = value >= 0 && value <= 1
         case .volumeRampTime: ok = value >= 0 && value <= 3600
         case .pan: ok = value >= -1 && value <= 1
+        case .playRate: ok = value >= 0.5 && value <= 2
+        case .pitch: ok = value >= -2400 && value <= 2400
         default: throw AudioQueueError(.invalidParameter, "no parameter \(id)")
         }
         guard ok else { throw AudioQueueError(.invalidParameter, "\(id) cannot be \(value)") }
@@ -197,13 +210,19 @@ final class RenderEngine {
         case .volume: volume
         case .volumeRampTime: rampTime
         case .pan: pan
+        case .playRate: playRate
+        case .pitch: pitch
         default: throw AudioQueueError(.invalidParameter, "no parameter \(id)")
         }
     }
 
-    /// Sets a parameter now (checked by the caller). A volume change ramps over the ramp time.
-    func set(_ id: AudioQueueParameterID, _ value: Float) {
+    /// Sets a parameter now (checked by the caller). A volume change ramps over the ramp time;
+    /// a rate or pitch change applies from queue sample time `at` (default: the next frame).
+    func set(_ id: AudioQueueParameterID, _ value: Float, at: Int64? = nil) {
         switch id {
+        case .playRate, .pitch:
+            if id == .playRate { playRate = value } else { pitch = value }
+            if tracksTimePitch { timePitchChanges.append(TimePitchChange(at: at ?? position, parameter: id, value: value)) }
         case .volume:
             volume = value
             let frames = Int((Double(rampTime) * sampleRate).rounded())
@@ -297,8 +316,8 @@ final class RenderEngine {
         entryFrame = 0
         scratchStart = 0
         scratchEnd = 0
-        for event in entry.events { set(event.parameter, event.value) }
         gap = Int(max(0, entry.startTime - now))
+        for event in entry.events { set(event.parameter, event.value, at: now + Int64(gap)) }
     }
 
     /// Decodes the next packets of `entry` into the scratch buffer and sets the window of them
@@ -433,4 +452,12 @@ final class RenderEngine {
             for j in 0..<count { d[j] = s[j] * g }
         }
     }
+}
+
+/// A rate or pitch change for the time/pitch stage: `parameter` becomes `value` from queue
+/// sample time `at` on.
+struct TimePitchChange {
+    var at: Int64
+    var parameter: AudioQueueParameterID
+    var value: Float
 }

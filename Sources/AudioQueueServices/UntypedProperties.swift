@@ -30,6 +30,10 @@ protocol UntypedQueueProperties: AnyObject {
     /// `kAudioQueueProperty_MagicCookie` set (output queues: the decoder's; input queues have
     /// none to set).
     func setMagicCookieProperty(_ cookie: [UInt8]?) throws(AudioQueueError)
+    /// `kAudioQueueProperty_EnableTimePitch`, `_TimePitchAlgorithm`, `_TimePitchBypass` as
+    /// UInt32 (output queues; `invalidProperty` otherwise).
+    func timePitchProperty(_ id: AudioQueuePropertyID) throws(AudioQueueError) -> UInt32
+    func setTimePitchProperty(_ id: AudioQueuePropertyID, _ value: UInt32) throws(AudioQueueError)
 }
 
 extension UntypedQueueProperties {
@@ -54,6 +58,7 @@ extension UntypedQueueProperties {
         case .decodeBufferSizeFrames: put(UInt32(try decodeBufferSizeProperty()))
         case .converterError: put(UInt32(bitPattern: converterError))
         case .channelAssignments: throw AudioQueueError(.invalidProperty, "'aqca' (channel assignments) is write-only")
+        case .enableTimePitch, .timePitchAlgorithm, .timePitchBypass: put(try timePitchProperty(property))
         default: break  // supported(_:) lets through only the properties above
         }
         return out
@@ -69,6 +74,8 @@ extension UntypedQueueProperties {
             try setLevelMeteringEnabled(try PropertyCoding.u32(data, id: id) != 0)
         case .decodeBufferSizeFrames:
             try setDecodeBufferSizeProperty(Int(try PropertyCoding.u32(data, id: id)))
+        case let property where property == .enableTimePitch || property == .timePitchAlgorithm || property == .timePitchBypass:
+            try setTimePitchProperty(property, try PropertyCoding.u32(data, id: id))
         case .currentDevice:
             guard let uid = String(validating: data, as: UTF8.self) else {
                 throw AudioQueueError(.invalidPropertyValue, "the device UID is not UTF-8")
@@ -88,6 +95,20 @@ extension AudioQueue: UntypedQueueProperties {
     func decodeBufferSizeProperty() throws(AudioQueueError) -> Int { decodeBufferSizeFrames }
     func setDecodeBufferSizeProperty(_ frames: Int) throws(AudioQueueError) { try setDecodeBufferSizeFrames(frames) }
     func setMagicCookieProperty(_ cookie: [UInt8]?) throws(AudioQueueError) { try setMagicCookie(cookie) }
+    func timePitchProperty(_ id: AudioQueuePropertyID) throws(AudioQueueError) -> UInt32 {
+        switch id {
+        case .enableTimePitch: isTimePitchEnabled ? 1 : 0
+        case .timePitchAlgorithm: timePitchAlgorithm.rawValue
+        default: isTimePitchBypassed ? 1 : 0
+        }
+    }
+    func setTimePitchProperty(_ id: AudioQueuePropertyID, _ value: UInt32) throws(AudioQueueError) {
+        switch id {
+        case .enableTimePitch: try setTimePitchEnabled(value != 0)
+        case .timePitchAlgorithm: try setTimePitchAlgorithm(TimePitchAlgorithm(rawValue: value))
+        default: try setTimePitchBypassed(value != 0)
+        }
+    }
 
     /// The size in bytes of a property's value (`AudioQueueGetPropertySize`);
     /// `invalidProperty` for an ID the queue does not have.
@@ -103,8 +124,9 @@ extension AudioQueue: UntypedQueueProperties {
     }
 
     /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: magic cookie,
-    /// channel layout, level metering, decode buffer size, current device, channel assignments
-    /// (write-only: getting them is `invalidProperty`, as Apple's header has it). `invalidProperty`
+    /// channel layout, level metering, decode buffer size, current device, the time/pitch
+    /// properties, channel assignments (write-only: getting them is `invalidProperty`, as
+    /// Apple's header has it). `invalidProperty`
     /// for an unknown or read-only ID, `invalidPropertySize` for a value of the wrong size.
     public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
         try setPropertyBytes(id, data)
@@ -120,6 +142,12 @@ extension AudioInputQueue: UntypedQueueProperties {
     }
     func setMagicCookieProperty(_ cookie: [UInt8]?) throws(AudioQueueError) {
         throw AudioQueueError(.invalidProperty, "an input queue's magic cookie is its encoder's, and read-only")
+    }
+    func timePitchProperty(_ id: AudioQueuePropertyID) throws(AudioQueueError) -> UInt32 {
+        throw AudioQueueError(.invalidProperty, "an input queue has no time/pitch unit")
+    }
+    func setTimePitchProperty(_ id: AudioQueuePropertyID, _ value: UInt32) throws(AudioQueueError) {
+        throw AudioQueueError(.invalidProperty, "an input queue has no time/pitch unit")
     }
 
     /// The size in bytes of a property's value (`AudioQueueGetPropertySize`); `invalidProperty`

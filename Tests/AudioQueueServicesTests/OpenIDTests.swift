@@ -8,7 +8,7 @@ import AudioQueueServices
 @Suite("Open property and parameter IDs")
 struct OpenIDTests {
     @Test func unknownPropertyIDRoundTrips() {
-        let id = AudioQueuePropertyID(rawValue: 0x7170_6974)  // 'qpit', kAudioQueueProperty_TimePitchAlgorithm: not here
+        let id = AudioQueuePropertyID(rawValue: 0x7170_6974)  // 'qpit': no property of Apple's
         #expect(id.rawValue == 0x7170_6974)
         #expect(AudioQueuePropertyID(rawValue: id.rawValue) == id)
         #expect(id.description == "'qpit'")
@@ -22,7 +22,7 @@ struct OpenIDTests {
         }
         #expect(name(id) == "other")
         #expect(name(AudioQueuePropertyID(rawValue: 0x6171_726E)) == "running")  // 'aqrn'
-        #expect(Set(AudioQueuePropertyID.allCases).count == 14)
+        #expect(Set(AudioQueuePropertyID.allCases).count == 17)
     }
 
     @Test func unknownParameterIDRoundTrips() {
@@ -53,12 +53,12 @@ struct OpenIDTests {
         var four = [UInt8](repeating: 0, count: 4)
         expectCode(.invalidProperty) { _ = try four.withUnsafeMutableBytes { try queue.getProperty(unknown.rawValue, into: $0) } }
         expectCode(.invalidProperty) { try four.withUnsafeBytes { try queue.setProperty(unknown.rawValue, from: $0) } }
-        let playRate = AudioQueueParameterID(rawValue: 2)
-        expectCode(.invalidParameter) { try queue.setParameter(playRate, 1) }
-        expectCode(.invalidParameter) { _ = try queue.parameter(playRate) }
+        let seven = AudioQueueParameterID(rawValue: 7)  // no parameter of Apple's
+        expectCode(.invalidParameter) { try queue.setParameter(seven, 1) }
+        expectCode(.invalidParameter) { _ = try queue.parameter(seven) }
         let b = try floatBuffer(queue, [1, 2])
         expectCode(.invalidParameter) {
-            try queue.enqueue(b, trimFramesAtStart: 0, trimFramesAtEnd: 0, parameterEvents: [AudioQueueParameterEvent(playRate, 1)])
+            try queue.enqueue(b, trimFramesAtStart: 0, trimFramesAtEnd: 0, parameterEvents: [AudioQueueParameterEvent(seven, 1)])
         }
         // The known ones still answer.
         #expect(try queue.addPropertyListener(.isRunning) { _, _ in } >= 0)

@@ -136,7 +136,8 @@ struct ErrorCodeTests {
 
     @Test func parameters() throws {
         let queue = try offlineFloatQueue()
-        expectCode(.invalidParameter) { try queue.setParameter(id: 2, 1) }   // PlayRate: no time/pitch unit
+        expectCode(.invalidParameter) { try queue.setParameter(id: 2, 2.5) }   // PlayRate: 0.5…2
+        expectCode(.invalidParameter) { try queue.setParameter(id: 3, 2401) }  // Pitch: ±2400 cents
         expectCode(.invalidParameter) { _ = try queue.parameter(id: 99) }
         expectCode(.invalidParameter) { try queue.setParameter(.volume, 1.5) }
         expectCode(.invalidParameter) { try queue.setParameter(.volume, .nan) }

@@ -25,21 +25,31 @@ struct OpenSetValueTests {
             (.decodeBufferSizeFrames, kAudioQueueProperty_DecodeBufferSizeFrames),
             (.converterError, kAudioQueueProperty_ConverterError),
             (.channelAssignments, kAudioQueueProperty_ChannelAssignments),
+            (.enableTimePitch, kAudioQueueProperty_EnableTimePitch),
+            (.timePitchAlgorithm, kAudioQueueProperty_TimePitchAlgorithm),
+            (.timePitchBypass, kAudioQueueProperty_TimePitchBypass),
         ]
         for (id, value) in pairs { #expect(id.rawValue == value, "\(id)") }
         #expect(Set(pairs.map(\.0)) == Set(ID.allCases))
+    }
+
+    @Test func timePitchAlgorithms() {
+        let pairs: [(TimePitchAlgorithm, UInt32)] = [
+            (.spectral, kAudioQueueTimePitchAlgorithm_Spectral), (.timeDomain, kAudioQueueTimePitchAlgorithm_TimeDomain),
+            (.varispeed, kAudioQueueTimePitchAlgorithm_Varispeed), (.lowQualityZeroLatency, kAudioQueueTimePitchAlgorithm_LowQualityZeroLatency),
+        ]
+        for (algorithm, value) in pairs { #expect(algorithm.rawValue == value, "\(algorithm)") }
+        #expect(Set(pairs.map(\.0)) == Set(TimePitchAlgorithm.allCases))
     }
 
     @Test func parameterIDs() {
         typealias ID = AudioQueueServices.AudioQueueParameterID
         let pairs: [(ID, UInt32)] = [
             (.volume, kAudioQueueParam_Volume), (.volumeRampTime, kAudioQueueParam_VolumeRampTime), (.pan, kAudioQueueParam_Pan),
+            (.playRate, kAudioQueueParam_PlayRate), (.pitch, kAudioQueueParam_Pitch),
         ]
         for (id, value) in pairs { #expect(id.rawValue == value, "\(id)") }
         #expect(Set(pairs.map(\.0)) == Set(ID.allCases))
-        // Parameters Apple has and these queues do not are not among them.
-        #expect(!ID.allCases.contains(ID(rawValue: kAudioQueueParam_PlayRate)))
-        #expect(!ID.allCases.contains(ID(rawValue: kAudioQueueParam_Pitch)))
     }
 
     @Test func extAudioFileCodes() {

@@ -19,6 +19,11 @@ struct Options {
     /// limit for standard input).
     var timeout: Double?
     var path: String?
+    /// Time/pitch: the rate, the pitch in cents, the algorithm (any of them enables the unit).
+    var rate: Float?
+    var pitch: Float?
+    var algorithm: TimePitchAlgorithm?
+    var timePitch: Bool { rate != nil || pitch != nil || algorithm != nil }
 }
 
 /// A failure already worded for the user (after `aqplay: `).
@@ -49,6 +54,7 @@ func run(path: String, options: Options) throws -> Int32 {
 
     // Where the audio goes: a file rendered offline, a chosen device, or the default output.
     let offlineFormat = try chooseOutput(queue, options: options, name: path)
+    try enableTimePitch(queue, options: options)
 
     let showStatus = isatty(STDERR_FILENO) != 0
     if showStatus && offlineFormat == nil {
@@ -115,7 +121,11 @@ func run(path: String, options: Options) throws -> Int32 {
     var status = StatusLine(enabled: showStatus)
     let duration = file.estimatedDuration
     var interrupted = false
+    // + and - change the rate while playing, from a terminal.
+    let keys = options.timePitch ? RateKeys(queue: queue) : nil
+    defer { keys?.restore() }
     while true {
+        keys?.poll()
         // The status line is redrawn ten times a second; without one, the loop only looks for
         // a failed read now and then (the end and Ctrl-C signal it at once).
         let signalled = stopped.wait(timeout: .now() + .milliseconds(showStatus ? 100 : 1000)) == .success
@@ -134,6 +144,10 @@ func run(path: String, options: Options) throws -> Int32 {
     let deviceError = queue.converterError
     let deviceFailure = queue.deviceFailure
     let badPackets = queue.badPacketCount
+    if queue.isTimePitchEnabled, let rate = try? queue.parameter(.playRate) {
+        // Whether the time/pitch unit kept up: underruns are gaps in what was heard.
+        print("played at rate \(rate): \(queue.underrunCount) underrun(s)")
+    }
     try queue.dispose(immediate: true)
 
     if interrupted { return 130 }
@@ -225,6 +239,10 @@ private func liveText(_ queue: AudioQueue, rate: Double, duration: Double, plays
         text = plays == 0 ? "  loop \(play)" : "  loop \(play)/\(plays)"
     }
     text = "\(clock(position)) / \(clock(duration))" + text
+    if queue.isTimePitchEnabled, let rate = try? queue.parameter(.playRate) {
+        let tenths = Int((rate * 10).rounded())
+        text += "  rate \(tenths / 10).\(tenths % 10)×"
+    }
     if let levels = try? queue.currentLevelMeterDB(), !levels.isEmpty {
         text += "  " + meterBars(levels)
     }

@@ -8,9 +8,9 @@ import AudioQueueKit
 import ToolSupport
 
 let usage = """
-    usage: aqplay [--loops N] [--volume V] [--channels C,...] [--backend NAME [--device NAME]] FILE
+    usage: aqplay [--loops N] [--volume V] [TIME/PITCH] [--channels C,...] [--backend NAME [--device NAME]] FILE
            aqplay [--volume V] [--timeout S] [--channels C,...] [--backend NAME [--device NAME]] - | http://HOST[:PORT]/PATH
-           aqplay [--loops N] [--volume V] [--channels C,...] --offline OUT.wav FILE
+           aqplay [--loops N] [--volume V] [TIME/PITCH] [--channels C,...] --offline OUT.wav FILE
            aqplay [--volume V] [--timeout S] [--channels C,...] --offline OUT.wav - | http://HOST[:PORT]/PATH
            aqplay --list-devices
       Plays FILE (CAF, AIFF/AIFC, WAVE/RF64, ADTS, MPEG-4, MP3; linear PCM, AAC, ALAC, MPEG
@@ -25,6 +25,11 @@ let usage = """
                          (default: 30 for HTTP, none for standard input)
       --loops N          play N times in all, gaplessly (default 1; 0: until interrupted)
       --volume V         gain from 0 (silence) to 1 (unity, the default)
+      --rate R           play at R times the speed, 0.5 to 2, through the queue's time/pitch
+                         unit; on a terminal + and - change it by 0.1 while playing
+      --pitch CENTS      shift the pitch by -2400 to 2400 cents (spectral only)
+      --algorithm A      spectral (the default: music), timedomain (speech) or varispeed
+                         (pitch follows the rate); any of these three enables time/pitch
       --offline OUT.wav  render as fast as possible into a 32-bit float WAVE file instead of
                          playing through a device
       --channels C,...   the device channels (from 1) the file's channels play on, one per
@@ -52,6 +57,21 @@ while let argument = arguments.next() {
             usageError("--volume needs a gain from 0 to 1")
         }
         options.volume = v
+    case "--rate":
+        guard let value = arguments.next(), let r = Float(value), r >= 0.5, r <= 2 else {
+            usageError("--rate needs a rate from 0.5 to 2")
+        }
+        options.rate = r
+    case "--pitch":
+        guard let value = arguments.next(), let c = Float(value), c >= -2400, c <= 2400 else {
+            usageError("--pitch needs cents from -2400 to 2400")
+        }
+        options.pitch = c
+    case "--algorithm":
+        guard let value = arguments.next(), let a = timePitchAlgorithm(named: value) else {
+            usageError("--algorithm needs spectral, timedomain or varispeed")
+        }
+        options.algorithm = a
     case "--timeout":
         guard let value = arguments.next(), let t = Double(value), t > 0, t <= 86400 else {
             usageError("--timeout needs a number of seconds")
@@ -97,6 +117,9 @@ if options.device != nil && options.backend == nil {
 }
 if !isStream(path) && options.timeout != nil {
     usageError("--timeout is for streams (- or a URL)")
+}
+if isStream(path) && options.timePitch {
+    usageError("--rate, --pitch and --algorithm need a file")
 }
 if isStream(path) && options.plays != 1 {
     usageError("--loops needs a file; a stream plays once")

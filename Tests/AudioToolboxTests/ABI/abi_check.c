@@ -420,7 +420,16 @@ static void checkConstants(void) {
     CONST_U32(kAudioQueueProperty_DecodeBufferSizeFrames, 0x64636266);  /* 'dcbf' */
     CONST_U32(kAudioQueueProperty_ConverterError, 0x71637665);          /* 'qcve' */
     CONST_U32(kAudioQueueProperty_ChannelAssignments, 0x61716361);      /* 'aqca' */
+    CONST_U32(kAudioQueueProperty_EnableTimePitch, 0x715F7470);         /* 'q_tp' */
+    CONST_U32(kAudioQueueProperty_TimePitchAlgorithm, 0x71747061);      /* 'qtpa' */
+    CONST_U32(kAudioQueueProperty_TimePitchBypass, 0x71747062);         /* 'qtpb' */
+    CONST_U32(kAudioQueueTimePitchAlgorithm_Spectral, 0x73706563);      /* 'spec' */
+    CONST_U32(kAudioQueueTimePitchAlgorithm_TimeDomain, 0x7469646F);    /* 'tido' */
+    CONST_U32(kAudioQueueTimePitchAlgorithm_Varispeed, 0x76737064);     /* 'vspd' */
+    CONST_U32(kAudioQueueTimePitchAlgorithm_LowQualityZeroLatency, 0x6C717A6C); /* 'lqzl' */
     CONST_U32(kAudioQueueParam_Volume, 1);
+    CONST_U32(kAudioQueueParam_PlayRate, 2);
+    CONST_U32(kAudioQueueParam_Pitch, 3);
     CONST_U32(kAudioQueueParam_VolumeRampTime, 4);
     CONST_U32(kAudioQueueParam_Pan, 13);
 

@@ -132,12 +132,63 @@ static void queueErrors(void) {
     EXPECT(v == 0.5f, "volume read back %f", (double)v);
     EXPECT_STATUS(AudioQueueGetParameter(q, kAudioQueueParam_Volume, NULL), kAudio_ParamError);
     EXPECT_STATUS(AudioQueueSetParameter(q, 999, 1), kAudioQueueErr_InvalidParameter);
-    EXPECT_STATUS(AudioQueueGetParameter(q, kAudioQueueParam_PlayRate, &v), kAudioQueueErr_InvalidParameter);
+    EXPECT_STATUS(AudioQueueGetParameter(q, kAudioQueueParam_PlayRate, &v), noErr);
+    EXPECT(v == 1, "PlayRate defaults to 1, not %f", (double)v);
+    EXPECT_STATUS(AudioQueueGetParameter(q, kAudioQueueParam_Pitch, &v), noErr);
+    EXPECT(v == 0, "Pitch defaults to 0, not %f", (double)v);
     AudioQueueParameterEvent unknownEvent = {999, 1};
     b2->mAudioDataByteSize = 4096;
     EXPECT_STATUS(AudioQueueEnqueueBufferWithParameters(q, b2, 0, NULL, 0, 0, 1, &unknownEvent, NULL, NULL),
                   kAudioQueueErr_InvalidParameter);
+    AudioQueueParameterEvent fastEvent = {kAudioQueueParam_PlayRate, 2.5f};
+    EXPECT_STATUS(AudioQueueEnqueueBufferWithParameters(q, b2, 0, NULL, 0, 0, 1, &fastEvent, NULL, NULL),
+                  kAudioQueueErr_InvalidParameter);
     b2->mAudioDataByteSize = 0;
+
+    /* Time and pitch: rate and pitch are stored with the unit off; out of range is refused. */
+    EXPECT_STATUS(AudioQueueSetParameter(q, kAudioQueueParam_PlayRate, 1.5f), noErr);
+    EXPECT_STATUS(AudioQueueGetParameter(q, kAudioQueueParam_PlayRate, &v), noErr);
+    EXPECT(v == 1.5f, "PlayRate read back %f", (double)v);
+    EXPECT_STATUS(AudioQueueSetParameter(q, kAudioQueueParam_PlayRate, 2.01f), kAudioQueueErr_InvalidParameter);
+    EXPECT_STATUS(AudioQueueSetParameter(q, kAudioQueueParam_PlayRate, 0.49f), kAudioQueueErr_InvalidParameter);
+    EXPECT_STATUS(AudioQueueSetParameter(q, kAudioQueueParam_Pitch, -1200), noErr);
+    EXPECT_STATUS(AudioQueueGetParameter(q, kAudioQueueParam_Pitch, &v), noErr);
+    EXPECT(v == -1200, "Pitch read back %f", (double)v);
+    EXPECT_STATUS(AudioQueueSetParameter(q, kAudioQueueParam_Pitch, 2401), kAudioQueueErr_InvalidParameter);
+    EXPECT_STATUS(AudioQueueSetParameter(q, kAudioQueueParam_PlayRate, 1), noErr);
+    EXPECT_STATUS(AudioQueueSetParameter(q, kAudioQueueParam_Pitch, 0), noErr);
+    UInt32 tp = 7, tpSize = sizeof tp;
+    EXPECT_STATUS(AudioQueueGetProperty(q, kAudioQueueProperty_EnableTimePitch, &tp, &tpSize), noErr);
+    EXPECT(tp == 0 && tpSize == 4, "EnableTimePitch defaults to 0, not %u", tp);
+    EXPECT_STATUS(AudioQueueGetPropertySize(q, kAudioQueueProperty_TimePitchAlgorithm, &tpSize), noErr);
+    EXPECT(tpSize == 4, "TimePitchAlgorithm is a UInt32 (%u bytes)", tpSize);
+    EXPECT_STATUS(AudioQueueGetProperty(q, kAudioQueueProperty_TimePitchAlgorithm, &tp, &tpSize), noErr);
+    EXPECT(tp == kAudioQueueTimePitchAlgorithm_Spectral, "the default algorithm is Spectral, not %08x", tp);
+    tp = 0x78787878;
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_TimePitchAlgorithm, &tp, 4), kAudioQueueErr_InvalidPropertyValue);
+    tp = kAudioQueueTimePitchAlgorithm_TimeDomain;
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_TimePitchAlgorithm, &tp, 2), kAudioQueueErr_InvalidPropertySize);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_TimePitchAlgorithm, &tp, 4), noErr);
+    tpSize = sizeof tp;
+    EXPECT_STATUS(AudioQueueGetProperty(q, kAudioQueueProperty_TimePitchAlgorithm, &tp, &tpSize), noErr);
+    EXPECT(tp == kAudioQueueTimePitchAlgorithm_TimeDomain, "algorithm read back %08x", tp);
+    tp = 1;
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_EnableTimePitch, &tp, 8), kAudioQueueErr_InvalidPropertySize);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_EnableTimePitch, &tp, 4), noErr);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_TimePitchBypass, &tp, 4), noErr);
+    tp = 0;
+    tpSize = sizeof tp;
+    EXPECT_STATUS(AudioQueueGetProperty(q, kAudioQueueProperty_TimePitchBypass, &tp, &tpSize), noErr);
+    EXPECT(tp == 1, "TimePitchBypass read back %u", tp);
+    EXPECT_STATUS(AudioQueueGetProperty(q, kAudioQueueProperty_EnableTimePitch, &tp, &tpSize), noErr);
+    EXPECT(tp == 1, "EnableTimePitch read back %u", tp);
+    tp = 0;
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_TimePitchBypass, &tp, 4), noErr);
+    EXPECT_STATUS(AudioQueueSetProperty(q, kAudioQueueProperty_EnableTimePitch, &tp, 4), noErr);
+    /* An input queue has no time/pitch unit. */
+    EXPECT_STATUS(AudioQueueGetPropertySize(in, kAudioQueueProperty_EnableTimePitch, &tpSize), kAudioQueueErr_InvalidProperty);
+    EXPECT_STATUS(AudioQueueGetProperty(in, kAudioQueueProperty_TimePitchAlgorithm, &tp, &tpSize), kAudioQueueErr_InvalidProperty);
+    EXPECT_STATUS(AudioQueueSetProperty(in, kAudioQueueProperty_TimePitchBypass, &tp, 4), kAudioQueueErr_InvalidProperty);
 
     /* Properties. */
     UInt32 size = 0, running = 7;

@@ -64,6 +64,18 @@ CF_ENUM(AudioQueuePropertyID) {
     kAudioQueueProperty_CurrentLevelMeterDB = 0x61716D64,    /* 'aqmd' AudioQueueLevelMeterState[] */
     kAudioQueueProperty_DecodeBufferSizeFrames = 0x64636266, /* 'dcbf' UInt32 */
     kAudioQueueProperty_ConverterError = 0x71637665,         /* 'qcve' UInt32, read-only */
+    kAudioQueueProperty_EnableTimePitch = 0x715F7470,        /* 'q_tp' UInt32 0/1, set while stopped */
+    kAudioQueueProperty_TimePitchAlgorithm = 0x71747061,     /* 'qtpa' UInt32, set while stopped */
+    kAudioQueueProperty_TimePitchBypass = 0x71747062,        /* 'qtpb' UInt32, 1 = bypassed */
+};
+
+/* Values of kAudioQueueProperty_TimePitchAlgorithm. LowQualityZeroLatency is iOS-only on
+   Apple's platforms (deprecated); accepted here and played as TimeDomain. */
+CF_ENUM(UInt32) {
+    kAudioQueueTimePitchAlgorithm_Spectral = 0x73706563,              /* 'spec', the default */
+    kAudioQueueTimePitchAlgorithm_TimeDomain = 0x7469646F,            /* 'tido' */
+    kAudioQueueTimePitchAlgorithm_Varispeed = 0x76737064,             /* 'vspd' */
+    kAudioQueueTimePitchAlgorithm_LowQualityZeroLatency = 0x6C717A6C, /* 'lqzl' */
 };
 
 /** 'aqca' AudioQueueChannelAssignment[], write-only: one element per channel of the queue's
