@@ -162,6 +162,7 @@ extension AudioQueue {
     /// order: the one playing, then the waiting ones.
     func dropEverything(_ r: inout DecodeAhead, rewinding: Bool) {
         if rewinding { r.engine.rewind() } else { r.engine.reset() }
+        r.chain.reset()
         let position = r.engine.position
         let dropped = core.state.withLock { s in
             s.side.engineWaiting = true
