@@ -57,6 +57,7 @@ final class CaptureLine {
     var meter: LevelMeter
     /// The queue's processing tap, if it has one (``AudioInputQueue/makeProcessingTap(flags:processor:)``).
     var tap: InputTapStage?
+    private var tapUnderrun = false
 
     init(converter: AudioConverter, deviceChannels: Int, chunkFrames: Int) {
         self.converter = converter
@@ -121,11 +122,12 @@ final class CaptureLine {
         // The one place captured audio is in the queue's rate and channels as Float32: a
         // processing tap's input. What the tap returns is what is recorded.
         guard let tap else { return stage(source, frames: frames, hostTime: hostTime, next: next, finish: finish) }
-        var underrun = false
+        // A stored flag, not a captured local (which would be boxed on the heap every time).
+        tapUnderrun = false
         tap.process(source, frames: frames) { processed, n in
-            if stage(processed, frames: n, hostTime: hostTime, next: next, finish: finish) { underrun = true }
+            if stage(processed, frames: n, hostTime: hostTime, next: next, finish: finish) { tapUnderrun = true }
         }
-        return underrun
+        return tapUnderrun
     }
 
     /// Puts `frames` frames of `source` into buffers (``consume(frames:hostTime:next:finish:)``).
