@@ -4,6 +4,7 @@
  * that belong inside the callback, and the queue time of an input queue's tap.
  */
 #include "checks.h"
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -38,6 +39,71 @@ static void siphonTap(void *inClientData, AudioQueueProcessingTapRef inAQTap, UI
     calls->source = AudioQueueProcessingTapGetSourceAudio(inAQTap, inNumberFrames, ioTimeStamp, &flags, &got, ioData);
     (void)ioFlags;
     (void)outNumberFrames;
+}
+
+/* A gain tap: the source in the queue's buffers (NULL pointers), halved in place; or, with
+   `own` set, copied into buffers of the tap's own and halved there. */
+typedef struct {
+    int own;
+    Float32 mine[2][4096];
+    int calls, wrongFormat;
+} GainTap;
+
+static void gainTap(void *inClientData, AudioQueueProcessingTapRef inAQTap, UInt32 inNumberFrames, AudioTimeStamp *ioTimeStamp,
+                    AudioQueueProcessingTapFlags *ioFlags, UInt32 *outNumberFrames, AudioBufferList *ioData) {
+    GainTap *g = (GainTap *)inClientData;
+    g->calls++;
+    if (ioData->mNumberBuffers != 2 || ioData->mBuffers[0].mData != NULL || ioData->mBuffers[0].mDataByteSize != 0) g->wrongFormat++;
+    for (UInt32 c = 0; c < 2 && g->own; c++) {
+        ioData->mBuffers[c].mData = g->mine[c];
+        ioData->mBuffers[c].mDataByteSize = (UInt32)sizeof g->mine[c];
+    }
+    if (AudioQueueProcessingTapGetSourceAudio(inAQTap, inNumberFrames, ioTimeStamp, ioFlags, outNumberFrames, ioData) != noErr) {
+        *outNumberFrames = 0;
+        return;
+    }
+    for (UInt32 c = 0; c < 2; c++) {
+        Float32 *samples = (Float32 *)ioData->mBuffers[c].mData;
+        if (g->own && samples != g->mine[c]) g->wrongFormat++;
+        for (UInt32 i = 0; i < *outNumberFrames; i++) samples[i] *= 0.5f;
+    }
+}
+
+/* Plays 1000 frames of a 16-bit stereo ramp through `tap` (a gain tap) and checks every sample
+   came out halved. */
+static void checkGain(int own) {
+    AudioStreamBasicDescription f = pcm(44100, 2), floats = f;
+    floats.mFormatFlags = kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked;
+    floats.mBitsPerChannel = 32;
+    floats.mBytesPerFrame = floats.mBytesPerPacket = 8;
+    AudioQueueRef q = NULL;
+    GainTap *g = (GainTap *)calloc(1, sizeof *g);
+    g->own = own;
+    EXPECT_STATUS(AudioQueueNewOutput(&f, ignoreOutput, NULL, NULL, NULL, 0, &q), noErr);
+    UInt32 maxFrames;
+    AudioStreamBasicDescription format;
+    AudioQueueProcessingTapRef tap;
+    EXPECT_STATUS(AudioQueueProcessingTapNew(q, gainTap, g, kAudioQueueProcessingTap_PreEffects, &maxFrames, &format, &tap), noErr);
+    AudioQueueBufferRef in = NULL, out = NULL;
+    AudioQueueAllocateBuffer(q, 4000, &in);
+    AudioQueueAllocateBuffer(q, 8000, &out);
+    SInt16 *ramp = (SInt16 *)in->mAudioData;
+    for (int i = 0; i < 2000; i++) ramp[i] = (SInt16)(i * 16 - 16000);
+    in->mAudioDataByteSize = 4000;
+    EXPECT_STATUS(AudioQueueSetOfflineRenderFormat(q, &floats, NULL), noErr);
+    EXPECT_STATUS(AudioQueueEnqueueBuffer(q, in, 0, NULL), noErr);
+    EXPECT_STATUS(AudioQueueStart(q, NULL), noErr);
+    AudioTimeStamp ts = {0};
+    ts.mFlags = kAudioTimeStampSampleTimeValid;
+    EXPECT_STATUS(AudioQueueOfflineRender(q, &ts, out, 1000), noErr);
+    const Float32 *rendered = (const Float32 *)out->mAudioData;
+    int wrong = 0;
+    for (int i = 0; i < 2000; i++) wrong += rendered[i] != (Float32)ramp[i] / 32768.0f * 0.5f;
+    EXPECT(out->mAudioDataByteSize == 8000 && wrong == 0 && g->calls > 0 && g->wrongFormat == 0,
+           "a gain tap (%s buffers) halves every sample: %u bytes, %d wrong, %d calls, %d bad buffer lists",
+           own ? "its own" : "the queue's", (unsigned)out->mAudioDataByteSize, wrong, g->calls, g->wrongFormat);
+    EXPECT_STATUS(AudioQueueDispose(q, true), noErr);
+    free(g);
 }
 
 static void ignoreRecorded(void *ud, AudioQueueRef q, AudioQueueBufferRef b, const AudioTimeStamp *t, UInt32 n,
@@ -141,6 +207,10 @@ void tapErrors(void) {
     renderSilence(q);
     EXPECT(siphon.calls > 0 && siphon.got > 0, "the siphon was called with audio");
     EXPECT_STATUS(siphon.source, kAudioQueueErr_InvalidTapContext);
+
+    /* A gain tap halves what plays, in the queue's buffers or its own. */
+    checkGain(0);
+    checkGain(1);
 
     /* Disposing of the queue disposes of its tap. */
     EXPECT_STATUS(AudioQueueDispose(q, true), noErr);
