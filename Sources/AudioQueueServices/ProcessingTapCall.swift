@@ -155,35 +155,71 @@ extension AudioQueueProcessingTap {
 }
 
 /// Interleaving between the chain's interleaved Float32 and a tap's buffers, one per channel.
+/// Stereo, the common case, goes four frames at a time through SIMD registers.
 enum Deinterleave {
     static func split(
         _ source: UnsafePointer<Float>, channels: Int, frames: Int, into destination: (Int) -> UnsafeMutablePointer<Float>
     ) {
-        if channels == 1 {
+        switch channels {
+        case 1:
             destination(0).update(from: source, count: frames)
-            return
-        }
-        for c in 0..<channels {
-            let d = destination(c)
-            var i = c
-            for f in 0..<frames {
-                d[f] = source[i]
-                i += channels
+        case 2:
+            let left = UnsafeMutableRawPointer(destination(0)), right = UnsafeMutableRawPointer(destination(1))
+            let s = UnsafeRawPointer(source)
+            var f = 0
+            while f + 4 <= frames {
+                let v = s.loadUnaligned(fromByteOffset: f * 8, as: SIMD8<Float>.self)
+                left.storeBytes(of: v.evenHalf, toByteOffset: f * 4, as: SIMD4<Float>.self)
+                right.storeBytes(of: v.oddHalf, toByteOffset: f * 4, as: SIMD4<Float>.self)
+                f += 4
+            }
+            let l = destination(0), r = destination(1)
+            while f < frames {
+                l[f] = source[2 * f]
+                r[f] = source[2 * f + 1]
+                f += 1
+            }
+        default:
+            for c in 0..<channels {
+                let d = destination(c)
+                var i = c
+                for f in 0..<frames {
+                    d[f] = source[i]
+                    i += channels
+                }
             }
         }
     }
 
     static func merge(_ outputs: UnsafePointer<UnsafePointer<Float>>, channels: Int, frames: Int, into destination: UnsafeMutablePointer<Float>) {
-        if channels == 1 {
+        switch channels {
+        case 1:
             destination.update(from: outputs[0], count: frames)
-            return
-        }
-        for c in 0..<channels {
-            let s = outputs[c]
-            var i = c
-            for f in 0..<frames {
-                destination[i] = s[f]
-                i += channels
+        case 2:
+            let l = outputs[0], r = outputs[1]
+            let left = UnsafeRawPointer(l), right = UnsafeRawPointer(r)
+            let d = UnsafeMutableRawPointer(destination)
+            var f = 0
+            while f + 4 <= frames {
+                var v = SIMD8<Float>()
+                v.evenHalf = left.loadUnaligned(fromByteOffset: f * 4, as: SIMD4<Float>.self)
+                v.oddHalf = right.loadUnaligned(fromByteOffset: f * 4, as: SIMD4<Float>.self)
+                d.storeBytes(of: v, toByteOffset: f * 8, as: SIMD8<Float>.self)
+                f += 4
+            }
+            while f < frames {
+                destination[2 * f] = l[f]
+                destination[2 * f + 1] = r[f]
+                f += 1
+            }
+        default:
+            for c in 0..<channels {
+                let s = outputs[c]
+                var i = c
+                for f in 0..<frames {
+                    destination[i] = s[f]
+                    i += channels
+                }
             }
         }
     }

@@ -234,6 +234,31 @@ struct ProcessingTapTests {
         #expect(tap.maximumFrames == frames)
     }
 
+    /// An input tap that takes and returns less than it is asked for each time: what it did not
+    /// take waits for its next call, and the recording is continuous.
+    @Test func anInputTapTakingLessLeavesTheRestWaiting() throws {
+        let recorder = InputRecorder()
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)
+        let device = TestInputDevice(sampleRate: 48000, channels: 1)
+        let queue = try AudioInputQueue(format: format, device: device, callback: recorder.callback)
+        for _ in 0..<3 { try queue.enqueue(try queue.allocateBuffer(byteCapacity: 4800 * 4)) }
+        let asked = Guarded<[Int]>([])
+        _ = try queue.makeProcessingTap(flags: .preEffects) { call in
+            asked.withLock { $0.append(call.frameCount) }
+            return (try? call.getSourceAudio(frames: min(100, call.frameCount))) ?? 0
+        }
+        try queue.start()
+        for i in 0..<5 {
+            device.push(frames: 4800)
+            #expect(eventually { recorder.count >= i + 1 })
+        }
+        try queue.stop(immediate: false)
+        #expect(eventually { queue.state == .stopped })
+        let expected = (0..<Int64(24_000)).map { TestInputDevice.value(frame: $0, channel: 0) }
+        #expect(recorder.allFloats == expected)
+        #expect(asked.withLock { $0 }.contains { $0 > 100 })
+    }
+
     /// An input tap through the capture path: a device, the capture thread, the buffers.
     @Test func aGainTapOnAnInputQueueChangesWhatIsRecorded() throws {
         let recorder = InputRecorder()
