@@ -1,18 +1,26 @@
 /*
- * taprender FILE ROUNDS: the CPU a processing tap adds to an output queue. Each round renders
+ * taprender FILE ROUNDS [SECONDS]: the CPU a processing tap adds to an output queue. Each round renders
  * FILE offline, as fast as it goes, three times — with no tap, with a no-op tap (PreEffects:
  * AudioQueueProcessingTapGetSourceAudio into the queue's own buffers, output in place, all
  * frames returned) and with a no-op siphon (PostEffects) — each on a fresh queue, the modes
  * interleaved so that the machine's drift falls on all three alike. The guide's callback reads
  * packets (three 64 KiB buffers), renders are 4096 frames of 32-bit float.
  *
+ * With SECONDS the queue plays instead, in real time on the default output (the run script
+ * picks the null device), for SECONDS, and is then stopped: a playing queue's CPU.
+ *
  * The CPU time of each render (getrusage, user + system, the whole process: the render thread
  * and the callback thread included) is printed one line per render:
  *   MODE ROUND SECONDS FRAMES CHECKSUM
  * The checksums of the three modes must agree (a no-op tap changes nothing).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <AudioToolbox/AudioToolbox.h>
 #include <sys/resource.h>
+#include <time.h>
+
+/* Seconds to play live; 0 renders offline. */
+static double liveSeconds = 0;
 
 typedef struct {
     AudioFileID file;
@@ -88,7 +96,7 @@ static long long renderFile(const char *path, int tap, double *checksum) {
     out.mBitsPerChannel = 32;
     out.mBytesPerFrame = out.mBytesPerPacket = 4 * format.mChannelsPerFrame;
     out.mFramesPerPacket = 1;
-    AudioQueueSetOfflineRenderFormat(queue, &out, NULL);
+    if (liveSeconds == 0) AudioQueueSetOfflineRenderFormat(queue, &out, NULL);
     if (tap) {
         UInt32 maxFrames;
         AudioStreamBasicDescription processing;
@@ -105,12 +113,24 @@ static long long renderFile(const char *path, int tap, double *checksum) {
         callback(&s, queue, buffer);
     }
     AudioQueueStart(queue, NULL);
+    long long frames = 0;
+    *checksum = 0;
+    if (liveSeconds > 0) {
+        struct timespec t = {(time_t)liveSeconds, (long)((liveSeconds - (double)(time_t)liveSeconds) * 1e9)};
+        nanosleep(&t, NULL);
+        AudioTimeStamp now = {0};
+        AudioQueueGetCurrentTime(queue, NULL, &now, NULL);
+        frames = (long long)now.mSampleTime;
+        AudioQueueStop(queue, true);
+        AudioQueueDispose(queue, true);
+        AudioFileClose(s.file);
+        free(s.descriptions);
+        return frames;
+    }
     AudioQueueBufferRef rendered;
     AudioQueueAllocateBuffer(queue, 4096 * out.mBytesPerFrame, &rendered);
     AudioTimeStamp time = {0};
     time.mFlags = kAudioTimeStampSampleTimeValid;
-    long long frames = 0;
-    *checksum = 0;
     for (;;) {
         if (AudioQueueOfflineRender(queue, &time, rendered, 4096) != noErr) break;
         UInt32 n = rendered->mAudioDataByteSize / out.mBytesPerFrame;
@@ -127,11 +147,12 @@ static long long renderFile(const char *path, int tap, double *checksum) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) { fprintf(stderr, "usage: taprender FILE ROUNDS\n"); return 2; }
+    if (argc != 3 && argc != 4) { fprintf(stderr, "usage: taprender FILE ROUNDS [SECONDS]\n"); return 2; }
     int rounds = atoi(argv[2]);
+    if (argc == 4) liveSeconds = atof(argv[3]);
     static const char *names[] = {"none", "tap", "siphon"};
     double checksum;
-    renderFile(argv[1], 1, &checksum); /* warm-up */
+    if (liveSeconds == 0) renderFile(argv[1], 1, &checksum); /* warm-up */
     for (int round = 0; round < rounds; round++) {
         for (int k = 0; k < 3; k++) {
             int mode = (round + k) % 3; /* a different mode first in each round */
