@@ -282,5 +282,11 @@ struct ProcessingTapTests {
         #expect(entries.first?.sourceFlags.contains(.startOfStream) == true)
         #expect(entries.allSatisfy { $0.error == .invalidTapType })
         #expect(entries.reduce(0) { $0 + $1.got } == 48_000)
+        // Each call's time stamp is the capture time of its first frame.
+        var next = 0.0
+        for e in entries {
+            #expect(e.sampleTime == next)
+            next += Double(e.got)
+        }
     }
 }
