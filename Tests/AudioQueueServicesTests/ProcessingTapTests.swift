@@ -290,3 +290,31 @@ struct ProcessingTapTests {
         }
     }
 }
+
+/// A tap on a queue playing in real time (the render thread, the device's I/O thread), on the
+/// null device.
+@Suite("Processing taps while playing")
+struct LiveProcessingTapTests {
+    @Test func aSiphonSeesEverythingAQueuePlays() throws {
+        let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
+        let device = try NullDevice(sampleRate: 48000, channels: 2)
+        let queue = try AudioQueue(format: format, device: device) { _, _ in }
+        let log = TapLog()
+        _ = try queue.makeProcessingTap(flags: [.postEffects, .siphon]) { call in
+            log.keep(call, frames: call.frameCount)
+            log.add(TapLog.Entry(frameCount: call.frameCount, flags: call.flags, sampleTime: call.timeStamp.sampleTime, got: call.frameCount, sourceFlags: []))
+            return 0
+        }
+        let samples = ramp(frames: 14_400, channels: 2)
+        for part in 0..<3 {
+            try queue.enqueue(try floatBuffer(queue, Array(samples[(part * 9600)..<((part + 1) * 9600)])))
+        }
+        try queue.start()
+        try queue.stop(immediate: false)
+        #expect(eventually(within: 20) { queue.state == .stopped && !queue.isRunning })
+        #expect(log.samples == samples)
+        #expect(log.entries.first?.flags.contains(.startOfStream) == true)
+        #expect(log.entries.last?.flags.contains(.endOfStream) == true)
+        try queue.dispose(immediate: true)
+    }
+}
