@@ -44,13 +44,13 @@ public struct AudioQueueError: AudioResultError {
         public static let invalidCodecAccess = Code(rawValue: -66672)
         /// `kAudioQueueErr_QueueInvalidated`: the device went away under a running queue.
         public static let queueInvalidated = Code(rawValue: -66671)
-        /// `kAudioQueueErr_TooManyTaps`: processing taps are not supported here.
+        /// `kAudioQueueErr_TooManyTaps`: the queue has a processing tap already.
         public static let tooManyTaps = Code(rawValue: -66670)
-        /// `kAudioQueueErr_InvalidTapContext`.
+        /// `kAudioQueueErr_InvalidTapContext`: a tap call outside the tap's processor (or source asked of a siphon).
         public static let invalidTapContext = Code(rawValue: -66669)
         /// `kAudioQueueErr_RecordUnderrun`: an input queue ran out of buffers to record into.
         public static let recordUnderrun = Code(rawValue: -66668)
-        /// `kAudioQueueErr_InvalidTapType`.
+        /// `kAudioQueueErr_InvalidTapType`: the queue time asked of an input queue's tap.
         public static let invalidTapType = Code(rawValue: -66667)
         /// `kAudioQueueErr_BufferEnqueuedTwice`: the buffer is already enqueued.
         public static let bufferEnqueuedTwice = Code(rawValue: -66666)

@@ -55,6 +55,9 @@ final class CaptureLine {
     /// Dropping now (an underrun in progress): reported once, when it begins.
     private(set) var dropping = false
     var meter: LevelMeter
+    /// The queue's processing tap, if it has one (``AudioInputQueue/makeProcessingTap(flags:processor:)``).
+    var tap: InputTapStage?
+    private var tapUnderrun = false
 
     init(converter: AudioConverter, deviceChannels: Int, chunkFrames: Int) {
         self.converter = converter
@@ -116,6 +119,22 @@ final class CaptureLine {
             ChannelMapping.map(chunk, channels: deviceChannels, into: mapped, channels: channels, frames: frames)
             source = UnsafePointer(mapped)
         }
+        // The one place captured audio is in the queue's rate and channels as Float32: a
+        // processing tap's input. What the tap returns is what is recorded.
+        guard let tap else { return stage(source, frames: frames, hostTime: hostTime, next: next, finish: finish) }
+        // A stored flag, not a captured local (which would be boxed on the heap every time).
+        tapUnderrun = false
+        tap.process(source, frames: frames) { processed, n in
+            if stage(processed, frames: n, hostTime: hostTime, next: next, finish: finish) { tapUnderrun = true }
+        }
+        return tapUnderrun
+    }
+
+    /// Puts `frames` frames of `source` into buffers (``consume(frames:hostTime:next:finish:)``).
+    private func stage(
+        _ source: UnsafePointer<Float>, frames: Int, hostTime: (Int64) -> UInt64, next: () -> AudioQueueBuffer?,
+        finish: (FinishedBuffer) -> Void
+    ) -> Bool {
         meter.measure(source, frames: frames)
         var underrun = false
         var done = 0
@@ -147,6 +166,7 @@ final class CaptureLine {
     func restartTimeline() {
         position = 0
         dropping = false
+        tap?.reset(at: 0)
         // What an encoder with a delay held back at the stop belongs to the last recording.
         if encoder?.hasDelay == true { converter.reset() }
     }
@@ -155,6 +175,7 @@ final class CaptureLine {
     /// discarded.
     func skip(_ frames: Int) {
         position += Int64(frames)
+        tap?.skip(frames)
     }
 
     private func begin(_ buffer: AudioQueueBuffer, hostTime: (Int64) -> UInt64) {
@@ -260,6 +281,7 @@ final class CaptureLine {
     func resetCodec() {
         converter.reset()
         dropping = false
+        tap?.reset(at: position)
     }
 }
 

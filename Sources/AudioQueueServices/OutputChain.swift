@@ -15,6 +15,8 @@ final class OutputChain {
     var preTap: (any ChainStage)?
     var timePitch: (any ChainStage)?
     var postTap: (any ChainStage)?
+    /// Set during a render once the engine has come back short with the stream ended.
+    private var sourceEnded = false
 
     /// True when no stage is inserted.
     var isEmpty: Bool { preTap == nil && timePitch == nil && postTap == nil }
@@ -39,7 +41,9 @@ final class OutputChain {
         next: () -> QueueEntry?, isStopping: () -> Bool
     ) -> Int {
         if isEmpty { return engine.produce(into: destination, frameCount: frameCount, next: next) }
-        var sourceEnded = false
+        // A stored flag, not a local one: a local captured by the closures below would be boxed
+        // on the heap for every render.
+        sourceEnded = false
         let pre = preTap, unit = timePitch
         func source(_ d: UnsafeMutablePointer<Float>, _ k: Int) -> Int {
             let n = engine.produce(into: d, frameCount: k, next: next)

@@ -56,6 +56,8 @@ protocol QueueDirection: AnyObject, Sendable {
     /// Empties the pipeline once the device has stopped (pipeline lock held, state lock not);
     /// the buffers go to the callback line.
     func emptyPipeline(_ pipeline: inout Pipeline, _ end: PipelineEnd)
+    /// Disposes of the queue's processing tap, if any, with the queue (pipeline lock held).
+    func disposeProcessingTap(_ pipeline: inout Pipeline)
     /// Opens a device for this queue: the one `uid` names, else the default — of `backend`
     /// when given, else of the first backend that has one (``AudioBackends``). No lock held.
     func makeDevice(uid: String?, defaultOf backend: String?) throws(AudioDeviceError) -> Side.Device
@@ -238,6 +240,7 @@ extension QueueDirection {
     /// closes a device the queue opened itself (one the program supplied is only stopped).
     func finishDispose() {
         stopNow()
+        pipeline.withLock { disposeProcessingTap(&$0) }
         let (device, owned, thread) = core.state.withLock { s -> (Device?, Bool, IOThread?) in
             s.phase = .disposed
             core.freeAll(in: &s)

@@ -232,6 +232,7 @@ final class QueueBox: @unchecked Sendable {
     func retire() {
         state.withLock { $0.disposed = true }
         Self.table.remove(handle)
+        TapBox.removeAll(of: self)
         runLoop?.detachSource()
     }
 }

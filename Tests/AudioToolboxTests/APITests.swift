@@ -11,7 +11,7 @@ struct APITests {
     static let environment = ["AUDIOQUEUE_BACKEND": "null"]
 
     /// Built once: the tests run at the same time, and a program being rewritten cannot run.
-    static let sources = ["Tests/AudioToolboxTests/C/api_checks.c", "Tests/AudioToolboxTests/C/file_checks.c", "Tests/AudioToolboxTests/C/format_checks.c", "Tests/AudioToolboxTests/C/cf_misuse.c", "Tests/AudioToolboxTests/C/hal_checks.c", "Tests/AudioToolboxTests/C/converter_checks.c"]
+    static let sources = ["Tests/AudioToolboxTests/C/api_checks.c", "Tests/AudioToolboxTests/C/file_checks.c", "Tests/AudioToolboxTests/C/format_checks.c", "Tests/AudioToolboxTests/C/cf_misuse.c", "Tests/AudioToolboxTests/C/hal_checks.c", "Tests/AudioToolboxTests/C/converter_checks.c", "Tests/AudioToolboxTests/C/tap_checks.c"]
     static let program = Result { try CPrograms.build("api_checks", sources: sources, extra: ["-pthread"]) }
     static let sanitized = Result {
         try CPrograms.build(

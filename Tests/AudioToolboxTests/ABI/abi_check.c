@@ -634,6 +634,7 @@ static void checkConstants(void) {
 #include "abi_check_cf.h"
 #include "abi_check_objects.h"
 #include "abi_check_hal.c"
+#include "abi_check_taps.h"
 
 int main(void) {
     checkScalarTypes();
@@ -642,6 +643,7 @@ int main(void) {
     checkConstants();
     checkMacTypesAndCoreFoundation();
     checkCoreFoundationObjects();
+    checkProcessingTaps();
     printf("%s ABI: %d passed, %d failed\n", ABI_LANGUAGE, passed, failed);
     return failed == 0 ? 0 : 1;
 }

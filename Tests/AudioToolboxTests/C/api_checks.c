@@ -29,6 +29,8 @@ void cfMisuse(const char *fixtures, int *passed, int *failed);
 void halErrors(int *passed, int *failed);
 /* converter_checks.c: Audio Converter Services' and ExtAudioFile writing's misuse codes. */
 void converterErrors(const char *scratch);
+/* tap_checks.c: the processing taps' misuse codes. */
+void tapErrors(void);
 
 
 AudioFileID openFile(const char *path) {
@@ -524,6 +526,7 @@ int main(int argc, char **argv) {
         cfMisuse(argv[2], &passed, &failed);
         halErrors(&passed, &failed);
         converterErrors(argv[3]);
+        tapErrors();
     } else if (strcmp(argv[1], "runloop") == 0) {
         play(argv[2], 1);
         lifetimes();

@@ -1,7 +1,7 @@
 /*
  * AudioQueue.h — Audio Queue Services with Apple's names, types, constants and result codes:
  * output (playback) and input (recording) queues, their buffers, parameters, properties,
- * property listeners, timelines and offline render.
+ * property listeners, timelines, offline render and processing taps.
  *
  * Callbacks run on the run loop given to AudioQueueNewOutput/AudioQueueNewInput while that
  * thread runs it (CFRunLoopRunInMode), or, for a NULL run loop, on a thread of the queue's own.
@@ -227,6 +227,54 @@ AT_EXPORT OSStatus AudioQueueSetOfflineRenderFormat(AudioQueueRef inAQ,
                                                     const AudioChannelLayout *_Nullable inLayout);
 AT_EXPORT OSStatus AudioQueueOfflineRender(AudioQueueRef inAQ, const AudioTimeStamp *inTimestamp,
                                            AudioQueueBufferRef ioBuffer, UInt32 inNumberFrames);
+
+/* Processing taps: the program's code on a queue's audio (see AudioToolbox.docc, ProcessingTapsC). */
+
+/** A processing tap on an audio queue. */
+typedef struct OpaqueAudioQueueProcessingTap *AudioQueueProcessingTapRef;
+
+/** Where a tap sits and whether it only watches (given to AudioQueueProcessingTapNew: PreEffects
+    or PostEffects, not both, perhaps Siphon), and what the audio is (passed to the callback and
+    returned by AudioQueueProcessingTapGetSourceAudio). */
+typedef CF_OPTIONS(UInt32, AudioQueueProcessingTapFlags) {
+    kAudioQueueProcessingTap_PreEffects = (1 << 0),
+    kAudioQueueProcessingTap_PostEffects = (1 << 1),
+    kAudioQueueProcessingTap_Siphon = (1 << 2),
+    kAudioQueueProcessingTap_StartOfStream = (1 << 8),
+    kAudioQueueProcessingTap_EndOfStream = (1 << 9),
+};
+
+/** Called on the queue's render (or capture) thread for each chunk of audio: at most the
+    maximum frames AudioQueueProcessingTapNew gave, one buffer per channel in ioData (NULL and 0
+    bytes on entry for a non-siphon tap, which fetches its source with
+    AudioQueueProcessingTapGetSourceAudio and returns its own pointers and outNumberFrames; a
+    siphon's buffers hold the audio, to be read only). */
+typedef void (*AudioQueueProcessingTapCallback)(void *_Nullable inClientData, AudioQueueProcessingTapRef inAQTap,
+                                                UInt32 inNumberFrames, AudioTimeStamp *ioTimeStamp,
+                                                AudioQueueProcessingTapFlags *ioFlags, UInt32 *outNumberFrames,
+                                                AudioBufferList *ioData);
+
+/** Makes a tap on a stopped queue (one per queue); gives its maximum frames per call and its
+    processing format (the queue's rate and channels, Float32 non-interleaved). */
+AT_EXPORT OSStatus AudioQueueProcessingTapNew(AudioQueueRef inAQ, AudioQueueProcessingTapCallback inCallback,
+                                              void *_Nullable inClientData, AudioQueueProcessingTapFlags inFlags,
+                                              UInt32 *outMaxFrames, AudioStreamBasicDescription *outProcessingFormat,
+                                              AudioQueueProcessingTapRef _Nullable *_Nonnull outAQTap);
+
+/** Removes a tap from its queue, which must be stopped. */
+AT_EXPORT OSStatus AudioQueueProcessingTapDispose(AudioQueueProcessingTapRef inAQTap);
+
+/** From inside the tap's callback: up to inNumberFrames frames of source audio, into the
+    queue's buffers (NULL pointers in ioData) or copied into the caller's. */
+AT_EXPORT OSStatus AudioQueueProcessingTapGetSourceAudio(AudioQueueProcessingTapRef inAQTap, UInt32 inNumberFrames,
+                                                         AudioTimeStamp *ioTimeStamp,
+                                                         AudioQueueProcessingTapFlags *outFlags,
+                                                         UInt32 *outNumberFrames, AudioBufferList *ioData);
+
+/** From inside an output queue's tap callback, after AudioQueueProcessingTapGetSourceAudio:
+    the queue's sample time and the queue frames the chunk covers. */
+AT_EXPORT OSStatus AudioQueueProcessingTapGetQueueTime(AudioQueueProcessingTapRef inAQTap,
+                                                       Float64 *outQueueSampleTime, UInt32 *outQueueFrameCount);
 
 AT_ASSUME_NONNULL_END
 AT_EXTERN_C_END
