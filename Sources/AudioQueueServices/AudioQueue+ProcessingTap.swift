@@ -21,6 +21,8 @@ extension AudioQueue {
             }
             let tap = AudioQueueProcessingTap(flags: flags, sampleRate: sampleRate, channels: channels, processor: processor)
             let stage = OutputTapStage(tap: tap, engine: r.engine)
+            // Queue time passes at the time/pitch unit's rate after it (1 without one).
+            stage.rate = { [unowned chain = r.chain] in (chain.timePitch as? TimePitchStage)?.effectiveRate ?? 1 }
             if flags.contains(.postEffects) { r.chain.postTap = stage } else { r.chain.preTap = stage }
             tap.detach = { [weak self] () throws(AudioQueueError) in try self?.removeProcessingTap(tap) }
             return tap

@@ -183,6 +183,32 @@ struct ProcessingTapTests {
         }
     }
 
+    /// Behind the time/pitch unit at 1.5×, a post-effects tap's chunks each cover 1.5 times
+    /// their frames of queue time; a pre-effects tap's cover their own.
+    @Test(arguments: [AudioQueueProcessingTapFlags.preEffects, .postEffects])
+    func queueTimeFollowsThePlayRate(flags: AudioQueueProcessingTapFlags) throws {
+        let log = TapLog()
+        let queue = try offlineFloatQueue(channels: 1)
+        try queue.setTimePitchEnabled(true)
+        try queue.setParameter(.playRate, 1.5)
+        _ = try queue.makeProcessingTap(flags: flags, processor: Self.passThrough(log))
+        try queue.enqueue(try floatBuffer(queue, sine(frequency: 1000, frames: 48_000, channels: 1)))
+        try queue.start()
+        try queue.stop(immediate: false)
+        let out = try renderAll(queue, chunk: 4096)
+        let entries = log.entries.filter { $0.got > 0 }
+        let tapFrames = entries.reduce(0) { $0 + $1.got }
+        let queueFrames = entries.reduce(0) { $0 + ($1.queueTime?.frameCount ?? 0) }
+        if flags == .preEffects {
+            #expect(tapFrames == 48_000 && queueFrames == 48_000)
+        } else {
+            #expect(abs(Double(tapFrames) - 32_000) < 640, "\(tapFrames) frames after the unit")
+            #expect(abs(Double(queueFrames) - 48_000) < 960, "\(queueFrames) frames of queue time")
+            for e in entries { #expect(abs(Double(e.queueTime?.frameCount ?? 0) - Double(e.got) * 1.5) <= 0.5) }
+        }
+        #expect(abs(Double(out.count) - 32_000) < 640)
+    }
+
     @Test func misuseGivesApplesCodes() throws {
         let queue = try offlineFloatQueue()
         #expect(throws: AudioQueueError.self) { try queue.makeProcessingTap(flags: [.preEffects, .postEffects]) { _ in 0 } }

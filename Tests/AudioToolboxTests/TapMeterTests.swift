@@ -65,4 +65,17 @@ struct TapMeterTests {
         for (got, want) in zip(m.levels, reference) { #expect(abs(got - want) < 0.01, "\(got) dB, sox \(want) dB") }
         #expect(m.tapFrames == 132_300 && m.queueFrames == 132_300 && m.queueTimeErrors == 0)
     }
+
+    /// At 1.5× the post-effects tap sees two thirds of the frames, each covering 1.5 frames of
+    /// queue time, and tones keep their level through the time/pitch unit.
+    @Test("At rate 1.5 the tap sees 1/1.5 of the frames, all the queue time, the same levels")
+    func levelsAtOneAndAHalf() throws {
+        let reference = try Self.soxLevels(try Self.fixture.get())
+        let m = try Self.run(rate: "1.5")
+        #expect(reference.count == 2 && m.levels.count == 2)
+        for (got, want) in zip(m.levels, reference) { #expect(abs(got - want) < 0.5, "\(got) dB, sox \(want) dB") }
+        #expect(abs(Double(m.tapFrames) - 132_300 / 1.5) < 132_300 / 1.5 * 0.02, "\(m.tapFrames) tap frames")
+        #expect(abs(Double(m.queueFrames) - 132_300) < 132_300 * 0.02, "\(m.queueFrames) queue frames")
+        #expect(m.queueTimeErrors == 0)
+    }
 }

@@ -104,12 +104,12 @@ static void DeriveBufferSize(AudioStreamBasicDescription ASBDesc, UInt32 maxPack
     *outNumPacketsToRead = *outBufferSize / maxPacketSize;
 }
 
-/* Sets the playback rate (only 1 until the queues have a time/pitch unit). */
+/* Sets the playback rate: the time/pitch unit on, then the rate. */
 static void SetPlayRate(AudioQueueRef queue, Float32 rate) {
-    (void)queue;
     if (rate == 1) return;
-    fprintf(stderr, "error: this library plays at rate 1 only\n");
-    exit(1);
+    UInt32 enable = 1;
+    Check(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableTimePitch, &enable, sizeof enable), "enable time/pitch");
+    Check(AudioQueueSetParameter(queue, kAudioQueueParam_PlayRate, rate), "set the play rate");
 }
 
 int main(int argc, char **argv) {
