@@ -165,6 +165,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     ///
     /// A started queue keeps itself alive until it stops, as Apple's does.
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try Core.checkStartTime(time)
         try core.openDeviceIfNeeded(Self.driver, needed: { _ in true }, open: openDevice)
         let started = try capture.withLock { c throws(AudioQueueError) -> (generation: Int, previous: QueuePhase, stopping: Bool)? in
@@ -212,6 +213,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     /// Pauses recording, keeping the buffers and what was captured (`AudioQueuePause`);
     /// ``start(at:)`` resumes. What the device recorded before the pause is still delivered.
     public func pause() throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try transitions.run { () throws(AudioQueueError) in
             let device = try core.state.withLock { s throws(AudioQueueError) -> (any AudioInputDevice)? in
                 try s.checkUsable()
@@ -232,6 +234,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     /// once; everything recorded up to the call still arrives in callbacks, then the queue
     /// stops and ``AudioQueuePropertyID/isRunning`` listeners hear it.
     public func stop(immediate: Bool) throws(AudioQueueError) {
+        try TapThread.refuse(core)
         let stopping = try core.state.withLock { s throws(AudioQueueError) -> Bool in
             try s.checkUsable()
             guard !immediate else { return false }
@@ -249,6 +252,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     /// Hands back the buffer being filled with what has been recorded so far, even though it
     /// is not full (`AudioQueueFlush`).
     public func flush() throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
         capture.withLock { c in
             pump(c, drops: .always)
@@ -264,6 +268,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     /// buffer empty through the callback (`AudioQueueReset`). A running queue keeps recording
     /// into buffers enqueued afterwards.
     public func reset() throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try capture.withLock { c throws(AudioQueueError) in
             try core.state.withLock { s throws(AudioQueueError) in
                 try s.checkUsable()
@@ -281,6 +286,7 @@ public final class AudioInputQueue: @unchecked Sendable {
     /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
     /// Otherwise: once everything recorded has been handed back.
     public func dispose(immediate: Bool) throws(AudioQueueError) {
+        try TapThread.refuse(core)
         if try disposesNow(immediate: immediate) {
             finishDispose()
         } else {

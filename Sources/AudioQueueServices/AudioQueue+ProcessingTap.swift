@@ -25,6 +25,7 @@ extension AudioQueue {
             stage.rate = { [unowned chain = r.chain] in (chain.timePitch as? TimePitchStage)?.effectiveRate ?? 1 }
             if flags.contains(.postEffects) { r.chain.postTap = stage } else { r.chain.preTap = stage }
             tap.detach = { [weak self] () throws(AudioQueueError) in try self?.removeProcessingTap(tap) }
+            tap.call.queue = core
             return tap
         }
     }
@@ -77,6 +78,7 @@ extension AudioInputQueue {
             let tap = AudioQueueProcessingTap(flags: flags, sampleRate: sampleRate, channels: channels, processor: processor)
             c.tap = InputTapStage(tap: tap, chunkFrames: c.chunkFrames, hostTime: { [feed] in feed.hostTime(ofFrame: $0) })
             tap.detach = { [weak self] () throws(AudioQueueError) in try self?.removeProcessingTap(tap) }
+            tap.call.queue = core
             return tap
         }
     }

@@ -8,6 +8,7 @@ extension AudioQueue {
     /// ``AudioQueueParameterID/volumeRampTime``. `invalidParameter` for a value out of range or
     /// a parameter the queue does not have.
     public func setParameter(_ parameter: AudioQueueParameterID, _ value: Float) throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try render.withLock { r throws(AudioQueueError) in
             try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
             try RenderEngine.check(parameter, value)
@@ -23,7 +24,8 @@ extension AudioQueue {
     /// The parameter's current value (`AudioQueueGetParameter`); `invalidParameter` for one
     /// the queue does not have.
     public func parameter(_ parameter: AudioQueueParameterID) throws(AudioQueueError) -> Float {
-        try render.withLock { r throws(AudioQueueError) -> Float in
+        try TapThread.refuse(core)
+        return try render.withLock { r throws(AudioQueueError) -> Float in
             try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
             return try r.engine.parameter(parameter)
         }

@@ -173,6 +173,7 @@ public final class AudioQueue: @unchecked Sendable {
     ///
     /// A live queue keeps itself alive while it plays, as Apple's does until it is disposed of.
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try Core.checkStartTime(time)
         // Open the device before taking the locks: a sound server may take a while to answer.
         try core.openDeviceIfNeeded(Self.driver, needed: { $0.side.offline == nil }, open: openDevice)
@@ -234,6 +235,7 @@ public final class AudioQueue: @unchecked Sendable {
     /// which may be more than asked for.
     @discardableResult
     public func prime(frames: Int = 0) throws(AudioQueueError) -> Int {
+        try TapThread.refuse(core)
         let prepared = try render.withLock { r throws(AudioQueueError) -> Int in
             try core.state.withLock { s throws(AudioQueueError) in
                 try s.checkUsable()
@@ -254,6 +256,7 @@ public final class AudioQueue: @unchecked Sendable {
     /// ``start(at:)`` resumes. A queue stopping asynchronously pauses too, and goes on
     /// stopping when it resumes: a player can pause in the last seconds of a file.
     public func pause() throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try transitions.run { () throws(AudioQueueError) in
             let device = try core.state.withLock { s throws(AudioQueueError) -> (any AudioOutputDevice)? in
                 try s.checkUsable()
@@ -274,6 +277,7 @@ public final class AudioQueue: @unchecked Sendable {
     /// stopped or paused, an asynchronous stop takes effect once the queue is started and has
     /// played what is enqueued.
     public func stop(immediate: Bool) throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try core.state.withLock { s throws(AudioQueueError) in
             try s.checkUsable()
             if !immediate { s.phase.requestAsynchronousStop() }
@@ -284,6 +288,7 @@ public final class AudioQueue: @unchecked Sendable {
     /// Makes sure everything enqueued is decoded and will play, even if it does not fill the
     /// decode buffer (`AudioQueueFlush`). Call after enqueueing the last buffer.
     public func flush() throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try render.withLock { r throws(AudioQueueError) in
             let live = try core.state.withLock { s throws(AudioQueueError) -> Bool in
                 try s.checkUsable()
@@ -298,6 +303,7 @@ public final class AudioQueue: @unchecked Sendable {
     /// Silences the queue at once, hands every enqueued buffer back through the callback, and
     /// resets decoder and DSP state (`AudioQueueReset`). A running queue keeps running.
     public func reset() throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try transitions.run { () throws(AudioQueueError) in
             try render.withLock { r throws(AudioQueueError) in
                 let (live, paused, playedOut) = try core.state.withLock { s throws(AudioQueueError) -> (Bool, (any AudioOutputDevice)?, Int64?) in
@@ -339,6 +345,7 @@ public final class AudioQueue: @unchecked Sendable {
     /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
     /// Otherwise: once everything enqueued has played. Later calls throw `disposalPending`.
     public func dispose(immediate: Bool) throws(AudioQueueError) {
+        try TapThread.refuse(core)
         if try disposesNow(immediate: immediate) { finishDispose() } else { feed.wake.signal() }
     }
 

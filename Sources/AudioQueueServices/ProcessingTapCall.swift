@@ -1,5 +1,8 @@
 public import AudioCore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension AudioQueueProcessingTap {
     /// One run of a tap's processor: what the queue asks for, the source audio, and the
@@ -36,8 +39,12 @@ extension AudioQueueProcessingTap {
         let storage: UnsafeMutablePointer<Float>
         /// Where the output of each channel is read from after the processor returns.
         let outputs: UnsafeMutablePointer<UnsafePointer<Float>>
-        private let active = Atomic<Bool>(false)
+        /// The thread running the processor (`pthread_self()`), 0 when none: source audio and
+        /// the queue time are for that thread only.
+        private let activeThread = Atomic<UInt>(0)
         unowned(unsafe) var host: (any TapHost)?
+        /// The queue the tap belongs to (its `Core`), for ``TapThread``.
+        weak var queue: AnyObject?
         /// A source request in this call came back short.
         var shortSource = false
         /// A source request has been made in this call (or the audio was given: a siphon).
@@ -58,7 +65,7 @@ extension AudioQueueProcessingTap {
         }
 
         /// True while the processor runs.
-        public var isActive: Bool { active.load(ordering: .relaxed) }
+        public var isActive: Bool { activeThread.load(ordering: .relaxed) == UInt(pthread_self()) }
 
         /// The queue's buffer for channel `channel` (``AudioQueueProcessingTap/maximumFrames``
         /// frames): where ``getSourceAudio(frames:)`` puts the source audio and, unless
@@ -142,13 +149,15 @@ extension AudioQueueProcessingTap {
             sourceTaken = given > 0 || tap.flags.contains(.siphon)
             shortSource = false
             for c in 0..<channelCount { outputs[c] = UnsafePointer(storage + c * maximumFrames) }
-            active.store(true, ordering: .relaxed)
+            activeThread.store(UInt(pthread_self()), ordering: .relaxed)
         }
 
         /// Runs the processor: its result, between 0 and ``frameCount``.
         func run() -> Int {
+            let previous = queue.map { TapThread.enter($0) }
             let produced = tap.processor(self)
-            active.store(false, ordering: .relaxed)
+            if let previous { TapThread.leave(previous) }
+            activeThread.store(0, ordering: .relaxed)
             return min(max(produced, 0), frameCount)
         }
     }

@@ -113,14 +113,16 @@ extension AudioQueue: UntypedQueueProperties {
     /// The size in bytes of a property's value (`AudioQueueGetPropertySize`);
     /// `invalidProperty` for an ID the queue does not have.
     public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
-        try propertyBytes(id).count
+        try TapThread.refuse(core)
+        return try propertyBytes(id).count
     }
 
     /// Copies a property's value into `data` and returns the bytes written
     /// (`AudioQueueGetProperty`). `invalidProperty` for an unknown ID, `invalidPropertySize`
     /// when `data` is smaller than the value.
     public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
-        try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
+        try TapThread.refuse(core)
+        return try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
     }
 
     /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: magic cookie,
@@ -129,6 +131,7 @@ extension AudioQueue: UntypedQueueProperties {
     /// Apple's header has it). `invalidProperty`
     /// for an unknown or read-only ID, `invalidPropertySize` for a value of the wrong size.
     public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try setPropertyBytes(id, data)
     }
 }
@@ -153,18 +156,21 @@ extension AudioInputQueue: UntypedQueueProperties {
     /// The size in bytes of a property's value (`AudioQueueGetPropertySize`); `invalidProperty`
     /// for an ID an input queue does not have (the decode buffer size is for output).
     public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
-        try propertyBytes(id).count
+        try TapThread.refuse(core)
+        return try propertyBytes(id).count
     }
 
     /// Copies a property's value into `data` and returns the bytes written
     /// (`AudioQueueGetProperty`).
     public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
-        try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
+        try TapThread.refuse(core)
+        return try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
     }
 
     /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: channel layout,
     /// level metering, current device, channel assignments (write-only).
     public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
+        try TapThread.refuse(core)
         try setPropertyBytes(id, data)
     }
 }

@@ -76,6 +76,39 @@ struct ProcessingTapTests {
         #expect(log.entries.allSatisfy { $0.error == nil && $0.frameCount <= 2048 })
     }
 
+    /// A tap runs with its queue's render lock held: a call into its own queue other than the
+    /// two Apple allows answers invalidTapContext instead of waiting on that lock for ever, and
+    /// so does a call on another queue (its lock would be taken out of order).
+    @Test func callsIntoItsOwnQueueFromInsideATapAreRefused() throws {
+        let other = try offlineFloatQueue(channels: 2)
+        let codes = Guarded<[AudioQueueError.Code?]>([])
+        let holder = Guarded<AudioQueue?>(nil)
+        let (queue, _, _) = try startedQueue(frames: 4096, tap: .preEffects) { call in
+            let got = (try? call.getSourceAudio(frames: call.frameCount)) ?? 0
+            guard let queue = holder.withLock({ $0 }) else { return got }
+            func code(_ body: () throws(AudioQueueError) -> Void) -> AudioQueueError.Code? {
+                do { try body() } catch { return error.code }
+                return nil
+            }
+            let seen = [
+                code { () throws(AudioQueueError) in try queue.setParameter(.volume, 0.5) },
+                code { () throws(AudioQueueError) in _ = try queue.parameter(.volume) },
+                code { () throws(AudioQueueError) in _ = try queue.propertySize(AudioQueuePropertyID.isRunning.rawValue) },
+                code { () throws(AudioQueueError) in try queue.reset() },
+                code { () throws(AudioQueueError) in try other.setParameter(.volume, 0.25) },
+            ]
+            codes.withLock { if $0.isEmpty { $0 = seen } }
+            return got
+        }
+        holder.withLock { $0 = queue }
+        try queue.stop(immediate: false)
+        _ = try renderAll(queue, chunk: 1024)
+        let seen = codes.withLock { $0 }
+        #expect(seen == [.invalidTapContext, .invalidTapContext, .invalidTapContext, .invalidTapContext, .invalidTapContext])
+        #expect(try other.parameter(AudioQueueParameterID.volume) == 1)
+        #expect(try queue.parameter(AudioQueueParameterID.volume) == 1)
+    }
+
     @Test func aGainTapHalvesTheOutput() throws {
         let log = TapLog()
         let (queue, _, samples) = try startedQueue(frames: 9000, tap: .postEffects, processor: Self.passThrough(log, gain: 0.5))
