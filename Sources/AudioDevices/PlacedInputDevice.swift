@@ -55,7 +55,7 @@ public final class PlacedInputDevice: AudioInputDevice, AudioCaptureSink, @unche
         while done < frameCount {
             let n = min(scratchFrames, frameCount - done)
             placement.pick(samples + done * placement.deviceChannels, into: scratch, frames: n)
-            sink.capture(scratch, frameCount: n, hostTime: hostTime + UInt64(Double(done) * nanosPerFrame))
+            sink.capture(scratch, frameCount: n, hostTime: hostTime == 0 ? 0 : hostTime + UInt64(Double(done) * nanosPerFrame))
             done += n
         }
     }

@@ -108,6 +108,8 @@ final class OutputTapStage: ChainStage, TapHost {
             let produced = call.run()
             tookSource = call.sourceTaken
             let passed = dry ? min(k, call.sourceFrames) : k
+            // Told once, even to a tap that never takes its source.
+            if passed > 0 { startToTell = false }
             let out = min(produced, passed)
             let d = destination + done * channels
             Deinterleave.merge(call.outputs, channels: channels, frames: out, into: d)

@@ -63,8 +63,13 @@ public final class AudioQueueProcessingTap: @unchecked Sendable {
     /// per chunk). Its methods work only while the processor runs.
     public let call: Call
     private let disposed = Atomic<Bool>(false)
-    /// Removes the tap from its queue (set by the queue that made it).
-    var detach: (() throws(AudioQueueError) -> Void)?
+    /// Removes the tap from its queue (set by the queue that made it; read by ``dispose()`` and
+    /// cleared by the queue's own disposal, perhaps on two threads at once).
+    private let detachment = Mutex<(@Sendable () throws(AudioQueueError) -> Void)?>(nil)
+    var detach: (@Sendable () throws(AudioQueueError) -> Void)? {
+        get { detachment.withLock { $0 } }
+        set { detachment.withLock { $0 = newValue } }
+    }
 
     init(flags: AudioQueueProcessingTapFlags, sampleRate: Double, channels: Int, processor: @escaping Processor) {
         self.flags = flags

@@ -222,7 +222,15 @@ final class RenderEngine {
         switch id {
         case .playRate, .pitch:
             if id == .playRate { playRate = value } else { pitch = value }
-            if tracksTimePitch { timePitchChanges.append(TimePitchChange(at: at ?? position, parameter: id, value: value)) }
+            guard tracksTimePitch else { break }
+            let change = TimePitchChange(at: at ?? position, parameter: id, value: value)
+            // A later change of the same parameter at the same frame replaces the earlier one
+            // (a stopped queue's position does not move: the list stays short).
+            if let i = timePitchChanges.lastIndex(where: { $0.parameter == id }), timePitchChanges[i].at == change.at {
+                timePitchChanges[i] = change
+            } else {
+                timePitchChanges.append(change)
+            }
         case .volume:
             volume = value
             let frames = Int((Double(rampTime) * sampleRate).rounded())

@@ -82,6 +82,8 @@ final class TimePitchStage: ChainStage {
         cursor = Double(output)
         nextQueue = queue
         needsAnchor = true
+        // The clock reads queue time through the map at once, before the next render.
+        map.anchor(output: output, queue: queue, rate: effectiveRate)
     }
 
     /// Bypasses the processor or puts it back. What it holds is dropped (a few milliseconds):

@@ -17,6 +17,9 @@ final class TimeDomainProcessor: TimePitchProcessor {
     let sampleRate: Double
     let channels: Int
     private let touch: OpaquePointer
+    /// A block with NaN and infinities made silence (they would spread through SoundTouch's
+    /// overlap buffers for the rest of the stream).
+    private let clean: UnsafeMutablePointer<Float>
     private let queue: FrameQueue
     /// Nothing written since the stream began (alignment is set at the first write).
     private var streamStarted = false
@@ -43,6 +46,7 @@ final class TimeDomainProcessor: TimePitchProcessor {
         self.sampleRate = sampleRate
         self.channels = channels
         queue = FrameQueue(channels: channels, capacity: TimePitch.maximumBlockFrames * 8)
+        clean = .allocate(capacity: TimePitch.maximumBlockFrames * channels)
         stshim_set_tempo(st, 1)
         // SETTING_SEQUENCE_MS, SETTING_SEEKWINDOW_MS, SETTING_OVERLAP_MS.
         _ = stshim_set_setting(st, 3, Int32(Self.sequenceMilliseconds))
@@ -50,7 +54,10 @@ final class TimeDomainProcessor: TimePitchProcessor {
         _ = stshim_set_setting(st, 5, 8)
     }
 
-    deinit { stshim_destroy(touch) }
+    deinit {
+        stshim_destroy(touch)
+        clean.deallocate()
+    }
 
     func inputFramesNeeded(forOutput outputFrames: Int) -> Int {
         let missing = max(0, outputFrames - queue.available)
@@ -79,8 +86,19 @@ final class TimeDomainProcessor: TimePitchProcessor {
         queue.owe(frames, rate: rate)
         var offset = 0
         while offset < frames {
-            let n = min(frames - offset, 8192)
-            stshim_put(touch, input + offset * channels, UInt32(n))
+            let n = min(frames - offset, TimePitch.maximumBlockFrames)
+            let block = input + offset * channels
+            var finite = true
+            for i in 0..<(n * channels) where !block[i].isFinite {
+                finite = false
+                break
+            }
+            if finite {
+                stshim_put(touch, block, UInt32(n))
+            } else {
+                for i in 0..<(n * channels) { clean[i] = block[i].isFinite ? block[i] : 0 }
+                stshim_put(touch, clean, UInt32(n))
+            }
             offset += n
             drain()
         }

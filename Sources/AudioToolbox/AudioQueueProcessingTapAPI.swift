@@ -79,6 +79,8 @@ final class TapBox: @unchecked Sendable {
                 produced = 0
                 continue
             }
+            // Never read past what the tap says its buffer holds.
+            produced = min(produced, Int(buffers[c].mDataByteSize) / MemoryLayout<Float>.size)
             call.setOutput(channel: c, UnsafePointer(p.assumingMemoryBound(to: Float.self)))
         }
         return produced
