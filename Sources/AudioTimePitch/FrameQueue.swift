@@ -119,3 +119,15 @@ enum RateRange {
         return min(max(cents, -2400), 2400)
     }
 }
+
+/// `block` (`count` samples) when every sample is finite; otherwise `scratch`, holding the block
+/// with NaN and infinities made silence (they would spread through a processor's state for the
+/// rest of the stream).
+@inline(__always)
+func finiteSamples(_ block: UnsafePointer<Float>, count: Int, scratch: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+    var i = 0
+    while i < count && block[i].isFinite { i += 1 }
+    guard i < count else { return block }
+    for j in 0..<count { scratch[j] = block[j].isFinite ? block[j] : 0 }
+    return UnsafePointer(scratch)
+}

@@ -87,18 +87,7 @@ final class TimeDomainProcessor: TimePitchProcessor {
         var offset = 0
         while offset < frames {
             let n = min(frames - offset, TimePitch.maximumBlockFrames)
-            let block = input + offset * channels
-            var finite = true
-            for i in 0..<(n * channels) where !block[i].isFinite {
-                finite = false
-                break
-            }
-            if finite {
-                stshim_put(touch, block, UInt32(n))
-            } else {
-                for i in 0..<(n * channels) { clean[i] = block[i].isFinite ? block[i] : 0 }
-                stshim_put(touch, clean, UInt32(n))
-            }
+            stshim_put(touch, finiteSamples(input + offset * channels, count: n * channels, scratch: clean), UInt32(n))
             offset += n
             drain()
         }

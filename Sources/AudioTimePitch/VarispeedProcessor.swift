@@ -44,18 +44,7 @@ final class VarispeedProcessor: TimePitchProcessor {
         var offset = 0
         while offset < frames {
             let n = min(frames - offset, TimePitch.maximumBlockFrames)
-            let block = input + offset * channels
-            var finite = true
-            for i in 0..<(n * channels) where !block[i].isFinite {
-                finite = false
-                break
-            }
-            if finite {
-                resampler.process(block, frames: n, into: queue)
-            } else {
-                for i in 0..<(n * channels) { clean[i] = block[i].isFinite ? block[i] : 0 }
-                resampler.process(clean, frames: n, into: queue)
-            }
+            resampler.process(finiteSamples(input + offset * channels, count: n * channels, scratch: clean), frames: n, into: queue)
             offset += n
         }
     }
