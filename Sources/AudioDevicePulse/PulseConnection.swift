@@ -12,6 +12,8 @@ struct PulseEndpoint: Sendable {
     /// The device's own sample rate and channel count (0 when the server did not say).
     var rate: UInt32 = 0
     var channels: Int = 0
+    /// The device's own channel map (nil when the server did not say).
+    var channelMap: pa_channel_map? = nil
 }
 
 /// A threaded main loop with a context connected on it, shared by every device and
@@ -299,11 +301,11 @@ final class PulseConnection: @unchecked Sendable {
             switch direction {
             case .output:
                 pa_context_get_sink_info_list(context, { _, info, eol, userdata in
-                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec) }, eol)
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec, $0.pointee.channel_map) }, eol)
                 }, userdata)
             case .input:
                 pa_context_get_source_info_list(context, { _, info, eol, userdata in
-                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec) }, eol)
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec, $0.pointee.channel_map) }, eol)
                 }, userdata)
             }
         }
@@ -319,11 +321,11 @@ final class PulseConnection: @unchecked Sendable {
             switch direction {
             case .output:
                 pa_context_get_sink_info_by_name(context, key, { _, info, eol, userdata in
-                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec) }, eol)
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec, $0.pointee.channel_map) }, eol)
                 }, userdata)
             case .input:
                 pa_context_get_source_info_by_name(context, key, { _, info, eol, userdata in
-                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec) }, eol)
+                    Collector.add(userdata, info.map { PulseEndpoint($0.pointee.name, $0.pointee.description, $0.pointee.sample_spec, $0.pointee.channel_map) }, eol)
                 }, userdata)
             }
         }
@@ -368,10 +370,12 @@ final class PulseConnection: @unchecked Sendable {
 }
 
 extension PulseEndpoint {
-    init(_ name: UnsafePointer<CChar>?, _ description: UnsafePointer<CChar>?, _ spec: pa_sample_spec) {
+    init(_ name: UnsafePointer<CChar>?, _ description: UnsafePointer<CChar>?, _ spec: pa_sample_spec, _ map: pa_channel_map) {
         let name = name.map { String(cString: $0) } ?? ""
+        var map = map
         self.init(
-            name: name, description: description.map { String(cString: $0) } ?? name, rate: spec.rate, channels: Int(spec.channels)
+            name: name, description: description.map { String(cString: $0) } ?? name, rate: spec.rate, channels: Int(spec.channels),
+            channelMap: pa_channel_map_valid(&map) != 0 ? map : nil
         )
     }
 

@@ -67,6 +67,8 @@ final class PulseStream: @unchecked Sendable {
     private let streamName: String
     private var spec: pa_sample_spec
     private var channelMap: pa_channel_map
+    /// The sink's or source's own channel map, for a stream with ``channelsByIndex``.
+    private let endpointMap: pa_channel_map?
 
     // Guarded by the main loop's lock.
     /// The current stream, if any.
@@ -99,6 +101,7 @@ final class PulseStream: @unchecked Sendable {
         self.endpointName = name
         self.spec = spec
         self.channelMap = map
+        self.endpointMap = found.channelMap
         self.frameBytes = channels * MemoryLayout<Float>.size
         self.bufferFrames = min(max(bufferFrames, Int(spec.rate) / 200), Int(spec.rate) * 2)
         self.attributes = pa_buffer_attr(maxlength: .max, tlength: .max, prebuf: .max, minreq: .max, fragsize: .max)
@@ -161,7 +164,12 @@ final class PulseStream: @unchecked Sendable {
         guard connection.isReady else {
             throw lost ?? AudioDeviceError(.disconnected, "the PulseAudio server went away: \(connection.lastError)")
         }
-        guard let stream = pa_stream_new(connection.context, streamName, &spec, &channelMap) else {
+        // Channels by index: the stream also names its channels as the device does, so that a
+        // server that maps by position rather than honouring PA_STREAM_NO_REMAP_CHANNELS
+        // (PipeWire's PulseAudio server) still puts channel N on the device's channel N.
+        var map = channelMap
+        if channelsByIndex, let own = endpointMap, Int(own.channels) == Int(spec.channels) { map = own }
+        guard let stream = pa_stream_new(connection.context, streamName, &spec, &map) else {
             throw AudioDeviceError(.openFailed, "cannot create a PulseAudio stream: \(connection.lastError)")
         }
         installCallbacks(on: stream)
