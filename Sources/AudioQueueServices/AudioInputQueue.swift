@@ -21,7 +21,9 @@ import Synchronization
 /// Threading: as ``AudioQueue``. The device's I/O thread only copies what it records into a
 /// ring; a capture thread the queue owns encodes; callbacks and listeners run on the callback
 /// queue, one at a time, in order.
-public final class AudioInputQueue: @unchecked Sendable {
+///
+/// `Sendable`, checked by the compiler, as ``AudioQueue`` is.
+public final class AudioInputQueue: Sendable {
     /// The input callback (`AudioQueueInputCallback`): a buffer filled with `packetCount` whole
     /// packets (``AudioQueueBuffer/audioDataByteSize`` bytes) whose first frame was recorded at
     /// `startTime` (sample time on the queue's timeline, and host time), with the packets'
@@ -30,6 +32,13 @@ public final class AudioInputQueue: @unchecked Sendable {
     public typealias InputCallback = @Sendable (
         _ queue: AudioInputQueue, _ buffer: AudioQueueBuffer, _ startTime: AudioTimeStamp, _ packetCount: Int,
         _ packetDescriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?
+    ) -> Void
+    /// The input callback with the packets as a collection (no pointers): a buffer filled with
+    /// `packets.count` whole packets whose first frame was recorded at `startTime`. `packets`
+    /// reads the buffer in place — for formats of constant-size packets too, computed — and is
+    /// valid inside the callback (see ``AudioQueueBuffer/Packets``).
+    public typealias InputHandler = @Sendable (
+        _ queue: AudioInputQueue, _ buffer: AudioQueueBuffer, _ startTime: AudioTimeStamp, _ packets: AudioQueueBuffer.Packets
     ) -> Void
     /// A property listener (`AudioQueuePropertyListenerProc`).
     public typealias PropertyListener = @Sendable (_ queue: AudioInputQueue, _ property: AudioQueuePropertyID) -> Void
@@ -50,6 +59,8 @@ public final class AudioInputQueue: @unchecked Sendable {
     let channels: Int
     let sampleRate: Double
     private let callback: InputCallback
+    /// Where a queue made without a callback delivers what it records (``recordedBuffers``).
+    let sink: RecordedBufferSink?
 
     /// Creates a recording queue for data in `format` (Apple's `AudioQueueNewInput`, or
     /// `AudioQueueNewInputWithDispatchQueue` when `callbackQueue` is given).
@@ -64,9 +75,28 @@ public final class AudioInputQueue: @unchecked Sendable {
     ///     when the queue first starts. It must record at `format`'s sample rate; a different
     ///     channel count is mapped.
     ///   - callback: Called with each buffer filled.
-    public init(
+    public convenience init(
         format: AudioStreamBasicDescription, callbackQueue: DispatchQueue? = nil,
         device: (any AudioInputDevice)? = nil, callback: @escaping InputCallback
+    ) throws(AudioQueueError) {
+        try self.init(format: format, callbackQueue: callbackQueue, device: device, sink: nil, callback: callback)
+    }
+
+    /// Creates a recording queue whose callback gets the packets as a collection
+    /// (``InputHandler``) rather than a pointer; otherwise as
+    /// ``init(format:callbackQueue:device:callback:)``.
+    public convenience init(
+        format: AudioStreamBasicDescription, callbackQueue: DispatchQueue? = nil,
+        device: (any AudioInputDevice)? = nil, handler: @escaping InputHandler
+    ) throws(AudioQueueError) {
+        try self.init(format: format, callbackQueue: callbackQueue, device: device, sink: nil) { queue, buffer, startTime, count, _ in
+            handler(queue, buffer, startTime, queue.packets(of: buffer, count: count))
+        }
+    }
+
+    init(
+        format: AudioStreamBasicDescription, callbackQueue: DispatchQueue?,
+        device: (any AudioInputDevice)?, sink: RecordedBufferSink?, callback: @escaping InputCallback
     ) throws(AudioQueueError) {
         guard format.sampleRate >= 1, format.sampleRate.isFinite, format.sampleRate <= 1_536_000,
               format.channelsPerFrame > 0, format.channelsPerFrame <= 64 else {
@@ -84,6 +114,7 @@ public final class AudioInputQueue: @unchecked Sendable {
         self.channels = channels
         sampleRate = format.sampleRate
         self.callback = callback
+        self.sink = sink
         let deviceChannels = device.map { Int($0.format.channelsPerFrame) } ?? channels
         if let device, device.format.sampleRate != format.sampleRate {
             throw AudioQueueError(.invalidDevice, "\(device.info.uid) records at \(device.format.sampleRate) Hz, not \(format.sampleRate) Hz")
@@ -101,6 +132,14 @@ public final class AudioInputQueue: @unchecked Sendable {
         if let device {
             core.state.withLock { s in _ = s.side.session.replace(with: device, owned: false, uid: nil) }
         }
+        if let sink { core.state.withLock { $0.stopObserver = { sink.queueStopped() } } }
+    }
+
+    /// The first `count` packets of `buffer` as a collection: its descriptions for a format of
+    /// variable-size packets, computed ones for constant-size packets.
+    func packets(of buffer: AudioQueueBuffer, count: Int) -> AudioQueueBuffer.Packets {
+        let size = Int(streamDescription.bytesPerPacket)
+        return AudioQueueBuffer.Packets(buffer: buffer, count: count, constantSize: size > 0 ? .init(bytes: size) : nil)
     }
 
     deinit { releaseOnDeinit() }
@@ -109,7 +148,7 @@ public final class AudioInputQueue: @unchecked Sendable {
         let buffer = finished.buffer
         let descriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?
         if streamDescription.bytesPerPacket == 0, let p = buffer.packetDescriptions {
-            descriptions = UnsafeBufferPointer(start: p, count: Int(min(buffer.packetDescriptionCount, buffer.packetDescriptionCapacity)))
+            descriptions = UnsafeBufferPointer(start: p, count: buffer.validDescriptionCount)
         } else {
             descriptions = nil
         }
@@ -164,7 +203,24 @@ public final class AudioInputQueue: @unchecked Sendable {
     /// stop is in progress.
     ///
     /// A started queue keeps itself alive until it stops, as Apple's does.
+    ///
+    /// Returns before the device delivers: a sound server may take from milliseconds to
+    /// seconds to begin. ``isRunning`` turns true (and ``isRunningChanges`` says so) once it
+    /// has; the first buffer's start time says which frame came first (see the Recording
+    /// article).
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
+        guard let sink else { return try startQueue(at: time) }
+        sink.arm()
+        enqueueSinkBuffers()
+        do {
+            try startQueue(at: time)
+        } catch {
+            core.checkStopped()
+            throw error
+        }
+    }
+
+    private func startQueue(at time: AudioTimeStamp?) throws(AudioQueueError) {
         try TapThread.refuse(core)
         try Core.checkStartTime(time)
         try core.openDeviceIfNeeded(Self.driver, needed: { _ in true }, open: openDevice)
@@ -281,6 +337,7 @@ public final class AudioInputQueue: @unchecked Sendable {
         }
         core.drainCallbacksNow(self)
         core.state.withLock { $0.line.refusals -= 1 }
+        if sink != nil { enqueueSinkBuffers() }
     }
 
     /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.

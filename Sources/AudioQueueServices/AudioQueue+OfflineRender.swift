@@ -90,7 +90,7 @@ extension AudioQueue {
             }
             guard s.phase.isActive else { throw AudioQueueError(.invalidRunState, "start the queue before rendering") }
             let bpf = Int(offline.format.bytesPerFrame)
-            guard frameCount >= 0, frameCount <= Int(buffer.audioDataBytesCapacity) / bpf else {
+            guard frameCount >= 0, frameCount <= buffer.audioDataBytesCapacity / bpf else {
                 throw AudioQueueError(.invalidParameter, "\(frameCount) frames do not fit in \(buffer.audioDataBytesCapacity) bytes")
             }
             let formatChannels = Int(offline.format.channelsPerFrame)
@@ -147,12 +147,27 @@ extension AudioQueue {
             }
         }
         let stopping = core.state.withLock { s -> Bool in
-            buffer.audioDataByteSize = UInt32(filled * bpf)
+            buffer.audioDataByteSize = filled * bpf
             s.side.offline?.position += Int64(filled)
+            s.side.offline?.atEnd = ended
             return ended && s.phase.isStopping
         }
         scheduleCallbacks()
         if stopping { finishAsyncStop() }
+    }
+
+    /// Renders the next `frameCount` frames into `buffer` in the offline format, at the queue's
+    /// own position (where the last render ended; 0 after a start from stopped), and returns
+    /// the frames rendered: `frameCount`, or fewer at the end of the stream. Otherwise as
+    /// ``offlineRender(at:into:frameCount:)``.
+    @discardableResult
+    public func offlineRender(into buffer: AudioQueueBuffer, frameCount: Int) throws(AudioQueueError) -> Int {
+        let (position, bytesPerFrame) = try core.state.withLock { s throws(AudioQueueError) -> (Int64, Int) in
+            guard let offline = s.side.offline else { throw AudioQueueError(.invalidOfflineMode, "the queue is not in offline mode") }
+            return (offline.position, Int(offline.format.bytesPerFrame))
+        }
+        try offlineRender(at: AudioTimeStamp(sampleTime: Double(position), flags: .sampleTimeValid), into: buffer, frameCount: frameCount)
+        return buffer.audioDataByteSize / max(bytesPerFrame, 1)
     }
 
     /// Renders `frameCount` Float32 frames into `destination`: primed frames first, then the

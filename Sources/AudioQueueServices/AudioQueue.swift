@@ -20,7 +20,10 @@ import Synchronization
 ///
 /// ``AudioInputQueue`` is its recording counterpart; both are built on the same run-state
 /// machine, buffer ownership and callback line.
-public final class AudioQueue: @unchecked Sendable {
+///
+/// `Sendable`, checked by the compiler: every stored property is a constant of a `Sendable`
+/// type; what changes lives behind the queue's locks (see <doc:Threading>).
+public final class AudioQueue: Sendable {
     /// The output callback (`AudioQueueOutputCallback`): a buffer the queue has finished with.
     public typealias OutputCallback = @Sendable (_ queue: AudioQueue, _ buffer: AudioQueueBuffer) -> Void
     /// A property listener (`AudioQueuePropertyListenerProc`).
@@ -152,6 +155,7 @@ public final class AudioQueue: @unchecked Sendable {
                 buffer: buffer, descriptions: packetDescriptions, trimStart: trimFramesAtStart, trimEnd: trimFramesAtEnd,
                 events: parameterEvents, requestedStart: requested, pending: s.side.pending)
             s.side.pending.append(entry, requestedStart: requested)
+            s.side.offline?.atEnd = false
             buffer.state = .enqueued
             let stamp = AudioTimeStamp(sampleTime: Double(entry.startTime), flags: .sampleTimeValid)
             // The render thread need only hear of it when the engine is waiting for a buffer:
@@ -391,20 +395,23 @@ public final class AudioQueue: @unchecked Sendable {
 }
 
 /// A queue's record of timeline discontinuities (Apple's `AudioQueueTimelineRef`).
-public final class AudioQueueTimeline: @unchecked Sendable {
+public final class AudioQueueTimeline: Sendable {
     let owner: UInt64
-    var seenUnderruns: Int
+    /// The count of discontinuities this timeline last saw.
+    private let seen: Mutex<Int>
 
     init(owner: UInt64, seen: Int) {
         self.owner = owner
-        seenUnderruns = seen
+        self.seen = Mutex(seen)
     }
 
     /// Whether the queue's count of discontinuities moved to `count` since this timeline last
-    /// looked (state lock held); remembers it.
+    /// looked; remembers it.
     func observe(_ count: Int) -> Bool {
-        defer { seenUnderruns = count }
-        return count != seenUnderruns
+        seen.withLock { seen in
+            defer { seen = count }
+            return count != seen
+        }
     }
 }
 

@@ -96,10 +96,10 @@ final class CaptureLine {
 
     /// The most packets a buffer of `buffer`'s capacity takes (0: not even one).
     func packetCapacity(of buffer: AudioQueueBuffer) -> Int {
-        let bytes = Int(buffer.audioDataBytesCapacity)
+        let bytes = buffer.audioDataBytesCapacity
         if packetBytes > 0 { return bytes / packetBytes }
         let byPackets = bytes / max(1, converter.maximumOutputPacketSize)
-        return min(byPackets, Int(buffer.packetDescriptionCapacity))
+        return min(byPackets, buffer.packetDescriptionCapacity)
     }
 
     // MARK: Filling
@@ -200,11 +200,11 @@ final class CaptureLine {
     private func framesFitting(_ packets: Int, in buffer: AudioQueueBuffer) -> Int {
         var k = max(1, packets)
         guard let encoder, encoder.hasDelay else { return k * framesPerPacket }
-        let bytes = Int(buffer.audioDataBytesCapacity)
+        let bytes = buffer.audioDataBytesCapacity
         let largest = max(1, encoder.maximumPacketSize)
         while k > 1 {
             if let need = encoder.outputByteCount(forFrames: k * framesPerPacket), need <= bytes,
-               (need + largest - 1) / largest <= Int(buffer.packetDescriptionCapacity) { break }
+               (need + largest - 1) / largest <= buffer.packetDescriptionCapacity { break }
             k -= 1
         }
         return k * framesPerPacket
@@ -260,8 +260,8 @@ final class CaptureLine {
                 converter.reset()
             }
         }
-        buffer.audioDataByteSize = UInt32(bytes)
-        buffer.packetDescriptionCount = packetBytes == 0 ? UInt32(packets) : 0
+        buffer.audioDataByteSize = bytes
+        buffer.packetDescriptionCount = packetBytes == 0 ? packets : 0
         let stamp = AudioTimeStamp(
             sampleTime: Double(currentStart), hostTime: currentHostTime,
             flags: currentHostTime > 0 ? .sampleHostTimeValid : .sampleTimeValid)

@@ -86,9 +86,9 @@ struct EntryPlanner: Sendable {
         trimStart: Int, trimEnd: Int, events: [AudioQueueParameterEvent], requestedStart: Int64?,
         pending: PendingBuffers
     ) throws(AudioQueueError) -> QueueEntry {
-        let size = Int(buffer.audioDataByteSize)
+        let size = buffer.audioDataByteSize
         guard size > 0 else { throw AudioQueueError(.bufferEmpty, "the buffer holds no audio (audioDataByteSize is 0)") }
-        guard size <= Int(buffer.audioDataBytesCapacity) else {
+        guard size <= buffer.audioDataBytesCapacity else {
             throw AudioQueueError(.invalidParameter, "audioDataByteSize \(size) exceeds the buffer's capacity of \(buffer.audioDataBytesCapacity) bytes")
         }
         guard trimStart >= 0, trimEnd >= 0, trimStart <= Int(UInt32.max), trimEnd <= Int(UInt32.max) else {
@@ -110,10 +110,10 @@ struct EntryPlanner: Sendable {
         } else {
             var list = explicit
             if list == nil || list!.isEmpty, buffer.packetDescriptionCount > 0, let p = buffer.packetDescriptions {
-                guard buffer.packetDescriptionCount <= buffer.packetDescriptionCapacity else {
+                guard buffer.packetDescriptionCount <= buffer.packetDescriptionCapacity, buffer.packetDescriptionCount >= 0 else {
                     throw AudioQueueError(.invalidParameter, "packetDescriptionCount exceeds the buffer's packet description capacity")
                 }
-                list = Array(UnsafeBufferPointer(start: p, count: Int(buffer.packetDescriptionCount)))
+                list = Array(UnsafeBufferPointer(start: p, count: buffer.packetDescriptionCount))
             }
             if let list, !list.isEmpty {
                 for (i, d) in list.enumerated() {

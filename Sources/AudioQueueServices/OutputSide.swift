@@ -61,4 +61,7 @@ struct OfflineSetup {
     /// The queue's frames before channel assignments place them, grown on demand.
     var placing: PCMBuffer?
     var position: Int64 = 0
+    /// The last render ended short at the end of the stream (nothing enqueued, no callback
+    /// outstanding); an enqueue clears it. `playToEnd()` then completes the stop at once.
+    var atEnd = false
 }

@@ -67,6 +67,12 @@ struct QueueState<Owner: AnyObject, Side> {
     var reportedRunning = false
     /// The queue itself while it runs live: the program need not keep a reference.
     var keepAlive: Owner?
+    /// Tasks waiting in `stop()` or `playToEnd()` for the queue to have stopped (one-shot).
+    var stopWaiters: [@Sendable () -> Void] = []
+    /// Told each time the queue has stopped (an input queue's recorded-buffers sequence).
+    var stopObserver: (@Sendable () -> Void)?
+    /// What finishes each property stream, by its listener's token (called at disposal).
+    var streamEnds: [Int: @Sendable () -> Void] = [:]
     var side: Side
 
     init(side: Side) { self.side = side }
@@ -124,7 +130,7 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: @unchecked Sendable {
                 throw AudioQueueError(.invalidParameter, "\(packetDescriptionCapacity) packet descriptions is out of range")
             }
             let buffer = AudioQueueBuffer(
-                owner: serial, capacity: UInt32(byteCapacity), packetDescriptionCapacity: UInt32(packetDescriptionCapacity))
+                owner: serial, capacity: byteCapacity, packetDescriptionCapacity: packetDescriptionCapacity)
             s.buffers[ObjectIdentifier(buffer)] = buffer
             return buffer
         }
@@ -284,6 +290,7 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: @unchecked Sendable {
         callbackQueue.async { [self] in
             drainCallbacks(owner)
             if state.withLock({ !$0.phase.isActive }) { setReportedRunning(owner, false, synchronously: true) }
+            checkStopped()
         }
     }
 

@@ -183,6 +183,8 @@ extension QueueDirection {
         core.notify(self, .converterError, synchronously: false)
         scheduleCallbacks()
         if changed { core.setReportedRunning(self, false, synchronously: false) }
+        // After the callbacks and the notices just sent: the callback queue is serial.
+        core.callbackQueue.async { [core] in core.checkStopped() }
         withExtendedLifetime(released) {}
     }
 
@@ -209,6 +211,7 @@ extension QueueDirection {
         core.drainCallbacksNow(self)
         core.state.withLock { $0.line.refusals -= 1 }
         if wasActive { core.setReportedRunning(self, false, synchronously: true) }
+        core.checkStopped()
         withExtendedLifetime(released) {}
     }
 
@@ -252,6 +255,8 @@ extension QueueDirection {
         wakeThread()
         if let thread, !thread.isCurrent { thread.join() } else { thread?.detach() }
         if owned, let device { transitions.run { Self.driver.close(device) } }
+        core.checkStopped()
+        core.finishStreams()
     }
 
     /// What the queue's `deinit` does: ends its thread (which holds the queue weakly and ends
@@ -267,6 +272,7 @@ extension QueueDirection {
             if running { Self.driver.stop(device, false) }
             if owned { Self.driver.close(device) }
         }
+        core.finishStreams()
     }
 
     // MARK: Following the default device

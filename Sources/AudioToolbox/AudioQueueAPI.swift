@@ -31,8 +31,8 @@ public func _AudioQueueNewInput(
     return newQueue(inFormat, inUserData, inCallbackRunLoop, inCallbackRunLoopMode, inFlags, outAQ) { format, box, weak throws(AudioQueueError) in
         .input(try AudioInputQueue(format: format, callbackQueue: box.callbackQueue) { _, buffer, startTime, packetCount, descriptions in
             guard let box = weak.box, let c = box.withView(of: buffer, { c in
-                c.pointee.mAudioDataByteSize = min(buffer.audioDataByteSize, buffer.audioDataBytesCapacity)
-                c.pointee.mPacketDescriptionCount = min(UInt32(descriptions?.count ?? 0), buffer.packetDescriptionCapacity)
+                c.pointee.mAudioDataByteSize = UInt32(min(max(buffer.audioDataByteSize, 0), buffer.audioDataBytesCapacity))
+                c.pointee.mPacketDescriptionCount = UInt32(min(descriptions?.count ?? 0, buffer.packetDescriptionCapacity))
                 return c
             }) else { return }
             let stamp = startTime.c
@@ -127,8 +127,8 @@ private func prepare(_ box: QueueBox, _ c: AudioQueueBufferRef?) -> AudioQueueSe
     guard let buffer = box.buffer(c) else { return nil }
     guard case .output = box.queue! else { return buffer }
     return box.withView(of: buffer) { c in
-        buffer.audioDataByteSize = c.pointee.mAudioDataByteSize
-        buffer.packetDescriptionCount = min(c.pointee.mPacketDescriptionCount, buffer.packetDescriptionCapacity)
+        buffer.audioDataByteSize = Int(clamping: c.pointee.mAudioDataByteSize)
+        buffer.packetDescriptionCount = min(Int(clamping: c.pointee.mPacketDescriptionCount), buffer.packetDescriptionCapacity)
         return buffer
     }
 }

@@ -298,6 +298,6 @@ public func _AudioQueueOfflineRender(_ inAQ: AudioQueueRef?, _ inTimestamp: Unsa
     defer { if onLoop { box.endInline() } }
     return resultStatus { () throws(AudioQueueError) in
         try queue.offlineRender(at: SwiftTimeStamp(inTimestamp.pointee), into: buffer, frameCount: Int(inNumberFrames))
-        _ = box.withView(of: buffer) { $0.pointee.mAudioDataByteSize = buffer.audioDataByteSize }
+        _ = box.withView(of: buffer) { $0.pointee.mAudioDataByteSize = UInt32(min(max(buffer.audioDataByteSize, 0), buffer.audioDataBytesCapacity)) }
     }
 }

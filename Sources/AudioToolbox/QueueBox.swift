@@ -150,8 +150,8 @@ final class QueueBox: @unchecked Sendable {
     func add(_ buffer: AudioQueueServices.AudioQueueBuffer) -> AudioQueueBufferRef {
         let c = UnsafeMutablePointer<CAudioToolbox.AudioQueueBuffer>.allocate(capacity: 1)
         c.initialize(to: CAudioToolbox.AudioQueueBuffer(
-            mAudioDataBytesCapacity: buffer.audioDataBytesCapacity, mAudioData: buffer.audioData,
-            mAudioDataByteSize: 0, mUserData: nil, mPacketDescriptionCapacity: buffer.packetDescriptionCapacity,
+            mAudioDataBytesCapacity: UInt32(buffer.audioDataBytesCapacity), mAudioData: buffer.audioData,
+            mAudioDataByteSize: 0, mUserData: nil, mPacketDescriptionCapacity: UInt32(buffer.packetDescriptionCapacity),
             mPacketDescriptions: buffer.packetDescriptions.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CAudioToolbox.AudioStreamPacketDescription.self) },
             mPacketDescriptionCount: 0))
         buffer.userData = UInt(bitPattern: c)

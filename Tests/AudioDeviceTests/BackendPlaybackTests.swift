@@ -164,7 +164,7 @@ extension SharedServer {
                 let samples = [Float](repeating: 0.25, count: 2400 * 2)
                 let buffer = try queue.allocateBuffer(byteCapacity: samples.count * 4)
                 samples.withUnsafeBytes { buffer.audioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                buffer.audioDataByteSize = UInt32(samples.count * 4)
+                buffer.audioDataByteSize = samples.count * 4
                 try queue.enqueue(buffer)
                 try queue.start()
                 let sawDiscontinuity = eventually(within: 10) { (try? queue.currentTime(timeline: timeline).discontinuity) == true }

@@ -38,7 +38,7 @@ enum ChannelAssignmentPlayback {
             samples[2 * i] = Float(0.5 * sin(2 * .pi * frequencies.left * Double(i) / 48000))
             samples[2 * i + 1] = Float(0.5 * sin(2 * .pi * frequencies.right * Double(i) / 48000))
         }
-        buffer.audioDataByteSize = UInt32(frames * 8)
+        buffer.audioDataByteSize = frames * 8
         try queue.enqueue(buffer)
         try queue.start()
         try queue.stop(immediate: false)
@@ -226,7 +226,7 @@ final class RecordedFloats: @unchecked Sendable {
     private let lock = NSLock()
     private var store: [Float] = []
     func append(_ buffer: AudioQueueBuffer) {
-        let p = UnsafeBufferPointer(start: buffer.audioData.assumingMemoryBound(to: Float.self), count: Int(buffer.audioDataByteSize) / 4)
+        let p = UnsafeBufferPointer(start: buffer.audioData.assumingMemoryBound(to: Float.self), count: buffer.audioDataByteSize / 4)
         lock.withLock { store += p }
     }
     var samples: [Float] { lock.withLock { store } }

@@ -41,7 +41,7 @@ extension SharedServer {
             func enqueue(_ samples: [Float]) throws {
                 let buffer = try queue.allocateBuffer(byteCapacity: samples.count * 4)
                 samples.withUnsafeBytes { buffer.audioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                buffer.audioDataByteSize = UInt32(samples.count * 4)
+                buffer.audioDataByteSize = samples.count * 4
                 try queue.enqueue(buffer)
             }
             try enqueue(first)

@@ -33,7 +33,7 @@ extension SharedServer {
             for _ in 0..<13 {
                 let buffer = try queue.allocateBuffer(byteCapacity: bytes)
                 buffer.audioData.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-                buffer.audioDataByteSize = UInt32(bytes)
+                buffer.audioDataByteSize = bytes
                 buffers.append(buffer)
             }
             for buffer in buffers.prefix(8) { try queue.enqueue(buffer) }

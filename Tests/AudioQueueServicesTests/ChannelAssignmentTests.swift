@@ -42,7 +42,7 @@ struct ChannelAssignmentTests {
         let frames = samples.count / channels
         let capture = try queue.allocateBuffer(byteCapacity: frames * deviceChannels * 4)
         try queue.offlineRender(at: .sampleTime(0), into: capture, frameCount: frames)
-        let got = Int(capture.audioDataByteSize) / 4
+        let got = capture.audioDataByteSize / 4
         let out = Array(UnsafeBufferPointer(start: capture.audioData.assumingMemoryBound(to: Float.self), count: got))
         try queue.dispose(immediate: true)
         return out
@@ -259,7 +259,7 @@ final class RecordedSamples: @unchecked Sendable {
     private let lock = NSLock()
     private var store: [Float] = []
     func append(_ buffer: AudioQueueBuffer) {
-        let n = Int(buffer.audioDataByteSize) / 4
+        let n = buffer.audioDataByteSize / 4
         let p = UnsafeBufferPointer(start: buffer.audioData.assumingMemoryBound(to: Float.self), count: n)
         lock.withLock { store += p }
     }

@@ -27,8 +27,8 @@ struct DocumentationSnippetTests {
                     try? queue.stop(immediate: false)       // plays what is enqueued, then stops
                     return
                 }
-                buffer.audioDataByteSize = UInt32(read.byteCount)
-                buffer.packetDescriptionCount = UInt32(read.packetCount)
+                buffer.audioDataByteSize = read.byteCount
+                buffer.packetDescriptionCount = read.packetCount
                 try? queue.enqueue(buffer)
                 packet += Int64(read.packetCount)
             }
@@ -45,7 +45,7 @@ struct DocumentationSnippetTests {
         var time = 0.0
         while true {
             try queue.offlineRender(at: .sampleTime(time), into: capture, frameCount: 4096)
-            let frames = Int(capture.audioDataByteSize) / Int(format.bytesPerFrame)
+            let frames = capture.audioDataByteSize / Int(format.bytesPerFrame)
             rendered += UnsafeBufferPointer(start: capture.audioData.assumingMemoryBound(to: Float.self), count: frames * Int(format.channelsPerFrame))
             time += Double(frames)
             if frames < 4096 { break }

@@ -117,7 +117,7 @@ struct OfflineRenderTests {
             try queue.enqueue(try floatBuffer(queue, [Float](repeating: 0.5, count: 1000)))
             try queue.start()
             try queue.offlineRender(at: .sampleTime(0), into: capture, frameCount: 1000)
-            #expect(capture.audioDataByteSize == 1000 * format.bytesPerFrame)
+            #expect(capture.audioDataByteSize == 1000 * Int(format.bytesPerFrame))
             if format == int16 {
                 #expect(capture.audioData.load(fromByteOffset: 1998, as: Int16.self) == 16384)
             } else {

@@ -239,7 +239,7 @@ struct QueueSemanticsTests {
             let frames = min(700, 10_000 - state.next)
             if frames > 0 {
                 source[(state.next * 2)..<((state.next + frames) * 2)].withUnsafeBytes { buffer.audioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                buffer.audioDataByteSize = UInt32(frames * 8)
+                buffer.audioDataByteSize = frames * 8
                 try? queue.enqueue(buffer)
                 state.next += frames
             } else {
@@ -252,7 +252,7 @@ struct QueueSemanticsTests {
         for b in buffers {
             let frames = 700
             source[(state.next * 2)..<((state.next + frames) * 2)].withUnsafeBytes { b.audioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            b.audioDataByteSize = UInt32(frames * 8)
+            b.audioDataByteSize = frames * 8
             try queue.enqueue(b)
             state.next += frames
         }
@@ -389,7 +389,7 @@ struct QueueSemanticsTests {
 extension AudioQueueBuffer {
     func reused(with samples: [Float]) -> AudioQueueBuffer {
         samples.withUnsafeBytes { audioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        audioDataByteSize = UInt32(samples.count * 4)
+        audioDataByteSize = samples.count * 4
         return self
     }
 }

@@ -31,7 +31,7 @@ func offlineFloatQueue(channels: Int = 2, rate: Double = 48000, log: CallbackLog
 func floatBuffer(_ queue: AudioQueue, _ samples: [Float]) throws -> AudioQueueBuffer {
     let buffer = try queue.allocateBuffer(byteCapacity: max(samples.count * 4, 4))
     samples.withUnsafeBytes { buffer.audioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-    buffer.audioDataByteSize = UInt32(samples.count * 4)
+    buffer.audioDataByteSize = samples.count * 4
     return buffer
 }
 
@@ -50,7 +50,7 @@ func renderAll(_ queue: AudioQueue, chunk: Int = 1000, limit: Int = 50_000_000) 
     var time = 0.0
     while out.count / Int(format.channelsPerFrame) < limit {
         try queue.offlineRender(at: .sampleTime(time), into: capture, frameCount: chunk)
-        let frames = Int(capture.audioDataByteSize) / bpf
+        let frames = capture.audioDataByteSize / bpf
         out += UnsafeBufferPointer(start: capture.audioData.assumingMemoryBound(to: Float.self), count: frames * Int(format.channelsPerFrame))
         time += Double(frames)
         if frames < chunk { break }
@@ -66,7 +66,7 @@ func render(_ queue: AudioQueue, frames: Int) throws -> [Float] {
     let capture = try queue.allocateBuffer(byteCapacity: max(frames * bpf, 1))
     defer { try? queue.freeBuffer(capture) }
     try queue.offlineRender(at: .sampleTime(0), into: capture, frameCount: frames)
-    let got = Int(capture.audioDataByteSize) / bpf
+    let got = capture.audioDataByteSize / bpf
     return Array(UnsafeBufferPointer(start: capture.audioData.assumingMemoryBound(to: Float.self), count: got * Int(format.channelsPerFrame)))
 }
 
@@ -76,3 +76,14 @@ enum AACRegistration {
 
 /// Mono Float32 at 48 kHz: a queue format whose rendered samples are the values enqueued.
 let float32Mono = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true)
+
+/// ``eventually(within:_:)`` for async tests: waits by suspending, not by blocking a thread of
+/// the cooperative pool (the tasks it waits for need those threads).
+func settles(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while !condition() {
+        if ContinuousClock.now > deadline { return condition() }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return true
+}

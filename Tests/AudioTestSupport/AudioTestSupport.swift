@@ -155,7 +155,7 @@ public final class FilePlayer: @unchecked Sendable {
     public func frames(in buffer: AudioQueueBuffer, packets: Int) -> Int {
         let f = file.dataFormat
         if buffer.packetDescriptionCount > 0, let d = buffer.packetDescriptions {
-            return (0..<Int(buffer.packetDescriptionCount)).reduce(0) {
+            return (0..<buffer.packetDescriptionCount).reduce(0) {
                 $0 + (d[$1].variableFramesInPacket > 0 ? Int(d[$1].variableFramesInPacket) : Int(f.framesPerPacket))
             }
         }
@@ -181,8 +181,8 @@ public final class FilePlayer: @unchecked Sendable {
                 try queue.stop(immediate: false)
                 return
             }
-            buffer.audioDataByteSize = UInt32(result.byteCount)
-            buffer.packetDescriptionCount = buffer.packetDescriptions == nil ? 0 : UInt32(result.packetCount)
+            buffer.audioDataByteSize = result.byteCount
+            buffer.packetDescriptionCount = buffer.packetDescriptions == nil ? 0 : result.packetCount
             let frames = frames(in: buffer, packets: result.packetCount)
             let trimStart = min(primingLeft, frames)
             primingLeft -= trimStart
@@ -207,7 +207,7 @@ public final class FilePlayer: @unchecked Sendable {
         var time = 0.0
         while true {
             try queue.offlineRender(at: .sampleTime(time), into: capture, frameCount: chunk)
-            let frames = Int(capture.audioDataByteSize) / bpf
+            let frames = capture.audioDataByteSize / bpf
             out += UnsafeBufferPointer(start: capture.audioData.assumingMemoryBound(to: Float.self), count: frames * Int(format.channelsPerFrame))
             time += Double(frames)
             if frames < chunk { break }

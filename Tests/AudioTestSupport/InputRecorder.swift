@@ -21,7 +21,7 @@ public final class InputRecorder: @unchecked Sendable {
     /// The callback to give the queue.
     public var callback: AudioInputQueue.InputCallback {
         { [self] queue, buffer, start, packets, descriptions in
-            let bytes = Array(UnsafeRawBufferPointer(start: buffer.audioData, count: Int(buffer.audioDataByteSize)))
+            let bytes = Array(UnsafeRawBufferPointer(start: buffer.audioData, count: buffer.audioDataByteSize))
             let delivery = Delivery(
                 bytes: bytes, startTime: start, packetCount: packets, descriptions: descriptions.map(Array.init), offCallbackQueue: false)
             let hold = state.withLock { s -> Bool in

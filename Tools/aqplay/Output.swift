@@ -106,7 +106,7 @@ final class OfflineOutput {
     /// Renders the next frames (up to ``framesPerRender``) and writes them; returns how many.
     func render() throws -> Int {
         try queue.offlineRender(at: .sampleTime(Double(frames)), into: capture, frameCount: framesPerRender)
-        let count = Int(capture.audioDataByteSize) / Int(format.bytesPerFrame)
+        let count = capture.audioDataByteSize / Int(format.bytesPerFrame)
         do {
             try writer.writePackets(UnsafeRawBufferPointer(capture.validData), count: count)
         } catch {

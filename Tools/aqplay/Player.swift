@@ -132,8 +132,8 @@ final class Player: Sendable {
                 if s.currentPacket == file.packetCount {
                     trimEnd = frames.map { min(remainderFrames, $0 - trimStart) } ?? remainderFrames
                 }
-                buffer.audioDataByteSize = UInt32(byteCount)
-                buffer.packetDescriptionCount = usesPacketDescriptions && file.needsDescriptions ? UInt32(packetCount) : 0
+                buffer.audioDataByteSize = byteCount
+                buffer.packetDescriptionCount = usesPacketDescriptions && file.needsDescriptions ? packetCount : 0
                 try queue.enqueue(buffer, packetDescriptions: nil, trimFramesAtStart: trimStart, trimFramesAtEnd: trimEnd)
             } catch {
                 s.failure = error

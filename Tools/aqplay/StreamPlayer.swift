@@ -279,7 +279,7 @@ final class StreamPlayer: @unchecked Sendable {
                 while bytes.count - offset >= packetSize {
                     let buffer = try currentBuffer()
                     var room = min(
-                        (Int(buffer.audioDataBytesCapacity) - Int(buffer.audioDataByteSize)) / packetSize,
+                        (buffer.audioDataBytesCapacity - buffer.audioDataByteSize) / packetSize,
                         packetsPerBuffer - currentPackets)
                     if room == 0 || currentHasDescriptions {
                         try enqueueCurrent(isLast: false)
@@ -287,8 +287,8 @@ final class StreamPlayer: @unchecked Sendable {
                     }
                     room = min(room, (bytes.count - offset) / packetSize)
                     let count = room * packetSize
-                    (buffer.audioData + Int(buffer.audioDataByteSize)).copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
-                    buffer.audioDataByteSize += UInt32(count)
+                    (buffer.audioData + buffer.audioDataByteSize).copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
+                    buffer.audioDataByteSize += count
                     currentPackets += room
                     offset += count
                 }
@@ -304,22 +304,22 @@ final class StreamPlayer: @unchecked Sendable {
             throw CommandError(message: "\(name): a packet of \(packet.count) bytes is larger than the stream's largest packet")
         }
         var buffer = try currentBuffer()
-        if Int(buffer.audioDataByteSize) + packet.count > Int(buffer.audioDataBytesCapacity)
-            || currentPackets >= Int(buffer.packetDescriptionCapacity) || (currentPackets > 0 && !currentHasDescriptions) {
+        if buffer.audioDataByteSize + packet.count > buffer.audioDataBytesCapacity
+            || currentPackets >= buffer.packetDescriptionCapacity || (currentPackets > 0 && !currentHasDescriptions) {
             try enqueueCurrent(isLast: false)
             buffer = try currentBuffer()
         }
-        guard let list = buffer.packetDescriptions, currentPackets < Int(buffer.packetDescriptionCapacity) else {
+        guard let list = buffer.packetDescriptions, currentPackets < buffer.packetDescriptionCapacity else {
             throw CommandError(message: "\(name): packets with descriptions in a linear PCM stream")
         }
-        let offset = Int(buffer.audioDataByteSize)
+        let offset = buffer.audioDataByteSize
         if let base = packet.baseAddress {
             (buffer.audioData + offset).copyMemory(from: base, byteCount: packet.count)
         }
         list[currentPackets] = AudioStreamPacketDescription(
             startOffset: Int64(offset), variableFramesInPacket: description.variableFramesInPacket,
             dataByteSize: UInt32(packet.count))
-        buffer.audioDataByteSize += UInt32(packet.count)
+        buffer.audioDataByteSize += packet.count
         currentPackets += 1
         currentHasDescriptions = true
     }
@@ -408,7 +408,7 @@ final class StreamPlayer: @unchecked Sendable {
         if isLast {
             trimEnd = frames.map { min(remainderFrames, $0 - trimStart) } ?? remainderFrames
         }
-        buffer.packetDescriptionCount = currentHasDescriptions ? UInt32(currentPackets) : 0
+        buffer.packetDescriptionCount = currentHasDescriptions ? currentPackets : 0
         try queue.enqueue(buffer, packetDescriptions: nil, trimFramesAtStart: trimStart, trimFramesAtEnd: trimEnd)
         packetsDelivered += currentPackets
     }
@@ -417,7 +417,7 @@ final class StreamPlayer: @unchecked Sendable {
     private func frameCount(of buffer: AudioQueueBuffer) -> Int? {
         guard let format else { return nil }
         return aqplay.frameCount(
-            format: format, packets: currentPackets, bytes: Int(buffer.audioDataByteSize),
+            format: format, packets: currentPackets, bytes: buffer.audioDataByteSize,
             descriptions: currentHasDescriptions ? buffer.packetDescriptions : nil)
     }
 

@@ -33,7 +33,7 @@ final class Recorder: @unchecked Sendable {
     ) {
         var packets = packetCount
         if packets == 0 && dataFormat.bytesPerPacket != 0 {
-            packets = Int(buffer.audioDataByteSize / dataFormat.bytesPerPacket)
+            packets = buffer.audioDataByteSize / Int(dataFormat.bytesPerPacket)
         }
         if packets > 0 {
             do {

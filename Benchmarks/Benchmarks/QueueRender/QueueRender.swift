@@ -66,8 +66,8 @@ final class OfflinePlayer: @unchecked Sendable {
             try? queue.stop(immediate: false)
             return
         }
-        buffer.audioDataByteSize = UInt32(read.byteCount)
-        buffer.packetDescriptionCount = buffer.packetDescriptions == nil ? 0 : UInt32(read.packetCount)
+        buffer.audioDataByteSize = read.byteCount
+        buffer.packetDescriptionCount = buffer.packetDescriptions == nil ? 0 : read.packetCount
         let frames = read.packetCount * Int(max(file.dataFormat.framesPerPacket, 1))
         let trimStart = min(primingLeft, frames)
         primingLeft -= trimStart
@@ -86,7 +86,7 @@ final class OfflinePlayer: @unchecked Sendable {
         var frames = 0
         while true {
             try queue.offlineRender(at: .sampleTime(Double(frames)), into: capture, frameCount: 4096)
-            let n = Int(capture.audioDataByteSize) / Int(format.bytesPerFrame)
+            let n = capture.audioDataByteSize / Int(format.bytesPerFrame)
             frames += n
             blackHole(capture.audioData)
             if n < 4096 { break }
@@ -139,7 +139,7 @@ let benchmarks: @Sendable () -> Void = {
         var rendered = 0
         while rendered < cycles * 256 {
             try queue.offlineRender(at: .sampleTime(Double(rendered)), into: capture, frameCount: 256)
-            let n = Int(capture.audioDataByteSize) / 8
+            let n = capture.audioDataByteSize / 8
             if n == 0 { break }
             rendered += n
         }

@@ -73,7 +73,7 @@ final class Voice: Sendable {
         for _ in 0..<2 {
             let buffer = try queue.allocateBuffer(byteCapacity: sound.count * 4)
             sound.withUnsafeBytes { buffer.audioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            buffer.audioDataByteSize = UInt32(sound.count * 4)
+            buffer.audioDataByteSize = sound.count * 4
             free.put(buffer)
         }
     }

@@ -106,8 +106,8 @@ final class Reader: Sendable {
             let descriptions = buffer.packetDescriptions == nil ? nil : buffer.packetDescriptionBuffer
             guard let read = try? file.readPackets(from: packet, count: packetsPerBuffer, into: buffer.data, descriptions: descriptions),
                   read.packetCount > 0 else { return }
-            buffer.audioDataByteSize = UInt32(read.byteCount)
-            buffer.packetDescriptionCount = descriptions == nil ? 0 : UInt32(read.packetCount)
+            buffer.audioDataByteSize = read.byteCount
+            buffer.packetDescriptionCount = descriptions == nil ? 0 : read.packetCount
             try? queue.enqueue(buffer)
             packet += Int64(read.packetCount)
         }

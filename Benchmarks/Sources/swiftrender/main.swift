@@ -29,8 +29,8 @@ let queue = try AudioQueue(format: format) { queue, buffer in
         try? queue.stop(immediate: false)
         return
     }
-    buffer.audioDataByteSize = UInt32(read.byteCount)
-    buffer.packetDescriptionCount = format.bytesPerPacket == 0 ? UInt32(read.packetCount) : 0
+    buffer.audioDataByteSize = read.byteCount
+    buffer.packetDescriptionCount = format.bytesPerPacket == 0 ? read.packetCount : 0
     try? queue.enqueue(buffer)
     state.packet += Int64(read.packetCount)
 }
@@ -45,8 +45,8 @@ for _ in 0..<3 {
     if !state.done, let read = try? file.readPackets(
         from: state.packet, count: packetsPerBuffer, into: buffer.data, descriptions: buffer.packetDescriptionBuffer),
         read.packetCount > 0 {
-        buffer.audioDataByteSize = UInt32(read.byteCount)
-        buffer.packetDescriptionCount = format.bytesPerPacket == 0 ? UInt32(read.packetCount) : 0
+        buffer.audioDataByteSize = read.byteCount
+        buffer.packetDescriptionCount = format.bytesPerPacket == 0 ? read.packetCount : 0
         try queue.enqueue(buffer)
         state.packet += Int64(read.packetCount)
     }
@@ -59,7 +59,7 @@ var frames = 0
 var checksum = 0.0
 while true {
     do { try queue.offlineRender(at: time, into: rendered, frameCount: 4096) } catch { break }
-    let n = Int(rendered.audioDataByteSize / out.bytesPerFrame)
+    let n = rendered.audioDataByteSize / Int(out.bytesPerFrame)
     let samples = rendered.audioData.assumingMemoryBound(to: Float.self)
     for i in stride(from: 0, to: n * Int(out.channelsPerFrame), by: 64) { checksum += Double(samples[i]) }
     frames += n

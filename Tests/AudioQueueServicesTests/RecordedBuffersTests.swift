@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import Locking
+import AudioCore
+import AudioDevices
+import AudioQueueServices
+
+/// An input queue's recordings as an `AsyncSequence`, and its async stop, against a device the
+/// test drives frame by frame (``TestInputDevice``).
+@Suite("Recorded buffers")
+struct RecordedBuffersTests {
+    static let rate = 48000.0
+    static let float2 = AudioStreamBasicDescription.linearPCM(sampleRate: rate, channels: 2, bitsPerChannel: 32, isFloat: true)
+
+    func expectedRamp(from: Int64, frames: Int, channels: Int = 2) -> [Float] {
+        (0..<Int64(frames)).flatMap { f in (0..<channels).map { TestInputDevice.value(frame: from + f, channel: $0) } }
+    }
+
+    /// Every buffer recorded, in order, with start times that follow one another; the
+    /// sequence ends once the stop has returned.
+    @Test func everyBufferArrivesInOrderAndTheSequenceEndsAtTheStop() async throws {
+        let device = TestInputDevice(sampleRate: Self.rate, channels: 2)
+        let queue = try AudioInputQueue(format: Self.float2, device: device, bufferCount: 3, bufferDuration: 0.1)
+        let buffers = queue.recordedBuffers
+        let consumed = Guarded<(samples: [Float], frames: Int, count: Int, startTimesFollow: Bool, shapeRight: Bool)>(([], 0, 0, true, true))
+        let consumer = Task {
+            for await recorded in buffers {
+                consumed.withLock { c in
+                    if recorded.startTime.sampleTime != Double(c.frames) { c.startTimesFollow = false }
+                    if !recorded.packetDescriptions.isEmpty || recorded.bytes.count != recorded.packetCount * 8
+                        || recorded.frameCount != recorded.packetCount { c.shapeRight = false }
+                    c.samples += recorded.bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+                    c.frames += recorded.frameCount
+                    c.count += 1
+                }
+            }
+        }
+        try queue.start()
+        // A buffer's worth at a time, as a device delivers, never more than the three
+        // buffers can take before the consumer has seen the ones before.
+        for i in 0..<40 {
+            device.push(frames: 4800)
+            #expect(await settles { consumed.withLock { $0.frames } >= (i + 1) * 4800 })
+        }
+        device.push(frames: 1234)
+        try await queue.stop()
+        // The sequence has ended by the time the stop returns.
+        await consumer.value
+        #expect(queue.state == .stopped)
+        #expect(!queue.isRunning)
+        let (all, _, count, startTimesFollow, shapeRight) = consumed.withLock { $0 }
+        #expect(startTimesFollow)
+        #expect(shapeRight)
+        #expect(count >= 40)
+        #expect(queue.lostFrameCount == 0)
+        #expect(all == expectedRamp(from: 0, frames: 40 * 4800 + 1234))
+        try queue.dispose(immediate: true)
+    }
+
+    /// A consumer running while the queue records, then a second run: one sequence each.
+    @Test func eachRunHasASequenceOfItsOwn() async throws {
+        let device = TestInputDevice(sampleRate: Self.rate, channels: 2)
+        let queue = try AudioInputQueue(format: Self.float2, device: device, bufferCount: 4, bufferDuration: 0.05)
+        for run in 0..<2 {
+            let buffers = queue.recordedBuffers
+            let seen = Guarded(0)
+            let consumer = Task {
+                for await recorded in buffers { seen.withLock { $0 += recorded.frameCount } }
+                return seen.withLock { $0 }
+            }
+            try queue.start()
+            // A buffer's worth at a time: what a device delivers while no buffer is enqueued
+            // is lost, by design.
+            for i in 0..<10 {
+                device.push(frames: 2400)
+                #expect(await settles { seen.withLock { $0 } >= (i + 1) * 2400 })
+            }
+            try await queue.stop()
+            let frames = await consumer.value
+            #expect(frames == 24000, "run \(run)")
+        }
+        // An immediate stop hands back the buffers empty and refuses to enqueue them again;
+        // the next start enqueues them.
+        try queue.start()
+        try queue.stop(immediate: true)
+        try queue.start()
+        let buffers = queue.recordedBuffers
+        device.push(frames: 2400)
+        try await queue.stop()
+        var frames = 0
+        for await recorded in buffers { frames += recorded.frameCount }
+        #expect(frames == 2400)
+        try queue.dispose(immediate: true)
+    }
+
+    /// Cancelling the consumer ends its loop; the queue goes on recording into a new sequence,
+    /// and stops only when told to.
+    @Test func cancellingTheConsumerStopsNothing() async throws {
+        let device = TestInputDevice(sampleRate: Self.rate, channels: 2)
+        let queue = try AudioInputQueue(format: Self.float2, device: device, bufferCount: 3, bufferDuration: 0.05)
+        try queue.start()
+        let first = Guarded(0)
+        let consumer = Task {
+            for await recorded in queue.recordedBuffers { first.withLock { $0 += recorded.frameCount } }
+            return true
+        }
+        device.push(frames: 2400)
+        #expect(await settles { first.withLock { $0 } == 2400 })
+        consumer.cancel()
+        #expect(await consumer.value)
+        #expect(queue.state == .running)
+        // Recorded after the cancellation: in the new sequence, from the next frame.
+        device.push(frames: 4800)
+        try await queue.stop()
+        var after: [AudioInputQueue.RecordedBuffer] = []
+        for await recorded in queue.recordedBuffers { after.append(recorded) }
+        #expect(after.first?.startTime.sampleTime == 2400)
+        #expect(after.reduce(0) { $0 + $1.frameCount } == 4800)
+        #expect(queue.lostFrameCount == 0)
+        try queue.dispose(immediate: true)
+    }
+
+    /// Variable-size packets: each element carries its packets' descriptions; packets in the
+    /// handler form are the same.
+    @Test func handlerGetsThePacketsAsACollection() async throws {
+        let device = TestInputDevice(sampleRate: 44100, channels: 1)
+        var ima4 = AudioStreamBasicDescription(
+            sampleRate: 44100, formatID: .appleIMA4, formatFlags: [], bytesPerPacket: 34, framesPerPacket: 64,
+            bytesPerFrame: 0, channelsPerFrame: 1, bitsPerChannel: 0)
+        let got = Guarded<[(count: Int, packets: [AudioStreamPacketDescription], bytes: Int)]>([])
+        let queue = try AudioInputQueue(format: ima4, device: device) { queue, buffer, _, packets in
+            got.withLock { $0.append((packets.count, Array(packets), buffer.audioDataByteSize)) }
+            try? queue.enqueue(buffer)
+        }
+        ima4 = queue.streamDescription
+        for _ in 0..<3 { try queue.enqueue(try queue.allocateBuffer(byteCapacity: 34 * 100)) }
+        try queue.start()
+        device.push(frames: 64 * 250)
+        try await queue.stop()
+        let deliveries = got.withLock { $0 }.filter { $0.count > 0 }
+        #expect(deliveries.reduce(0) { $0 + $1.count } == 250)
+        for d in deliveries {
+            #expect(d.bytes == d.count * 34)
+            #expect(d.packets.enumerated().allSatisfy { $1.startOffset == Int64($0 * 34) && $1.dataByteSize == 34 })
+        }
+        try queue.dispose(immediate: true)
+    }
+
+    /// A queue asked to record with no buffer to spare reports the underrun on its stream.
+    @Test func underrunsAreStreamed() async throws {
+        let device = TestInputDevice(sampleRate: Self.rate, channels: 2)
+        let recorded = Guarded<[AudioQueueBuffer]>([])
+        let queue = try AudioInputQueue(format: Self.float2, device: device) { _, buffer, _, _, _ in
+            recorded.withLock { $0.append(buffer) }   // kept: never enqueued again
+        }
+        try queue.enqueue(try queue.allocateBuffer(byteCapacity: 480 * 8))
+        var errors = queue.converterErrors.makeAsyncIterator()
+        try queue.start()
+        device.push(frames: 4800)
+        #expect(await errors.next() == AudioQueueError.Code.recordUnderrun.rawValue)
+        try await queue.stop()
+        #expect(queue.lostFrameCount > 0)
+        try queue.dispose(immediate: true)
+    }
+
+    @Test func badBufferSettingsAreRefused() {
+        #expect(throws: AudioQueueError.self) { _ = try AudioInputQueue(format: Self.float2, bufferCount: 0) }
+        #expect(throws: AudioQueueError.self) { _ = try AudioInputQueue(format: Self.float2, bufferDuration: .nan) }
+        #expect(throws: AudioQueueError.self) { _ = try AudioInputQueue(format: Self.float2, bufferDuration: 60) }
+    }
+}
