@@ -70,7 +70,7 @@ extension AudioInputQueue {
 
     /// Frames recorded that were dropped because no buffer was enqueued, since the queue was
     /// made.
-    public var lostFrameCount: Int64 { capture.withLock { $0.lostFrames } }
+    public var lostFrameCount: Int { capture.withLock { Int(clamping: $0.lostFrames) } }
 
     /// The encoder's priming frames and the frames of silence that completed its last packets
     /// so far (`kAudioConverterPrimeInfo` of the queue's converter): for AAC, 2112 before the

@@ -3,6 +3,10 @@ import Synchronization
 /// A single-producer single-consumer ring of interleaved Float32 frames: the queue's decode
 /// buffer (`kAudioQueueProperty_DecodeBufferSizeFrames`). The render side writes, the device's
 /// I/O thread reads; neither locks nor allocates.
+///
+/// `@unchecked Sendable`: the storage is a raw allocation shared by one writer and one reader,
+/// each touching only the frames the `written`/`read` atomics hand it — an ordering the
+/// compiler cannot see.
 final class FloatRing: @unchecked Sendable {
     let capacity: Int
     let channels: Int

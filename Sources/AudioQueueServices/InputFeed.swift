@@ -6,6 +6,10 @@ import Synchronization
 /// what was recorded into the capture ring, and when the ring has no room drops the block and
 /// records where the gap is, so that the capture thread keeps the timeline exact. It takes no
 /// lock, allocates nothing and never runs program code.
+///
+/// `@unchecked Sendable`: the gap queue and `queue` are shared lock-free between the I/O thread
+/// and the capture thread (one producer, one consumer, set before the first start), which the
+/// compiler cannot check; the rest is atomics.
 final class InputFeed: AudioCaptureSink, @unchecked Sendable {
     let ring: FloatRing
     let channels: Int

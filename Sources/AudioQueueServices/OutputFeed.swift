@@ -6,6 +6,10 @@ import Synchronization
 /// decode ring, fills underruns with silence and counts them, and once the ring is down to a
 /// quarter refills it (linear PCM, when the queue's locks are free) or wakes the render thread.
 /// It never waits for a lock.
+///
+/// `@unchecked Sendable`: ``ring`` is replaced only while no device runs (under the queue's
+/// locks, which the I/O thread never takes), and `queue` is set once before the first start;
+/// the rest is atomics.
 final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     /// Replaced only while no device is running.
     nonisolated(unsafe) var ring: FloatRing

@@ -41,6 +41,10 @@ public struct AudioQueueProcessingTapFlags: OptionSet, Sendable, Hashable {
 /// thread with the queue's pipeline lock held, ``maximumFrames`` frames at most at a time, in
 /// ``processingFormat``: it must not block, allocate much or call the queue. See the
 /// Processing Taps article.
+///
+/// `@unchecked Sendable`: ``call`` is mutable and used only on the thread running the
+/// processor, one chunk at a time (its methods check that they run there); the rest is
+/// constants, an atomic and a `Mutex`.
 public final class AudioQueueProcessingTap: @unchecked Sendable {
     /// What runs for each chunk of audio: returns the frames of output it produced (in the
     /// call's ``Call/buffer(channel:)`` buffers, or where ``Call/setOutput(channel:_:)`` says);

@@ -86,7 +86,7 @@ struct QueueState<Owner: AnyObject, Side> {
 ///
 /// Program code (callbacks, listeners) runs on the callback queue, one call at a time, never
 /// with the lock held.
-final class QueueCore<Owner: AnyObject & Sendable, Side>: @unchecked Sendable {
+final class QueueCore<Owner: AnyObject & Sendable, Side>: Sendable {
     typealias State = QueueState<Owner, Side>
     /// This queue among all made by the process: what its buffers and timelines belong to (an
     /// address could be reused by a later queue).

@@ -15,7 +15,7 @@ import AudioTestSupport
 struct MonitorTake {
     let samples: [Float]
     let deliveries: [InputRecorder.Delivery]
-    let lost: Int64
+    let lost: Int
     let converterError: OSStatus
     let underrunNotices: Int
     let deviceInfo: AudioDeviceInfo?
