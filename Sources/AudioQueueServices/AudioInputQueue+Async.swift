@@ -20,6 +20,13 @@ extension AudioInputQueue {
         await core.waitUntilStopped()
     }
 
+    /// Returns once the queue has stopped — by a stop of the program's, a device failure or
+    /// disposal: after the last callback, with ``isRunning`` false (and ``recordedBuffers``
+    /// ended). At once when the queue is stopped. Asks for no stop itself.
+    public func waitUntilStopped() async {
+        await core.waitUntilStopped()
+    }
+
     /// ``isRunning`` now, then each time it changes (`kAudioQueueProperty_IsRunning`): true
     /// once the device really records — the moment to wait for after ``start(at:)``, which
     /// returns before the device delivers — false once the queue has stopped and every

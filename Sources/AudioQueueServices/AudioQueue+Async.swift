@@ -15,10 +15,13 @@ extension AudioQueue {
     /// Lets everything enqueued play, then stops, and returns once the queue has stopped:
     /// after the last buffer has played, its callback has returned, and ``isRunning`` is false.
     ///
-    /// What ``stop(immediate:)`` does with `false`, awaited. Buffers the callback enqueues
-    /// meanwhile play too; the queue stops once it has no more. On a queue that is stopped
-    /// (never started, or stopped already) it returns at once; on a paused one it returns once
-    /// the queue has been resumed and has played to the end.
+    /// What ``stop(immediate:)`` does with `false`, awaited: the queue stops once its buffer
+    /// queue runs out, so call it once the last buffer is enqueued — a buffer a callback
+    /// enqueues after the queue ran out comes back unplayed. A program whose callback enqueues
+    /// to the end of its data calls `stop(immediate: false)` there, as the guide does, and
+    /// awaits ``waitUntilStopped()``. On a queue that is stopped (never started, or stopped
+    /// already) it returns at once; on a paused one it returns once the queue has been resumed
+    /// and has played to the end.
     ///
     /// Offline (``setOfflineRenderFormat(_:channelLayout:)``) the end comes from rendering: the
     /// call returns once ``offlineRender(at:into:frameCount:)`` has rendered the last frame —
@@ -36,6 +39,13 @@ extension AudioQueue {
             let ended = core.state.withLock { s in s.phase.isStopping && s.side.offline?.atEnd == true }
             if ended { finishAsyncStop() }
         }
+        await core.waitUntilStopped()
+    }
+
+    /// Returns once the queue has stopped — by a stop of the program's (from a callback, say),
+    /// the end of an asynchronous stop, a device failure or disposal: after the last callback,
+    /// with ``isRunning`` false. At once when the queue is stopped. Asks for no stop itself.
+    public func waitUntilStopped() async {
         await core.waitUntilStopped()
     }
 

@@ -11,7 +11,7 @@ import AudioTestSupport
 extension SharedServer {
     /// An input queue's recorded buffers as an `AsyncSequence`, recording the null sink's
     /// monitor through the private sound server while a queue plays noise into the sink.
-    @Suite("Recorded buffers from the sound server")
+    @Suite("Recorded buffers from the sound server", .timeLimit(.minutes(1)))
     struct RecordedBuffersFromServer {
         @Test func everyIMA4BufferFromTheMonitorArrivesInOrder() async throws {
             let noise = try noiseFile(seconds: 2, name: "seq")

@@ -7,7 +7,7 @@ import AudioDevices
 
 /// The async API of output queues: stops that return once the queue has stopped, and property
 /// changes as streams.
-@Suite("Async output queue")
+@Suite("Async output queue", .timeLimit(.minutes(1)))
 struct AsyncQueueTests {
     static let float2 = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
 
@@ -20,17 +20,10 @@ struct AsyncQueueTests {
     @Test func playToEndReturnsAfterTheLastCallbackOnADevice() async throws {
         let device = try NullDevice(sampleRate: 48000, channels: 2, pacing: .realTime, periodFrames: 512)
         let counter = Counter()
-        // Each buffer is re-enqueued twice, then left: 3 buffers × 3 passes.
-        let queue = try AudioQueue(format: Self.float2, device: device) { queue, buffer in
-            let again = counter.state.withLock { s -> Bool in
-                s.callbacks += 1
-                guard s.enqueued < 6 else { return false }
-                s.enqueued += 1
-                return true
-            }
-            if again { try? queue.enqueue(buffer) }
+        let queue = try AudioQueue(format: Self.float2, device: device) { _, _ in
+            counter.state.withLock { $0.callbacks += 1 }
         }
-        for _ in 0..<3 {
+        for _ in 0..<9 {
             let buffer = try queue.allocateBuffer(byteCapacity: 2048 * 8)
             try buffer.fill(with: [Float](repeating: 0.1, count: 4096))
             try queue.enqueue(buffer)
@@ -40,6 +33,36 @@ struct AsyncQueueTests {
         #expect(counter.callbacks == 9)
         #expect(queue.state == .stopped)
         #expect(!queue.isRunning)
+        // Everything enqueued was played.
+        #expect(device.framesRendered >= 9 * 2048)
+        try queue.dispose(immediate: true)
+    }
+
+    /// The guide's pattern: the callback re-enqueues until the data ends, then stops the queue
+    /// asynchronously itself; the program only waits.
+    @Test func waitUntilStoppedReturnsAfterTheCallbacksOwnStop() async throws {
+        let device = try NullDevice(sampleRate: 48000, channels: 2, pacing: .realTime, periodFrames: 512)
+        let counter = Counter()
+        let queue = try AudioQueue(format: Self.float2, device: device) { queue, buffer in
+            let again = counter.state.withLock { s -> Bool in
+                s.callbacks += 1
+                guard s.enqueued < 6 else { return false }
+                s.enqueued += 1
+                return true
+            }
+            if again { try? queue.enqueue(buffer) } else { try? queue.stop(immediate: false) }
+        }
+        for _ in 0..<3 {
+            let buffer = try queue.allocateBuffer(byteCapacity: 2048 * 8)
+            try buffer.fill(with: [Float](repeating: 0.1, count: 4096))
+            try queue.enqueue(buffer)
+        }
+        try queue.start()
+        await queue.waitUntilStopped()
+        #expect(counter.callbacks == 9)
+        #expect(queue.state == .stopped)
+        #expect(!queue.isRunning)
+        #expect(device.framesRendered >= 9 * 2048)
         try queue.dispose(immediate: true)
     }
 
@@ -66,24 +89,19 @@ struct AsyncQueueTests {
         await #expect(throws: AudioQueueError.self) { try await queue.stop() }
     }
 
-    /// The looping player rendered offline, with the stop asked for before the render reaches
-    /// the end (`early`) or after it has (the render then already came back short).
+    /// Five buffers rendered offline, with the stop asked for while the render runs (`early`)
+    /// or after it has reached the end (the render then already came back short).
     @Test(arguments: [true, false])
     func playToEndOnAnOfflineQueue(early: Bool) async throws {
         let samples = ramp(frames: 1000, channels: 2)
-        let passes = Guarded(1)
-        let queue = try AudioQueue(format: Self.float2) { queue, buffer in
-            let again = passes.withLock { p -> Bool in
-                guard p < 5 else { return false }
-                p += 1
-                return true
-            }
-            if again { try? queue.enqueue(buffer) }
-        }
+        let log = CallbackLog()
+        let queue = try AudioQueue(format: Self.float2) { _, buffer in log.record(buffer) }
         try queue.setOfflineRenderFormat(Self.float2)
-        let buffer = try queue.allocateBuffer(byteCapacity: 8000)
-        try buffer.fill(with: samples)
-        try queue.enqueue(buffer)
+        for _ in 0..<5 {
+            let buffer = try queue.allocateBuffer(byteCapacity: 8000)
+            try buffer.fill(with: samples)
+            try queue.enqueue(buffer)
+        }
         try queue.start()
         var rendered: [Float] = []
         if early {
@@ -96,6 +114,7 @@ struct AsyncQueueTests {
             try await queue.playToEnd()
         }
         #expect(rendered == Array([[Float]](repeating: samples, count: 5).joined()))
+        #expect(log.count == 5)
         #expect(queue.state == .stopped)
         #expect(!queue.isRunning)
         try queue.dispose(immediate: true)

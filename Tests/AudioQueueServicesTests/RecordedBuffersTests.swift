@@ -7,7 +7,7 @@ import AudioQueueServices
 
 /// An input queue's recordings as an `AsyncSequence`, and its async stop, against a device the
 /// test drives frame by frame (``TestInputDevice``).
-@Suite("Recorded buffers")
+@Suite("Recorded buffers", .timeLimit(.minutes(1)))
 struct RecordedBuffersTests {
     static let rate = 48000.0
     static let float2 = AudioStreamBasicDescription.linearPCM(sampleRate: rate, channels: 2, bitsPerChannel: 32, isFloat: true)

@@ -20,6 +20,7 @@ let runnableSnippets: [RunnableSnippet] = [
     ("AudioFileServices_StreamingAudio_1", [], false, snippet_AudioFileServices_StreamingAudio_1),
     ("AudioFileServices_WritingFiles_1", ["2 ch, 44100 Hz, 'lpcm' (0x0000000E) 16-bit big-endian signed integer"], false, snippet_AudioFileServices_WritingFiles_1),
     ("AudioQueueKit_1", ["2 ch, 44100 Hz, 'lpcm' (0x00000009) 32-bit little-endian float"], false, snippet_AudioQueueKit_1),
+    ("AudioQueueServices_LoopingOffline_1", ["352800"], false, snippet_AudioQueueServices_LoopingOffline_1),
     ("AudioQueueServices_Playing_1", ["91136"], false, snippet_AudioQueueServices_Playing_1),
     ("AudioQueueServices_ProcessingTaps_1", ["2048 2 ch, 44100 Hz, 'lpcm' (0x00000029) 32-bit little-endian float, deinterleaved"], false, snippet_AudioQueueServices_ProcessingTaps_1),
     ("AudioQueueServices_Recording_1", [], true, snippet_AudioQueueServices_Recording_1),
