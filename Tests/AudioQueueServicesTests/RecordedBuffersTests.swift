@@ -4,6 +4,7 @@ import Locking
 import AudioCore
 import AudioDevices
 import AudioQueueServices
+import AudioQueueKit
 
 /// An input queue's recordings as an `AsyncSequence`, and its async stop, against a device the
 /// test drives frame by frame (``TestInputDevice``).
@@ -144,6 +145,54 @@ struct RecordedBuffersTests {
             #expect(d.packets.enumerated().allSatisfy { $1.startOffset == Int64($0 * 34) && $1.dataByteSize == 34 })
         }
         try queue.dispose(immediate: true)
+    }
+
+    /// Variable-size packets (AAC): each element carries one description per packet, laid end
+    /// to end over its bytes, and the handler form's packets are those descriptions.
+    @Test func aacElementsCarryTheirPacketDescriptions() async throws {
+        AudioQueueKit.registerAll()
+        let aac = AudioStreamBasicDescription(
+            sampleRate: Self.rate, formatID: .mpeg4AAC, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 1024,
+            bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)
+        let device = TestInputDevice(sampleRate: Self.rate, channels: 2, signal: TestInputDevice.musicLike(sampleRate: Self.rate))
+        let queue = try AudioInputQueue(format: aac, device: device, bufferCount: 3, bufferDuration: 0.5)
+        let buffers = queue.recordedBuffers
+        try queue.start()
+        for _ in 0..<10 { device.push(frames: 2400) }
+        try await queue.stop()
+        var packets = 0
+        for await recorded in buffers {
+            #expect(recorded.packetDescriptions.count == recorded.packetCount)
+            #expect(recorded.frameCount == recorded.packetCount * 1024)
+            var offset: Int64 = 0
+            for d in recorded.packetDescriptions {
+                #expect(d.startOffset == offset)
+                offset += Int64(d.dataByteSize)
+            }
+            #expect(offset == Int64(recorded.bytes.count))
+            packets += recorded.packetCount
+        }
+        // 24000 frames and the encoder's priming, in packets of 1024.
+        #expect(packets >= 24000 / 1024)
+        try queue.dispose(immediate: true)
+
+        let seen = Guarded<(packets: Int, same: Bool)>((0, true))
+        let handlerDevice = TestInputDevice(sampleRate: Self.rate, channels: 2, signal: TestInputDevice.musicLike(sampleRate: Self.rate))
+        let withHandler = try AudioInputQueue(format: aac, device: handlerDevice) { queue, buffer, _, packets in
+            let own = buffer.packetDescriptions.map { Array(UnsafeBufferPointer(start: $0, count: buffer.packetDescriptionCount)) } ?? []
+            seen.withLock { s in
+                s.packets += packets.count
+                if Array(packets) != own || packets.count != own.count { s.same = false }
+            }
+            try? queue.enqueue(buffer)
+        }
+        for _ in 0..<3 { try withHandler.enqueue(try withHandler.allocateBuffer(byteCapacity: 8192)) }
+        try withHandler.start()
+        for _ in 0..<10 { handlerDevice.push(frames: 2400) }
+        try await withHandler.stop()
+        #expect(seen.withLock { $0.packets } >= 24000 / 1024)
+        #expect(seen.withLock { $0.same })
+        try withHandler.dispose(immediate: true)
     }
 
     /// A queue asked to record with no buffer to spare reports the underrun on its stream.
