@@ -130,6 +130,8 @@ final class RecordedBufferSink: Sendable {
         var finished = false
         /// A stream ended by a stop was iterated to its end: the next access begins a new one.
         var drained = false
+        /// The queue has been disposed of or has gone away: no run follows.
+        var closed = false
         /// The queue was started since the stream last ended.
         var armed = false
         var buffers: [AudioQueueBuffer] = []
@@ -147,7 +149,10 @@ final class RecordedBufferSink: Sendable {
     /// end, with its generation.
     var current: (Stream, Int) {
         state.withLock { s in
-            if s.finished && s.drained { renew(&s) }
+            if s.finished && s.drained {
+                if s.closed { return (Stream { $0.finish() }, -1) }
+                renew(&s)
+            }
             return (s.stream, s.generation)
         }
     }
@@ -175,10 +180,12 @@ final class RecordedBufferSink: Sendable {
     }
 
     /// The queue has stopped and every callback has run: the run's stream ends (what it holds
-    /// is still given to its consumer).
-    func queueStopped() {
+    /// is still given to its consumer). `final`: the queue has been disposed of or has gone
+    /// away, and the stream ends even if the queue never started.
+    func queueStopped(final: Bool) {
         let ending = state.withLock { s -> Stream.Continuation? in
-            guard s.armed else { return nil }
+            guard s.armed || final else { return nil }
+            if final { s.closed = true }
             s.armed = false
             s.finished = true
             return s.continuation

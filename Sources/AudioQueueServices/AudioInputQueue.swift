@@ -132,7 +132,7 @@ public final class AudioInputQueue: Sendable {
         if let device {
             core.state.withLock { s in _ = s.side.session.replace(with: device, owned: false, uid: nil) }
         }
-        if let sink { core.state.withLock { $0.stopObserver = { sink.queueStopped() } } }
+        if let sink { core.state.withLock { $0.stopObserver = { disposed in sink.queueStopped(final: disposed) } } }
     }
 
     /// The first `count` packets of `buffer` as a collection: its descriptions for a format of
@@ -142,7 +142,10 @@ public final class AudioInputQueue: Sendable {
         return AudioQueueBuffer.Packets(buffer: buffer, count: count, constantSize: size > 0 ? .init(bytes: size) : nil)
     }
 
-    deinit { releaseOnDeinit() }
+    deinit {
+        releaseOnDeinit()
+        sink?.queueStopped(final: true)
+    }
 
     private func deliver(_ finished: FinishedBuffer) {
         let buffer = finished.buffer

@@ -32,12 +32,12 @@ extension QueueCore {
     /// Resumes the waits of ``waitUntilStopped()`` and tells the stop observer, if the queue
     /// has stopped. Called where a stop, failure or disposal ends (no lock held).
     func checkStopped() {
-        let (waiters, observer) = state.withLock { s -> ([@Sendable () -> Void], (@Sendable () -> Void)?) in
-            guard hasStopped(s) else { return ([], nil) }
+        let (waiters, observer, disposed) = state.withLock { s -> ([@Sendable () -> Void], (@Sendable (Bool) -> Void)?, Bool) in
+            guard hasStopped(s) else { return ([], nil, false) }
             defer { s.stopWaiters.removeAll() }
-            return (s.stopWaiters, s.stopObserver)
+            return (s.stopWaiters, s.stopObserver, s.phase == .disposed)
         }
-        observer?()
+        observer?(disposed)
         for resume in waiters { resume() }
     }
 

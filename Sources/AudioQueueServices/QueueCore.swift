@@ -69,8 +69,9 @@ struct QueueState<Owner: AnyObject, Side> {
     var keepAlive: Owner?
     /// Tasks waiting in `stop()` or `playToEnd()` for the queue to have stopped (one-shot).
     var stopWaiters: [@Sendable () -> Void] = []
-    /// Told each time the queue has stopped (an input queue's recorded-buffers sequence).
-    var stopObserver: (@Sendable () -> Void)?
+    /// Told each time the queue has stopped, and whether it has been disposed of (an input
+    /// queue's recorded-buffers sequence).
+    var stopObserver: (@Sendable (_ disposed: Bool) -> Void)?
     /// What finishes each property stream, by its listener's token (called at disposal).
     var streamEnds: [Int: @Sendable () -> Void] = [:]
     var side: Side
@@ -226,7 +227,11 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: Sendable {
                 if deliver { f.buffer.state = .inCallback }
                 return (f, deliver)
             }
-            guard let (finished, deliverIt) = next else { return true }
+            guard let (finished, deliverIt) = next else {
+                // A stop asked for from inside a callback completes here, after that callback.
+                checkStopped()
+                return true
+            }
             if deliverIt { deliver(owner, finished) }
             state.withLock { s in
                 if finished.buffer.state == .inCallback { finished.buffer.state = .idle }

@@ -212,6 +212,58 @@ struct RecordedBuffersTests {
         try queue.dispose(immediate: true)
     }
 
+    /// Disposal ends the sequence, even of a queue that never started, and it stays ended.
+    @Test func disposalEndsTheSequence() async throws {
+        let queue = try AudioInputQueue(format: Self.float2, device: TestInputDevice(sampleRate: Self.rate, channels: 2))
+        let consumer = Task {
+            var count = 0
+            for await _ in queue.recordedBuffers { count += 1 }
+            return count
+        }
+        try queue.dispose(immediate: true)
+        #expect(await consumer.value == 0)
+        var late = queue.recordedBuffers.makeAsyncIterator()
+        #expect(await late.next() == nil)
+        var again = queue.recordedBuffers.makeAsyncIterator()
+        #expect(await again.next() == nil)
+    }
+
+    /// An immediate stop asked for from inside a buffer's callback completes once that
+    /// callback has returned: the wait for it ends.
+    @Test func aStopFromInsideACallbackEndsTheWait() async throws {
+        let device = TestInputDevice(sampleRate: Self.rate, channels: 2)
+        let calls = Guarded(0)
+        let queue = try AudioInputQueue(format: Self.float2, device: device) { queue, _, _, packets, _ in
+            calls.withLock { $0 += 1 }
+            if packets > 0 { try? queue.stop(immediate: true) }
+        }
+        for _ in 0..<3 { try queue.enqueue(try queue.allocateBuffer(byteCapacity: 2400 * 8)) }
+        try queue.start()
+        device.push(frames: 2400)
+        await queue.waitUntilStopped()
+        #expect(queue.state == .stopped)
+        #expect(!queue.isRunning)
+        #expect(calls.withLock { $0 } == 3)                 // the full one, then two empty
+        try queue.dispose(immediate: true)
+    }
+
+    /// An immediate stop from a listener (on the callback queue) ends the sequence.
+    @Test func aStopFromAListenerEndsTheSequence() async throws {
+        let device = TestInputDevice(sampleRate: Self.rate, channels: 2)
+        let queue = try AudioInputQueue(format: Self.float2, device: device, bufferCount: 3, bufferDuration: 0.05)
+        try queue.addPropertyListener(.isRunning) { queue, _ in
+            if queue.isRunning { try? queue.stop(immediate: true) }
+        }
+        let buffers = queue.recordedBuffers
+        try queue.start()
+        device.push(frames: 2400)                           // the device delivers: isRunning
+        var count = 0
+        for await _ in buffers { count += 1 }
+        #expect(queue.state == .stopped)
+        #expect(count <= 1)
+        try queue.dispose(immediate: true)
+    }
+
     @Test func badBufferSettingsAreRefused() {
         #expect(throws: AudioQueueError.self) { _ = try AudioInputQueue(format: Self.float2, bufferCount: 0) }
         #expect(throws: AudioQueueError.self) { _ = try AudioInputQueue(format: Self.float2, bufferDuration: .nan) }
