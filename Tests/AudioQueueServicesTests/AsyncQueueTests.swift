@@ -120,6 +120,25 @@ struct AsyncQueueTests {
         try queue.dispose(immediate: true)
     }
 
+    /// Disposal from inside a callback, as Threading.md allows: the queue goes, the waits end.
+    @Test func disposeFromInsideACallback() async throws {
+        let device = try NullDevice(sampleRate: 48000, channels: 2, pacing: .realTime, periodFrames: 512)
+        let counter = Counter()
+        let queue = try AudioQueue(format: Self.float2, device: device) { queue, _ in
+            counter.state.withLock { $0.callbacks += 1 }
+            try? queue.dispose(immediate: true)
+        }
+        for _ in 0..<3 {
+            let buffer = try queue.allocateBuffer(byteCapacity: 2048 * 8)
+            try buffer.fill(with: [Float](repeating: 0.1, count: 4096))
+            try queue.enqueue(buffer)
+        }
+        try queue.start()
+        await queue.waitUntilStopped()
+        #expect(counter.callbacks == 1)                     // freed with the queue: no more
+        #expect(throws: AudioQueueError.self) { try queue.start() }
+    }
+
     @Test func isRunningChangesFollowTheQueue() async throws {
         let queue = try offlineFloatQueue()
         var changes = queue.isRunningChanges.makeAsyncIterator()
