@@ -9,7 +9,8 @@ extension AudioInputQueue {
     /// and ``isRunning`` is false.
     ///
     /// What ``stop(immediate:)`` does with `false`, awaited: nothing recorded before the call
-    /// is lost. On a queue that is stopped it returns at once. Cancelling the waiting task does
+    /// is lost. On a queue that is stopped it returns at once; on a paused one, once the queue
+    /// has been resumed and has handed back what it recorded. Cancelling the waiting task does
     /// not cut the wait short.
     public func stop() async throws(AudioQueueError) {
         let stopped = try core.state.withLock { s throws(AudioQueueError) -> Bool in
