@@ -29,7 +29,7 @@ func snippet_AudioQueueServices_Playing_1() throws {
     let queue = try AudioQueue(format: file.dataFormat, callback: fill)
     if let cookie = file.magicCookie { try queue.setMagicCookie(cookie) }
 #sourceLocation()
-#sourceLocation(file: "Sources/AudioQueueServices/AudioQueueServices.docc/Playing.md", line: 106)
+#sourceLocation(file: "Sources/AudioQueueServices/AudioQueueServices.docc/Playing.md", line: 109)
     let format = queue.renderFormat                     // interleaved Float32 at the file's rate
     try queue.setOfflineRenderFormat(format)
     for _ in 0..<3 {                                    // prime three buffers

@@ -2,7 +2,7 @@
 import AudioQueueServices
 
 func snippet_AudioQueueServices_Playing_2(queue: AudioQueue) throws {
-#sourceLocation(file: "Sources/AudioQueueServices/AudioQueueServices.docc/Playing.md", line: 157)
+#sourceLocation(file: "Sources/AudioQueueServices/AudioQueueServices.docc/Playing.md", line: 160)
     // A stereo file on channels 3 and 4 of a four-channel sink; 1 and 2 play silence.
     try queue.setChannelAssignments([
         AudioQueueChannelAssignment(deviceUID: "pulse:quad", channelNumber: 3),
