@@ -99,7 +99,7 @@ public final class AudioConverter {
             _ = try PCMConverter(from: input, to: .float32(sampleRate: input.sampleRate, channels: input.channelsPerFrame))
         } else {
             guard AudioDecoders.canDecode(input.formatID) else {
-                throw AudioCodecError(.formatNotSupported, "no decoder for '\(input.formatID)'")
+                throw AudioCodecError(.formatNotSupported, AudioDecoders.missingDecoderReason(input.formatID))
             }
         }
         if output.isPCM {
@@ -167,7 +167,7 @@ public final class AudioConverter {
     func requireDecoder() throws(AudioCodecError) -> (any AudioDecoder)? {
         guard !inputFormat.isPCM else { return nil }
         guard let decoder else {
-            throw decoderError ?? AudioCodecError(.formatNotSupported, "no decoder for '\(inputFormat.formatID)'")
+            throw decoderError ?? AudioCodecError(.formatNotSupported, AudioDecoders.missingDecoderReason(inputFormat.formatID))
         }
         return decoder
     }

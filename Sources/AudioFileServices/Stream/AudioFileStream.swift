@@ -120,7 +120,7 @@ public final class AudioFileStream {
         do {
             if flags.contains(.discontinuity) || seekTarget != nil { discontinuity() }
             if bytes.isEmpty {
-                try finish()
+                try endStream()
             } else {
                 try feed(bytes)
             }
@@ -258,7 +258,7 @@ public final class AudioFileStream {
     }
 
     /// The end of the stream: what the cutter holds is all there is.
-    private func finish() throws(AudioFileStreamError) {
+    private func endStream() throws(AudioFileStreamError) {
         // A stream shorter than the bytes the container is recognised by: recognise it by them.
         if header != nil, !pending.isEmpty, pending.count < pendingNeed, pendingNeed == HeaderGatherer.detectionBytes {
             pendingNeed = pending.count
@@ -357,6 +357,23 @@ public final class AudioFileStream {
             known.ready = true
             tell(.readyToProducePackets)
         }
+    }
+
+    /// The stream goes on in another data format (MPEG audio files of other rates joined end to
+    /// end): the packets of the old format are delivered, then the new ``dataFormat`` is
+    /// reported and ``AudioFileStreamPropertyID/readyToProducePackets`` again, before the first
+    /// packet of the new format.
+    func announceFormatChange(_ format: AudioStreamBasicDescription, packetSizeUpperBound bound: UInt32) {
+        sink.flush()
+        guard !isClosed else { return }
+        known.dataFormat = format
+        known.packetSizeUpperBound = bound
+        known.maximumPacketSize = max(known.maximumPacketSize ?? 0, bound)
+        known.ready = false
+        tell(.dataFormat)
+        guard !isClosed else { return }
+        known.ready = true
+        tell(.readyToProducePackets)
     }
 
     private func tell(_ property: AudioFileStreamPropertyID) {
