@@ -161,16 +161,16 @@ public final class AudioFileStream {
     /// `kAudioFileStreamProperty_DataOffset`: where the audio data starts in the stream.
     public var dataOffset: Int64? { known.dataOffset }
     /// `kAudioFileStreamProperty_AudioDataByteCount`, where the header says it.
-    public var audioDataByteCount: UInt64? { known.byteCount }
+    public var audioDataByteCount: Int64? { known.byteCount.map { Int64(clamping: $0) } }
     /// `kAudioFileStreamProperty_AudioDataPacketCount`, where the header says it.
-    public var audioDataPacketCount: UInt64? { known.packetCount }
+    public var audioDataPacketCount: Int64? { known.packetCount.map { Int64(clamping: $0) } }
     /// `kAudioFileStreamProperty_ChannelLayout`, where the stream records one.
     public var channelLayout: AudioChannelLayout? { known.channelLayout }
     /// `kAudioFileStreamProperty_MaximumPacketSize`: the largest packet (the format's bound where
     /// the header does not list the packets).
-    public var maximumPacketSize: UInt32? { known.maximumPacketSize }
+    public var maximumPacketSize: Int? { known.maximumPacketSize.map { Int($0) } }
     /// `kAudioFileStreamProperty_PacketSizeUpperBound`: the largest packet the format allows.
-    public var packetSizeUpperBound: UInt32? { known.packetSizeUpperBound }
+    public var packetSizeUpperBound: Int? { known.packetSizeUpperBound.map { Int($0) } }
     /// `kAudioFileStreamProperty_InfoDictionary`'s entries: the stream's metadata under Apple's
     /// keys (`title`, `artist`, …), in stream order.
     public var metadata: [(key: String, value: String)] { known.info }
