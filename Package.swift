@@ -77,7 +77,9 @@ let package = Package(
         .target(name: "AudioDeviceFile", dependencies: ["AudioCore", "AudioCodecs", "AudioDevices", "AudioFileServices", "Locking"], swiftSettings: strict),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "AudioDeviceALSA", dependencies: ["AudioCore", "AudioDevices", "CALSA", "Locking"], swiftSettings: strict),
-        .systemLibrary(name: "CPulseAudio", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        // No pkgConfig: libpulse's flags (-D_REENTRANT -pthread) are ones SwiftPM warns about in
+        // every package that depends on this one; its headers need no -I.
+        .systemLibrary(name: "CPulseAudio", providers: [.apt(["libpulse-dev"])]),
         .target(
             name: "AudioDevicePulse", dependencies: ["AudioCore", "AudioDevices", "CPulseAudio", "Locking"], swiftSettings: strict),
         // Time and pitch: Spectral, TimeDomain and Varispeed behind one protocol.
@@ -183,7 +185,7 @@ let package = Package(
             dependencies: [
                 "AudioQueueServices", "AudioDevices", "AudioDeviceFile", "ExtendedAudioFileServices", "AudioCodecFAAD",
                 "AudioTestSupport", "HTTPTestSupport", "Locking",
-                "AudioQueueKit",  // the documents' snippets import it
+                "AudioQueueKit",  // registerAll, for the channel assignment tests
             ],
             swiftSettings: strict
         ),
@@ -213,6 +215,19 @@ let package = Package(
             name: "ToolSupportTests",
             dependencies: ["ToolSupport", "HTTPTestSupport", "AudioFileServices", "ProcessSupport"],
             swiftSettings: strict
+        ),
+        // Every Swift block of README.md and the DocC catalogs, as Scripts/snippets copies them
+        // (each with only the imports it shows); ScriptsTests runs them.
+        .executableTarget(
+            name: "docsnippets",
+            dependencies: [
+                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
+                "AudioCodecFLAC", "AudioCodecOpus", "AudioConverterServices", "ExtendedAudioFileServices", "AudioDevices",
+                "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioTimePitch", "AudioQueueServices",
+                "AudioQueueKit", "AudioToolbox",
+            ],
+            path: "Tests/DocumentationSnippets",
+            swiftSettings: strict + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The scripts: the Debian packages they install against what the manifests need.
         .testTarget(name: "ScriptsTests", dependencies: ["ProcessSupport"], swiftSettings: strict),

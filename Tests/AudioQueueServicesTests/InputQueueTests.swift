@@ -289,7 +289,7 @@ struct InputQueueTests {
     }
 
     /// AC-3, which nothing encodes (AAC has an encoder once `AudioQueueKit.registerAll()` has run,
-    /// as the snippet tests in this process do).
+    /// as tests elsewhere in this process may have done).
     @Test func aFormatWithNoEncoderIsRefusedNamingIt() {
         let ac3 = AudioStreamBasicDescription(
             sampleRate: 48000, formatID: AudioFormatID(rawValue: 0x6163_2D33), formatFlags: [], bytesPerPacket: 0, framesPerPacket: 1536,

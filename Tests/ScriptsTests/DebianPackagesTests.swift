@@ -32,7 +32,6 @@ struct DebianPackagesTests {
     func everySystemLibraryTargetIsInstalled(package: String, script: String) throws {
         let installed = try Set(packagesInstalled(by: script))
         for target in try systemLibraries(in: package) {
-            #expect(target.pkgConfig != nil, "\(package)/Package.swift: \(target.name) names no pkgConfig module")
             #expect(!target.apt.isEmpty, "\(package)/Package.swift: \(target.name) names no .apt provider")
             for provider in target.apt {
                 #expect(installed.contains(provider), "\(script) does not install \(provider), the provider of \(target.name)")
@@ -69,7 +68,11 @@ struct DebianPackagesTests {
         let targets = try systemLibraries(in: "")
         for target in targets {
             for provider in target.apt { needed[provider] = "Package.swift names as the provider of \(target.name)" }
-            guard let module = target.pkgConfig else { continue }
+            guard let module = target.pkgConfig else {
+                // Without pkgConfig the providers must hold what the module map uses.
+                try checkProvidersHoldTheFiles(of: target, in: "")
+                continue
+            }
             let dir = try runProcess("/usr/bin/env", ["pkg-config", "--variable=pcfiledir", module])
             try #require(dir.status == 0, "pkg-config finds no \(module) (\(target.name)): \(dir.err)")
             let file = "\(dir.out.trimmingCharacters(in: .whitespacesAndNewlines))/\(module).pc"
@@ -94,8 +97,50 @@ struct DebianPackagesTests {
 
     struct SystemLibrary {
         var name: String
+        var path: String?
         var pkgConfig: String?
         var apt: [String]
+    }
+
+    /// A system library target without pkgConfig (its module's flags would warn in dependent
+    /// packages) gets no -I and no -L: every header its module map's header includes with `<…>`
+    /// must be in /usr/include, and every library it links in the linker's directories, each
+    /// file installed by one of its .apt providers.
+    func checkProvidersHoldTheFiles(of target: SystemLibrary, in package: String) throws {
+        let directory = Self.root.appendingPathComponent(package).appendingPathComponent(target.path ?? "Sources/\(target.name)")
+        let moduleMap = try String(contentsOf: directory.appendingPathComponent("module.modulemap"), encoding: .utf8)
+        func quoted(after keyword: String, in text: String) -> [String] {
+            text.split(separator: "\n").compactMap { line in
+                let words = line.trimmingCharacters(in: .whitespaces)
+                guard words.hasPrefix(keyword + " \""), let end = words.dropFirst(keyword.count + 2).firstIndex(of: "\"") else { return nil }
+                return String(words[words.index(words.startIndex, offsetBy: keyword.count + 2)..<end])
+            }
+        }
+        let headers = quoted(after: "header", in: moduleMap)
+        let libraries = quoted(after: "link", in: moduleMap)
+        #expect(!headers.isEmpty && !libraries.isEmpty, "\(target.name)'s module map names no header or no library")
+        let arch = try runProcess("/usr/bin/env", ["gcc", "-print-multiarch"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        var files: [(what: String, candidates: [String])] = []
+        for header in headers {
+            let text = try String(contentsOf: directory.appendingPathComponent(header), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("#include <") {
+                let name = String(line.dropFirst("#include <".count).prefix { $0 != ">" })
+                files.append(("<\(name)>", ["/usr/include/\(name)", "/usr/include/\(arch)/\(name)"]))
+            }
+        }
+        for library in libraries {
+            files.append(("-l\(library)", ["/usr/lib/\(arch)/lib\(library).so", "/usr/lib/lib\(library).so"]))
+        }
+        #expect(files.count > libraries.count, "\(target.name)'s header includes no system header")
+        for (what, candidates) in files {
+            guard let file = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+                Issue.record("\(target.name) has no pkgConfig, and \(what) is in none of \(candidates)")
+                continue
+            }
+            let owner = try owner(of: file)
+            #expect(owner.map(target.apt.contains) == true,
+                    "\(file) (\(target.name)'s \(what)) is installed by \(owner ?? "no package"), not by its providers \(target.apt)")
+        }
     }
 
     /// The system library targets of the manifest in `package` (a folder of the repository; ""
@@ -106,7 +151,9 @@ struct DebianPackagesTests {
         return targets.filter { $0["type"] as? String == "system" }.map { target in
             let providers = target["providers"] as? [[String: Any]] ?? []
             let apt = providers.compactMap { $0["apt"] as? [[String]] }.flatMap { $0.flatMap { $0 } }
-            return SystemLibrary(name: target["name"] as? String ?? "?", pkgConfig: target["pkgConfig"] as? String, apt: apt)
+            return SystemLibrary(
+                name: target["name"] as? String ?? "?", path: target["path"] as? String,
+                pkgConfig: target["pkgConfig"] as? String, apt: apt)
         }
     }
 
