@@ -17,7 +17,7 @@ extension AudioFileStream {
     /// ```
     ///
     /// Packets are copied once into the array; for no copy at all use
-    /// ``init(fileTypeHint:propertyListener:packets:)-(_,_,(AudioFileStream,UnsafeRawBufferPointer,_)->Void)``.
+    /// `init(fileTypeHint:propertyListener:packets:)` with the three-argument packets callback.
     public convenience init(
         fileTypeHint: AudioFileType? = nil,
         propertyListener: @escaping (AudioFileStream, AudioFileStreamPropertyID) -> Void = { _, _ in },

@@ -13,12 +13,14 @@ let runnableSnippets: [RunnableSnippet] = [
     ("AudioCodecOpus_1", ["2 ch, 48000 Hz, 'lpcm' (0x00000009) 32-bit little-endian float"], false, snippet_AudioCodecOpus_1),
     ("AudioCodecs_2", ["64 4352 0"], false, snippet_AudioCodecs_2),
     ("AudioConverterServices_1", ["4800"], false, snippet_AudioConverterServices_1),
-    ("AudioCore_1", ["2 ch, 44100 Hz, 'lpcm' (0x0000000C) 16-bit little-endian signed integer"], false, snippet_AudioCore_1),
+    ("AudioCore_1", ["2 ch, 44100 Hz, 'lpcm' (0x0000000C) 16-bit little-endian signed integer", "68 64"], false, snippet_AudioCore_1),
     ("AudioDeviceFile_1", [], false, snippet_AudioDeviceFile_1),
     ("AudioFileServices_1", ["2 ch, 44100 Hz, 'aac ' (0x00000000) 0 bits/channel, …", "88200 valid frames, 2112 priming, 824 remainder"], false, snippet_AudioFileServices_1),
     ("AudioFileServices_Metadata_1", [], false, snippet_AudioFileServices_Metadata_1),
+    ("AudioFileServices_ParsingStandardInput_1", [], false, snippet_AudioFileServices_ParsingStandardInput_1),
     ("AudioFileServices_StreamingAudio_1", [], false, snippet_AudioFileServices_StreamingAudio_1),
     ("AudioFileServices_WritingFiles_1", ["2 ch, 44100 Hz, 'lpcm' (0x0000000E) 16-bit big-endian signed integer"], false, snippet_AudioFileServices_WritingFiles_1),
+    ("AudioFileServices_WritingFiles_3", ["true"], false, snippet_AudioFileServices_WritingFiles_3),
     ("AudioQueueKit_1", ["2 ch, 44100 Hz, 'lpcm' (0x00000009) 32-bit little-endian float"], false, snippet_AudioQueueKit_1),
     ("AudioQueueServices_Playing_1", ["91136"], false, snippet_AudioQueueServices_Playing_1),
     ("AudioQueueServices_ProcessingTaps_1", ["2048 2 ch, 44100 Hz, 'lpcm' (0x00000029) 32-bit little-endian float, deinterleaved"], false, snippet_AudioQueueServices_ProcessingTaps_1),
@@ -26,7 +28,7 @@ let runnableSnippets: [RunnableSnippet] = [
     ("AudioQueueServices_TimeAndPitch_1", [], false, snippet_AudioQueueServices_TimeAndPitch_1),
     ("AudioTimePitch_1", ["683"], false, snippet_AudioTimePitch_1),
     ("AudioToolbox_1", ["0"], false, snippet_AudioToolbox_1),
-    ("ExtendedAudioFileServices_1", [], false, snippet_ExtendedAudioFileServices_1),
+    ("ExtendedAudioFileServices_1", ["176400"], false, snippet_ExtendedAudioFileServices_1),
     ("ExtendedAudioFileServices_2", [], false, snippet_ExtendedAudioFileServices_2),
 ]
 
@@ -34,6 +36,7 @@ let runnableSnippets: [RunnableSnippet] = [
 let compileOnlySnippets: [String] = [
     "AudioCodecs_1",
     "AudioDevicePulse_1",
+    "AudioFileServices_StreamingAudio_2",
     "AudioFileServices_WritingFiles_2",
     "AudioQueueServices_Playing_2",
 ]
