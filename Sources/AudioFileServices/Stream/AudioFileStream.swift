@@ -1,7 +1,8 @@
 public import AudioCore
 
 /// A push parser for audio arriving a piece at a time (Apple's Audio File Stream Services):
-/// bytes from a network connection or a pipe go in through ``parse(bytes:flags:)``, and the
+/// bytes from a network connection or a pipe go in through ``parse(_:flags:)`` (any collection of
+/// bytes) or ``parse(bytes:flags:)`` (Apple's form, a raw buffer), and the
 /// parser calls back with each property as it becomes known and with whole packets.
 ///
 /// Both callbacks are called synchronously from inside ``parse(bytes:flags:)``, as Apple's
@@ -30,6 +31,12 @@ public import AudioCore
 /// than one frame plus 7 bytes; for MPEG audio (in WAVE too), one frame plus 4 bytes. While
 /// ``parse(bytes:flags:)`` runs, packets of variable size are copied into a batch of at most 64 KiB (or one packet)
 /// handed to the packets callback; constant-size packets are handed over in the caller's memory.
+///
+/// **A change of format.** MPEG audio that goes on in another version, layer or rate (MP3 files
+/// joined end to end) is taken up once two more frames of the new format follow its first: the
+/// packets before it are delivered, then ``AudioFileStreamPropertyID/dataFormat`` and
+/// ``AudioFileStreamPropertyID/readyToProducePackets`` are reported again, and the new format's
+/// packets follow; no frame is dropped. Confirming a new format keeps up to three frames.
 ///
 /// **Junk and discontinuities.** Junk before an ADTS or MPEG audio stream, between its frames and
 /// after ``AudioFileStreamParseFlags/discontinuity`` is skipped: a frame counts after junk when the
