@@ -66,7 +66,7 @@ public final class AudioConverter {
     public var codecQuality = 0x60 {
         didSet {
             if codecQuality < 0 || codecQuality > 127 { codecQuality = min(max(codecQuality, 0), 127) }
-            try? encoder?.setQuality(UInt32(codecQuality))
+            try? encoder?.setQuality(codecQuality)
         }
     }
     /// The input's channel layout (`kAudioConverterInputChannelLayout`); stored and reported.
