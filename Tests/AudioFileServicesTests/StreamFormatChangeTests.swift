@@ -108,3 +108,19 @@ import AudioCore
         #expect(log.total == 20)
     }
 }
+
+/// MPEG audio in a WAVE file keeps the format its header gives: frames of another format in
+/// the data chunk are junk to the stream as to AudioFile (an input the fuzzer found).
+@Suite struct StreamWAVEFormatChangeTests {
+    @Test func framesOfAnotherFormatInWAVEAreJunk() throws {
+        let path = Fixtures.root.appendingPathComponent("fuzz-regressions/wave-mp3-frames-of-another-format.wav").path
+        let bytes = try Fixtures.bytes(URL(fileURLWithPath: path))
+        let file = try filePackets(path)
+        for piece in [1, 100, 1 << 20] {
+            let run = streamRun(bytes, pieces: { piece })
+            #expect(run.error == nil)
+            #expect(run.packets == file.packets)
+            #expect(run.properties.filter { $0 == .dataFormat }.count == 1)
+        }
+    }
+}

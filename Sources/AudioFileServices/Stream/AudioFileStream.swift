@@ -36,7 +36,8 @@ public import AudioCore
 /// joined end to end) is taken up once two more frames of the new format follow its first: the
 /// packets before it are delivered, then ``AudioFileStreamPropertyID/dataFormat`` and
 /// ``AudioFileStreamPropertyID/readyToProducePackets`` are reported again, and the new format's
-/// packets follow; no frame is dropped. Confirming a new format keeps up to three frames.
+/// packets follow; no frame is dropped. Confirming a new format keeps up to three frames. MPEG
+/// audio inside a WAVE file keeps its header's format.
 ///
 /// **Junk and discontinuities.** Junk before an ADTS or MPEG audio stream, between its frames and
 /// after ``AudioFileStreamParseFlags/discontinuity`` is skipped: a frame counts after junk when the

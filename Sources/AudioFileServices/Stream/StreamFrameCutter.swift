@@ -157,18 +157,9 @@ final class FrameCutter: StreamCutter {
                 } else if let stream = mpeg {
                     if available < 4 { return CutStep(consumed: c, need: 4) }
                     guard let header = MPEGAudioHeader(b, c), header.sameStream(as: stream) else {
-                        // An ID3v2 tag between frames (files joined end to end) is passed over
-                        // whole, so that nothing in it is taken for a frame.
-                        if b[c] == 0x49, b[c + 1] == 0x44, b[c + 2] == 0x33 {
-                            if available < 10 { return CutStep(consumed: c, need: 10) }
-                            if let size = MP3Tags.id3v2Size(Array(b[c..<(c + 10)])) {
-                                skip = size
-                                state = .search
-                                continue
-                            }
-                        }
-                        // Not this stream's frame: junk, or a stream of another format joined
-                        // on, which the search takes up when its frames confirm it.
+                        // Not this stream's frame: junk (an ID3v2 tag between files joined end
+                        // to end, say), or a stream of another format joined on, which the
+                        // search takes up when its frames confirm it.
                         state = .search
                         continue
                     }
@@ -236,9 +227,11 @@ final class FrameCutter: StreamCutter {
                 case .header(let header) where adts == nil:
                     // A frame of another format than the stream's so far starts a new stream
                     // (MP3 files of other rates joined end to end) once two more frames of it
-                    // follow; a frame of the stream's format needs one.
+                    // follow; a frame of the stream's format needs one. Inside a container
+                    // (WAVE), whose header gives the format, other frames are junk, as
+                    // AudioFile walks them.
                     let changes = mpeg.map { !header.sameStream(as: $0) } ?? false
-                    switch confirm(b, frame: j, header, following: changes ? 2 : 1) {
+                    switch changes && container != nil ? .refuted : confirm(b, frame: j, header, following: changes ? 2 : 1) {
                     case .needMore(let need):
                         return .needMore(consumed: j, need: need)
                     case .refuted:
