@@ -16,7 +16,9 @@ extension AudioFile.Packets: RandomAccessCollection {
         self.init(data: data, descriptions: descriptions, bytesPerPacket: 0)
     }
 
+    /// The first packet's index: 0.
     public var startIndex: Int { 0 }
+    /// One past the last packet: ``packetCount``.
     public var endIndex: Int { packetCount }
 
     /// The bytes of packet `index` (an empty slice where a description points outside `data`).
