@@ -74,5 +74,11 @@ struct ValueDescriptionTests {
         #expect(AudioChannelLayoutTag.useChannelBitmap.description == "use channel bitmap")
         #expect(AudioChannelLayoutTag.useChannelDescriptions.description == "use channel descriptions")
         #expect(AudioChannelLayout(tag: .stereo).description == "Stereo (L R)")
+        #expect(AudioChannelBitmap([.left, .right, .center, .lfeScreen]).description == "L R C LFE")
+        #expect(AudioChannelBitmap([]).description == "no channels")
+        #expect(AudioChannelDescription(label: .leftSurround).description == "Ls")
+        let placed = AudioChannelDescription(
+            label: .useCoordinates, flags: [.rectangularCoordinates], coordinates: (-1, 1, 0))
+        #expect(placed.description == "Coordinates (-1.0, 1.0, 0.0) rectangular")
     }
 }
