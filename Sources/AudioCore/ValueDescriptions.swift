@@ -96,3 +96,14 @@ extension AudioChannelDescription: CustomStringConvertible {
         return "\(label.abbreviation) (\(coordinates.0), \(coordinates.1), \(coordinates.2))\(kind)\(unit)"
     }
 }
+
+extension AudioStreamBasicDescription: CustomDebugStringConvertible {
+    /// Every field, by the structure's names, for `debugPrint` and failed expectations (the
+    /// ``description`` leaves out the sizes it implies for linear PCM): `AudioStreamBasicDescription(
+    /// sampleRate: 44100.0, formatID: 'lpcm', formatFlags: 0x0000000C, bytesPerPacket: 4, …)`.
+    public var debugDescription: String {
+        "AudioStreamBasicDescription(sampleRate: \(sampleRate), formatID: '\(formatID.code)', formatFlags: \(formatFlags), "
+            + "bytesPerPacket: \(bytesPerPacket), framesPerPacket: \(framesPerPacket), bytesPerFrame: \(bytesPerFrame), "
+            + "channelsPerFrame: \(channelsPerFrame), bitsPerChannel: \(bitsPerChannel))"
+    }
+}

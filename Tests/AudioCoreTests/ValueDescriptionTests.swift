@@ -43,6 +43,12 @@ struct ValueDescriptionTests {
         #expect(AudioFormatFlags(rawValue: 0xC).description == "0x0000000C")
     }
 
+    @Test func theDebugDescriptionGivesEveryField() {
+        let cd = AudioStreamBasicDescription.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16)
+        #expect(String(reflecting: cd) == "AudioStreamBasicDescription(sampleRate: 44100.0, formatID: 'lpcm', formatFlags: 0x0000000C, "
+            + "bytesPerPacket: 4, framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 2, bitsPerChannel: 16)")
+    }
+
     @Test func packetTablesCountTheirFrames() {
         let table = AudioFilePacketTableInfo(numberValidFrames: 88200, primingFrames: 2112, remainderFrames: 824)
         #expect(table.description == "88200 valid frames, 2112 priming, 824 remainder")
