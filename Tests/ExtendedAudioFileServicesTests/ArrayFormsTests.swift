@@ -57,3 +57,22 @@ import ExtendedAudioFileServices
         #expect(throws: ExtAudioFileError.self) { try file.read(frameCount: 10, as: Int16.self) }
     }
 }
+
+/// A PCMBuffer written straight into a PCM file as packets.
+@Suite struct WriterBufferTests {
+    @Test func writesABuffersFramesAsPackets() throws {
+        let path = NSTemporaryDirectory() + "writer-buffer-\(getpid()).caf"
+        defer { unlink(path) }
+        let format = AudioStreamBasicDescription.int16(sampleRate: 8000, channels: 2)
+        let samples: [Int16] = (0..<600).map { Int16($0) }
+        let buffer = try #require(PCMBuffer(format: format, samples: samples))
+        let writer = try AudioFileWriter(path: path, type: .caf, format: format, flags: .eraseFile)
+        #expect(try writer.writePackets(buffer) == 300)
+        let other = try #require(PCMBuffer(format: .float32(sampleRate: 8000, channels: 2), frameCapacity: 4))
+        #expect { try writer.writePackets(other) } throws: { ($0 as? AudioFileError)?.code == .unsupportedDataFormat }
+        try writer.close()
+        let file = try AudioFile(path: path)
+        #expect(file.packetCount == 300)
+        #expect(try file.readPackets(from: 0, count: 300).data == buffer.bytes)
+    }
+}
