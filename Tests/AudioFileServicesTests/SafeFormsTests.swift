@@ -107,3 +107,16 @@ import AudioCore
         try writer.close()
     }
 }
+
+/// The packet table read as Int.
+@Suite struct PacketTableIntTests {
+    @Test func readsSizesAndFramesAsInt() throws {
+        let file = try AudioFile(path: Fixtures.root.appendingPathComponent("streams/tone-6s-1ch-22050.mp3").path)
+        guard case .table(let table) = file.container.packets else { Issue.record("an MP3 file lists its packets"); return }
+        #expect(table.count > 200)
+        #expect((0..<table.count).allSatisfy { table.size(ofPacket: $0) == Int(table.sizes[$0]) })
+        #expect(table.frameCount(ofPacket: 0) == 576 && table.frameCount(ofPacket: table.count) == 0)
+        #expect(table.size(ofPacket: -1) == 0)
+        #expect(table.largestPacketSize == file.maximumPacketSize)
+    }
+}
