@@ -12,6 +12,7 @@ let runnableSnippets: [RunnableSnippet] = [
     ("AudioCodecMPG123_1", ["1152 1152"], false, snippet_AudioCodecMPG123_1),
     ("AudioCodecOpus_1", ["2 ch, 48000 Hz, 'lpcm' (0x00000009) 32-bit little-endian float"], false, snippet_AudioCodecOpus_1),
     ("AudioCodecs_2", ["64 4352 0"], false, snippet_AudioCodecs_2),
+    ("AudioCodecs_3", ["160 160"], false, snippet_AudioCodecs_3),
     ("AudioConverterServices_1", ["4800"], false, snippet_AudioConverterServices_1),
     ("AudioCore_1", ["2 ch, 44100 Hz, 'lpcm' (0x0000000C) 16-bit little-endian signed integer", "68 64"], false, snippet_AudioCore_1),
     ("AudioDeviceFile_1", [], false, snippet_AudioDeviceFile_1),
