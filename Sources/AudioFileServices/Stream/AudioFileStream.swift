@@ -32,7 +32,8 @@ public import AudioCore
 /// ``parse(bytes:flags:)`` runs, packets of variable size are copied into a batch of at most 64 KiB (or one packet)
 /// handed to the packets callback; constant-size packets are handed over in the caller's memory.
 ///
-/// **A change of format.** MPEG audio that goes on in another version, layer or rate (MP3 files
+/// **A change of format.** MPEG audio that goes on in another version, layer, rate or channel
+/// count (MP3 files
 /// joined end to end) is taken up once two more frames of the new format follow its first: the
 /// packets before it are delivered, then ``AudioFileStreamPropertyID/dataFormat`` and
 /// ``AudioFileStreamPropertyID/readyToProducePackets`` are reported again, and the new format's

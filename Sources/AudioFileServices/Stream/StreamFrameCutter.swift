@@ -164,6 +164,15 @@ final class FrameCutter: StreamCutter {
                         continue
                     }
                     if available < header.frameLength { return CutStep(consumed: c, need: header.frameLength) }
+                    if header.channels != stream.channels, container == nil, announced {
+                        // Mono after stereo or the reverse: a change of format once two more
+                        // frames of the new channel count follow; else a frame of this stream.
+                        switch confirm(b, frame: c, header, following: 2, sameChannels: true) {
+                        case .needMore(let need): return CutStep(consumed: c, need: need)
+                        case .confirmed: try changeFormat(to: header, at: base + Int64(c), sink: sink)
+                        case .refuted: break
+                        }
+                    }
                     try announceIfNeeded(at: base + Int64(c), sink: sink)
                     sink.append(UnsafeRawBufferPointer(rebasing: b[c..<(c + header.frameLength)]), frames: 0)
                     c += header.frameLength
@@ -231,7 +240,7 @@ final class FrameCutter: StreamCutter {
                     // (WAVE), whose header gives the format, other frames are junk, as
                     // AudioFile walks them.
                     let changes = mpeg.map { !header.sameStream(as: $0) } ?? false
-                    switch changes && container != nil ? .refuted : confirm(b, frame: j, header, following: changes ? 2 : 1) {
+                    switch changes && container != nil ? .refuted : confirm(b, frame: j, header, following: changes ? 2 : 1, sameChannels: changes) {
                     case .needMore(let need):
                         return .needMore(consumed: j, need: need)
                     case .refuted:
@@ -271,21 +280,26 @@ final class FrameCutter: StreamCutter {
         case needMore(Int)
     }
 
-    /// Whether `following` frames of `header`'s stream follow the frame at `frame` (or the
-    /// frames reach exactly the end of the stream): how a frame found after junk, or a new
-    /// stream, is told from a chance sync word. `needMore` counts from `frame`.
-    private func confirm(_ b: UnsafeRawBufferPointer, frame: Int, _ header: MPEGAudioHeader, following: Int) -> Confirmation {
+    /// Whether `following` frames of `header`'s stream (and, with `sameChannels`, its channel
+    /// count) follow the frame at `frame` (or the frames reach exactly the end of the stream):
+    /// how a frame found after junk, or a new format, is told from a chance sync word.
+    /// `needMore` counts from `frame`.
+    private func confirm(
+        _ b: UnsafeRawBufferPointer, frame: Int, _ header: MPEGAudioHeader, following: Int, sameChannels: Bool
+    ) -> Confirmation {
         var p = frame + header.frameLength
         for _ in 0..<following {
             if atEnd && p == b.count { return .confirmed }
             if b.count - p < 4 { return atEnd ? .refuted : .needMore(p + 4 - frame) }
-            guard let next = MPEGAudioHeader(b, p), next.sameStream(as: header) else { return .refuted }
+            guard let next = MPEGAudioHeader(b, p), next.sameStream(as: header), !sameChannels || next.channels == header.channels
+            else { return .refuted }
             p += next.frameLength
         }
         return .confirmed
     }
 
-    /// A stream of another format follows (MP3 files joined end to end): the packets so far
+    /// A stream of another format (version, layer, rate or channel count) follows (MP3 files
+    /// joined end to end): the packets so far
     /// are delivered, then the new data format is reported and the parser says again that it
     /// is ready to produce packets, before the first packet of the new format.
     private func changeFormat(to header: MPEGAudioHeader, at offset: Int64, sink: PacketSink) throws(AudioFileStreamError) {
