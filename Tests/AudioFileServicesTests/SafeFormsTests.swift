@@ -120,3 +120,41 @@ import AudioCore
         #expect(table.largestPacketSize == file.maximumPacketSize)
     }
 }
+
+/// Contiguous bytes are parsed and written where they lie: the collection is never iterated.
+@Suite struct ZeroCopyTests {
+    /// Bytes that say when they are read one by one (a copy) rather than through their storage.
+    struct Watched: RandomAccessCollection {
+        final class Log: @unchecked Sendable { var iterated = 0, contiguous = 0 }
+        let bytes: [UInt8]
+        let log: Log
+        var startIndex: Int { 0 }
+        var endIndex: Int { bytes.count }
+        subscript(i: Int) -> UInt8 {
+            log.iterated += 1
+            return bytes[i]
+        }
+        func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+            log.contiguous += 1
+            return try bytes.withUnsafeBufferPointer(body)
+        }
+    }
+
+    @Test func parsingAndWritingUseTheStorage() throws {
+        let bytes = try SafeFormsTests.mp3()
+        let log = Watched.Log()
+        var count = 0
+        let parser = try AudioFileStream(packets: { _, packets in count += packets.count })
+        try parser.parse(Watched(bytes: bytes, log: log))
+        try parser.finish()
+        #expect(count > 200)
+        #expect(log.contiguous == 1 && log.iterated == 0)
+
+        let path = temporaryAudioPath("zero-copy.wav")
+        defer { unlink(path) }
+        let writer = try AudioFileWriter(path: path, type: .wave, format: .int16(sampleRate: 8000, channels: 1), flags: .eraseFile)
+        #expect(try writer.writePackets(Watched(bytes: patternBytes(200), log: log)) == 100)
+        try writer.close()
+        #expect(log.contiguous == 2 && log.iterated == 0)
+    }
+}
