@@ -112,7 +112,7 @@ public final class FLACEncoder: AudioEncoder {
     /// to libFLAC levels so that the converter's default, High, is libFLAC's default: Min (0) → 0,
     /// Low (0x20) → 2, Medium (0x40) → 4, High (0x60) → 5, Max (0x7F) → 8, and values between
     /// them in proportion. `operationNotSupported` once the stream has had input.
-    public func setQuality(_ quality: UInt32) throws(AudioCodecError) {
+    public func setQuality(_ quality: Int) throws(AudioCodecError) {
         guard inputFrames == 0, !flushing else {
             throw AudioCodecError(.operationNotSupported, "the compression level is set before the first frame of a stream")
         }
@@ -120,8 +120,8 @@ public final class FLACEncoder: AudioEncoder {
     }
 
     /// The libFLAC level for an Apple codec quality (see ``setQuality(_:)``).
-    public static func level(forQuality quality: UInt32) -> Int {
-        let q = Double(min(quality, 0x7F))
+    public static func level(forQuality quality: Int) -> Int {
+        let q = Double(min(max(quality, 0), 0x7F))
         let anchors: [(Double, Double)] = [(0, 0), (0x20, 2), (0x40, 4), (0x60, 5), (0x7F, 8)]
         for i in 1..<anchors.count where q <= anchors[i].0 {
             let (q0, l0) = anchors[i - 1], (q1, l1) = anchors[i]

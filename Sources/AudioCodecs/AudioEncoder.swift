@@ -92,7 +92,7 @@ public protocol AudioEncoder: AnyObject {
     /// Takes Apple's codec quality (`kAudioConverterCodecQuality`, 0–127) before the first
     /// packet: what it means is the encoder's (FLAC: its compression level). Encoders without
     /// such a setting ignore it.
-    func setQuality(_ quality: UInt32) throws(AudioCodecError)
+    func setQuality(_ quality: Int) throws(AudioCodecError)
 }
 
 extension AudioEncoder {
@@ -115,7 +115,7 @@ extension AudioEncoder {
     /// None.
     public var applicableBitRates: [ClosedRange<Int>] { [] }
     /// No quality setting: ignored.
-    public func setQuality(_ quality: UInt32) throws(AudioCodecError) {}
+    public func setQuality(_ quality: Int) throws(AudioCodecError) {}
 }
 
 extension AudioEncoder {

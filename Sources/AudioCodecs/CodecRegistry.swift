@@ -27,7 +27,7 @@ final class CodecRegistry<Factory: Sendable>: Sendable {
     /// The factory for `formatID`, or `formatNotSupported` (`'fmt?'`) naming the format.
     func factory(for formatID: AudioFormatID) throws(AudioCodecError) -> Factory {
         guard let factory = table.withLock({ $0[formatID] }) else {
-            throw AudioCodecError(.formatNotSupported, "no \(kind) for '\(formatID)'")
+            throw AudioCodecError(.formatNotSupported, CodecRegistrationHint.reason(kind: kind, formatID))
         }
         return factory
     }

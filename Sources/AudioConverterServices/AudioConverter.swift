@@ -48,7 +48,7 @@ public final class AudioConverter {
 
     /// Apple's `kAudioConverterChannelMap`: for each output channel, the input channel it takes
     /// (-1: silence). nil: the default mapping.
-    public var channelMap: [Int32]? {
+    public var channelMap: [Int]? {
         didSet { pipeline = nil }
     }
     /// The sample-rate converter's quality (`kAudioConverterSampleRateConverterQuality`);
@@ -62,8 +62,12 @@ public final class AudioConverter {
     /// The encoder's quality setting (`kAudioConverterCodecQuality`); stored, reported and
     /// given to the encoder (FLAC takes its compression level from it; see
     /// `AudioEncoder.setQuality(_:)`), which keeps its own setting once its stream has begun.
-    public var codecQuality: UInt32 = 0x60 {
-        didSet { try? encoder?.setQuality(codecQuality) }
+    /// 0 (`kAudioConverterQuality_Min`) to 127 (`_Max`); values outside are clamped.
+    public var codecQuality = 0x60 {
+        didSet {
+            if codecQuality < 0 || codecQuality > 127 { codecQuality = min(max(codecQuality, 0), 127) }
+            try? encoder?.setQuality(codecQuality)
+        }
     }
     /// The input's channel layout (`kAudioConverterInputChannelLayout`); stored and reported.
     public var inputChannelLayout: AudioChannelLayout?
@@ -99,7 +103,7 @@ public final class AudioConverter {
             _ = try PCMConverter(from: input, to: .float32(sampleRate: input.sampleRate, channels: input.channelsPerFrame))
         } else {
             guard AudioDecoders.canDecode(input.formatID) else {
-                throw AudioCodecError(.formatNotSupported, "no decoder for '\(input.formatID)'")
+                throw AudioCodecError(.formatNotSupported, AudioDecoders.missingDecoderReason(input.formatID))
             }
         }
         if output.isPCM {
@@ -167,7 +171,7 @@ public final class AudioConverter {
     func requireDecoder() throws(AudioCodecError) -> (any AudioDecoder)? {
         guard !inputFormat.isPCM else { return nil }
         guard let decoder else {
-            throw decoderError ?? AudioCodecError(.formatNotSupported, "no decoder for '\(inputFormat.formatID)'")
+            throw decoderError ?? AudioCodecError(.formatNotSupported, AudioDecoders.missingDecoderReason(inputFormat.formatID))
         }
         return decoder
     }

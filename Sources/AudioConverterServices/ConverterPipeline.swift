@@ -83,7 +83,7 @@ final class ConverterPipeline {
         if direct == nil && (sourceChannels != outputChannels || converter.channelMap != nil) {
             let made: ChannelMixer
             if let map = converter.channelMap {
-                made = try ChannelMixer(inputChannels: sourceChannels, outputChannels: outputChannels, channelMap: map)
+                made = try ChannelMixer(inputChannels: sourceChannels, outputChannels: outputChannels, channelMap: map.map { Int32(clamping: $0) })
             } else {
                 made = try ChannelMixer(inputChannels: sourceChannels, outputChannels: outputChannels)
             }

@@ -77,3 +77,33 @@ extension AudioChannelLayoutTag: CustomStringConvertible {
         }
     }
 }
+
+extension AudioChannelBitmap: CustomStringConvertible {
+    /// The positions present, by afinfo's short names in bit order (`L R C LFE`); `no channels`
+    /// for an empty bitmap.
+    public var description: String {
+        rawValue == 0 ? "no channels" : labels.map(\.abbreviation).joined(separator: " ")
+    }
+}
+
+extension AudioChannelDescription: CustomStringConvertible {
+    /// The channel's label by afinfo's short name (`Ls`); a channel placed by coordinates adds
+    /// them, as rectangular or spherical (`Coordinates (-1.0, 1.0, 0.0) rectangular`).
+    public var description: String {
+        guard label == .useCoordinates else { return label.abbreviation }
+        let kind = flags.contains(.sphericalCoordinates) ? " spherical" : flags.contains(.rectangularCoordinates) ? " rectangular" : ""
+        let unit = flags.contains(.meters) ? " meters" : ""
+        return "\(label.abbreviation) (\(coordinates.0), \(coordinates.1), \(coordinates.2))\(kind)\(unit)"
+    }
+}
+
+extension AudioStreamBasicDescription: CustomDebugStringConvertible {
+    /// Every field, by the structure's names, for `debugPrint` and failed expectations (the
+    /// ``description`` leaves out the sizes it implies for linear PCM): `AudioStreamBasicDescription(
+    /// sampleRate: 44100.0, formatID: 'lpcm', formatFlags: 0x0000000C, bytesPerPacket: 4, …)`.
+    public var debugDescription: String {
+        "AudioStreamBasicDescription(sampleRate: \(sampleRate), formatID: '\(formatID.code)', formatFlags: \(formatFlags), "
+            + "bytesPerPacket: \(bytesPerPacket), framesPerPacket: \(framesPerPacket), bytesPerFrame: \(bytesPerFrame), "
+            + "channelsPerFrame: \(channelsPerFrame), bitsPerChannel: \(bitsPerChannel))"
+    }
+}

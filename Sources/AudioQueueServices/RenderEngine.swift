@@ -96,7 +96,7 @@ final class RenderEngine {
             decoder = nil
         } else {
             guard AudioDecoders.canDecode(format.formatID) else {
-                throw AudioQueueError(.codecNotFound, "no decoder for '\(format.formatID)'")
+                throw AudioQueueError(.codecNotFound, AudioDecoders.missingDecoderReason(format.formatID))
             }
             do {
                 decoder = try AudioDecoders.make(for: format, magicCookie: magicCookie)

@@ -37,7 +37,7 @@ extension ConverterBox {
         case id(kAudioConverterPrimeMethod): return .success(bytes(of: c.primeMethod.rawValue))
         case id(kAudioConverterSampleRateConverterQuality): return .success(bytes(of: c.sampleRateConverterQuality.rawValue))
         case id(kAudioConverterSampleRateConverterComplexity): return .success(bytes(of: settings.withLock { $0.complexity }))
-        case id(kAudioConverterCodecQuality): return .success(bytes(of: c.codecQuality))
+        case id(kAudioConverterCodecQuality): return .success(bytes(of: UInt32(clamping: c.codecQuality)))
         case id(kAudioConverterEncodeBitRate):
             guard c.encoder != nil else { return fail(notSupported) }
             return .success(bytes(of: UInt32(clamping: c.encodeBitRate)))
@@ -47,8 +47,8 @@ extension ConverterBox {
                 bytes(of: AudioValueRange(mMinimum: Double($0.lowerBound), mMaximum: Double($0.upperBound)))
             })
         case id(kAudioConverterChannelMap):
-            let map = c.channelMap ?? defaultChannelMap
-            return .success(map.flatMap { bytes(of: $0) })
+            let map = c.channelMap ?? defaultChannelMap.map { Int($0) }
+            return .success(map.flatMap { bytes(of: Int32(clamping: $0)) })
         case id(kAudioConverterInputChannelLayout):
             return .success(LayoutBytes.encode(c.inputChannelLayout ?? AudioCore.AudioChannelLayout(tag: .unknown(c.inputFormat.channelsPerFrame))))
         case id(kAudioConverterOutputChannelLayout):
@@ -132,7 +132,7 @@ extension ConverterBox {
         case id(kAudioConverterCodecQuality):
             return uint32 { value in
                 guard value <= UInt32(kAudioConverterQuality_Max) else { return paramError }
-                c.codecQuality = value
+                c.codecQuality = Int(value)
                 return noErrStatus
             }
         case id(kAudioConverterEncodeBitRate):
@@ -143,7 +143,7 @@ extension ConverterBox {
             guard size == outputs * 4 else { return badSize }
             let map = (0..<outputs).map { data.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self) }
             guard map.allSatisfy({ $0 >= -1 && $0 < inputs }) else { return paramError }
-            c.channelMap = map
+            c.channelMap = map.map { Int($0) }
             return noErrStatus
         case id(kAudioConverterInputChannelLayout), id(kAudioConverterOutputChannelLayout):
             guard let layout = LayoutBytes.decode(data, size: size) else { return badSize }

@@ -117,15 +117,15 @@ extension StreamBox {
             let list = FileFormatList.items(try known(s.dataFormat), cookie: s.magicCookie, layoutTag: s.channelLayout?.tag.rawValue ?? 0)
             return FileFormatList.bytes(list)
         case .magicCookieData: return try known(s.magicCookie)
-        case .audioDataByteCount: return bytes(of: try known(s.audioDataByteCount))
-        case .audioDataPacketCount: return bytes(of: try known(s.audioDataPacketCount))
-        case .maximumPacketSize: return bytes(of: try known(s.maximumPacketSize))
+        case .audioDataByteCount: return bytes(of: UInt64(clamping: try known(s.audioDataByteCount)))
+        case .audioDataPacketCount: return bytes(of: UInt64(clamping: try known(s.audioDataPacketCount)))
+        case .maximumPacketSize: return bytes(of: UInt32(clamping: try known(s.maximumPacketSize)))
         case .dataOffset: return bytes(of: try known(s.dataOffset))
         case .channelLayout: return LayoutBytes.encode(try known(s.channelLayout))
         case .packetTableInfo: return bytes(of: FileBox.c(try known(s.packetTableInfo)))
-        case .packetSizeUpperBound: return bytes(of: try known(s.packetSizeUpperBound))
+        case .packetSizeUpperBound: return bytes(of: UInt32(clamping: try known(s.packetSizeUpperBound)))
         case .averageBytesPerPacket: return bytes(of: try known(s.averageBytesPerPacket))
-        case .bitRate: return bytes(of: try known(s.bitRate))
+        case .bitRate: return bytes(of: UInt32(clamping: try known(s.bitRate)))
         case .packetToFrame, .frameToPacket: return bytes(of: CAudioToolbox.AudioFramePacketTranslation())
         case .packetToByte, .byteToPacket: return bytes(of: CAudioToolbox.AudioBytePacketTranslation())
         case .infoDictionary:
@@ -145,7 +145,8 @@ extension StreamBox {
             if id == AudioFileServices.AudioFileStreamPropertyID.packetToFrame.rawValue {
                 t.mFrame = try s.frame(forPacket: t.mPacket)
             } else {
-                (t.mPacket, t.mFrameOffsetInPacket) = try s.packet(forFrame: t.mFrame)
+                let found = try s.packet(forFrame: t.mFrame)
+                (t.mPacket, t.mFrameOffsetInPacket) = (found.packet, UInt32(clamping: found.frameOffsetInPacket))
             }
             data.storeBytes(of: t, as: CAudioToolbox.AudioFramePacketTranslation.self)
         default:
@@ -154,7 +155,8 @@ extension StreamBox {
             if id == AudioFileServices.AudioFileStreamPropertyID.packetToByte.rawValue {
                 (t.mByte, estimated) = try s.byteOffset(forPacket: t.mPacket)
             } else {
-                (t.mPacket, t.mByteOffsetInPacket, estimated) = try s.packet(forByteOffset: t.mByte)
+                let found = try s.packet(forByteOffset: t.mByte)
+                (t.mPacket, t.mByteOffsetInPacket, estimated) = (found.packet, UInt32(clamping: found.byteOffsetInPacket), found.isEstimated)
             }
             t.mFlags = estimated ? .bytePacketTranslationFlag_IsEstimate : []
             data.storeBytes(of: t, as: CAudioToolbox.AudioBytePacketTranslation.self)

@@ -120,7 +120,7 @@ let flacCases: [FLACCase] = [
     @Test func levelChangesSize() throws {
         let c = FLACCase(bits: 16, channels: 2, rate: 44100, frames: 30000)
         var sizes: [Int64] = []
-        for quality: UInt32 in [0, 0x7F] {
+        for quality in [0, 0x7F] {
             let encoder = try FLACEncoder(input: c.integerFormat, output: c.flacFormat)
             try encoder.setQuality(quality)
             let path = temporaryPath("q.flac")

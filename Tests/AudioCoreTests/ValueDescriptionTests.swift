@@ -43,6 +43,12 @@ struct ValueDescriptionTests {
         #expect(AudioFormatFlags(rawValue: 0xC).description == "0x0000000C")
     }
 
+    @Test func theDebugDescriptionGivesEveryField() {
+        let cd = AudioStreamBasicDescription.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16)
+        #expect(String(reflecting: cd) == "AudioStreamBasicDescription(sampleRate: 44100.0, formatID: 'lpcm', formatFlags: 0x0000000C, "
+            + "bytesPerPacket: 4, framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 2, bitsPerChannel: 16)")
+    }
+
     @Test func packetTablesCountTheirFrames() {
         let table = AudioFilePacketTableInfo(numberValidFrames: 88200, primingFrames: 2112, remainderFrames: 824)
         #expect(table.description == "88200 valid frames, 2112 priming, 824 remainder")
@@ -74,5 +80,11 @@ struct ValueDescriptionTests {
         #expect(AudioChannelLayoutTag.useChannelBitmap.description == "use channel bitmap")
         #expect(AudioChannelLayoutTag.useChannelDescriptions.description == "use channel descriptions")
         #expect(AudioChannelLayout(tag: .stereo).description == "Stereo (L R)")
+        #expect(AudioChannelBitmap([.left, .right, .center, .lfeScreen]).description == "L R C LFE")
+        #expect(AudioChannelBitmap([]).description == "no channels")
+        #expect(AudioChannelDescription(label: .leftSurround).description == "Ls")
+        let placed = AudioChannelDescription(
+            label: .useCoordinates, flags: [.rectangularCoordinates], coordinates: (-1, 1, 0))
+        #expect(placed.description == "Coordinates (-1.0, 1.0, 0.0) rectangular")
     }
 }

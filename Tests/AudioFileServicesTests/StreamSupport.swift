@@ -17,8 +17,8 @@ struct StreamRun {
     var dataFormat: AudioStreamBasicDescription?
     var dataOffset: Int64?
     var packetTableInfo: AudioFilePacketTableInfo?
-    var packetCount: UInt64?
-    var byteCount: UInt64?
+    var packetCount: Int64?
+    var byteCount: Int64?
     var magicCookie: [UInt8]?
     var ready = false
 }

@@ -31,6 +31,8 @@ public enum Fixtures {
     public static let mpeg4More = root.appendingPathComponent("mpeg4-more")
     /// MPEG audio edge cases and ffmpeg's decodes (Scripts/fixtures/make_mp3_edge_fixtures.sh).
     public static let mp3Edge = root.appendingPathComponent("mp3-edge")
+    /// MP3 files of different formats joined end to end, with ffprobe's packet counts (Scripts/fixtures/make_mp3_concat_fixtures.sh).
+    public static let mp3Concat = root.appendingPathComponent("mp3-concat")
     /// PCM sources of the FLAC encoder's tests (Scripts/fixtures/make_flac_write_fixtures.sh).
     public static let flacWrite = root.appendingPathComponent("flac-write")
     /// Opus files and ffmpeg's libopus decodes (Scripts/fixtures/make_opus_fixtures.sh).

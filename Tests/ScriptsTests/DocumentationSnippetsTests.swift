@@ -46,9 +46,9 @@ struct DocumentationSnippetsTests {
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileManager.default.copyItem(at: Self.root.appendingPathComponent(source), to: target)
             }
-            // Playback goes where the default chain finds: the test's sound server, else ALSA,
+            // Standard input is empty (a snippet that reads it reads nothing). Playback goes where the default chain finds: the test's sound server, else ALSA,
             // else a WAVE file in $TMPDIR, here the snippet's folder.
-            let run = try runProcess("/bin/bash", ["-c", "cd \"$1\" && exec \"$2\" \"$3\"", "snippet", folder.path, Self.docsnippets, name],
+            let run = try runProcess("/bin/bash", ["-c", "cd \"$1\" && exec \"$2\" \"$3\" </dev/null", "snippet", folder.path, Self.docsnippets, name],
                                      environment: ["TMPDIR": folder.path], timeout: 120)
             #expect(run.status == 0, "snippet \(name) failed (\(run.status)): \(run.err)")
             let expected = try runProcess(Self.docsnippets, ["--expected", name]).out

@@ -44,7 +44,7 @@ var fileType: AudioFileType?
 var dataFormatName: String?
 var channelCount: UInt32?
 var bitRate: Int?
-var codecQuality: UInt32?
+var codecQuality: Int?
 var srcQuality = SampleRateConverterQuality.high
 var verbose = false
 var threads = ExtAudioFile.processorCount
@@ -67,7 +67,7 @@ while let argument = arguments.next() {
         dataFormatName = value
     case "-c", "--channels": channelCount = UInt32(number(argument, 1...64))
     case "-b", "--bitrate": bitRate = number(argument, 1...10_000_000)
-    case "-q", "--quality": codecQuality = UInt32(number(argument, 0...127))
+    case "-q", "--quality": codecQuality = number(argument, 0...127)
     case "-r", "--src-quality": srcQuality = SampleRateConverterQuality(rawValue: UInt32(number(argument, 0...127)))
     case "-v", "--verbose": verbose = true
     case "--threads": threads = number(argument, 1...1024)

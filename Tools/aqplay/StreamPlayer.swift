@@ -173,7 +173,7 @@ final class StreamPlayer: @unchecked Sendable {
     private func finishFeeding(complete: Bool) throws {
         guard let queue, !interrupted.load(ordering: .relaxed) else { return }
         let count = parser?.audioDataPacketCount
-        try enqueueCurrent(isLast: complete && (count == nil || count == UInt64(packetsDelivered + currentPackets)))
+        try enqueueCurrent(isLast: complete && (count == nil || count == Int64(packetsDelivered + currentPackets)))
         if offline == nil && !hasStarted {
             // Everything is enqueued before the start, as when the file path's priming reaches
             // the end: asked to stop first, the queue plays it all and ends without padding.
@@ -208,7 +208,7 @@ final class StreamPlayer: @unchecked Sendable {
             try queue.addPropertyListener(.isRunning) { queue, _ in
                 if !queue.isRunning { events.signal() }
             }
-            let maxPacketSize = Int(parser.maximumPacketSize ?? parser.packetSizeUpperBound ?? 0)
+            let maxPacketSize = parser.maximumPacketSize ?? parser.packetSizeUpperBound ?? 0
             let sizes = deriveBufferSize(format, maxPacketSize: maxPacketSize > 0 ? maxPacketSize : 0x10000, seconds: 0.5)
             bufferByteSize = sizes.bufferByteSize
             // A buffer holds Listing 3-7's packet count, but no more than half a second of them:
@@ -251,7 +251,7 @@ final class StreamPlayer: @unchecked Sendable {
         } else if let packets = parser.audioDataPacketCount, format.framesPerPacket > 0 {
             frames = Double(packets) * Double(format.framesPerPacket)
         } else if let bytes = parser.audioDataByteCount, format.isPCM, format.bytesPerFrame > 0 {
-            frames = Double(bytes / UInt64(format.bytesPerFrame))
+            frames = Double(bytes / Int64(format.bytesPerFrame))
         } else {
             return nil
         }

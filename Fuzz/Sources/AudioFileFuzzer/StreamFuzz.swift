@@ -6,7 +6,8 @@ import AudioFileServices
 /// must deliver the same packets, properties and outcome; where AudioFile opens the same bytes,
 /// the stream ends without an error and both put the audio data at the same offset, the packets
 /// must be AudioFile's (for ADTS and MPEG audio, one list a prefix of the other: a file's last
-/// frame after junk, or before a trailing tag, is where a stream that cannot see the end differs).
+/// frame after junk, or before a trailing tag, is where a stream that cannot see the end differs;
+/// and up to a change of format, which the stream follows and AudioFile does not).
 func fuzzStream(_ bytes: [UInt8]) {
     var seed: UInt64 = 0xCBF2_9CE4_8422_2325
     for b in bytes.prefix(4096) { seed = (seed ^ UInt64(b)) &* 0x100_0000_01B3 }
@@ -37,7 +38,9 @@ func fuzzStream(_ bytes: [UInt8]) {
         for p in stride(from: 0, to: read.data.count - size + 1, by: size) { reference.append(Array(read.data[p..<(p + size)])) }
     }
     if file.fileType == .adts || file.fileType == .mp3 || file.fileType == .mp2 || file.fileType == .mp1 {
-        let n = min(reference.count, whole.packets.count)
+        // Past a change of format the stream goes on where AudioFile, which reads one format,
+        // passes the other format's frames over.
+        let n = min(reference.count, whole.packetsBeforeChange ?? whole.packets.count)
         guard Array(reference.prefix(n)) == Array(whole.packets.prefix(n)) else {
             fatalError("stream and AudioFile disagree on the first \(n) frames")
         }
@@ -51,6 +54,8 @@ private struct StreamOutcome: Equatable {
     var properties: [UInt32] = []
     var error: AudioFileStreamError.Code?
     var dataOffset: Int64?
+    /// Packets delivered before the data format changed (MPEG audio of another format joined on).
+    var packetsBeforeChange: Int?
 }
 
 private func check(_ a: StreamOutcome, _ b: StreamOutcome, _ what: String) {
@@ -63,7 +68,12 @@ private func streamOnce(_ bytes: [UInt8], pieces next: () -> Int) -> StreamOutco
     final class Box { var outcome = StreamOutcome() }
     let box = Box()
     guard let stream = try? AudioFileStream(
-        propertyListener: { _, id, _ in box.outcome.properties.append(id.rawValue) },
+        propertyListener: { _, id, _ in
+            if id == .dataFormat, box.outcome.properties.contains(id.rawValue), box.outcome.packetsBeforeChange == nil {
+                box.outcome.packetsBeforeChange = box.outcome.packets.count
+            }
+            box.outcome.properties.append(id.rawValue)
+        },
         packets: { s, data, descriptions in
             if let descriptions {
                 for d in descriptions {

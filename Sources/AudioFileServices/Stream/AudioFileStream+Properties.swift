@@ -11,12 +11,12 @@ extension AudioFileStream {
     }
 
     /// `kAudioFileStreamProperty_BitRate`, in bits per second, from ``averageBytesPerPacket``.
-    public var bitRate: UInt32? {
+    public var bitRate: Int? {
         guard let format = known.dataFormat, format.framesPerPacket > 0, format.sampleRate > 0,
               let average = averageBytesPerPacket
         else { return nil }
         let bits = average * 8 * format.sampleRate / Double(format.framesPerPacket)
-        return bits.isFinite && bits >= 0 ? UInt32(clamping: Int64(min(bits.rounded(), 4e9))) : nil
+        return bits.isFinite && bits >= 0 ? Int(UInt32(clamping: Int64(min(bits.rounded(), 4e9)))) : nil
     }
 
     /// `kAudioFileStreamProperty_InfoDictionary`: the stream's metadata under Apple's keys (the
@@ -43,7 +43,7 @@ extension AudioFileStream {
     }
 
     /// `kAudioFileStreamProperty_FrameToPacket`: the packet holding `frame`, and where in it.
-    public func packet(forFrame frame: Int64) throws(AudioFileStreamError) -> (packet: Int64, frameOffsetInPacket: UInt32) {
+    public func packet(forFrame frame: Int64) throws(AudioFileStreamError) -> (packet: Int64, frameOffsetInPacket: Int) {
         guard frame >= 0 else { throw AudioFileStreamError(.invalidPacketOffset, "frame \(frame) is negative") }
         if let table = (cutter as? TableCutter)?.table, !table.frames.isEmpty {
             var first: Int64 = 0
@@ -52,10 +52,10 @@ extension AudioFileStream {
                 first += Int64(table.framesInPacket(packet))
                 packet += 1
             }
-            return (Int64(packet), UInt32(clamping: frame - first))
+            return (Int64(packet), Int(clamping: frame - first))
         }
         let perPacket = try framesPerPacket()
-        return (frame / perPacket, UInt32(frame % perPacket))
+        return (frame / perPacket, Int(frame % perPacket))
     }
 
     /// `kAudioFileStreamProperty_PacketToByte`: where `packet` starts in the audio data, and
@@ -68,7 +68,7 @@ extension AudioFileStream {
 
     /// `kAudioFileStreamProperty_ByteToPacket`: the packet at `byteOffset` in the audio data, the
     /// offset in it, and whether that is an estimate.
-    public func packet(forByteOffset byteOffset: Int64) throws(AudioFileStreamError) -> (packet: Int64, byteOffsetInPacket: UInt32, isEstimated: Bool) {
+    public func packet(forByteOffset byteOffset: Int64) throws(AudioFileStreamError) -> (packet: Int64, byteOffsetInPacket: Int, isEstimated: Bool) {
         guard byteOffset >= 0 else { throw AudioFileStreamError(.invalidPacketOffset, "byte offset \(byteOffset) is negative") }
         guard known.ready, let cutter else { throw AudioFileStreamError(.dataUnavailable, "the parser is not ready to produce packets yet") }
         if let table = (cutter as? TableCutter)?.table, let dataOffset = known.dataOffset {
@@ -80,11 +80,11 @@ extension AudioFileStream {
                 if table.offsets[mid] <= target { low = mid + 1 } else { high = mid }
             }
             let packet = max(0, low - 1)
-            return (Int64(packet), UInt32(clamping: max(0, target - (table.offsets.isEmpty ? target : table.offsets[packet]))), false)
+            return (Int64(packet), Int(clamping: max(0, target - (table.offsets.isEmpty ? target : table.offsets[packet]))), false)
         }
         if let format = known.dataFormat, format.bytesPerPacket > 0 {
             let size = Int64(format.bytesPerPacket)
-            return (byteOffset / size, UInt32(byteOffset % size), false)
+            return (byteOffset / size, Int(byteOffset % size), false)
         }
         guard let average = averageBytesPerPacket, average > 0 else {
             throw AudioFileStreamError(.dataUnavailable, "no packet has been parsed yet")

@@ -1,7 +1,8 @@
 public import AudioCore
 
 /// A push parser for audio arriving a piece at a time (Apple's Audio File Stream Services):
-/// bytes from a network connection or a pipe go in through ``parse(bytes:flags:)``, and the
+/// bytes from a network connection or a pipe go in through ``parse(_:flags:)`` (any collection of
+/// bytes) or ``parse(bytes:flags:)`` (Apple's form, a raw buffer), and the
 /// parser calls back with each property as it becomes known and with whole packets.
 ///
 /// Both callbacks are called synchronously from inside ``parse(bytes:flags:)``, as Apple's
@@ -30,6 +31,14 @@ public import AudioCore
 /// than one frame plus 7 bytes; for MPEG audio (in WAVE too), one frame plus 4 bytes. While
 /// ``parse(bytes:flags:)`` runs, packets of variable size are copied into a batch of at most 64 KiB (or one packet)
 /// handed to the packets callback; constant-size packets are handed over in the caller's memory.
+///
+/// **A change of format.** MPEG audio that goes on in another version, layer, rate or channel
+/// count (MP3 files
+/// joined end to end) is taken up once two more frames of the new format follow its first: the
+/// packets before it are delivered, then ``AudioFileStreamPropertyID/dataFormat`` and
+/// ``AudioFileStreamPropertyID/readyToProducePackets`` are reported again, and the new format's
+/// packets follow; no frame is dropped. Confirming a new format keeps up to three frames. MPEG
+/// audio inside a WAVE file keeps its header's format.
 ///
 /// **Junk and discontinuities.** Junk before an ADTS or MPEG audio stream, between its frames and
 /// after ``AudioFileStreamParseFlags/discontinuity`` is skipped: a frame counts after junk when the
@@ -120,7 +129,7 @@ public final class AudioFileStream {
         do {
             if flags.contains(.discontinuity) || seekTarget != nil { discontinuity() }
             if bytes.isEmpty {
-                try finish()
+                try endStream()
             } else {
                 try feed(bytes)
             }
@@ -161,16 +170,16 @@ public final class AudioFileStream {
     /// `kAudioFileStreamProperty_DataOffset`: where the audio data starts in the stream.
     public var dataOffset: Int64? { known.dataOffset }
     /// `kAudioFileStreamProperty_AudioDataByteCount`, where the header says it.
-    public var audioDataByteCount: UInt64? { known.byteCount }
+    public var audioDataByteCount: Int64? { known.byteCount.map { Int64(clamping: $0) } }
     /// `kAudioFileStreamProperty_AudioDataPacketCount`, where the header says it.
-    public var audioDataPacketCount: UInt64? { known.packetCount }
+    public var audioDataPacketCount: Int64? { known.packetCount.map { Int64(clamping: $0) } }
     /// `kAudioFileStreamProperty_ChannelLayout`, where the stream records one.
     public var channelLayout: AudioChannelLayout? { known.channelLayout }
     /// `kAudioFileStreamProperty_MaximumPacketSize`: the largest packet (the format's bound where
     /// the header does not list the packets).
-    public var maximumPacketSize: UInt32? { known.maximumPacketSize }
+    public var maximumPacketSize: Int? { known.maximumPacketSize.map { Int($0) } }
     /// `kAudioFileStreamProperty_PacketSizeUpperBound`: the largest packet the format allows.
-    public var packetSizeUpperBound: UInt32? { known.packetSizeUpperBound }
+    public var packetSizeUpperBound: Int? { known.packetSizeUpperBound.map { Int($0) } }
     /// `kAudioFileStreamProperty_InfoDictionary`'s entries: the stream's metadata under Apple's
     /// keys (`title`, `artist`, …), in stream order.
     public var metadata: [(key: String, value: String)] { known.info }
@@ -258,7 +267,7 @@ public final class AudioFileStream {
     }
 
     /// The end of the stream: what the cutter holds is all there is.
-    private func finish() throws(AudioFileStreamError) {
+    private func endStream() throws(AudioFileStreamError) {
         // A stream shorter than the bytes the container is recognised by: recognise it by them.
         if header != nil, !pending.isEmpty, pending.count < pendingNeed, pendingNeed == HeaderGatherer.detectionBytes {
             pendingNeed = pending.count
@@ -357,6 +366,23 @@ public final class AudioFileStream {
             known.ready = true
             tell(.readyToProducePackets)
         }
+    }
+
+    /// The stream goes on in another data format (MPEG audio files of other rates joined end to
+    /// end): the packets of the old format are delivered, then the new ``dataFormat`` is
+    /// reported and ``AudioFileStreamPropertyID/readyToProducePackets`` again, before the first
+    /// packet of the new format.
+    func announceFormatChange(_ format: AudioStreamBasicDescription, packetSizeUpperBound bound: UInt32) {
+        sink.flush()
+        guard !isClosed else { return }
+        known.dataFormat = format
+        known.packetSizeUpperBound = bound
+        known.maximumPacketSize = max(known.maximumPacketSize ?? 0, bound)
+        known.ready = false
+        tell(.dataFormat)
+        guard !isClosed else { return }
+        known.ready = true
+        tell(.readyToProducePackets)
     }
 
     private func tell(_ property: AudioFileStreamPropertyID) {

@@ -122,7 +122,7 @@ final class FrameCutter: StreamCutter {
                     skip = size
                 }
             case .search:
-                switch try search(b, from: c, base: base) {
+                switch try search(b, from: c, base: base, sink: sink) {
                 case .found(let at):
                     c = at
                     state = .walk
@@ -157,11 +157,22 @@ final class FrameCutter: StreamCutter {
                 } else if let stream = mpeg {
                     if available < 4 { return CutStep(consumed: c, need: 4) }
                     guard let header = MPEGAudioHeader(b, c), header.sameStream(as: stream) else {
-                        c += 1
+                        // Not this stream's frame: junk (an ID3v2 tag between files joined end
+                        // to end, say), or a stream of another format joined on, which the
+                        // search takes up when its frames confirm it.
                         state = .search
                         continue
                     }
                     if available < header.frameLength { return CutStep(consumed: c, need: header.frameLength) }
+                    if header.channels != stream.channels, container == nil, announced {
+                        // Mono after stereo or the reverse: a change of format once two more
+                        // frames of the new channel count follow; else a frame of this stream.
+                        switch confirm(b, frame: c, header, following: 2, sameChannels: true) {
+                        case .needMore(let need): return CutStep(consumed: c, need: need)
+                        case .confirmed: try changeFormat(to: header, at: base + Int64(c), sink: sink)
+                        case .refuted: break
+                        }
+                    }
                     try announceIfNeeded(at: base + Int64(c), sink: sink)
                     sink.append(UnsafeRawBufferPointer(rebasing: b[c..<(c + header.frameLength)]), frames: 0)
                     c += header.frameLength
@@ -181,7 +192,7 @@ final class FrameCutter: StreamCutter {
 
     /// The next frame at or after `from` that the following header confirms (and that continues
     /// the stream, once there is one). Bytes before a candidate are junk and consumed.
-    private func search(_ b: UnsafeRawBufferPointer, from: Int, base: Int64) throws(AudioFileStreamError) -> Search {
+    private func search(_ b: UnsafeRawBufferPointer, from: Int, base: Int64, sink: PacketSink) throws(AudioFileStreamError) -> Search {
         var j = from
         let count = b.count
         while true {
@@ -222,12 +233,23 @@ final class FrameCutter: StreamCutter {
                 }
             } else {
                 switch MPEGAudioHeader.parse(b, j) {
-                case .header(let header) where mpeg.map({ header.sameStream(as: $0) }) ?? (adts == nil):
-                    let next = j + header.frameLength
-                    let last = atEnd && next == count
-                    if count - next < 4 && !last {
-                        if !atEnd { return .needMore(consumed: j, need: header.frameLength + 4) }
-                    } else if last || MPEGAudioHeader(b, next).map({ $0.sameStream(as: header) }) == true {
+                case .header(let header) where adts == nil:
+                    // A frame of another format than the stream's so far starts a new stream
+                    // (MP3 files of other rates joined end to end) once two more frames of it
+                    // follow; a frame of the stream's format needs one. Inside a container
+                    // (WAVE), whose header gives the format, other frames are junk, as
+                    // AudioFile walks them.
+                    let changes = mpeg.map { !header.sameStream(as: $0) } ?? false
+                    switch changes && container != nil ? .refuted : confirm(b, frame: j, header, following: changes ? 2 : 1, sameChannels: changes) {
+                    case .needMore(let need):
+                        return .needMore(consumed: j, need: need)
+                    case .refuted:
+                        break
+                    case .confirmed:
+                        if changes {
+                            try changeFormat(to: header, at: base + Int64(j), sink: sink)
+                            return .found(j)
+                        }
                         if mpeg == nil {
                             mpeg = header
                             kind = .mpeg
@@ -235,7 +257,7 @@ final class FrameCutter: StreamCutter {
                             let frame = Array(b[j..<(j + min(header.frameLength, 4096))])
                             if let info = MP3Tags.encoderInfo(frame, header: header) {
                                 encoder = info
-                                return .found(next)
+                                return .found(j + header.frameLength)
                             }
                         }
                         return .found(j)
@@ -251,6 +273,45 @@ final class FrameCutter: StreamCutter {
             j += 1
             skippedJunk = true
         }
+    }
+
+    private enum Confirmation {
+        case confirmed, refuted
+        case needMore(Int)
+    }
+
+    /// Whether `following` frames of `header`'s stream (and, with `sameChannels`, its channel
+    /// count) follow the frame at `frame` (or the frames reach exactly the end of the stream):
+    /// how a frame found after junk, or a new format, is told from a chance sync word.
+    /// `needMore` counts from `frame`.
+    private func confirm(
+        _ b: UnsafeRawBufferPointer, frame: Int, _ header: MPEGAudioHeader, following: Int, sameChannels: Bool
+    ) -> Confirmation {
+        var p = frame + header.frameLength
+        for _ in 0..<following {
+            if atEnd && p == b.count { return .confirmed }
+            if b.count - p < 4 { return atEnd ? .refuted : .needMore(p + 4 - frame) }
+            guard let next = MPEGAudioHeader(b, p), next.sameStream(as: header), !sameChannels || next.channels == header.channels
+            else { return .refuted }
+            p += next.frameLength
+        }
+        return .confirmed
+    }
+
+    /// A stream of another format (version, layer, rate or channel count) follows (MP3 files
+    /// joined end to end): the packets so far
+    /// are delivered, then the new data format is reported and the parser says again that it
+    /// is ready to produce packets, before the first packet of the new format.
+    private func changeFormat(to header: MPEGAudioHeader, at offset: Int64, sink: PacketSink) throws(AudioFileStreamError) {
+        mpeg = header
+        encoder = nil
+        frameBytes = 0
+        frameCount = 0
+        // Inside a container the container's flags are kept, as for the first format.
+        var format = MP3Format.streamDescription(header, channels: header.channels).format
+        if let flags = container?.dataFormat?.formatFlags { format.formatFlags = flags }
+        guard announced, let stream = sink.stream else { return }
+        stream.announceFormatChange(format, packetSizeUpperBound: UInt32(Self.largestFrame(header)))
     }
 
     /// Takes the first ADTS frame's header (and program config element) as the stream's.

@@ -49,7 +49,7 @@ public final class AudioFileWriter: Sendable {
     /// How often, at least, a WAVE or AIFF header's sizes are rewritten while packets arrive.
     public static let headerUpdateInterval: Duration = .nanoseconds(Int64(WriterState.headerUpdateNanoseconds))
 
-    private let state: Guarded<WriterState>
+    let state: Guarded<WriterState>
 
     /// Creates the file at `path` for audio of `format` in a container of `type` (Apple's
     /// `AudioFileCreateWithURL`): `caf`, `wave`, `aiff` (AIFF-C where plain AIFF cannot hold the

@@ -4,9 +4,7 @@ import AudioCore
 
 func snippet_AudioCodecs_2() throws {
 #sourceLocation(file: "Sources/AudioCodecs/AudioCodecs.docc/AudioCodecs.md", line: 36)
-    let output = AudioStreamBasicDescription(
-        sampleRate: 44100, formatID: .appleIMA4, bytesPerPacket: 0, framesPerPacket: 0,
-        bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)
+    let output = AudioStreamBasicDescription.ima4(sampleRate: 44100, channels: 2)
     let encoder = try AudioEncoders.make(from: AudioEncoders.inputFormat(for: output), to: output)
     let floats = [Float](repeating: 0.25, count: 4096 * 2)   // 4096 interleaved stereo frames
     let packets = UnsafeMutableRawBufferPointer.allocate(

@@ -3,7 +3,9 @@ import AudioCore
 
 func snippet_AudioCore_1() throws {
 #sourceLocation(file: "Sources/AudioCore/AudioCore.docc/AudioCore.md", line: 15)
-    let format = AudioStreamBasicDescription.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16)
+    let format = AudioStreamBasicDescription.int16(sampleRate: 44100, channels: 2)
     print(format)  // 2 ch, 44100 Hz, 'lpcm' (0x0000000C) 16-bit little-endian signed integer
+    let ima4 = AudioStreamBasicDescription.ima4(sampleRate: 44100, channels: 2)
+    print(ima4.bytesPerPacket, ima4.framesPerPacket)  // 68 64
 #sourceLocation()
 }

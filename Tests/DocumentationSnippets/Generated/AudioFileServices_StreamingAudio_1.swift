@@ -4,28 +4,28 @@ import AudioFileServices
 import Foundation
 
 func snippet_AudioFileServices_StreamingAudio_1() throws {
-#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/StreamingAudio.md", line: 30)
+#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/StreamingAudio.md", line: 31)
     var format: AudioStreamBasicDescription?
     var cookie: [UInt8]?
     var packetCount = 0
     let parser = try AudioFileStream(
-        propertyListener: { stream, property, _ in
+        propertyListener: { stream, property in
             if property == .readyToProducePackets {
                 format = stream.dataFormat       // create the AudioQueue here, with
                 cookie = stream.magicCookie      // the cookie set on it before the first buffer
             }
         },
-        packets: { stream, bytes, descriptions in
-            // `bytes` is valid only during the call: copy it into a queue buffer with the
-            // descriptions (nil for constant-size packets such as linear PCM) and enqueue it.
-            packetCount += descriptions?.count ?? 0
+        packets: { stream, packets in
+            // packets.data and packets.descriptions (nil for constant-size packets such as
+            // linear PCM) go into a queue buffer; packets[i] is one packet's bytes.
+            packetCount += packets.count
         })
 
     let connection = try FileHandle(forReadingFrom: URL(fileURLWithPath: "song.mp3"))  // any source of bytes
     while let piece = try connection.read(upToCount: 4096), !piece.isEmpty {
-        try piece.withUnsafeBytes { try parser.parse(bytes: $0) }
+        try parser.parse(piece)
     }
-    try parser.parse(bytes: UnsafeRawBufferPointer(start: nil, count: 0))  // the end of the stream
+    try parser.finish()  // the end of the stream
     print(format!, cookie?.count ?? 0, packetCount)
 #sourceLocation()
 }

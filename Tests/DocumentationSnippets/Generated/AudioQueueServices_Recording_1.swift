@@ -38,6 +38,7 @@ func snippet_AudioQueueServices_Recording_1() throws {
     }
     try queue.start()                                                            // section 2.14
     // … later (section 2.15):
+    state.withLock { $0.isRunning = false }   // the callback stops enqueuing
     try queue.stop(immediate: false)   // everything recorded until now still reaches the callback
 #sourceLocation()
 }

@@ -8,16 +8,17 @@ func snippet_ExtendedAudioFileServices_1() throws {
 #sourceLocation(file: "Sources/ExtendedAudioFileServices/ExtendedAudioFileServices.docc/ExtendedAudioFileServices.md", line: 15)
     AACDecoder.register()
     let reader = try ExtAudioFile(path: "loop.caf")
-    try reader.setClientDataFormat(.linearPCM(sampleRate: reader.decodedFormat.sampleRate,
-                                               channels: reader.decodedFormat.channelsPerFrame,
-                                               bitsPerChannel: 32, isFloat: true))
-    let buffer = PCMBuffer(format: reader.clientDataFormat, frameCapacity: 4096)!
-    while try reader.read(into: buffer, frameCount: 4096) > 0 {
-        // buffer.frameLength frames of Float32; reset frameLength before the next read
-        buffer.frameLength = 0
+    try reader.setClientDataFormat(.float32(sampleRate: reader.decodedFormat.sampleRate,
+                                            channels: reader.decodedFormat.channelCount))
+    var samples: [Float] = []
+    while true {
+        let piece = try reader.read(frameCount: 4096, as: Float.self)  // interleaved; empty at the end
+        if piece.isEmpty { break }
+        samples += piece
     }
+    print(samples.count)  // 176400
 #sourceLocation()
-#sourceLocation(file: "Sources/ExtendedAudioFileServices/ExtendedAudioFileServices.docc/ExtendedAudioFileServices.md", line: 43)
+#sourceLocation(file: "Sources/ExtendedAudioFileServices/ExtendedAudioFileServices.docc/ExtendedAudioFileServices.md", line: 49)
     try reader.readAll { buffer in
         // buffer.frameLength frames in the client format, in file order, on this thread
         return true  // false stops the read

@@ -6,18 +6,13 @@ import AudioFileServices
 import ExtendedAudioFileServices
 
 func snippet_ExtendedAudioFileServices_2() throws {
-#sourceLocation(file: "Sources/ExtendedAudioFileServices/ExtendedAudioFileServices.docc/ExtendedAudioFileServices.md", line: 71)
+#sourceLocation(file: "Sources/ExtendedAudioFileServices/ExtendedAudioFileServices.docc/ExtendedAudioFileServices.md", line: 77)
     AACEncoder.register()
     let writer = try ExtAudioFileWriter(path: "take.m4a", type: AudioFileType("m4af"),
-                                        format: AudioStreamBasicDescription(sampleRate: 44100, formatID: .mpeg4AAC,
-                                            bytesPerPacket: 0, framesPerPacket: 0, bytesPerFrame: 0,
-                                            channelsPerFrame: 2, bitsPerChannel: 0),
-                                        flags: .eraseFile)
-    let client = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true)
-    try writer.setClientDataFormat(client)
-    let buffer = PCMBuffer(format: client, frameCapacity: 4800)!
-    buffer.frameLength = 4800       // 0.1 s of silence at the client's rate
-    try writer.write(buffer)        // any number of times
-    try writer.close()              // the last packets, the cookie and the packet table
+                                        format: .aac(sampleRate: 44100, channels: 2), flags: .eraseFile)
+    try writer.setClientDataFormat(.float32(sampleRate: 48000, channels: 2))
+    let silence = [Float](repeating: 0, count: 9600)  // 0.1 s of interleaved stereo at the client's rate
+    try writer.write(samples: silence)  // any number of times; write(_:) takes a PCMBuffer
+    try writer.close()                  // the last packets, the cookie and the packet table
 #sourceLocation()
 }

@@ -1,0 +1,45 @@
+package import AudioCore
+
+/// What to say when a format has no codec registered: for the formats whose codecs live in
+/// their own modules (faad2, libmpg123, libFLAC, libopus, libavcodec), that the format is known
+/// and how to register its codec — `AudioQueueKit.registerAll()` or the one module's
+/// `register()` — as nothing registers them by itself.
+enum CodecRegistrationHint {
+    /// The decoders `AudioQueueKit.registerAll()` registers, with the module and type that holds each.
+    static let decoders: [AudioFormatID: (module: String, type: String)] = [
+        .mpeg4AAC: ("AudioCodecFAAD", "AACDecoder"), .mpeg4AAC_HE: ("AudioCodecFAAD", "AACDecoder"),
+        .mpeg4AAC_HE_V2: ("AudioCodecFAAD", "AACDecoder"),
+        .mpegLayer1: ("AudioCodecMPG123", "MP3Decoder"), .mpegLayer2: ("AudioCodecMPG123", "MP3Decoder"),
+        .mpegLayer3: ("AudioCodecMPG123", "MP3Decoder"),
+        .flac: ("AudioCodecFLAC", "FLACDecoder"), .opus: ("AudioCodecOpus", "OpusDecoder"),
+    ]
+
+    /// The encoders `AudioQueueKit.registerAll()` registers.
+    static let encoders: [AudioFormatID: (module: String, type: String)] = [
+        .mpeg4AAC: ("AudioCodecAVCodec", "AACEncoder"), .flac: ("AudioCodecFLAC", "FLACEncoder"),
+    ]
+
+    /// "no decoder for 'aac '", followed for a format `AudioQueueKit.registerAll()` would
+    /// register by how to register it.
+    static func reason(kind: String, _ formatID: AudioFormatID) -> String {
+        let table = kind == "encoder" ? encoders : decoders
+        guard let home = table[formatID] else { return "no \(kind) for '\(formatID)'" }
+        return "no \(kind) for '\(formatID)' is registered: the format is known, and its \(kind) is registered by "
+            + "AudioQueueKit.registerAll() (or \(home.type).register() from \(home.module)); call it once at startup"
+    }
+}
+
+extension AudioDecoders {
+    /// Why `formatID` cannot be decoded: "no decoder for '…'", with how to register the
+    /// decoder where `AudioQueueKit.registerAll()` would register one.
+    package static func missingDecoderReason(_ formatID: AudioFormatID) -> String {
+        CodecRegistrationHint.reason(kind: "decoder", formatID)
+    }
+}
+
+extension AudioEncoders {
+    /// Why there is no encoder for `formatID`, as ``AudioDecoders/missingDecoderReason(_:)``.
+    package static func missingEncoderReason(_ formatID: AudioFormatID) -> String {
+        CodecRegistrationHint.reason(kind: "encoder", formatID)
+    }
+}
