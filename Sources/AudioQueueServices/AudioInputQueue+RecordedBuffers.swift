@@ -165,7 +165,7 @@ final class RecordedBufferSink: Sendable {
 
     func keep(_ buffer: AudioQueueBuffer) { state.withLock { $0.buffers.append(buffer) } }
 
-    /// A start: a stream ended by the last stop makes way for a new one.
+    /// A start (state lock held): a stream ended by the last stop makes way for a new one.
     func arm() {
         state.withLock { s in
             if s.finished { renew(&s) }
@@ -179,8 +179,8 @@ final class RecordedBufferSink: Sendable {
         continuation.yield(recorded)
     }
 
-    /// The queue has stopped and every callback has run: the run's stream ends (what it holds
-    /// is still given to its consumer). `final`: the queue has been disposed of or has gone
+    /// The queue has stopped and every callback has run (state lock held): the run's stream
+    /// ends (what it holds is still given to its consumer). `final`: the queue has been disposed of or has gone
     /// away, and the stream ends even if the queue never started.
     func queueStopped(final: Bool) {
         let ending = state.withLock { s -> Stream.Continuation? in

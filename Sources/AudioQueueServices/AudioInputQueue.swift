@@ -212,8 +212,7 @@ public final class AudioInputQueue: Sendable {
     /// has; the first buffer's start time says which frame came first (see the Recording
     /// article).
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
-        guard let sink else { return try startQueue(at: time) }
-        sink.arm()
+        guard sink != nil else { return try startQueue(at: time) }
         enqueueSinkBuffers()
         do {
             try startQueue(at: time)
@@ -247,6 +246,9 @@ public final class AudioInputQueue: Sendable {
                 s.phase = next
                 s.side.session.generation &+= 1
                 s.keepAlive = self
+                // With the phase, under the lock: a stop seen before it ends the last run's
+                // sequence, not this one's.
+                sink?.arm()
                 return (s.side.session.generation, previous, next.isStopping)
             }
         }

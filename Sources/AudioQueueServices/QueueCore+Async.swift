@@ -32,12 +32,14 @@ extension QueueCore {
     /// Resumes the waits of ``waitUntilStopped()`` and tells the stop observer, if the queue
     /// has stopped. Called where a stop, failure or disposal ends (no lock held).
     func checkStopped() {
-        let (waiters, observer, disposed) = state.withLock { s -> ([@Sendable () -> Void], (@Sendable (Bool) -> Void)?, Bool) in
-            guard hasStopped(s) else { return ([], nil, false) }
+        let waiters = state.withLock { s -> [@Sendable () -> Void] in
+            guard hasStopped(s) else { return [] }
+            // Under the lock: a start (which changes the phase under it) cannot come between
+            // seeing the stop and telling the observer of it.
+            s.stopObserver?(s.phase == .disposed)
             defer { s.stopWaiters.removeAll() }
-            return (s.stopWaiters, s.stopObserver, s.phase == .disposed)
+            return s.stopWaiters
         }
-        observer?(disposed)
         for resume in waiters { resume() }
     }
 

@@ -70,7 +70,8 @@ struct QueueState<Owner: AnyObject, Side> {
     /// Tasks waiting in `stop()` or `playToEnd()` for the queue to have stopped (one-shot).
     var stopWaiters: [@Sendable () -> Void] = []
     /// Told each time the queue has stopped, and whether it has been disposed of (an input
-    /// queue's recorded-buffers sequence).
+    /// queue's recorded-buffers sequence); called with the state lock held, so it takes no
+    /// lock of the queue's.
     var stopObserver: (@Sendable (_ disposed: Bool) -> Void)?
     /// What finishes each property stream, by its listener's token (called at disposal).
     var streamEnds: [Int: @Sendable () -> Void] = [:]

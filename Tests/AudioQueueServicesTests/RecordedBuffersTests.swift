@@ -3,7 +3,7 @@ import Testing
 import Locking
 import AudioCore
 import AudioDevices
-import AudioQueueServices
+@testable import AudioQueueServices
 import AudioQueueKit
 
 /// An input queue's recordings as an `AsyncSequence`, and its async stop, against a device the
@@ -86,11 +86,13 @@ struct RecordedBuffersTests {
         try queue.stop(immediate: true)
         try queue.start()
         let buffers = queue.recordedBuffers
-        device.push(frames: 2400)
+        let enqueuedAtStart = queue.core.state.withLock { $0.side.emptyBuffers.count }
+        let generation = buffers.generation
+        let pushed = device.push(frames: 2400)
         try await queue.stop()
         var frames = 0
         for await recorded in buffers { frames += recorded.frameCount }
-        #expect(frames == 2400)
+        #expect(frames == 2400, "enqueued: \(enqueuedAtStart), generation \(generation), pushed: \(pushed), lost: \(queue.lostFrameCount), device starts: \(device.starts), stops: \(device.stops)")
         try queue.dispose(immediate: true)
     }
 

@@ -24,7 +24,7 @@ func snippet_AudioQueueServices_LoopingOffline_1() async throws {
     }
     try queue.start()
     async let played: Void = queue.playToEnd()                   // once the last pass has played
-    let output = try queue.allocateBuffer(byteCapacity: 4096 * 8)    // 4096 stereo Float32 frames
+    let output = try queue.allocateBuffer(byteCapacity: 4096 * queue.renderFormat.bytesPerFrameCount)
     var samples: [Float] = []
     var frames = 4096
     while frames == 4096 {                                       // fewer: the end of the loop

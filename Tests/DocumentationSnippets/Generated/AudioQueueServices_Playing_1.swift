@@ -36,7 +36,7 @@ func snippet_AudioQueueServices_Playing_1() throws {
         fill(queue, try queue.allocateBuffer(byteCapacity: 65_536, packetDescriptionCapacity: 64))
     }
     try queue.start()
-    let output = try queue.allocateBuffer(byteCapacity: 4096 * Int(format.bytesPerFrame))
+    let output = try queue.allocateBuffer(byteCapacity: 4096 * format.bytesPerFrameCount)
     var rendered = 0
     var frames = 4096
     while frames == 4096 {                              // fewer: the end of the stream

@@ -2,10 +2,9 @@
 import AudioQueueKit
 
 func snippet_AudioQueueServices_Recording_2() async throws {
-#sourceLocation(file: "Sources/AudioQueueServices/AudioQueueServices.docc/Recording.md", line: 75)
+#sourceLocation(file: "Sources/AudioQueueServices/AudioQueueServices.docc/Recording.md", line: 76)
     AudioQueueKit.registerAll()
-    let format = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 16)
-    let queue = try AudioInputQueue(format: format)      // three buffers of 0.25 s, enqueued
+    let queue = try AudioInputQueue(format: .int16(sampleRate: 48000, channels: 2))  // 3 × 0.25 s buffers
     let buffers = queue.recordedBuffers
     try queue.start()
     var recorded: [UInt8] = []

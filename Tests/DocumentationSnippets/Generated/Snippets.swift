@@ -28,6 +28,7 @@ let runnableSnippets: [RunnableSnippet] = [
     ("AudioQueueServices_ProcessingTaps_1", ["2048 2 ch, 44100 Hz, 'lpcm' (0x00000029) 32-bit little-endian float, deinterleaved"], false, snippet_AudioQueueServices_ProcessingTaps_1),
     ("AudioQueueServices_Recording_1", [], true, snippet_AudioQueueServices_Recording_1),
     ("AudioQueueServices_Recording_2", [], true, snippet_AudioQueueServices_Recording_2),
+    ("AudioQueueServices_RecordingAMonitor_1", ["recording", "true"], true, snippet_AudioQueueServices_RecordingAMonitor_1),
     ("AudioQueueServices_TimeAndPitch_1", [], false, snippet_AudioQueueServices_TimeAndPitch_1),
     ("AudioTimePitch_1", ["683"], false, snippet_AudioTimePitch_1),
     ("AudioToolbox_1", ["0"], false, snippet_AudioToolbox_1),
