@@ -44,7 +44,11 @@ package final class PipeWireContext: @unchecked Sendable {
         guard let loop = pw_thread_loop_new("aq-pipewire", nil) else {
             throw AudioDeviceError(.openFailed, "PipeWire: cannot create a thread loop")
         }
-        guard let context = pw_context_new(pw_thread_loop_get_loop(loop), nil, 0) else {
+        // client-rt.conf: the data thread runs with real-time priority where the process may
+        // have it (libpipewire-module-rt, through RTKit or the process's own limits).
+        let props = cpw_properties_new()
+        pw_properties_set(props, PW_KEY_CONFIG_NAME, "client-rt.conf")
+        guard let context = pw_context_new(pw_thread_loop_get_loop(loop), props, 0) else {
             pw_thread_loop_destroy(loop)
             throw AudioDeviceError(.openFailed, "PipeWire: cannot create a context")
         }

@@ -265,10 +265,13 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
         } else {
             data.initializeMemory(as: UInt8.self, repeating: 0, count: frames * frameBytes)
         }
+        // The last buffer of a source that ended is made whole with silence: the stream's
+        // converter holds back a partial one (0.3.65) and would drop it when the stream drains.
+        if got < frames { (data + got * frameBytes).initializeMemory(as: UInt8.self, repeating: 0, count: (frames - got) * frameBytes) }
         chunk.pointee.offset = 0
         chunk.pointee.stride = Int32(frameBytes)
-        chunk.pointee.size = UInt32(got * frameBytes)
-        buffer.pointee.size = UInt64(got)
+        chunk.pointee.size = UInt32(frames * frameBytes)
+        buffer.pointee.size = UInt64(frames)
         pw_stream_queue_buffer(pointer, buffer)
         guard let source else { return }
         rendered.add(Int64(got), ordering: .relaxed)

@@ -127,7 +127,7 @@ final class MonitorRecording {
         path = NSTemporaryDirectory() + "aq-pw-rec-\(getpid())-\(UUID().uuidString).raw"
         self.codec = codec
         process.executableURL = URL(fileURLWithPath: "/usr/bin/parecord")
-        var arguments = ["--device=\(sink).monitor", "--raw", "--format=\(codec)", "--rate=\(rate)", "--channels=\(channels)", "--latency-msec=20"]
+        var arguments = ["--device=\(sink).monitor", "--raw", "--format=\(codec)", "--rate=\(rate)", "--channels=\(channels)", "--latency-msec=100"]
         if let channelMap { arguments.append("--channel-map=\(channelMap)") }
         process.arguments = arguments + [path]
         try process.run()
@@ -152,38 +152,45 @@ final class MonitorRecording {
 }
 
 /// How a recording holds a signal: found where, and whether every frame is there exactly and
-/// in order, with nothing between them (`gapFrames`: whole frames of silence the graph put in
-/// between, which a busy machine causes; `mismatch`: the first signal frame not found).
+/// in order. Where a client of the graph missed a cycle (a busy machine starves the data
+/// threads; the recorder's as much as the player's), the recording has silence put in or
+/// frames left out, or both, at that point: each such loss is counted (`losses`), and the
+/// frames (`silentFrames`, `skippedFrames`). A frame that is neither the next one, nor
+/// silence, nor a later frame of the signal going on in order (a changed sample, a repeated
+/// or reordered frame) is a mismatch.
 struct Comparison: CustomStringConvertible {
     var start: Int?
-    var gapFrames = 0
-    var gaps = 0
+    var losses = 0
+    var silentFrames = 0
+    var skippedFrames = 0
     var mismatch: Int?
-    /// Recording frame of the mismatch, and how many frames after it the signal goes on.
+    /// Recording frame of the mismatch, and the signal frame it holds, if any.
     var mismatchAt: Int?
-    var resumesAt: Int?
-    var exact: Bool { start != nil && gapFrames == 0 && mismatch == nil }
+    var recordedInstead: Int?
+    /// Found, in order, with nothing changed (losses allowed).
+    var inOrder: Bool { start != nil && mismatch == nil }
+    var exact: Bool { inOrder && losses == 0 }
     var description: String {
         guard let start else { return "the signal is not in the recording" }
         if let mismatch {
-            return "from recording frame \(start): signal frame \(mismatch) differs (recording frame \(mismatchAt ?? -1); "
-                + "the signal goes on \(resumesAt.map { "\($0) frames from there" } ?? "nowhere"))"
+            return "from recording frame \(start): signal frame \(mismatch) differs (recording frame \(mismatchAt ?? -1) "
+                + "holds \(recordedInstead.map { "signal frame \($0)" } ?? "something else"))"
         }
-        return "from recording frame \(start), \(gapFrames) frames of silence in \(gaps) gaps"
+        return "from recording frame \(start), \(losses) losses: \(silentFrames) frames of silence put in, \(skippedFrames) frames left out"
     }
 }
 
-/// Finds `signal` (interleaved `channels`) in `recording` by a probe from its middle, then
-/// walks both: equal frames advance both, whole silent frames in the recording are counted as
-/// gaps, anything else is a mismatch.
+/// Finds `signal` (interleaved `channels`) in `recording` by a probe from its start (else its
+/// middle), then walks both (see ``Comparison``).
 func compare(_ signal: [Float], in recording: [Float], channels: Int) -> Comparison {
     let frames = signal.count / channels, recorded = recording.count / channels
     func same(_ s: Int, _ r: Int) -> Bool {
         for c in 0..<channels where signal[s * channels + c].bitPattern != recording[r * channels + c].bitPattern { return false }
         return true
     }
+    /// 16 frames from signal frame `s` at recording frame `r`.
+    func run(_ s: Int, _ r: Int) -> Bool { s + 16 <= frames && r + 16 <= recorded && (0..<16).allSatisfy { same(s + $0, r + $0) } }
     func silent(_ r: Int) -> Bool { (0..<channels).allSatisfy { recording[r * channels + $0] == 0 } }
-    // Align on 64 frames from the first frame, else from the middle.
     var result = Comparison()
     for probe in [0, frames / 2] where probe + 64 <= frames {
         var r = 0
@@ -202,30 +209,49 @@ func compare(_ signal: [Float], in recording: [Float], channels: Int) -> Compari
         return result
     }
     var s = 0
-    var inGap = false
     while s < frames {
-        guard r < recorded else { result.mismatch = s; break }
+        guard r < recorded else {
+            result.mismatch = s
+            break
+        }
         if same(s, r) {
             s += 1
             r += 1
-            inGap = false
-        } else if silent(r) {
-            result.gapFrames += 1
-            if !inGap { result.gaps += 1 }
-            inGap = true
-            r += 1
-        } else {
-            result.mismatch = s
-            // Where the signal goes on, for the message: later (something else was put in)
-            // or earlier (frames repeated).
-            if s + 16 <= frames {
-                result.resumesAt = (0..<(recorded - 16)).first { q in (0..<16).allSatisfy { same(s + $0, q + $0) } }.map { $0 - r }
-            }
-            result.mismatchAt = r
-            break
+            continue
         }
+        // A loss: silence, then the signal going on from here or later.
+        var silence = 0
+        while r + silence < recorded && silent(r + silence) { silence += 1 }
+        let from = r + silence
+        if let next = (s..<min(frames, s + 65536)).first(where: { run($0, from) }), silence > 0 || next > s {
+            result.losses += 1
+            result.silentFrames += silence
+            result.skippedFrames += next - s
+            s = next
+            r = from
+            continue
+        }
+        result.mismatch = s
+        result.mismatchAt = r
+        result.recordedInstead = (0..<frames).first { run($0, r) }
+        break
     }
     return result
+}
+
+/// Checks that `recording` holds `signal` bit-exact: every frame, in order, none changed,
+/// repeated or reordered. Up to three losses (see ``Comparison``: a client of the graph that
+/// missed a cycle on a busy machine) are recorded as a known issue; more, or any mismatch,
+/// fail: a device that mishandled the graph's quanta would lose frames at every cycle.
+func expectBitExact(_ signal: [Float], _ recording: [Float], channels: Int, _ label: String) {
+    let comparison = compare(signal, in: recording, channels: channels)
+    #expect(comparison.inOrder, "\(label): \(comparison)")
+    #expect(comparison.losses <= 3, "\(label): \(comparison)")
+    if comparison.inOrder, comparison.losses > 0, comparison.losses <= 3 {
+        withKnownIssue("\(label): a client of the graph missed cycles (a busy machine)", isIntermittent: true) {
+            Issue.record("\(label): \(comparison)")
+        }
+    }
 }
 
 /// Sets a graph setting (`pw-metadata -n settings 0 KEY VALUE`) for the length of `body`, then
