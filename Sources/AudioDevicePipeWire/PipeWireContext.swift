@@ -23,8 +23,9 @@ package final class PipeWireContext: @unchecked Sendable {
     package let loop: OpaquePointer
     /// The `pw_context`.
     package let context: OpaquePointer
-    /// The connection handed out last; nil before the first and after it was lost (lock held).
-    private var current: PipeWireConnection?
+    /// The connections handed out last, by remote ("": the default server); none before the
+    /// first and after one was lost (lock held).
+    private var current: [String: PipeWireConnection] = [:]
 
     private static let instance = Guarded<PipeWireContext?>(nil)
 
@@ -92,12 +93,15 @@ package final class PipeWireContext: @unchecked Sendable {
     /// there, else a new one. Throws `.openFailed` when no server answers: no socket, a
     /// refused connection (at once), or no answer to a first round trip within `timeout`
     /// seconds.
-    package func connection(timeout: Double = 1) throws(AudioDeviceError) -> PipeWireConnection {
+    /// `remote` (a socket path or name, as `PIPEWIRE_REMOTE` takes) names another server than
+    /// the default; each has its connection.
+    package func connection(remote: String? = nil, timeout: Double = 1) throws(AudioDeviceError) -> PipeWireConnection {
         try withLock { () throws(AudioDeviceError) -> PipeWireConnection in
-            if let current, current.lost == nil { return current }
-            current = nil
-            let made = try PipeWireConnection(context: self, timeout: timeout)
-            current = made
+            let key = remote ?? ""
+            if let existing = current[key], existing.lost == nil { return existing }
+            current[key] = nil
+            let made = try PipeWireConnection(context: self, remote: remote, timeout: timeout)
+            current[key] = made
             return made
         }
     }
@@ -113,7 +117,7 @@ package final class PipeWireContext: @unchecked Sendable {
 
     /// The current connection if there is one and it is not lost, without connecting.
     package var currentConnection: PipeWireConnection? {
-        withLock { current?.lost == nil ? current : nil }
+        withLock { current[""].flatMap { $0.lost == nil ? $0 : nil } }
     }
 }
 

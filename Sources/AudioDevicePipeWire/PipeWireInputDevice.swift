@@ -51,9 +51,19 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
     /// interleaved Float32 at `sampleRate` with `channels`, carried as `sampleFormat`, with a
     /// quantum of about `bufferFrames` frames (`node.latency`). Throws `.openFailed` when no
     /// PipeWire server answers, `.formatNotSupported` for a format PipeWire cannot carry.
-    public init(
+    public convenience init(
         source: String? = nil, sampleRate: Double, channels: Int, bufferFrames: Int, sampleFormat: PipeWireSampleFormat = .float32,
         channelsByIndex: Bool = false, applicationName: String = "swift-audio-queue"
+    ) throws(AudioDeviceError) {
+        try self.init(
+            source: source, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames, sampleFormat: sampleFormat,
+            channelsByIndex: channelsByIndex, applicationName: applicationName, remote: nil)
+    }
+
+    /// Opens the device on the server at `remote` (a socket path; nil: the default server).
+    package init(
+        source: String?, sampleRate: Double, channels: Int, bufferFrames: Int, sampleFormat: PipeWireSampleFormat,
+        channelsByIndex: Bool, applicationName: String, remote: String?
     ) throws(AudioDeviceError) {
         info = AudioDeviceInfo(
             backend: "pipewire", name: source ?? "default", description: source ?? "PipeWire default input", direction: .input,
@@ -66,7 +76,7 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
         scratch = .allocate(capacity: 8192 * 2 * max(channels, 1))
         stream = try PipeWireStream(
             .input, target: source, sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat,
-            latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, handler: self)
+            latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, handler: self)
         _ = stream.waitUntilLinked(timeout: 1)
     }
 

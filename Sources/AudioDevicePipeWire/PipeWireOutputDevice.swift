@@ -81,9 +81,19 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
     ///
     /// Throws `.openFailed` when no PipeWire server answers, and `.formatNotSupported` for a
     /// rate or channel count PipeWire cannot carry.
-    public init(
+    public convenience init(
         target: String? = nil, sampleRate: Double, channels: Int, bufferFrames: Int, sampleFormat: PipeWireSampleFormat = .float32,
         channelsByIndex: Bool = false, applicationName: String = "swift-audio-queue"
+    ) throws(AudioDeviceError) {
+        try self.init(
+            target: target, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames, sampleFormat: sampleFormat,
+            channelsByIndex: channelsByIndex, applicationName: applicationName, remote: nil)
+    }
+
+    /// Opens the device on the server at `remote` (a socket path; nil: the default server).
+    package init(
+        target: String?, sampleRate: Double, channels: Int, bufferFrames: Int, sampleFormat: PipeWireSampleFormat,
+        channelsByIndex: Bool, applicationName: String, remote: String?
     ) throws(AudioDeviceError) {
         info = AudioDeviceInfo(
             backend: "pipewire", name: target ?? "default", description: target ?? "PipeWire default output", direction: .output,
@@ -95,7 +105,7 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
         scratch = .allocate(capacity: Self.scratchFrames * max(channels, 1))
         stream = try PipeWireStream(
             .output, target: target, sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat,
-            latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, handler: self)
+            latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, handler: self)
         _ = stream.waitUntilLinked(timeout: 1)
     }
 

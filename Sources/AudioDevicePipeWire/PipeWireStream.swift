@@ -57,18 +57,18 @@ final class PipeWireStream: @unchecked Sendable {
 
     /// Makes and connects an inactive stream to `target` (a node name; nil: the default, which
     /// the stream follows), with the properties a music player's stream has. `latencyFrames`
-    /// becomes `node.latency`. Throws `.openFailed` when no server answers and
+    /// becomes `node.latency`; `remote` names another server than the default. Throws `.openFailed` when no server answers and
     /// `.formatNotSupported` for a format PipeWire cannot carry.
     init(
         _ direction: AudioDeviceDirection, target: String?, sampleRate: Double, channels: Int, sampleFormat: PipeWireSampleFormat,
-        latencyFrames: Int, channelsByIndex: Bool, applicationName: String, handler: any PipeWireStreamHandler
+        latencyFrames: Int, channelsByIndex: Bool, applicationName: String, remote: String?, handler: any PipeWireStreamHandler
     ) throws(AudioDeviceError) {
         guard sampleRate >= 1, sampleRate <= 768_000, sampleRate == sampleRate.rounded(),
               channels >= 1, channels <= Int(SPA_AUDIO_MAX_CHANNELS) else {
             throw AudioDeviceError(.formatNotSupported, "PipeWire cannot carry \(channels) channels at \(sampleRate) Hz")
         }
         let context = try PipeWireContext.shared()
-        connection = try context.connection()
+        connection = try context.connection(remote: remote)
         self.direction = direction
         self.sampleRate = sampleRate
         self.channels = channels

@@ -81,7 +81,7 @@ struct TestFormat: CustomStringConvertible, Sendable {
         defer { unlink(path) }
         let r = try runProcess("/usr/bin/ffmpeg", [
             "-nostdin", "-v", "error", "-y", "-f", "lavfi",
-            "-i", "anoisesrc=color=white:sample_rate=\(rate):amplitude=0.4:seed=\(seed)",
+            "-i", "anoisesrc=color=white:sample_rate=\(rate):amplitude=0.9:seed=\(seed)",
             "-af", "atrim=end_sample=\(samples)", "-f", codec, "-c:a", "pcm_\(codec)", path,
         ])
         try #require(r.status == 0, "ffmpeg: \(r.err)")
