@@ -38,7 +38,7 @@ default_access.properties["enable-flatpak-portal"] = false
 LUA
     printf 'bluez_monitor.enabled = false\n' >"$conf/bluetooth.lua.d/60-aq-headless.lua"
     export PULSE_RUNTIME_PATH="$run/pulse"
-    export PIPEWIRE_RUNTIME_DIR="$run"
+    export PIPEWIRE_RUNTIME_DIR="$run"  # native clients (AudioDevicePipeWire, pw-cat, pw-metadata) find the server
     export AQ_TEST_SINK="$sink" AQ_SERVER_NAME=pipewire
     printf 'autospawn = no\n' >"$AQ_PIPEWIRE_DIR/client.conf"
     export PULSE_CLIENTCONFIG="$AQ_PIPEWIRE_DIR/client.conf"

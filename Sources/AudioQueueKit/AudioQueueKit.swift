@@ -9,6 +9,7 @@
 @_exported public import AudioTimePitch
 @_exported public import AudioDeviceALSA
 @_exported public import AudioDevicePulse
+@_exported public import AudioDevicePipeWire
 import AudioCodecFAAD
 import AudioCodecMPG123
 import AudioCodecAVCodec
@@ -19,7 +20,7 @@ import AudioCodecOpus
 public enum AudioQueueKit {
     /// Registers the codecs and backends this package builds: AAC decoding through faad2, AAC-LC
     /// encoding through libavcodec, MPEG audio (Layers I–III) through libmpg123, FLAC through libFLAC, Opus through libopus, the PulseAudio and ALSA backends, in that order of
-    /// preference for the default device, and the file backend, whose WAVE file is the default
+    /// preference for the default device, the PipeWire backend (by name only), and the file backend, whose WAVE file is the default
     /// device when neither plays. Call once before creating queues or opening files that need
     /// them; calling again changes nothing.
     public static func registerAll() {
@@ -30,6 +31,9 @@ public enum AudioQueueKit {
         AACEncoder.register()
         FLACEncoder.register()
         AudioBackends.register(PulseBackend(), priority: 20)
+        // Native PipeWire: opened by name (`AUDIOQUEUE_BACKEND=pipewire`, `pipewire:` UIDs);
+        // not yet in the default chain.
+        AudioBackends.register(PipeWireBackend(), priority: 0)
         AudioBackends.register(ALSABackend(), priority: 10)
         AudioBackends.register(WAVFileBackend(), priority: 0)
     }
