@@ -23,21 +23,20 @@ public struct PipeWireBackend: AudioIndexedChannelsBackend {
     /// `"pipewire"`.
     public var name: String { "pipewire" }
 
-    /// True when the process is connected to a PipeWire server, or one answers a round trip
-    /// within about a second (no socket or a refused connection answers false at once).
+    /// True when a PipeWire server's socket accepts a connection (where `PIPEWIRE_RUNTIME_DIR`,
+    /// `XDG_RUNTIME_DIR` and `PIPEWIRE_REMOTE` say, or beside the socket of a PulseAudio server
+    /// that says it runs on PipeWire: ``located()``) and the server answers a round trip within
+    /// about a second. No socket, or a refused connection, answers false at once.
     public func isAvailable() -> Bool {
-        guard let context = try? PipeWireContext.shared() else { return false }
-        return (try? context.connection()) != nil
+        guard let server = Self.located(), let context = try? PipeWireContext.shared() else { return false }
+        return (try? context.connection(remote: server.remote)) != nil
     }
 
-    /// The default output and input (device enumeration by the registry is not part of this
-    /// backend's core). Throws `.openFailed` when no server answers.
+    /// The devices the server's audio nodes stand for, from its registry
+    /// (PipeWireBackend+Graph.swift): sinks, their monitors and sources, the defaults marked.
+    /// Throws `.openFailed` when no server answers.
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
-        _ = try PipeWireContext.shared().connection()
-        return [
-            AudioDeviceInfo(backend: name, name: "default", description: "PipeWire default output", direction: .output, isDefault: true),
-            AudioDeviceInfo(backend: name, name: "default", description: "PipeWire default input", direction: .input, isDefault: true),
-        ]
+        try graphDevices()
     }
 
     /// A ``PipeWireOutputDevice`` playing to node `name` (nil or `"default"`: the default).
@@ -55,7 +54,7 @@ public struct PipeWireBackend: AudioIndexedChannelsBackend {
     public func makeOutput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int, channelsByIndex: Bool) throws(AudioDeviceError) -> any AudioOutputDevice {
         try PipeWireOutputDevice(
             target: name == "default" ? nil : name, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
-            sampleFormat: sampleFormat, channelsByIndex: channelsByIndex, applicationName: applicationName)
+            sampleFormat: sampleFormat, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: Self.remote())
     }
 
     /// A ``PipeWireInputDevice`` on node `name` whose channel N records the device's channel N
@@ -63,6 +62,6 @@ public struct PipeWireBackend: AudioIndexedChannelsBackend {
     public func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int, channelsByIndex: Bool) throws(AudioDeviceError) -> any AudioInputDevice {
         try PipeWireInputDevice(
             source: name == "default" ? nil : name, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames,
-            sampleFormat: sampleFormat, channelsByIndex: channelsByIndex, applicationName: applicationName)
+            sampleFormat: sampleFormat, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: Self.remote())
     }
 }

@@ -17,7 +17,11 @@ import Synchronization
 /// time less the graph's delay from the device and the frames of the buffer. It takes no lock
 /// but the device's own, briefly, and does not allocate.
 public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler, @unchecked Sendable {
-    public let info: AudioDeviceInfo
+    /// The device: the node the stream is linked to once the graph has seen it (PipeWireGraph).
+    public var info: AudioDeviceInfo { linked.withLock { $0 } }
+    let linked: Guarded<AudioDeviceInfo>
+    /// The graph's watch over the stream (PipeWireGraphWatch.swift); cancelled at close.
+    private var graphWatch: PipeWireGraphWatch?
     public let format: AudioStreamBasicDescription
     /// The sample format the stream carries (the device converts it to Float32).
     public let sampleFormat: PipeWireSampleFormat
@@ -65,9 +69,9 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
         source: String?, sampleRate: Double, channels: Int, bufferFrames: Int, sampleFormat: PipeWireSampleFormat,
         channelsByIndex: Bool, applicationName: String, remote: String?
     ) throws(AudioDeviceError) {
-        info = AudioDeviceInfo(
+        linked = Guarded(AudioDeviceInfo(
             backend: "pipewire", name: source ?? "default", description: source ?? "PipeWire default input", direction: .input,
-            isDefault: source == nil)
+            isDefault: source == nil))
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         self.sampleFormat = sampleFormat
         self.channels = max(channels, 1)
@@ -78,6 +82,7 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
             .input, target: source, sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat,
             latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, handler: self)
         _ = stream.waitUntilLinked(timeout: 1)
+        graphWatch = PipeWireGraph.watch(stream, target: source, observer: self)
     }
 
     deinit {
@@ -138,7 +143,10 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
             while s.capturing { state.wait(timeoutNanos: 10_000_000) }
             return true
         }
-        if wasOpen { stream?.destroy() }
+        if wasOpen {
+            graphWatch?.cancel()
+            stream?.destroy()
+        }
     }
 
     // MARK: The data thread
@@ -201,7 +209,13 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
 
     func pipeWireLost(_ error: AudioDeviceError) { fail(error) }
 
-    private func fail(_ error: AudioDeviceError) {
+    /// Tells the sink of a running device `event` (the graph's moves).
+    func report(_ event: AudioDeviceEvent) {
+        let sink = state.withLock { s in s.phase == .running ? s.sink : nil }
+        sink?.device(self, didReport: event)
+    }
+
+    func fail(_ error: AudioDeviceError) {
         let sink = state.withLock { s -> (any AudioCaptureSink)? in
             s.lost = s.lost ?? error
             guard s.phase == .running else { return nil }

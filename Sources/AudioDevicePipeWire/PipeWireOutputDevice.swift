@@ -26,7 +26,11 @@ import Synchronization
 /// stream drains) and hears `.stopped(drained: true)`. When the server goes away the running
 /// device reports `.failed` with `.disconnected`, and cannot be started again.
 public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandler, @unchecked Sendable {
-    public let info: AudioDeviceInfo
+    /// The device: the node the stream is linked to once the graph has seen it (PipeWireGraph).
+    public var info: AudioDeviceInfo { linked.withLock { $0 } }
+    let linked: Guarded<AudioDeviceInfo>
+    /// The graph's watch over the stream (PipeWireGraphWatch.swift); cancelled at close.
+    private var graphWatch: PipeWireGraphWatch?
     public let format: AudioStreamBasicDescription
     /// The sample format the stream carries (the device converts Float32 to it).
     public let sampleFormat: PipeWireSampleFormat
@@ -95,9 +99,9 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
         target: String?, sampleRate: Double, channels: Int, bufferFrames: Int, sampleFormat: PipeWireSampleFormat,
         channelsByIndex: Bool, applicationName: String, remote: String?
     ) throws(AudioDeviceError) {
-        info = AudioDeviceInfo(
+        linked = Guarded(AudioDeviceInfo(
             backend: "pipewire", name: target ?? "default", description: target ?? "PipeWire default output", direction: .output,
-            isDefault: target == nil, channels: nil, sampleRate: nil)
+            isDefault: target == nil, channels: nil, sampleRate: nil))
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
         self.sampleFormat = sampleFormat
         self.channels = max(channels, 1)
@@ -107,6 +111,7 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
             .output, target: target, sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat,
             latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, handler: self)
         _ = stream.waitUntilLinked(timeout: 1)
+        graphWatch = PipeWireGraph.watch(stream, target: target, observer: self)
     }
 
     deinit {
@@ -214,7 +219,10 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
             hold(&s)
             return true
         }
-        if wasOpen { stream?.destroy() }
+        if wasOpen {
+            graphWatch?.cancel()
+            stream?.destroy()
+        }
     }
 
     // MARK: The clock (state lock held)
@@ -346,8 +354,14 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
 
     func pipeWireLost(_ error: AudioDeviceError) { fail(error) }
 
+    /// Tells the source of a running or paused device `event` (the graph's moves).
+    func report(_ event: AudioDeviceEvent) {
+        let source = state.withLock { s in s.phase == .running || s.phase == .ending ? s.source : s.phase == .paused ? s.pausedSource : nil }
+        source?.device(self, didReport: event)
+    }
+
     /// The stream or the server is gone: stop, and tell the source if it was playing.
-    private func fail(_ error: AudioDeviceError) {
+    func fail(_ error: AudioDeviceError) {
         let source = state.withLock { s -> (any AudioRenderSource)? in
             s.lost = s.lost ?? error
             guard s.phase == .running || s.phase == .ending || s.phase == .stopping else { return nil }

@@ -118,6 +118,9 @@ final class PipeWireStream: @unchecked Sendable {
                 pairs.append((PW_KEY_STREAM_CAPTURE_SINK, "true"))
             }
             pairs.append((PW_KEY_TARGET_OBJECT, target))
+            // A stream on a named node stays there: when the node goes away the session manager
+            // does not move it to the default, and the device reports the loss (PipeWireGraph).
+            pairs.append((PW_KEY_NODE_DONT_RECONNECT, "true"))
         }
         for (key, value) in pairs { pw_properties_set(props, key, value) }
         let name = direction == .output ? "playback" : "capture"

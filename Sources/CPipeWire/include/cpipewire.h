@@ -50,4 +50,7 @@ void *cpw_buffer_data(struct pw_buffer *buffer, uint32_t *maxsize, struct spa_ch
 /// done on the loop. 0, or a negative errno when the loop's queue is full.
 int cpw_thread_loop_invoke(struct pw_thread_loop *loop, void (*func)(void *data), void *data);
 
+// The graph (registry, nodes, links, `default` metadata): graph.c.
+#include "cpipewire_graph.h"
+
 #endif
