@@ -71,7 +71,10 @@ final class PipeWireGraphWatch: @unchecked Sendable {
     func linksChanged() {
         let linked = peers()
         guard !linked.isEmpty, !linked.contains(where: { $0.name == current }) else { return }
-        let device = linked[0]
+        var device = linked[0]
+        // A stream on the default is where the session manager put the default, whether or
+        // not the metadata saying so has come yet (as a PulseAudio stream's move says).
+        if target == nil { device.isDefault = true }
         let moved = current != nil
         current = device.name
         observer?.pipeWireLinked(to: device, moved: moved)
@@ -85,8 +88,12 @@ final class PipeWireGraphWatch: @unchecked Sendable {
     }
 
     /// The defaults changed: the session manager moves a stream that follows them, which shows
-    /// in its links; the description of the default is what may change here.
-    func defaultsChanged() {}
+    /// in its links; a stream on a named node is told its device again, its
+    /// ``AudioDeviceInfo/isDefault`` as it is now.
+    func defaultsChanged() {
+        guard target != nil, let current, let device = peers().first(where: { $0.name == current }) else { return }
+        observer?.pipeWireLinked(to: device, moved: false)
+    }
 
     /// The server went away; the streams hear it from the connection.
     func serverLost(_ error: AudioDeviceError) {}

@@ -5,6 +5,7 @@ import Locking
 import AudioCore
 import AudioDevices
 import AudioQueueServices
+import AudioQueueKit
 import AudioTestSupport
 
 /// The private PipeWire server Scripts/lib/pipewire.sh starts (PIPEWIRE_RUNTIME_DIR, null sink
@@ -59,6 +60,11 @@ enum GraphServer {
     }
 }
 
+/// Every test of this target's own files that uses the server runs in this suite, one at a
+/// time: some change the server's default, and none should hear another's stream.
+@Suite(.serialized, .enabled(if: GraphServer.runTests, GraphServer.skipReason))
+struct PipeWireGraphServer {}
+
 /// A queue playing a quiet tone without end (each played buffer enqueued again) on `uid`, with
 /// listeners for `currentDevice` (`moved`, `devices`) and `isRunning` turning false (`stopped`),
 /// and a timeline.
@@ -70,6 +76,7 @@ final class TonePlayer: Sendable {
     let devices = Guarded<[String]>([])
 
     init(uid: String) throws {
+        AudioQueueKit.registerAll()
         let rate = 48000.0
         let format = AudioStreamBasicDescription.linearPCM(sampleRate: rate, channels: 2, bitsPerChannel: 32, isFloat: true)
         queue = try AudioQueue(format: format, callbackQueue: nil, device: nil) { queue, buffer in try? queue.enqueue(buffer) }
