@@ -139,10 +139,10 @@ for trial in 1...trials {
 monitor.stop(drain: false)
 monitor.close()
 
-func summary(_ name: String, _ values: [Double]) {
+func summary(_ name: String, _ values: [Double], device deviceName: String) {
     let sorted = values.sorted()
     let p90 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
     print("\(name)  median=\(ms(sorted[sorted.count / 2])) p90=\(ms(p90)) min=\(ms(sorted.first!)) max=\(ms(sorted.last!)) (ms)  device=\(deviceName)")
 }
-summary("cold", cold)
-summary("warm", warm)
+summary("cold", cold, device: deviceName)
+summary("warm", warm, device: deviceName)
