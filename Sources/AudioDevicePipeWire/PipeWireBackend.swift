@@ -25,7 +25,7 @@ public struct PipeWireBackend: AudioIndexedChannelsBackend {
 
     /// True when a PipeWire server's socket accepts a connection (where `PIPEWIRE_RUNTIME_DIR`,
     /// `XDG_RUNTIME_DIR` and `PIPEWIRE_REMOTE` say, or beside the socket of a PulseAudio server
-    /// that says it runs on PipeWire: ``located()``) and the server answers a round trip within
+    /// that says it runs on PipeWire: `located()`) and the server answers a round trip within
     /// about a second. No socket, or a refused connection, answers false at once.
     public func isAvailable() -> Bool {
         guard let server = Self.located(), let context = try? PipeWireContext.shared() else { return false }
