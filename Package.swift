@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "AudioDeviceFile", targets: ["AudioDeviceFile"]),
         .library(name: "AudioDeviceALSA", targets: ["AudioDeviceALSA"]),
         .library(name: "AudioDevicePulse", targets: ["AudioDevicePulse"]),
+        .library(name: "AudioDevicePipeWire", targets: ["AudioDevicePipeWire"]),
         .library(name: "AudioTimePitch", targets: ["AudioTimePitch"]),
         .library(name: "AudioQueueServices", targets: ["AudioQueueServices"]),
         .library(name: "AudioQueueKit", targets: ["AudioQueueKit"]),
@@ -82,6 +83,13 @@ let package = Package(
         .systemLibrary(name: "CPulseAudio", providers: [.apt(["libpulse-dev"])]),
         .target(
             name: "AudioDevicePulse", dependencies: ["AudioCore", "AudioDevices", "CPulseAudio", "Locking"], swiftSettings: strict),
+        // libpipewire-0.3 (MIT): a plain C target, without pkg-config (whose -D_REENTRANT and -pthread
+        // SwiftPM warns about in every dependent): include/ links to the Debian packages' headers
+        // (libpipewire-0.3-dev, libspa-0.2-dev), its module map links the library, and C
+        // functions stand in for the API's macros.
+        .target(name: "CPipeWire"),
+        .target(
+            name: "AudioDevicePipeWire", dependencies: ["AudioCore", "AudioDevices", "CPipeWire", "Locking"], swiftSettings: strict),
         // Time and pitch: Spectral, TimeDomain and Varispeed behind one protocol.
         // SoundTouch (LGPL-2.1, C++): the flags of pkg-config soundtouch, and a C API over it.
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
@@ -98,7 +106,8 @@ let package = Package(
                 "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
                 "AudioCodecFLAC", "AudioCodecOpus",
                 "AudioConverterServices", "ExtendedAudioFileServices",
-                "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices", "AudioTimePitch",
+                "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioDevicePipeWire", "AudioQueueServices",
+                "AudioTimePitch",
             ],
             swiftSettings: strict
         ),
@@ -196,6 +205,13 @@ let package = Package(
             dependencies: [
                 "AudioDevices", "AudioDeviceALSA", "AudioDevicePulse", "AudioQueueServices", "ExtendedAudioFileServices",
                 "AudioCodecFAAD", "AudioTestSupport", "HTTPTestSupport", "Locking",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AudioDevicePipeWireTests",
+            dependencies: [
+                "AudioDevicePipeWire", "AudioDevices", "AudioQueueServices", "AudioQueueKit", "AudioTestSupport", "ProcessSupport", "Locking",
             ],
             swiftSettings: strict
         ),

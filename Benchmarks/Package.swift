@@ -130,6 +130,13 @@ let package = Package(
             dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
             path: "Sources/playstart"
         ),
+        // From an output queue's start() to its first frame on the sink's monitor; run by
+        // `Benchmarks/pipewire/run`.
+        .executableTarget(
+            name: "sinklatency",
+            dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
+            path: "Sources/sinklatency"
+        ),
         // From an input queue's start() to the first frames it receives and to its first
         // callback, from the default input; run by `Benchmarks/record`.
         .executableTarget(

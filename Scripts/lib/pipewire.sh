@@ -9,12 +9,14 @@
 # stop_private_pipewire.
 #
 # Scripts/test runs the server-dependent suites (AudioDeviceTests, GuideTests) against it after
-# the PulseAudio run.
+# the PulseAudio run, through pipewire-pulse, and then AudioDevicePipeWireTests natively.
 
 # start_private_pipewire [SINK [DIR]]: starts pipewire, wireplumber and pipewire-pulse, with a
 # null sink SINK (default aqtest) as the default, in DIR (default a new temporary directory),
 # and exports PULSE_RUNTIME_PATH (DIR/run/pulse; and AQ_TEST_SINK, AQ_SERVER_NAME=pipewire) for
-# libpulse, alsa-lib's pulse plugin and pactl in this shell and its children.
+# libpulse, alsa-lib's pulse plugin and pactl, and PIPEWIRE_RUNTIME_DIR (DIR/run, where its
+# socket pipewire-0 is) for native clients (the pipewire backend, pw-cat, pw-cli, pw-metadata),
+# in this shell and its children.
 start_private_pipewire() {
     local sink="${1:-aqtest}"
     if [ -n "${2:-}" ]; then
@@ -36,6 +38,7 @@ default_access.properties["enable-flatpak-portal"] = false
 LUA
     printf 'bluez_monitor.enabled = false\n' >"$conf/bluetooth.lua.d/60-aq-headless.lua"
     export PULSE_RUNTIME_PATH="$run/pulse"
+    export PIPEWIRE_RUNTIME_DIR="$run"  # native clients (AudioDevicePipeWire, pw-cat, pw-metadata) find the server
     export AQ_TEST_SINK="$sink" AQ_SERVER_NAME=pipewire
     printf 'autospawn = no\n' >"$AQ_PIPEWIRE_DIR/client.conf"
     export PULSE_CLIENTCONFIG="$AQ_PIPEWIRE_DIR/client.conf"
@@ -100,5 +103,5 @@ stop_private_pipewire() {
         kill -9 "$pid" 2>/dev/null || true
     done
     rm -rf "$AQ_PIPEWIRE_DIR"
-    unset AQ_PIPEWIRE_DIR PULSE_RUNTIME_PATH PULSE_CLIENTCONFIG AQ_SERVER_NAME
+    unset AQ_PIPEWIRE_DIR PULSE_RUNTIME_PATH PIPEWIRE_RUNTIME_DIR PULSE_CLIENTCONFIG AQ_SERVER_NAME
 }

@@ -264,6 +264,7 @@ final class PulseConnection: @unchecked Sendable {
         var endpoints: [PulseEndpoint] = []
         var defaultSink: String?
         var defaultSource: String?
+        var serverName: String?
         var failed = false
         init(mainloop: OpaquePointer) { self.mainloop = mainloop }
 
@@ -292,6 +293,21 @@ final class PulseConnection: @unchecked Sendable {
             }, userdata)
         }
         return (collector.defaultSink, collector.defaultSource)
+    }
+
+    /// The server's name ("pulseaudio", "PulseAudio (on PipeWire 0.3.65)") and the address the
+    /// context reached it at.
+    func serverIdentity(timeout: UInt64) throws(AudioDeviceError) -> (name: String?, address: String?) {
+        let collector = Collector(mainloop: mainloop)
+        try run(collector, timeout: timeout, what: "the server's name") { context, userdata in
+            pa_context_get_server_info(context, { _, info, userdata in
+                let collector = Unmanaged<Collector>.fromOpaque(userdata!).takeUnretainedValue()
+                if let info { collector.serverName = info.pointee.server_name.map { String(cString: $0) } } else { collector.failed = true }
+                pa_threaded_mainloop_signal(collector.mainloop, 0)
+            }, userdata)
+        }
+        let address = withLock { pa_context_get_server(context).map { String(cString: $0) } }
+        return (collector.serverName, address)
     }
 
     /// Every sink (`direction == .output`) or source.

@@ -6,7 +6,8 @@ import Locking
 /// The backends this process knows, and the default-device choice.
 ///
 /// `null` is built in; the other backends are registered, with a priority: the sound backends
-/// (PulseAudio, ALSA) above 0, the file backend (`WAVFileBackend` of `AudioDeviceFile`) at 0;
+/// (PipeWire 30, PulseAudio 20, ALSA 10) above 0, the file backend (`WAVFileBackend` of
+/// `AudioDeviceFile`) at 0;
 /// `AudioQueueKit.registerAll()` registers them all. The default output is, in order: the
 /// backend and device named by `AUDIOQUEUE_BACKEND` and `AUDIOQUEUE_DEVICE` when set; else the
 /// first registered sound backend, highest priority first, that is available and opens (the

@@ -292,7 +292,7 @@ extension SharedServer {
             try "pcm.!default { type file slave.pcm \"blackhole\" file \"\(raw)\" format \"raw\" }\npcm.blackhole { type null }\n"
                 .write(toFile: config, atomically: true, encoding: .utf8)
             let result = try runProcess(aqplay, [Fixtures.path(name)], environment: [
-                "PULSE_SERVER": "unix:\(dir)/no-such-socket", "PULSE_RUNTIME_PATH": dir + "/no-pulse",
+                "PULSE_SERVER": "unix:\(dir)/no-such-socket", "PULSE_RUNTIME_PATH": dir + "/no-pulse", "PIPEWIRE_RUNTIME_DIR": dir,
                 "ALSA_CONFIG_PATH": config, "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": "",
             ])
             #expect(result.status == 0, "\(result.err)")
@@ -313,7 +313,7 @@ extension SharedServer {
             let emptyConfig = dir + "/empty-alsa.conf"
             _ = FileManager.default.createFile(atPath: emptyConfig, contents: Data())
             let result = try runProcess(aqplay, [Fixtures.path(name)], environment: [
-                "PULSE_SERVER": "unix:\(dir)/no-such-socket", "PULSE_RUNTIME_PATH": dir + "/no-pulse",
+                "PULSE_SERVER": "unix:\(dir)/no-such-socket", "PULSE_RUNTIME_PATH": dir + "/no-pulse", "PIPEWIRE_RUNTIME_DIR": dir,
                 "ALSA_CONFIG_PATH": emptyConfig, "TMPDIR": dir, "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": "",
             ])
             #expect(result.status == 0, "\(result.err)")

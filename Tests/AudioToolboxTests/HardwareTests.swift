@@ -118,7 +118,7 @@ struct HardwareTests {
         let directory: String
         /// What hal_output needs to find it (and no backend or device named).
         var environment: [String: String] {
-            ["PULSE_RUNTIME_PATH": directory, "PULSE_SERVER": "", "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]
+            ["PULSE_RUNTIME_PATH": directory, "PULSE_SERVER": "", "PIPEWIRE_RUNTIME_DIR": directory, "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]
         }
 
         static let runnable = FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") || AudioServer.required

@@ -79,6 +79,10 @@ struct DebianPackagesTests {
             let owner = try #require(try owner(of: file), "no Debian package owns \(file)")
             needed[owner] = "owns \(file), \(target.name)'s pkg-config module"
         }
+        for link in try systemHeaderLinks(under: Self.root.appendingPathComponent("Sources")) {
+            let owner = try #require(try owner(of: link.destination), "no Debian package owns \(link.destination), where \(link.path) points")
+            needed[owner] = "owns \(link.destination), where \(link.path) points"
+        }
         if targets.contains(where: { $0.pkgConfig != nil }) {
             let tool = try #require(try installedFile(of: "pkg-config"), "no Debian package installed pkg-config")
             needed[try #require(try owner(of: tool), "no Debian package owns \(tool)")] = "owns \(tool), with which SwiftPM reads the pkgConfig modules"
@@ -93,6 +97,50 @@ struct DebianPackagesTests {
             needed[try #require(try owner(of: tool), "no Debian package owns \(tool)")] = "keeps the CA certificates git checks \(urls[0]) with"
         }
         return needed
+    }
+
+    /// A symbolic link under `Sources/*/include` to a system header folder or file.
+    struct HeaderLink {
+        var path: String
+        var destination: String
+    }
+
+    /// The symbolic links in the `include` folders of the targets under `sources` (their top
+    /// level: C targets without pkg-config link to system headers so) that point into
+    /// /usr/include.
+    func systemHeaderLinks(under sources: URL) throws -> [HeaderLink] {
+        let fm = FileManager.default
+        var links: [HeaderLink] = []
+        for target in try fm.contentsOfDirectory(atPath: sources.path).sorted() {
+            let include = sources.appendingPathComponent(target).appendingPathComponent("include")
+            guard let entries = try? fm.contentsOfDirectory(atPath: include.path) else { continue }
+            for entry in entries.sorted() {
+                let path = include.appendingPathComponent(entry).path
+                guard let destination = try? fm.destinationOfSymbolicLink(atPath: path) else { continue }
+                let absolute = destination.hasPrefix("/") ? destination : include.appendingPathComponent(destination).standardized.path
+                if absolute.hasPrefix("/usr/include/") { links.append(HeaderLink(path: "Sources/\(target)/include/\(entry)", destination: absolute)) }
+            }
+        }
+        return links
+    }
+
+    /// The scan finds a link into /usr/include (and its owner), and ignores other links and files.
+    @Test func headerLinksIntoUsrIncludeAreFound() throws {
+        let fm = FileManager.default
+        let sources = fm.temporaryDirectory.appendingPathComponent("aq-links-\(getpid())-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: sources) }
+        let include = sources.appendingPathComponent("CThing/include")
+        try fm.createDirectory(at: include, withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: include.appendingPathComponent("stdio.h").path, withDestinationPath: "/usr/include/stdio.h")
+        try fm.createSymbolicLink(atPath: include.appendingPathComponent("elsewhere").path, withDestinationPath: "/tmp")
+        try Data().write(to: include.appendingPathComponent("thing.h"))
+        let links = try systemHeaderLinks(under: sources)
+        #expect(links.map(\.path) == ["Sources/CThing/include/stdio.h"])
+        #expect(links.map(\.destination) == ["/usr/include/stdio.h"])
+        #expect(try owner(of: "/usr/include/stdio.h") == "libc6-dev")
+        // The package's own links: CPipeWire's two.
+        let own = try systemHeaderLinks(under: Self.root.appendingPathComponent("Sources"))
+        #expect(own.map(\.destination).contains("/usr/include/pipewire-0.3/pipewire"))
     }
 
     struct SystemLibrary {

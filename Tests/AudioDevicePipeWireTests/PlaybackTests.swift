@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import AudioCore
+import AudioDevices
+@testable import AudioDevicePipeWire
+import ProcessSupport
+
+/// What one playback test plays and how.
+struct PlaybackCase: CustomStringConvertible, Sendable {
+    var format = TestFormat(format: .float32)
+    var channels = 2
+    var rate = 48000
+    var seconds = 1.0
+    var bufferFrames = 4096
+    var description: String { "\(format) \(channels) ch \(rate) Hz" }
+}
+
+extension PipeWireShared {
+    @Suite("PipeWire playback") struct Playback {
+        /// Plays `c`'s noise through a device on `sink` (by index when the sink has other
+        /// than two channels) while parecord records the monitor in the same format; returns
+        /// the signal, the recording, the source and the device's clock readings.
+        func playAndRecord(_ c: PlaybackCase, sink: String = PipeWireServer.sink, channelMap: String? = nil)
+            throws -> (signal: [Float], recording: [Float], source: SignalSource, clock: [Int64], device: PipeWireOutputDevice)
+        {
+            let frames = Int(c.seconds * Double(c.rate))
+            let signal = try c.format.noise(frames: frames, channels: c.channels, rate: c.rate, seed: c.channels * 7 + c.rate % 1000)
+            let recorder = try MonitorRecording(sink: sink, codec: c.format.pulseName, rate: c.rate, channels: c.channels, channelMap: channelMap)
+            let device = try PipeWireOutputDevice(
+                target: sink, sampleRate: Double(c.rate), channels: c.channels, bufferFrames: c.bufferFrames, sampleFormat: c.format.format,
+                channelsByIndex: channelMap != nil)
+            let source = SignalSource(signal, channels: c.channels)
+            var clock: [Int64] = []
+            try device.start(source: source)
+            let ended = eventually(within: c.seconds + 20) {
+                clock.append(device.framesPlayed)
+                return source.stopped.load(ordering: .acquiring)
+            }
+            clock.append(device.framesPlayed)
+            #expect(ended, "the device did not report the end")
+            let data = recorder.finish(after: c.rate / 5 * c.channels * c.format.format.bytes)
+            device.close()
+            if let dump = ProcessInfo.processInfo.environment["AQ_PIPEWIRE_DUMP"] {
+                // For a look at what was played and recorded: the raw files.
+                try? Data(signal.withUnsafeBytes { Data($0) }).write(to: URL(fileURLWithPath: dump + ".signal"))
+                try? data.write(to: URL(fileURLWithPath: dump + ".recording"))
+            }
+            return (signal, c.format.decode(data, as: c.format.pulseName), source, clock, device)
+        }
+
+        /// Float32 stereo at the graph's rate: bit-exact through the null sink, and the
+        /// device's clock: never back, never past what was rendered, all of it at the end.
+        @Test func float32StereoIsBitExactAndTheClockCountsItAll() throws {
+            let c = PlaybackCase(seconds: 1.5)
+            let (signal, recording, source, clock, device) = try playAndRecord(c)
+            expectBitExact(signal, recording, channels: 2, "\(c)")
+            #expect(zip(clock, clock.dropFirst()).allSatisfy { $0 <= $1 }, "the clock went back")
+            #expect(clock.allSatisfy { $0 <= Int64(source.frames) })
+            #expect(clock.last == Int64(source.frames), "played \(clock.last ?? -1) of \(source.frames) frames")
+            #expect(device.framesRendered == Int64(source.frames))
+            // The clock ran while the stream played: readings in between, not only 0 and the end.
+            #expect(clock.contains { $0 > 0 && $0 < Int64(source.frames) })
+            #expect(source.events.withLock { $0.first?.kind } == .started)
+        }
+
+        /// Sample formats × channel counts × rates. Rates other than the graph's are played
+        /// with the graph forced to that rate (else the graph resamples, which is not exact);
+        /// channel counts other than 2 on a null sink of their own, by index (AUX channels).
+        @Test(arguments: [TestFormat(format: .float32), TestFormat(format: .int16), TestFormat(format: .int24), TestFormat(format: .int32)],
+              [1, 2, 6])
+        func formatsAndChannelsAreBitExact(format: TestFormat, channels: Int) throws {
+            for rate in [48000, 44100] {
+                let c = PlaybackCase(format: format, channels: channels, rate: rate, seconds: 0.5)
+                try withGraphSetting("clock.force-rate", rate == 48000 ? 0 : rate) {
+                    if channels == 2 {
+                        let played = try playAndRecord(c)
+                        expectBitExact(played.signal, played.recording, channels: channels, "\(c)")
+                    } else {
+                        let sink = "aqpw\(channels)ch\(getpid())"
+                        let map = (0..<channels).map { "aux\($0)" }.joined(separator: ",")
+                        let module = try loadNullSink(sink, channels: channels, map: map)
+                        defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
+                        let played = try playAndRecord(c, sink: sink, channelMap: map)
+                        expectBitExact(played.signal, played.recording, channels: channels, "\(c)")
+                    }
+                }
+            }
+        }
+
+        /// The graph's quantum forced to 441 frames (not a power of two, not a divisor of the
+        /// request) and to 2048: the device fills what each cycle asks, bit-exact.
+        @Test(arguments: [441, 2048, 104])
+        func forcedQuantumIsBitExact(quantum: Int) throws {
+            try withGraphSetting("clock.force-quantum", quantum) {
+                let c = PlaybackCase(seconds: 1)
+                let played = try playAndRecord(c)
+                expectBitExact(played.signal, played.recording, channels: 2, "quantum \(quantum)")
+                #expect(played.clock.last == Int64(played.source.frames))
+            }
+        }
+
+        /// A 44.1 kHz stream on the 48 kHz graph: the graph resamples (so no exact check), the
+        /// device asks for what each cycle needs, and the clock counts every frame.
+        @Test func resampledStreamPlaysEveryFrame() throws {
+            let c = PlaybackCase(rate: 44100, seconds: 1)
+            let played = try playAndRecord(c)
+            #expect(played.device.framesRendered == Int64(played.source.frames))
+            #expect(played.clock.last == Int64(played.source.frames))
+            #expect(zip(played.clock, played.clock.dropFirst()).allSatisfy { $0 <= $1 })
+        }
+
+        /// `stop(drain: true)` returns once what was rendered has played: the clock then says
+        /// every rendered frame has played.
+        @Test func drainingStopPlaysOut() throws {
+            let signal = try TestFormat(format: .float32).noise(frames: 96000, channels: 2, rate: 48000, seed: 5)
+            let device = try PipeWireOutputDevice(target: PipeWireServer.sink, sampleRate: 48000, channels: 2, bufferFrames: 2048)
+            defer { device.close() }
+            let source = SignalSource(signal, channels: 2)
+            try device.start(source: source)
+            #expect(eventually { device.framesPlayed > 4800 })
+            device.stop(drain: true)
+            let rendered = device.framesRendered
+            #expect(rendered > 0 && rendered < 96000)
+            #expect(device.framesPlayed == rendered, "played \(device.framesPlayed) of \(rendered)")
+            let reported = source.stopped.load(ordering: .acquiring)
+            #expect(!reported, "a requested stop is not reported")
+            // It starts again, from 0 on its clock.
+            try device.start(source: SignalSource(Array(signal[0..<9600]), channels: 2))
+            #expect(device.framesPlayed <= 9600)
+            device.stop(drain: false)
+        }
+
+        func loadNullSink(_ name: String, channels: Int, map: String) throws -> String {
+            let load = try runProcess("/usr/bin/pactl", [
+                "load-module", "module-null-sink", "sink_name=\(name)", "format=float32le", "rate=48000", "channels=\(channels)",
+                "channel_map=\(map)",
+            ])
+            try #require(load.status == 0, "pactl load-module: \(load.err)")
+            // The session manager links streams to it once it has seen it.
+            Thread.sleep(forTimeInterval: 0.5)
+            return load.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+}
