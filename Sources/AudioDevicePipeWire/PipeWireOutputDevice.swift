@@ -130,8 +130,9 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
                 s.written = 0
                 s.held = 0
                 s.startReported = false
-                s.lastTicks = 0
             }
+            // The graph's ticks went on while the stream did not run: no underrun.
+            s.lastTicks = 0
             s.pausedSource = nil
             s.source = source
             s.phase = .running

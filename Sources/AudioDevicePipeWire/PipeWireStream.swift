@@ -190,9 +190,12 @@ final class PipeWireStream: @unchecked Sendable {
             if let listener { connection.removeListener(listener) }
             listener = nil
             guard let stream = pointer else { return }
-            pointer = nil
+            // Disconnecting waits for the data thread to leave the stream's node: after it no
+            // callback runs, and the pointer the process callback reads can be cleared.
+            pw_stream_disconnect(stream)
             spa_hook_remove(hook)
             pw_stream_destroy(stream)
+            pointer = nil
         }
     }
 }

@@ -31,11 +31,18 @@ extension PipeWireShared {
                 channelsByIndex: channelMap != nil)
             let source = SignalSource(signal, channels: c.channels)
             var clock: [Int64] = []
+            var ahead: [Int64] = []
             try device.start(source: source)
             let ended = eventually(within: c.seconds + 20) {
-                clock.append(device.framesPlayed)
+                let played = device.framesPlayed
+                clock.append(played)
+                if !source.stopped.load(ordering: .acquiring) { ahead.append(device.framesRendered - played) }
                 return source.stopped.load(ordering: .acquiring)
             }
+            // Rendered less played: what the stream and the graph hold, never less than nothing
+            // and never more than a few of the graph's largest quanta (8192 frames).
+            #expect(ahead.allSatisfy { $0 >= 0 && $0 <= 4 * 8192 }, "rendered less played: \(ahead.min() ?? 0)…\(ahead.max() ?? 0)")
+            if let low = ahead.min(), let high = ahead.max() { print("\(c): rendered less played \(low)…\(high) frames") }
             clock.append(device.framesPlayed)
             #expect(ended, "the device did not report the end")
             let data = recorder.finish(after: c.rate / 5 * c.channels * c.format.format.bytes)
