@@ -49,6 +49,21 @@ import ProcessSupport
         }
     }
 
+    /// Where no server answers (the run against PulseAudio): the backend says it is
+    /// unavailable, and opening a device fails with `.openFailed` rather than waiting.
+    @Test(.enabled(if: !PipeWireServer.available, "a PipeWire server answers"))
+    func withoutAServerTheBackendIsUnavailable() throws {
+        let backend = PipeWireBackend()
+        #expect(!backend.isAvailable())
+        do {
+            _ = try backend.makeOutput(name: nil, sampleRate: 48000, channels: 2, bufferFrames: 1024)
+            Issue.record("an output opened without a server")
+        } catch {
+            #expect(error.code == .openFailed, "\(error)")
+        }
+        #expect(throws: AudioDeviceError.self) { _ = try backend.makeInput(name: nil, sampleRate: 48000, channels: 2, bufferFrames: 1024) }
+    }
+
     /// The backend's name and registration: `AUDIOQUEUE_BACKEND=pipewire` finds it by this name.
     @Test func backendIsCalledPipewire() {
         #expect(PipeWireBackend().name == "pipewire")

@@ -12,7 +12,15 @@ import ProcessSupport
 /// any client finds a server. Without one the tests skip with the reason, or fail under
 /// AQ_REQUIRE_AUDIO_SERVER=1.
 enum PipeWireServer {
-    static let required = AudioServer.required
+    /// A PipeWire server is required where AQ_REQUIRE_AUDIO_SERVER=1 and the run has one: its
+    /// runtime directory is exported (Scripts/lib/pipewire.sh), or it is the run against
+    /// PipeWire (AQ_SERVER_NAME=pipewire). The run against PulseAudio has neither: there the
+    /// tests skip, and the backend must say it is unavailable.
+    static let required: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        let expected = !(environment["PIPEWIRE_RUNTIME_DIR"] ?? "").isEmpty || environment["AQ_SERVER_NAME"] == "pipewire"
+        return AudioServer.required && expected
+    }()
     /// Whether the backend connects (a server answers on the socket libpipewire finds).
     static let available: Bool = {
         let up = PipeWireBackend().isAvailable()
@@ -21,7 +29,7 @@ enum PipeWireServer {
     }()
     static let runTests = available || required
     static let sink = AudioServer.sink
-    static let skipText = "no PipeWire server answers (start one with Scripts/lib/pipewire.sh and export PIPEWIRE_RUNTIME_DIR; AQ_REQUIRE_AUDIO_SERVER=1 makes this a failure)"
+    static let skipText = "no PipeWire server answers (Scripts/lib/pipewire.sh starts one and exports PIPEWIRE_RUNTIME_DIR; with it, AQ_REQUIRE_AUDIO_SERVER=1 makes this a failure)"
     static let skipReason = Comment(rawValue: skipText)
 }
 
