@@ -20,15 +20,16 @@ extension PipeWireShared {
         /// Plays `c`'s noise through a device on `sink` (by index when the sink has other
         /// than two channels) while parecord records the monitor in the same format; returns
         /// the signal, the recording, the source and the device's clock readings.
-        func playAndRecord(_ c: PlaybackCase, sink: String = PipeWireServer.sink, channelMap: String? = nil)
+        func playAndRecord(_ c: PlaybackCase, sink: String = PipeWireServer.sink, channelMap: String? = nil, server: OwnPipeWireServer? = nil)
             throws -> (signal: [Float], recording: [Float], source: SignalSource, clock: [Int64], device: PipeWireOutputDevice)
         {
             let frames = Int(c.seconds * Double(c.rate))
             let signal = try c.format.noise(frames: frames, channels: c.channels, rate: c.rate, seed: c.channels * 7 + c.rate % 1000)
-            let recorder = try MonitorRecording(sink: sink, codec: c.format.pulseName, rate: c.rate, channels: c.channels, channelMap: channelMap)
+            let recorder = try MonitorRecording(
+                sink: sink, codec: c.format.pulseName, rate: c.rate, channels: c.channels, channelMap: channelMap, environment: server?.environment ?? [:])
             let device = try PipeWireOutputDevice(
                 target: sink, sampleRate: Double(c.rate), channels: c.channels, bufferFrames: c.bufferFrames, sampleFormat: c.format.format,
-                channelsByIndex: channelMap != nil)
+                channelsByIndex: channelMap != nil, applicationName: "swift-audio-queue", remote: server?.remote)
             let source = SignalSource(signal, channels: c.channels)
             var clock: [Int64] = []
             var ahead: [Int64] = []
@@ -68,6 +69,9 @@ extension PipeWireShared {
             // The clock ran while the stream played: readings in between, not only 0 and the end.
             #expect(clock.contains { $0 > 0 && $0 < Int64(source.frames) })
             #expect(source.events.withLock { $0.first?.kind } == .started)
+            // The clock's rate against the host's, over the readings in between (for the record).
+            let asked = "\(source.fewestAsked.load(ordering: .relaxed))…\(source.mostAsked.load(ordering: .relaxed))"
+            print("\(c): frames asked a cycle \(asked), presentation delay at the end \(device.presentationDelay) frames")
         }
 
         /// Sample formats × channel counts × rates. Rates other than the graph's are played
@@ -95,14 +99,19 @@ extension PipeWireShared {
         }
 
         /// The graph's quantum forced to 441 frames (not a power of two, not a divisor of the
-        /// request) and to 2048: the device fills what each cycle asks, bit-exact.
-        @Test(arguments: [441, 2048, 104])
+        /// request: on a server of the test's own that allows such quanta), to 104 and to 2048:
+        /// every cycle asks the source for exactly the quantum, and the sink plays it bit-exact.
+        @Test(arguments: [441, 104, 2048])
         func forcedQuantumIsBitExact(quantum: Int) throws {
-            try withGraphSetting("clock.force-quantum", quantum) {
-                let c = PlaybackCase(seconds: 1)
-                let played = try playAndRecord(c)
+            let server = OwnPipeWireServer(label: "quantum\(quantum)", sink: "aqquantum", anyQuantum: true)
+            defer { server.stop() }
+            try server.start()
+            try withGraphSetting("clock.force-quantum", quantum, remote: server.remote) {
+                let played = try playAndRecord(PlaybackCase(seconds: 1), sink: server.sink, server: server)
                 expectBitExact(played.signal, played.recording, channels: 2, "quantum \(quantum)")
                 #expect(played.clock.last == Int64(played.source.frames))
+                let fewest = played.source.fewestAsked.load(ordering: .relaxed), most = played.source.mostAsked.load(ordering: .relaxed)
+                #expect(fewest == quantum && most == quantum, "asked for \(fewest)…\(most) frames a cycle")
             }
         }
 
