@@ -124,7 +124,9 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
             if !onIOThread { while s.capturing { state.wait(timeoutNanos: 10_000_000) } }
             return true
         }
-        if wasRunning && !onIOThread { context?.withLock { stream.setActive(false) } }
+        guard wasRunning else { return }
+        if onIOThread { return stream.settleStopSoon() }
+        context?.withLock { stream.setActive(false) }
     }
 
     public var framesCaptured: Int64 { captured.load(ordering: .relaxed) }
@@ -200,6 +202,10 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
     func pipeWireDrained() {}
 
     func pipeWireLost(_ error: AudioDeviceError) { fail(error) }
+
+    func pipeWireSettleStop() {
+        if state.withLock({ $0.phase == .idle }) { stream.setActive(false) }
+    }
 
     private func fail(_ error: AudioDeviceError) {
         let sink = state.withLock { s -> (any AudioCaptureSink)? in

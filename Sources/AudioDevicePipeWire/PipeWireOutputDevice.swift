@@ -147,7 +147,8 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
 
     /// Stops pulling. With `drain`, waits (up to 2 seconds) for what the stream holds to play;
     /// without, drops it. The source is not called once this returns. Called on the data thread
-    /// (from the source), it does not wait: the stream plays silence until the next call.
+    /// (from the source), it does not wait or drain: the stream is paused soon after, on the
+    /// loop's thread.
     public func stop(drain: Bool) {
         let onIOThread = ioThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
         let draining = state.withLock { s -> Bool in
@@ -165,7 +166,7 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
             if s.phase == .idle { hold(&s) }
             return s.phase == .stopping
         }
-        guard !onIOThread else { return }
+        guard !onIOThread else { return stream.settleStopSoon() }
         context?.withLock {
             if draining, let pointer = stream.pointer, stream.connection.lost == nil {
                 pw_stream_flush(pointer, true)
@@ -346,6 +347,12 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
     }
 
     func pipeWireLost(_ error: AudioDeviceError) { fail(error) }
+
+    func pipeWireSettleStop() {
+        guard state.withLock({ $0.phase == .idle }) else { return }
+        stream.setActive(false)
+        stream.flush()
+    }
 
     /// The stream or the server is gone: stop, and tell the source if it was playing.
     private func fail(_ error: AudioDeviceError) {

@@ -16,6 +16,9 @@ protocol PipeWireStreamHandler: AnyObject {
     func pipeWireDrained()
     /// The connection to the server is gone (the loop's thread, lock held).
     func pipeWireLost(_ error: AudioDeviceError)
+    /// A stop made on the data thread is to be finished: pause the stream if it is still
+    /// stopped (the loop's thread, lock held).
+    func pipeWireSettleStop()
 }
 
 /// One `pw_stream` of raw interleaved audio on the process's connection: its properties, its
@@ -175,6 +178,20 @@ final class PipeWireStream: @unchecked Sendable {
     func flush() {
         guard let pointer, connection.lost == nil else { return }
         pw_stream_flush(pointer, false)
+    }
+
+    /// From the data thread: asks the handler, soon on the loop's thread with its lock held,
+    /// to settle a stop made there (``PipeWireStreamHandler/pipeWireSettleStop()``), unless
+    /// the stream is destroyed by then. Does not wait, lock or allocate.
+    func settleStopSoon() {
+        // The call keeps the stream until the loop has made it.
+        let retained = Unmanaged.passRetained(self)
+        if cpw_thread_loop_invoke(context.loop, { data in
+            let stream = Unmanaged<PipeWireStream>.fromOpaque(data!).takeRetainedValue()
+            if stream.pointer != nil { stream.box.handler.pipeWireSettleStop() }
+        }, retained.toOpaque()) < 0 {
+            retained.release()
+        }
     }
 
     /// The stream's time now (any thread; the data thread in its callback).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 import AudioCore
 import AudioDevices
 @testable import AudioDevicePipeWire
@@ -144,6 +145,32 @@ extension PipeWireShared {
             try device.start(source: SignalSource(Array(signal[0..<9600]), channels: 2))
             #expect(device.framesPlayed <= 9600)
             device.stop(drain: false)
+        }
+
+        /// A source that stops its device from inside render (on the data thread): the call
+        /// returns at once, the source is not asked again, and the device starts again.
+        @Test func stopFromInsideRender() throws {
+            final class Stopper: AudioRenderSource, @unchecked Sendable {
+                weak var device: PipeWireOutputDevice?
+                let calls = Atomic<Int>(0)
+                func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
+                    buffer.update(repeating: 0.1, count: frameCount * 2)
+                    if calls.add(1, ordering: .relaxed).newValue == 5 { device?.stop(drain: false) }
+                    return frameCount
+                }
+                func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {}
+            }
+            let device = try PipeWireOutputDevice(target: PipeWireServer.sink, sampleRate: 48000, channels: 2, bufferFrames: 1024)
+            defer { device.close() }
+            let stopper = Stopper()
+            stopper.device = device
+            try device.start(source: stopper)
+            #expect(eventually { stopper.calls.load(ordering: .relaxed) >= 5 })
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(stopper.calls.load(ordering: .relaxed) == 5, "asked again after the stop")
+            let again = SignalSource([Float](repeating: 0.2, count: 9600), channels: 2)
+            try device.start(source: again)
+            #expect(eventually { again.stopped.load(ordering: .acquiring) }, "the device does not play again")
         }
 
         func loadNullSink(_ name: String, channels: Int, map: String) throws -> String {
