@@ -34,10 +34,12 @@ extension PipeWireShared {
             let source = SignalSource(signal, channels: c.channels)
             var clock: [Int64] = []
             var ahead: [Int64] = []
+            var readings: [(host: UInt64, played: Int64)] = []
             try device.start(source: source)
             let ended = eventually(within: c.seconds + 20) {
                 let played = device.framesPlayed
                 clock.append(played)
+                readings.append((HostTime.now(), played))
                 if !source.stopped.load(ordering: .acquiring) { ahead.append(device.framesRendered - played) }
                 return source.stopped.load(ordering: .acquiring)
             }
@@ -45,6 +47,13 @@ extension PipeWireShared {
             // and never more than a few of the graph's largest quanta (8192 frames).
             #expect(ahead.allSatisfy { $0 >= 0 && $0 <= 4 * 8192 }, "rendered less played: \(ahead.min() ?? 0)…\(ahead.max() ?? 0)")
             if let low = ahead.min(), let high = ahead.max() { print("\(c): rendered less played \(low)…\(high) frames") }
+            // For the record: the clock's rate against the host's between its first and last
+            // readings strictly inside the stream.
+            let inside = readings.filter { $0.played > 0 && $0.played < Int64(frames) }
+            if let first = inside.first, let last = inside.last, last.host > first.host + 100_000_000 {
+                let rate = Double(last.played - first.played) / (Double(last.host - first.host) / 1e9)
+                print("\(c): device clock \(Int(rate.rounded())) frames per host second over \(inside.count) readings")
+            }
             clock.append(device.framesPlayed)
             #expect(ended, "the device did not report the end")
             let data = recorder.finish(after: c.rate / 5 * c.channels * c.format.format.bytes)
