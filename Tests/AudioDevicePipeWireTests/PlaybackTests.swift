@@ -156,6 +156,19 @@ extension PipeWireShared {
             device.stop(drain: false)
         }
 
+        /// Channels by index (`AUX0`…) on a sink whose channels have positions (a quad sink):
+        /// channel N plays on the sink's channel N, bit-exact, as a queue's channel
+        /// assignments need.
+        @Test func channelsByIndexOnAPositionedSink() throws {
+            let sink = "aqpwquad\(getpid())"
+            let map = "front-left,front-right,rear-left,rear-right"
+            let module = try loadNullSink(sink, channels: 4, map: map)
+            defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
+            let c = PlaybackCase(channels: 4, seconds: 0.5)
+            let played = try playAndRecord(c, sink: sink, channelMap: map)
+            expectBitExact(played.signal, played.recording, channels: 4, "AUX on quad")
+        }
+
         /// A source that stops its device from inside render (on the data thread): the call
         /// returns at once, the source is not asked again, and the device starts again.
         @Test func stopFromInsideRender() throws {
