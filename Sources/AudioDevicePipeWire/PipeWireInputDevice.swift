@@ -129,7 +129,9 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
             if !onIOThread { while s.capturing { state.wait(timeoutNanos: 10_000_000) } }
             return true
         }
-        if wasRunning && !onIOThread { context?.withLock { stream.setActive(false) } }
+        guard wasRunning else { return }
+        if onIOThread { return stream.settleStopSoon() }
+        context?.withLock { stream.setActive(false) }
     }
 
     public var framesCaptured: Int64 { captured.load(ordering: .relaxed) }
@@ -213,6 +215,10 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
     func report(_ event: AudioDeviceEvent) {
         let sink = state.withLock { s in s.phase == .running ? s.sink : nil }
         sink?.device(self, didReport: event)
+    }
+
+    func pipeWireSettleStop() {
+        if state.withLock({ $0.phase == .idle }) { stream.setActive(false) }
     }
 
     func fail(_ error: AudioDeviceError) {

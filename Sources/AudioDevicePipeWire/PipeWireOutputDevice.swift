@@ -135,8 +135,9 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
                 s.written = 0
                 s.held = 0
                 s.startReported = false
-                s.lastTicks = 0
             }
+            // The graph's ticks went on while the stream did not run: no underrun.
+            s.lastTicks = 0
             s.pausedSource = nil
             s.source = source
             s.phase = .running
@@ -151,7 +152,8 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
 
     /// Stops pulling. With `drain`, waits (up to 2 seconds) for what the stream holds to play;
     /// without, drops it. The source is not called once this returns. Called on the data thread
-    /// (from the source), it does not wait: the stream plays silence until the next call.
+    /// (from the source), it does not wait or drain: the stream is paused soon after, on the
+    /// loop's thread.
     public func stop(drain: Bool) {
         let onIOThread = ioThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
         let draining = state.withLock { s -> Bool in
@@ -169,7 +171,7 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
             if s.phase == .idle { hold(&s) }
             return s.phase == .stopping
         }
-        guard !onIOThread else { return }
+        guard !onIOThread else { return stream.settleStopSoon() }
         context?.withLock {
             if draining, let pointer = stream.pointer, stream.connection.lost == nil {
                 pw_stream_flush(pointer, true)
@@ -358,6 +360,12 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
     func report(_ event: AudioDeviceEvent) {
         let source = state.withLock { s in s.phase == .running || s.phase == .ending ? s.source : s.phase == .paused ? s.pausedSource : nil }
         source?.device(self, didReport: event)
+    }
+
+    func pipeWireSettleStop() {
+        guard state.withLock({ $0.phase == .idle }) else { return }
+        stream.setActive(false)
+        stream.flush()
     }
 
     /// The stream or the server is gone: stop, and tell the source if it was playing.

@@ -16,6 +16,9 @@ protocol PipeWireStreamHandler: AnyObject {
     func pipeWireDrained()
     /// The connection to the server is gone (the loop's thread, lock held).
     func pipeWireLost(_ error: AudioDeviceError)
+    /// A stop made on the data thread is to be finished: pause the stream if it is still
+    /// stopped (the loop's thread, lock held).
+    func pipeWireSettleStop()
 }
 
 /// One `pw_stream` of raw interleaved audio on the process's connection: its properties, its
@@ -180,6 +183,20 @@ final class PipeWireStream: @unchecked Sendable {
         pw_stream_flush(pointer, false)
     }
 
+    /// From the data thread: asks the handler, soon on the loop's thread with its lock held,
+    /// to settle a stop made there (``PipeWireStreamHandler/pipeWireSettleStop()``), unless
+    /// the stream is destroyed by then. Does not wait, lock or allocate.
+    func settleStopSoon() {
+        // The call keeps the stream until the loop has made it.
+        let retained = Unmanaged.passRetained(self)
+        if cpw_thread_loop_invoke(context.loop, { data in
+            let stream = Unmanaged<PipeWireStream>.fromOpaque(data!).takeRetainedValue()
+            if stream.pointer != nil { stream.box.handler.pipeWireSettleStop() }
+        }, retained.toOpaque()) < 0 {
+            retained.release()
+        }
+    }
+
     /// The stream's time now (any thread; the data thread in its callback).
     func time() -> pw_time? {
         guard let pointer else { return nil }
@@ -193,9 +210,12 @@ final class PipeWireStream: @unchecked Sendable {
             if let listener { connection.removeListener(listener) }
             listener = nil
             guard let stream = pointer else { return }
-            pointer = nil
+            // Disconnecting waits for the data thread to leave the stream's node: after it no
+            // callback runs, and the pointer the process callback reads can be cleared.
+            pw_stream_disconnect(stream)
             spa_hook_remove(hook)
             pw_stream_destroy(stream)
+            pointer = nil
         }
     }
 }

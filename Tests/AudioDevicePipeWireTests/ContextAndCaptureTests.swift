@@ -49,6 +49,21 @@ import ProcessSupport
         }
     }
 
+    /// Where no server answers (the run against PulseAudio): the backend says it is
+    /// unavailable, and opening a device fails with `.openFailed` rather than waiting.
+    @Test(.enabled(if: !PipeWireServer.available, "a PipeWire server answers"))
+    func withoutAServerTheBackendIsUnavailable() throws {
+        let backend = PipeWireBackend()
+        #expect(!backend.isAvailable())
+        do {
+            _ = try backend.makeOutput(name: nil, sampleRate: 48000, channels: 2, bufferFrames: 1024)
+            Issue.record("an output opened without a server")
+        } catch {
+            #expect(error.code == .openFailed, "\(error)")
+        }
+        #expect(throws: AudioDeviceError.self) { _ = try backend.makeInput(name: nil, sampleRate: 48000, channels: 2, bufferFrames: 1024) }
+    }
+
     /// The backend's name and registration: `AUDIOQUEUE_BACKEND=pipewire` finds it by this name.
     @Test func backendIsCalledPipewire() {
         #expect(PipeWireBackend().name == "pipewire")
@@ -89,19 +104,24 @@ final class CaptureCollector: AudioCaptureSink, @unchecked Sendable {
 
 extension PipeWireShared {
     @Suite("PipeWire capture") struct Capture {
-        /// paplay plays ffmpeg's noise (a Float32 WAVE) into the sink; the device records the
-        /// sink's monitor natively: every frame, exactly, in pieces of at most bufferFrames.
-        @Test func monitorCaptureIsBitExact() throws {
-            let format = TestFormat(format: .float32)
+        /// paplay plays ffmpeg's noise (a WAVE of the format's own samples) into the sink; the
+        /// device records the sink's monitor natively in that format: every frame, exactly, in
+        /// pieces of at most bufferFrames.
+        @Test(arguments: [TestFormat(format: .float32), TestFormat(format: .int16), TestFormat(format: .int24)])
+        func monitorCaptureIsBitExact(format: TestFormat) throws {
             let signal = try format.noise(frames: 48000, channels: 2, rate: 48000, seed: 21)
             let wav = NSTemporaryDirectory() + "aq-pw-capture-\(getpid()).wav"
             defer { unlink(wav) }
             let raw = wav + ".raw"
             defer { unlink(raw) }
             try Data(signal.withUnsafeBytes { Data($0) }).write(to: URL(fileURLWithPath: raw))
-            let made = try runProcess("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "f32le", "-ar", "48000", "-ac", "2", "-i", raw, "-c:a", "pcm_f32le", wav])
+            let codec = ["float32": "pcm_f32le", "int16": "pcm_s16le", "int24": "pcm_s24le"][format.description]!
+            let made = try runProcess("/usr/bin/ffmpeg", [
+                "-nostdin", "-v", "error", "-y", "-f", "f32le", "-ar", "48000", "-ac", "2", "-i", raw, "-c:a", codec, wav,
+            ])
             try #require(made.status == 0, "ffmpeg: \(made.err)")
-            let device = try PipeWireInputDevice(source: "\(PipeWireServer.sink).monitor", sampleRate: 48000, channels: 2, bufferFrames: 480)
+            let device = try PipeWireInputDevice(
+                source: "\(PipeWireServer.sink).monitor", sampleRate: 48000, channels: 2, bufferFrames: 480, sampleFormat: format.format)
             defer { device.close() }
             let collector = CaptureCollector(frames: 48000 * 6, channels: 2)
             try device.start(sink: collector)
@@ -111,7 +131,7 @@ extension PipeWireShared {
             let target = collector.frames + 9600
             eventually { collector.frames >= target }
             device.stop(drain: true)
-            expectBitExact(signal, collector.samples, channels: 2, "monitor capture")
+            expectBitExact(signal, collector.samples, channels: 2, "monitor capture \(format)")
             #expect(collector.largestPiece.load(ordering: .relaxed) <= 480)
             #expect(device.framesCaptured == Int64(collector.frames))
             let events = collector.events.withLock { $0 }

@@ -96,7 +96,7 @@ final class TonePlayer: Sendable {
                 samples[2 * i] = v
                 samples[2 * i + 1] = v
             }
-            buffer.audioDataByteSize = UInt32(frames * 8)
+            buffer.audioDataByteSize = frames * 8
             try queue.enqueue(buffer)
         }
     }

@@ -12,7 +12,15 @@ import ProcessSupport
 /// any client finds a server. Without one the tests skip with the reason, or fail under
 /// AQ_REQUIRE_AUDIO_SERVER=1.
 enum PipeWireServer {
-    static let required = AudioServer.required
+    /// A PipeWire server is required where AQ_REQUIRE_AUDIO_SERVER=1 and the run has one: its
+    /// runtime directory is exported (Scripts/lib/pipewire.sh), or it is the run against
+    /// PipeWire (AQ_SERVER_NAME=pipewire). The run against PulseAudio has neither: there the
+    /// tests skip, and the backend must say it is unavailable.
+    static let required: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        let expected = !(environment["PIPEWIRE_RUNTIME_DIR"] ?? "").isEmpty || environment["AQ_SERVER_NAME"] == "pipewire"
+        return AudioServer.required && expected
+    }()
     /// Whether the backend connects (a server answers on the socket libpipewire finds).
     static let available: Bool = {
         let up = PipeWireBackend().isAvailable()
@@ -21,7 +29,7 @@ enum PipeWireServer {
     }()
     static let runTests = available || required
     static let sink = AudioServer.sink
-    static let skipText = "no PipeWire server answers (start one with Scripts/lib/pipewire.sh and export PIPEWIRE_RUNTIME_DIR; AQ_REQUIRE_AUDIO_SERVER=1 makes this a failure)"
+    static let skipText = "no PipeWire server answers (Scripts/lib/pipewire.sh starts one and exports PIPEWIRE_RUNTIME_DIR; with it, AQ_REQUIRE_AUDIO_SERVER=1 makes this a failure)"
     static let skipReason = Comment(rawValue: skipText)
 }
 
@@ -29,6 +37,46 @@ enum PipeWireServer {
 /// and the graph settings one test forces do not reach another.
 @Suite(.serialized, .enabled(if: PipeWireServer.runTests, PipeWireServer.skipReason))
 struct PipeWireShared {}
+
+/// A PipeWire server of a test's own (Scripts/lib/pipewire.sh in a directory of its own, with
+/// a null sink `sink`), which the test may kill or configure: the shared server is never
+/// disturbed. With `anyQuantum` the graph may run at quanta that are not powers of two
+/// (`clock.power-of-two-quantum = false`; the default rounds a forced 441 down to 256).
+struct OwnPipeWireServer {
+    let directory: String
+    let sink: String
+    var remote: String { "\(directory)/run/pipewire-0" }
+    /// What parecord and pactl need to find its PulseAudio front end.
+    var environment: [String: String] { ["PULSE_RUNTIME_PATH": "\(directory)/run/pulse", "PULSE_SERVER": ""] }
+    static let script = Fixtures.packageRoot.appendingPathComponent("Scripts/lib/pipewire.sh").path
+    private let anyQuantum: Bool
+
+    init(label: String, sink: String, anyQuantum: Bool = false) {
+        directory = NSTemporaryDirectory() + "aq-pw-\(label)-\(getpid())"
+        self.sink = sink
+        self.anyQuantum = anyQuantum
+    }
+
+    func start() throws {
+        if anyQuantum {
+            let conf = "\(directory)/config/pipewire/pipewire.conf.d"
+            try FileManager.default.createDirectory(atPath: conf, withIntermediateDirectories: true)
+            try "context.properties = { clock.power-of-two-quantum = false }\n".write(toFile: conf + "/60-aq-any-quantum.conf", atomically: true, encoding: .utf8)
+        }
+        let r = try runProcess("/bin/bash", ["-c", "source '\(Self.script)' && start_private_pipewire '\(sink)' '\(directory)'"], timeout: 60)
+        try #require(r.status == 0, "start_private_pipewire: \(r.err)")
+    }
+
+    /// Kills the server's core daemon (pipewire) at once.
+    func killCore() throws {
+        let pid = try String(contentsOfFile: "\(directory)/pipewire.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try runProcess("/bin/kill", ["-9", pid])
+    }
+
+    func stop() {
+        _ = try? runProcess("/bin/bash", ["-c", "AQ_PIPEWIRE_DIR='\(directory)'; source '\(Self.script)' && stop_private_pipewire"], timeout: 60)
+    }
+}
 
 /// Feeds an output device from a signal in memory and ends after it; records the device's
 /// clock on every call and the events.
@@ -49,8 +97,16 @@ final class SignalSource: AudioRenderSource, @unchecked Sendable {
 
     var frames: Int { signal.count / channels }
 
+    /// The fewest and the most frames asked for in one call, but the last (the end).
+    let fewestAsked = Atomic<Int>(Int.max)
+    let mostAsked = Atomic<Int>(0)
+
     func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
         let at = position.load(ordering: .relaxed)
+        if at + frameCount <= frames {
+            if frameCount < fewestAsked.load(ordering: .relaxed) { fewestAsked.store(frameCount, ordering: .relaxed) }
+            if frameCount > mostAsked.load(ordering: .relaxed) { mostAsked.store(frameCount, ordering: .relaxed) }
+        }
         let n = max(0, min(frameCount, frames - at))
         if n > 0 { buffer.update(from: signal.baseAddress! + at * channels, count: n * channels) }
         position.store(at + n, ordering: .relaxed)
@@ -123,13 +179,14 @@ final class MonitorRecording {
     let codec: String
 
     /// Starts parecord on `sink`'s monitor and waits until it records.
-    init(sink: String, codec: String, rate: Int, channels: Int, channelMap: String?) throws {
+    init(sink: String, codec: String, rate: Int, channels: Int, channelMap: String?, environment: [String: String] = [:]) throws {
         path = NSTemporaryDirectory() + "aq-pw-rec-\(getpid())-\(UUID().uuidString).raw"
         self.codec = codec
         process.executableURL = URL(fileURLWithPath: "/usr/bin/parecord")
         var arguments = ["--device=\(sink).monitor", "--raw", "--format=\(codec)", "--rate=\(rate)", "--channels=\(channels)", "--latency-msec=100"]
         if let channelMap { arguments.append("--channel-map=\(channelMap)") }
         process.arguments = arguments + [path]
+        if !environment.isEmpty { process.environment = mergedEnvironment(environment) }
         try process.run()
         // The monitor begins some milliseconds after the stream: wait until data comes.
         let started = eventually(within: 10) { self.size > 0 }
@@ -254,12 +311,13 @@ func expectBitExact(_ signal: [Float], _ recording: [Float], channels: Int, _ la
     }
 }
 
-/// Sets a graph setting (`pw-metadata -n settings 0 KEY VALUE`) for the length of `body`, then
-/// sets it back to 0.
-func withGraphSetting<T>(_ key: String, _ value: Int, _ body: () throws -> T) throws -> T {
-    let set = try runProcess("/usr/bin/pw-metadata", ["-n", "settings", "0", key, "\(value)"])
+/// Sets a graph setting (`pw-metadata -n settings 0 KEY VALUE`, on the server at `remote` or the
+/// default) for the length of `body`, then sets it back to 0.
+func withGraphSetting<T>(_ key: String, _ value: Int, remote: String? = nil, _ body: () throws -> T) throws -> T {
+    let server = remote.map { ["-r", $0] } ?? []
+    let set = try runProcess("/usr/bin/pw-metadata", server + ["-n", "settings", "0", key, "\(value)"])
     try #require(set.status == 0, "pw-metadata: \(set.err)")
-    defer { _ = try? runProcess("/usr/bin/pw-metadata", ["-n", "settings", "0", key, "0"]) }
+    defer { _ = try? runProcess("/usr/bin/pw-metadata", server + ["-n", "settings", "0", key, "0"]) }
     // The graph takes the setting at its next cycles.
     Thread.sleep(forTimeInterval: 0.2)
     return try body()

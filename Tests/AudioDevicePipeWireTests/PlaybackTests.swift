@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 import AudioCore
 import AudioDevices
 @testable import AudioDevicePipeWire
@@ -20,21 +21,38 @@ extension PipeWireShared {
         /// Plays `c`'s noise through a device on `sink` (by index when the sink has other
         /// than two channels) while parecord records the monitor in the same format; returns
         /// the signal, the recording, the source and the device's clock readings.
-        func playAndRecord(_ c: PlaybackCase, sink: String = PipeWireServer.sink, channelMap: String? = nil)
+        func playAndRecord(_ c: PlaybackCase, sink: String = PipeWireServer.sink, channelMap: String? = nil, server: OwnPipeWireServer? = nil)
             throws -> (signal: [Float], recording: [Float], source: SignalSource, clock: [Int64], device: PipeWireOutputDevice)
         {
             let frames = Int(c.seconds * Double(c.rate))
             let signal = try c.format.noise(frames: frames, channels: c.channels, rate: c.rate, seed: c.channels * 7 + c.rate % 1000)
-            let recorder = try MonitorRecording(sink: sink, codec: c.format.pulseName, rate: c.rate, channels: c.channels, channelMap: channelMap)
+            let recorder = try MonitorRecording(
+                sink: sink, codec: c.format.pulseName, rate: c.rate, channels: c.channels, channelMap: channelMap, environment: server?.environment ?? [:])
             let device = try PipeWireOutputDevice(
                 target: sink, sampleRate: Double(c.rate), channels: c.channels, bufferFrames: c.bufferFrames, sampleFormat: c.format.format,
-                channelsByIndex: channelMap != nil)
+                channelsByIndex: channelMap != nil, applicationName: "swift-audio-queue", remote: server?.remote)
             let source = SignalSource(signal, channels: c.channels)
             var clock: [Int64] = []
+            var ahead: [Int64] = []
+            var readings: [(host: UInt64, played: Int64)] = []
             try device.start(source: source)
             let ended = eventually(within: c.seconds + 20) {
-                clock.append(device.framesPlayed)
+                let played = device.framesPlayed
+                clock.append(played)
+                readings.append((HostTime.now(), played))
+                if !source.stopped.load(ordering: .acquiring) { ahead.append(device.framesRendered - played) }
                 return source.stopped.load(ordering: .acquiring)
+            }
+            // Rendered less played: what the stream and the graph hold, never less than nothing
+            // and never more than a few of the graph's largest quanta (8192 frames).
+            #expect(ahead.allSatisfy { $0 >= 0 && $0 <= 4 * 8192 }, "rendered less played: \(ahead.min() ?? 0)…\(ahead.max() ?? 0)")
+            if let low = ahead.min(), let high = ahead.max() { print("\(c): rendered less played \(low)…\(high) frames") }
+            // For the record: the clock's rate against the host's between its first and last
+            // readings strictly inside the stream.
+            let inside = readings.filter { $0.played > 0 && $0.played < Int64(frames) }
+            if let first = inside.first, let last = inside.last, last.host > first.host + 100_000_000 {
+                let rate = Double(last.played - first.played) / (Double(last.host - first.host) / 1e9)
+                print("\(c): device clock \(Int(rate.rounded())) frames per host second over \(inside.count) readings")
             }
             clock.append(device.framesPlayed)
             #expect(ended, "the device did not report the end")
@@ -61,6 +79,9 @@ extension PipeWireShared {
             // The clock ran while the stream played: readings in between, not only 0 and the end.
             #expect(clock.contains { $0 > 0 && $0 < Int64(source.frames) })
             #expect(source.events.withLock { $0.first?.kind } == .started)
+            // The clock's rate against the host's, over the readings in between (for the record).
+            let asked = "\(source.fewestAsked.load(ordering: .relaxed))…\(source.mostAsked.load(ordering: .relaxed))"
+            print("\(c): frames asked a cycle \(asked), presentation delay at the end \(device.presentationDelay) frames")
         }
 
         /// Sample formats × channel counts × rates. Rates other than the graph's are played
@@ -88,14 +109,19 @@ extension PipeWireShared {
         }
 
         /// The graph's quantum forced to 441 frames (not a power of two, not a divisor of the
-        /// request) and to 2048: the device fills what each cycle asks, bit-exact.
-        @Test(arguments: [441, 2048, 104])
+        /// request: on a server of the test's own that allows such quanta), to 104 and to 2048:
+        /// every cycle asks the source for exactly the quantum, and the sink plays it bit-exact.
+        @Test(arguments: [441, 104, 2048])
         func forcedQuantumIsBitExact(quantum: Int) throws {
-            try withGraphSetting("clock.force-quantum", quantum) {
-                let c = PlaybackCase(seconds: 1)
-                let played = try playAndRecord(c)
+            let server = OwnPipeWireServer(label: "quantum\(quantum)", sink: "aqquantum", anyQuantum: true)
+            defer { server.stop() }
+            try server.start()
+            try withGraphSetting("clock.force-quantum", quantum, remote: server.remote) {
+                let played = try playAndRecord(PlaybackCase(seconds: 1), sink: server.sink, server: server)
                 expectBitExact(played.signal, played.recording, channels: 2, "quantum \(quantum)")
                 #expect(played.clock.last == Int64(played.source.frames))
+                let fewest = played.source.fewestAsked.load(ordering: .relaxed), most = played.source.mostAsked.load(ordering: .relaxed)
+                #expect(fewest == quantum && most == quantum, "asked for \(fewest)…\(most) frames a cycle")
             }
         }
 
@@ -128,6 +154,45 @@ extension PipeWireShared {
             try device.start(source: SignalSource(Array(signal[0..<9600]), channels: 2))
             #expect(device.framesPlayed <= 9600)
             device.stop(drain: false)
+        }
+
+        /// Channels by index (`AUX0`…) on a sink whose channels have positions (a quad sink):
+        /// channel N plays on the sink's channel N, bit-exact, as a queue's channel
+        /// assignments need.
+        @Test func channelsByIndexOnAPositionedSink() throws {
+            let sink = "aqpwquad\(getpid())"
+            let map = "front-left,front-right,rear-left,rear-right"
+            let module = try loadNullSink(sink, channels: 4, map: map)
+            defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
+            let c = PlaybackCase(channels: 4, seconds: 0.5)
+            let played = try playAndRecord(c, sink: sink, channelMap: map)
+            expectBitExact(played.signal, played.recording, channels: 4, "AUX on quad")
+        }
+
+        /// A source that stops its device from inside render (on the data thread): the call
+        /// returns at once, the source is not asked again, and the device starts again.
+        @Test func stopFromInsideRender() throws {
+            final class Stopper: AudioRenderSource, @unchecked Sendable {
+                weak var device: PipeWireOutputDevice?
+                let calls = Atomic<Int>(0)
+                func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
+                    buffer.update(repeating: 0.1, count: frameCount * 2)
+                    if calls.add(1, ordering: .relaxed).newValue == 5 { device?.stop(drain: false) }
+                    return frameCount
+                }
+                func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {}
+            }
+            let device = try PipeWireOutputDevice(target: PipeWireServer.sink, sampleRate: 48000, channels: 2, bufferFrames: 1024)
+            defer { device.close() }
+            let stopper = Stopper()
+            stopper.device = device
+            try device.start(source: stopper)
+            #expect(eventually { stopper.calls.load(ordering: .relaxed) >= 5 })
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(stopper.calls.load(ordering: .relaxed) == 5, "asked again after the stop")
+            let again = SignalSource([Float](repeating: 0.2, count: 9600), channels: 2)
+            try device.start(source: again)
+            #expect(eventually { again.stopped.load(ordering: .acquiring) }, "the device does not play again")
         }
 
         func loadNullSink(_ name: String, channels: Int, map: String) throws -> String {
