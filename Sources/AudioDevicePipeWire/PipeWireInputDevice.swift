@@ -78,6 +78,9 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
         pieceFrames = min(max(bufferFrames, 1), 8192)
         // The largest buffer a graph hands out (its quantum limit) fits.
         scratch = .allocate(capacity: 8192 * 2 * max(channels, 1))
+        // The graph (its registry, the nodes it binds) is made before the stream: made while
+        // the session manager links a new stream, it can leave the stream never linked.
+        _ = try? PipeWireGraph.shared(for: PipeWireContext.shared().connection(remote: remote))
         stream = try PipeWireStream(
             .input, target: source, sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat,
             latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, handler: self)

@@ -107,6 +107,9 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
         self.channels = max(channels, 1)
         clock = PipeWireClock(rate: sampleRate)
         scratch = .allocate(capacity: Self.scratchFrames * max(channels, 1))
+        // The graph (its registry, the nodes it binds) is made before the stream: made while
+        // the session manager links a new stream, it can leave the stream never linked.
+        _ = try? PipeWireGraph.shared(for: PipeWireContext.shared().connection(remote: remote))
         stream = try PipeWireStream(
             .output, target: target, sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat,
             latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, handler: self)
