@@ -70,12 +70,16 @@ final class PipeWireGraph: @unchecked Sendable {
     /// answer the round trips within `timeout` seconds.
     static func shared(for connection: PipeWireConnection, timeout: Double = 2) throws(AudioDeviceError) -> PipeWireGraph {
         let key = ObjectIdentifier(connection)
-        let graph = try graphs.withLock { (all: inout [ObjectIdentifier: PipeWireGraph]) throws(AudioDeviceError) -> PipeWireGraph in
-            all = all.filter { $0.value.isFollowing }
-            if let graph = all[key], graph.connection === connection { return graph }
-            let made = try PipeWireGraph(connection: connection)
-            all[key] = made
-            return made
+        // The loop's lock first, then the table's: the order of a loop callback that asks for
+        // the graph (the loop's lock is recursive).
+        let graph = try connection.context.withLock { () throws(AudioDeviceError) -> PipeWireGraph in
+            try graphs.withLock { (all: inout [ObjectIdentifier: PipeWireGraph]) throws(AudioDeviceError) -> PipeWireGraph in
+                all = all.filter { $0.value.isFollowing }
+                if let graph = all[key], graph.connection === connection { return graph }
+                let made = try PipeWireGraph(connection: connection)
+                all[key] = made
+                return made
+            }
         }
         try graph.settle(timeout: timeout)
         return graph

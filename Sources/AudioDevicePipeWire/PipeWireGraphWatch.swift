@@ -20,7 +20,7 @@ protocol PipeWireGraphObserver: AnyObject {
 /// One stream watched by the graph; see ``PipeWireGraphObserver``. All its calls are made with
 /// the loop's lock held, but ``cancel()``, which takes it.
 final class PipeWireGraphWatch: @unchecked Sendable {
-    private unowned let graph: PipeWireGraph
+    private let graph: PipeWireGraph
     private weak var observer: (any PipeWireGraphObserver)?
     let number: Int
     /// The stream's node.

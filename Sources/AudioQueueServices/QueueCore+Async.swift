@@ -75,7 +75,19 @@ extension QueueCore {
             continuation.finish()
             return stream
         }
-        state.withLock { s in s.streamEnds[token] = { continuation.finish() } }
+        // Disposal may have ended the streams since the listener was added: then this one ends now.
+        let live = state.withLock { s -> Bool in
+            guard (try? s.checkUsable()) != nil else {
+                s.listeners.removeAll { $0.token == token }
+                return false
+            }
+            s.streamEnds[token] = { continuation.finish() }
+            return true
+        }
+        guard live else {
+            continuation.finish()
+            return stream
+        }
         continuation.onTermination = { [weak self] _ in self?.endStream(token) }
         // On the callback queue, so that it comes before any change reported later.
         if initial { callbackQueue.async { [weak owner] in if let owner { emit(owner) } } }
