@@ -98,7 +98,7 @@ func prime(_ queue: AudioQueue) throws {
     for _ in 0..<2 {
         let buffer = try queue.allocateBuffer(byteCapacity: tone.count * 4)
         tone.withUnsafeBytes { buffer.data.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        buffer.audioDataByteSize = UInt32(tone.count * 4)
+        buffer.audioDataByteSize = tone.count * 4
         try queue.enqueue(buffer)
     }
 }
