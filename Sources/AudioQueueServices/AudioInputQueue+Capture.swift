@@ -11,7 +11,7 @@ extension AudioInputQueue {
     /// full buffer still comes back soon after its last frame was recorded; an asynchronous
     /// stop gets everything whatever the size.
     func deviceFragmentFrames() -> Int {
-        let smallest = capture.withLock { c in
+        let smallest = capture.withLockOnQueueThread { c in
             core.state.withLock { s in s.side.emptyBuffers.map { c.packetCapacity(of: $0) * c.framesPerPacket }.min() }
         }
         let (least, most) = (max(16, Int(sampleRate / 100)), max(16, Int(sampleRate / 20)))
@@ -59,7 +59,7 @@ extension AudioInputQueue {
     }
 
     private func captureTick() {
-        capture.withLock { c in pump(c, drops: .unlessStopping) }
+        capture.withLockOnQueueThread { c in pump(c, drops: .unlessStopping) }
         scheduleCallbacks()
     }
 
@@ -174,7 +174,7 @@ extension AudioInputQueue {
     /// seconds); the buffer being filled comes back with what it holds, the others empty; then
     /// the queue has stopped.
     func finishAsyncStop() {
-        let proceed = transitions.run { () -> Bool in
+        let proceed = transitions.runOnQueueThread { () -> Bool in
             let device = core.state.withLock { s -> (any AudioInputDevice)?? in
                 guard s.phase.isStopping else { return .none }
                 return .some(detachDevice(&s.side))
@@ -187,7 +187,7 @@ extension AudioInputQueue {
         let deadline = HostTime.now() + 2_000_000_000
         while true {
             enum Outcome { case done, wait, stopped }
-            let outcome = capture.withLock { c -> Outcome in
+            let outcome = capture.withLockOnQueueThread { c -> Outcome in
                 guard core.state.withLock({ $0.phase.isStopping }) else { return .stopped }
                 pump(c, drops: HostTime.now() >= deadline ? .always : .never)
                 // With no buffer enqueued and no callback left to enqueue one (decided after the
@@ -202,7 +202,7 @@ extension AudioInputQueue {
                 if !s.side.hasEmpty && s.line.outstanding > 0 { core.state.wait(timeoutNanos: 50_000_000) }
             }
         }
-        let (stopped, dispose, released) = capture.withLock { c -> (Bool, Bool, AudioInputQueue?) in
+        let (stopped, dispose, released) = capture.withLockOnQueueThread { c -> (Bool, Bool, AudioInputQueue?) in
             let result = core.state.withLock { s -> (Bool, AudioInputQueue?)? in
                 guard case .stopping(let thenDispose) = s.phase else { return nil }
                 s.phase = .stopped(stopWhenStarted: false)

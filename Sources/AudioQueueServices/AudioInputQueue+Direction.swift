@@ -4,7 +4,7 @@ import Locking
 
 /// What the input queue gives the lifecycle both queue types share (``QueueDirection``).
 extension AudioInputQueue: QueueDirection {
-    var pipeline: Guarded<CaptureLine> { capture }
+    var pipeline: PipelineLock<CaptureLine> { capture }
 
     func wakeThread() { feed.wake.signal() }
 
@@ -20,7 +20,7 @@ extension AudioInputQueue: QueueDirection {
     }
 
     func makeDevice(uid: String?, defaultOf backend: String?) throws(AudioDeviceError) -> any AudioInputDevice {
-        let channels = capture.withLock { $0.deviceChannels }
+        let channels = capture.withLockOnQueueThread { $0.deviceChannels }
         let fragment = deviceFragmentFrames()
         if let assigned = core.state.withLock({ $0.side.session.assignments }) {
             // All the device's channels; the queue takes its assigned ones.
@@ -32,7 +32,7 @@ extension AudioInputQueue: QueueDirection {
     }
 
     func mismatch(_ device: any AudioInputDevice) -> String? {
-        let channels = capture.withLock { $0.deviceChannels }
+        let channels = capture.withLockOnQueueThread { $0.deviceChannels }
         return device.format.sampleRate == sampleRate && Int(device.format.channelsPerFrame) == channels
             ? nil : "\(device.info.uid) records \(device.format), not \(channels) channels at \(sampleRate) Hz"
     }

@@ -11,15 +11,21 @@ extension AudioInputQueue {
     /// The encoder's magic cookie, to copy into the file before and after recording
     /// (`kAudioQueueProperty_MagicCookie`); nil for formats that have none (linear PCM, IMA4,
     /// G.711).
-    public var magicCookie: [UInt8]? { capture.withLock { $0.converter.compressionMagicCookie } }
+    public var magicCookie: [UInt8]? {
+        get throws(AudioQueueError) { try capture.withLock { $0.converter.compressionMagicCookie } }
+    }
 
     /// The largest packet the queue produces, in bytes (`kAudioQueueProperty_MaximumOutputPacketSize`):
     /// what the guide's `DeriveBufferSize` asks for formats of variable-size packets.
-    public var maximumOutputPacketSize: Int { capture.withLock { $0.converter.maximumOutputPacketSize } }
+    public var maximumOutputPacketSize: Int {
+        get throws(AudioQueueError) { try capture.withLock { $0.converter.maximumOutputPacketSize } }
+    }
 
     /// What the queue's encoder reads (`kAudioConverterCurrentInputStreamDescription`): the
     /// captured audio, interleaved native-endian Float32 at the queue's rate and channel count.
-    public var capturedFormat: AudioStreamBasicDescription { capture.withLock { $0.converter.inputFormat } }
+    public var capturedFormat: AudioStreamBasicDescription {
+        get throws(AudioQueueError) { try capture.withLock { $0.converter.inputFormat } }
+    }
 
     /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else nil.
     public var channelLayout: AudioChannelLayout? { setLayout }
@@ -30,12 +36,14 @@ extension AudioInputQueue {
     }
 
     /// Whether levels of what is recorded are metered (`kAudioQueueProperty_EnableLevelMetering`).
-    public var isLevelMeteringEnabled: Bool { capture.withLock { $0.meter.isEnabled } }
+    public var isLevelMeteringEnabled: Bool {
+        get throws(AudioQueueError) { try capture.withLock { $0.meter.isEnabled } }
+    }
 
     /// Turns level metering on or off.
     public func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError) {
         try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
-        capture.withLock { c in
+        try capture.withLock { c in
             c.meter.setEnabled(enabled)
             feed.wakeThreshold.store(wakeThreshold(c), ordering: .relaxed)
         }
@@ -70,14 +78,16 @@ extension AudioInputQueue {
 
     /// Frames recorded that were dropped because no buffer was enqueued, since the queue was
     /// made.
-    public var lostFrameCount: Int { capture.withLock { Int(clamping: $0.lostFrames) } }
+    public var lostFrameCount: Int {
+        get throws(AudioQueueError) { try capture.withLock { Int(clamping: $0.lostFrames) } }
+    }
 
     /// The encoder's priming frames and the frames of silence that completed its last packets
     /// so far (`kAudioConverterPrimeInfo` of the queue's converter): for AAC, 2112 before the
     /// first recorded frame, as Apple's encoder; 0 for formats without a delay. What a file of
     /// the recording records as its packet table's priming and remainder frames.
     public var primeInfo: (leadingFrames: Int, trailingFrames: Int) {
-        capture.withLock { ($0.encoder?.primingFrames ?? 0, Int($0.paddingFrames)) }
+        get throws(AudioQueueError) { try capture.withLock { ($0.encoder?.primingFrames ?? 0, Int($0.paddingFrames)) } }
     }
 
     // MARK: Devices

@@ -50,7 +50,7 @@ extension AudioInputQueue {
         let complete = streamDescription
         let perPacket = max(1, Int(complete.framesPerPacket))
         let packets = max(1, Int((bufferDuration * complete.sampleRate / Double(perPacket)).rounded(.up)))
-        let packetSize = complete.bytesPerPacket > 0 ? Int(complete.bytesPerPacket) : max(1, maximumOutputPacketSize)
+        let packetSize = complete.bytesPerPacket > 0 ? Int(complete.bytesPerPacket) : max(1, try maximumOutputPacketSize)
         for _ in 0..<bufferCount {
             let buffer = try allocateBuffer(byteCapacity: packets * packetSize, packetDescriptionCapacity: packets)
             sink.keep(buffer)

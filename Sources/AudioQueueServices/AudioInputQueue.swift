@@ -54,7 +54,7 @@ public final class AudioInputQueue: Sendable {
     let core: Core
     /// The capture lock: encoder, buffer being filled, timeline, meter. Taken before the state
     /// lock; neither is held while program code runs.
-    let capture: Guarded<CaptureLine>
+    let capture: PipelineLock<CaptureLine>
     let feed: InputFeed
     let channels: Int
     let sampleRate: Double
@@ -119,7 +119,6 @@ public final class AudioInputQueue: Sendable {
         if let device, device.format.sampleRate != format.sampleRate {
             throw AudioQueueError(.invalidDevice, "\(device.info.uid) records at \(device.format.sampleRate) Hz, not \(format.sampleRate) Hz")
         }
-        capture = Guarded(CaptureLine(converter: converter, deviceChannels: deviceChannels, chunkFrames: 4096), rank: .pipeline)
         // Two seconds of what the device records: the capture thread falls that far behind only
         // when the machine is starved.
         feed = InputFeed(ringFrames: Int(format.sampleRate) * 2, channels: deviceChannels, sampleRate: format.sampleRate)
@@ -128,6 +127,7 @@ public final class AudioInputQueue: Sendable {
             side: InputSide(), callbackQueue: callbackQueue,
             deliver: { queue, finished in queue.deliver(finished) },
             afterCallback: { feed.wake.signal() })
+        capture = PipelineLock(CaptureLine(converter: converter, deviceChannels: deviceChannels, chunkFrames: 4096), queue: core.serial)
         feed.queue = self
         if let device {
             core.state.withLock { s in _ = s.side.session.replace(with: device, owned: false, uid: nil) }
@@ -169,7 +169,7 @@ public final class AudioInputQueue: Sendable {
     public func allocateBuffer(byteCapacity: Int, packetDescriptionCapacity: Int = 0) throws(AudioQueueError) -> AudioQueueBuffer {
         var descriptions = packetDescriptionCapacity
         if streamDescription.bytesPerPacket == 0 {
-            let largest = capture.withLock { max(1, $0.converter.maximumOutputPacketSize) }
+            let largest = try capture.withLock { max(1, $0.converter.maximumOutputPacketSize) }
             descriptions = max(descriptions, min(1 << 22, max(1, byteCapacity * 8 / largest)))
         }
         return try core.allocateBuffer(byteCapacity: byteCapacity, packetDescriptionCapacity: descriptions)
@@ -184,7 +184,7 @@ public final class AudioInputQueue: Sendable {
     /// ``AudioQueueBuffer/audioDataByteSize`` is ignored; `invalidParameter` when it cannot hold
     /// a single packet of the queue's format.
     public func enqueue(_ buffer: AudioQueueBuffer) throws(AudioQueueError) {
-        let fits = capture.withLock { $0.packetCapacity(of: buffer) > 0 }
+        let fits = try capture.withLock { $0.packetCapacity(of: buffer) > 0 }
         try core.state.withLock { s throws(AudioQueueError) in
             try core.checkEnqueue(buffer, in: s)
             guard fits else {
@@ -223,7 +223,7 @@ public final class AudioInputQueue: Sendable {
     }
 
     private func startQueue(at time: AudioTimeStamp?) throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try Core.checkStartTime(time)
         try core.openDeviceIfNeeded(Self.driver, needed: { _ in true }, open: openDevice)
         let started = try capture.withLock { c throws(AudioQueueError) -> (generation: Int, previous: QueuePhase, stopping: Bool)? in
@@ -274,7 +274,7 @@ public final class AudioInputQueue: Sendable {
     /// Pauses recording, keeping the buffers and what was captured (`AudioQueuePause`);
     /// ``start(at:)`` resumes. What the device recorded before the pause is still delivered.
     public func pause() throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try transitions.run { () throws(AudioQueueError) in
             let device = try core.state.withLock { s throws(AudioQueueError) -> (any AudioInputDevice)? in
                 try s.checkUsable()
@@ -295,7 +295,7 @@ public final class AudioInputQueue: Sendable {
     /// once; everything recorded up to the call still arrives in callbacks, then the queue
     /// stops and ``AudioQueuePropertyID/isRunning`` listeners hear it.
     public func stop(immediate: Bool) throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         let stopping = try core.state.withLock { s throws(AudioQueueError) -> Bool in
             try s.checkUsable()
             guard !immediate else { return false }
@@ -313,9 +313,9 @@ public final class AudioInputQueue: Sendable {
     /// Hands back the buffer being filled with what has been recorded so far, even though it
     /// is not full (`AudioQueueFlush`).
     public func flush() throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
-        capture.withLock { c in
+        try capture.withLock { c in
             pump(c, drops: .always)
             if c.current != nil && c.staged > 0 {
                 let finished = c.complete()
@@ -329,7 +329,7 @@ public final class AudioInputQueue: Sendable {
     /// buffer empty through the callback (`AudioQueueReset`). A running queue keeps recording
     /// into buffers enqueued afterwards.
     public func reset() throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try capture.withLock { c throws(AudioQueueError) in
             try core.state.withLock { s throws(AudioQueueError) in
                 try s.checkUsable()
@@ -348,7 +348,7 @@ public final class AudioInputQueue: Sendable {
     /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
     /// Otherwise: once everything recorded has been handed back.
     public func dispose(immediate: Bool) throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         if try disposesNow(immediate: immediate) {
             finishDispose()
         } else {

@@ -4,7 +4,7 @@ import Locking
 
 /// What the output queue gives the lifecycle both queue types share (``QueueDirection``).
 extension AudioQueue: QueueDirection {
-    var pipeline: Guarded<DecodeAhead> { render }
+    var pipeline: PipelineLock<DecodeAhead> { render }
 
     func wakeThread() { feed.wake.signal() }
 
@@ -37,7 +37,7 @@ extension AudioQueue: QueueDirection {
     func connect(_ device: any AudioOutputDevice) throws(AudioDeviceError) { try device.start(source: feed) }
 
     /// Decodes ahead before the device asks, as at a start: it may take a whole buffer at once.
-    func prepareForDevice() { render.withLock { r in fill(&r) } }
+    func prepareForDevice() { render.withLockOnQueueThread { r in fill(&r) } }
 
     func countDiscontinuity() { feed.underruns.add(1, ordering: .relaxed) }
 

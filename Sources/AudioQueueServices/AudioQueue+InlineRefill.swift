@@ -14,7 +14,7 @@ extension AudioQueue {
     /// position under the state lock). Never while a stage (a tap, the time/pitch unit) is
     /// inserted: its work may allocate, and belongs on the render thread.
     func refillOnIOThread() -> Bool {
-        let done = render.tryWithLock { r -> (refilled: Bool, deliver: Bool) in
+        let done = render.tryWithLockOnQueueThread { r -> (refilled: Bool, deliver: Bool) in
             guard r.engine.decoder == nil, !r.hasPrimed, r.chain.isEmpty else { return (false, false) }
             let result = core.state.tryWithLock { s -> (refilled: Bool, deliver: Bool) in
                 guard s.side.session.status == .running, s.side.offline == nil, s.phase.isActive,

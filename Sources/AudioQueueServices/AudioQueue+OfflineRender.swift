@@ -63,6 +63,7 @@ extension AudioQueue {
     /// mode; `invalidRunState` unless started; `invalidParameter` when `frameCount` does not
     /// fit the buffer.
     public func offlineRender(at timeStamp: AudioTimeStamp, into buffer: AudioQueueBuffer, frameCount: Int) throws(AudioQueueError) {
+        try core.refuseInsideTap()
         // One snapshot of the offline set-up: a change of format from another thread cannot
         // pull it from under the render.
         struct Setup {
@@ -131,10 +132,10 @@ extension AudioQueue {
             ?? buffer.audioData.assumingMemoryBound(to: Float.self)
         let (filled, ended): (Int, Bool)
         if let placement = setup.placement, let placing = setup.placing?.region(0).baseAddress?.assumingMemoryBound(to: Float.self) {
-            (filled, ended) = renderOffline(into: placing, frameCount: frameCount)
+            (filled, ended) = try renderOffline(into: placing, frameCount: frameCount)
             placement.place(placing, into: destination, frames: filled)
         } else {
-            (filled, ended) = renderOffline(into: destination, frameCount: frameCount)
+            (filled, ended) = try renderOffline(into: destination, frameCount: frameCount)
         }
         if let converter = setup.converter, let float = setup.float, let out = setup.out {
             float.frameLength = filled
@@ -173,14 +174,14 @@ extension AudioQueue {
     /// Renders `frameCount` Float32 frames into `destination`: primed frames first, then the
     /// engine, waiting for outstanding callbacks when the buffer queue runs dry. Returns the
     /// frames rendered and whether the stream ended.
-    private func renderOffline(into destination: UnsafeMutablePointer<Float>, frameCount: Int) -> (Int, Bool) {
+    private func renderOffline(into destination: UnsafeMutablePointer<Float>, frameCount: Int) throws(AudioQueueError) -> (Int, Bool) {
         var filled = 0
         // Set once the stream has ended while a stage (the time/pitch unit) still holds
         // frames: it gives them out.
         var ending = false
         while true {
             enum Step { case done, waitForCallbacks, ended, drainStages }
-            let step = render.withLock { r -> Step in
+            let step = try render.withLock { r -> Step in
                 let channels = r.channels
                 var dry = false
                 while filled < frameCount {
@@ -211,10 +212,10 @@ extension AudioQueue {
             }
             switch step {
             case .done:
-                measure(destination, frames: filled)
+                try measure(destination, frames: filled)
                 return (filled, false)
             case .ended:
-                measure(destination, frames: filled)
+                try measure(destination, frames: filled)
                 return (filled, true)
             case .drainStages:
                 ending = true
@@ -227,7 +228,7 @@ extension AudioQueue {
                 // Rendering from inside a callback: the others cannot run until it returns, so
                 // this render ends short (not the end of the stream).
                 if !core.drainCallbacks(self) {
-                    measure(destination, frames: filled)
+                    try measure(destination, frames: filled)
                     return (filled, false)
                 }
             } else {
@@ -238,7 +239,7 @@ extension AudioQueue {
         }
     }
 
-    private func measure(_ samples: UnsafeMutablePointer<Float>, frames: Int) {
-        render.withLock { $0.meter.measure(samples, frames: frames) }
+    private func measure(_ samples: UnsafeMutablePointer<Float>, frames: Int) throws(AudioQueueError) {
+        try render.withLock { $0.meter.measure(samples, frames: frames) }
     }
 }

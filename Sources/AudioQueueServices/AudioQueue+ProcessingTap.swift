@@ -25,14 +25,16 @@ extension AudioQueue {
             stage.rate = { [unowned chain = r.chain] in (chain.timePitch as? TimePitchStage)?.effectiveRate ?? 1 }
             if flags.contains(.postEffects) { r.chain.postTap = stage } else { r.chain.preTap = stage }
             tap.detach = { [weak self] () throws(AudioQueueError) in try self?.removeProcessingTap(tap) }
-            tap.call.queue = core
+            tap.call.queueSerial = core.serial
             return tap
         }
     }
 
     /// The queue's processing tap, nil when it has none.
     public var processingTap: AudioQueueProcessingTap? {
-        render.withLock { r in ((r.chain.preTap ?? r.chain.postTap) as? OutputTapStage)?.tap }
+        get throws(AudioQueueError) {
+            try render.withLock { r in ((r.chain.preTap ?? r.chain.postTap) as? OutputTapStage)?.tap }
+        }
     }
 
     private func removeProcessingTap(_ tap: AudioQueueProcessingTap) throws(AudioQueueError) {
@@ -78,13 +80,15 @@ extension AudioInputQueue {
             let tap = AudioQueueProcessingTap(flags: flags, sampleRate: sampleRate, channels: channels, processor: processor)
             c.tap = InputTapStage(tap: tap, chunkFrames: c.chunkFrames, hostTime: { [feed] in feed.hostTime(ofFrame: $0) })
             tap.detach = { [weak self] () throws(AudioQueueError) in try self?.removeProcessingTap(tap) }
-            tap.call.queue = core
+            tap.call.queueSerial = core.serial
             return tap
         }
     }
 
     /// The queue's processing tap, nil when it has none.
-    public var processingTap: AudioQueueProcessingTap? { capture.withLock { $0.tap?.tap } }
+    public var processingTap: AudioQueueProcessingTap? {
+        get throws(AudioQueueError) { try capture.withLock { $0.tap?.tap } }
+    }
 
     private func removeProcessingTap(_ tap: AudioQueueProcessingTap) throws(AudioQueueError) {
         try capture.withLock { c throws(AudioQueueError) in

@@ -8,7 +8,7 @@ extension AudioQueue {
     /// ``AudioQueueParameterID/volumeRampTime``. `invalidParameter` for a value out of range or
     /// a parameter the queue does not have.
     public func setParameter(_ parameter: AudioQueueParameterID, _ value: Float) throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try render.withLock { r throws(AudioQueueError) in
             try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
             try RenderEngine.check(parameter, value)
@@ -24,7 +24,7 @@ extension AudioQueue {
     /// The parameter's current value (`AudioQueueGetParameter`); `invalidParameter` for one
     /// the queue does not have.
     public func parameter(_ parameter: AudioQueueParameterID) throws(AudioQueueError) -> Float {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         return try render.withLock { r throws(AudioQueueError) -> Float in
             try core.state.withLock { s throws(AudioQueueError) in try s.checkUsable() }
             return try r.engine.parameter(parameter)
@@ -43,7 +43,9 @@ extension AudioQueue {
     public var isRunning: Bool { reportedRunning }
 
     /// The magic cookie the decoder was configured with (`kAudioQueueProperty_MagicCookie`).
-    public var magicCookie: [UInt8]? { render.withLock { $0.engine.magicCookie } }
+    public var magicCookie: [UInt8]? {
+        get throws(AudioQueueError) { try render.withLock { $0.engine.magicCookie } }
+    }
 
     /// Configures the decoder with a magic cookie. Set it before enqueueing compressed data:
     /// `invalidRunState` once buffers are enqueued or the queue runs; `invalidPropertyValue`
@@ -64,8 +66,10 @@ extension AudioQueue {
     /// The channel layout (`kAudioQueueProperty_ChannelLayout`): what was set, else the
     /// decoder's own order (AAC), else nil.
     public var channelLayout: AudioChannelLayout? {
-        let codec = render.withLock { $0.engine.outputChannelLayout }
-        return setLayout ?? codec
+        get throws(AudioQueueError) {
+            let codec = try render.withLock { $0.engine.outputChannelLayout }
+            return setLayout ?? codec
+        }
     }
 
     /// Sets the channel layout; `invalidPropertyValue` when its channel count is not the queue's.
@@ -74,7 +78,9 @@ extension AudioQueue {
     }
 
     /// Whether levels are metered (`kAudioQueueProperty_EnableLevelMetering`).
-    public var isLevelMeteringEnabled: Bool { render.withLock { $0.meter.isEnabled } }
+    public var isLevelMeteringEnabled: Bool {
+        get throws(AudioQueueError) { try render.withLock { $0.meter.isEnabled } }
+    }
 
     /// Turns level metering on or off.
     public func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError) {
@@ -131,7 +137,9 @@ extension AudioQueue {
     public var deviceFailure: AudioDeviceError? { lastDeviceFailure }
 
     /// Packets that failed to decode and were played as silence.
-    public var badPacketCount: Int { render.withLock { $0.engine.badPackets } }
+    public var badPacketCount: Int {
+        get throws(AudioQueueError) { try render.withLock { $0.engine.badPackets } }
+    }
 
     // MARK: Devices
 

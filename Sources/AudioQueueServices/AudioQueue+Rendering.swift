@@ -75,7 +75,7 @@ extension AudioQueue {
 
     /// One round of the render thread; returns whether the queue is playing audio.
     private func renderThreadTick() -> Bool {
-        let work = render.withLock { r -> Bool in
+        let work = render.withLockOnQueueThread { r -> Bool in
             let live = core.state.withLock { s in
                 s.side.session.status == .running && s.side.offline == nil && s.phase.isActive
             }

@@ -21,7 +21,9 @@ extension AudioQueue {
     /// Whether a time/pitch unit is inserted in the queue's output (`kAudioQueueProperty_EnableTimePitch`,
     /// default false). With it, ``AudioQueueParameterID/playRate`` and
     /// ``AudioQueueParameterID/pitch`` take effect.
-    public var isTimePitchEnabled: Bool { render.withLock { $0.timePitch.enabled } }
+    public var isTimePitchEnabled: Bool {
+        get throws(AudioQueueError) { try render.withLock { $0.timePitch.enabled } }
+    }
 
     /// Inserts or removes the time/pitch unit. Only while the queue is stopped and nothing is
     /// primed (`invalidRunState` otherwise); `invalidPropertyValue` when no processor plays the
@@ -41,7 +43,9 @@ extension AudioQueue {
 
     /// The time/pitch algorithm (`kAudioQueueProperty_TimePitchAlgorithm`, default
     /// `TimePitchAlgorithm.spectral` as on a Mac).
-    public var timePitchAlgorithm: TimePitchAlgorithm { render.withLock { $0.timePitch.algorithm } }
+    public var timePitchAlgorithm: TimePitchAlgorithm {
+        get throws(AudioQueueError) { try render.withLock { $0.timePitch.algorithm } }
+    }
 
     /// Chooses the time/pitch algorithm, enabled or not. Only while the queue is stopped and
     /// nothing is primed (`invalidRunState`); `invalidPropertyValue` for a code not in
@@ -61,7 +65,9 @@ extension AudioQueue {
 
     /// Whether the time/pitch unit is bypassed (`kAudioQueueProperty_TimePitchBypass`,
     /// default false): audio passes through untouched, at rate 1.
-    public var isTimePitchBypassed: Bool { render.withLock { $0.timePitch.bypassed } }
+    public var isTimePitchBypassed: Bool {
+        get throws(AudioQueueError) { try render.withLock { $0.timePitch.bypassed } }
+    }
 
     /// Bypasses the time/pitch unit or puts it back, at any time. A change while playing drops
     /// the few milliseconds the unit holds.
@@ -78,7 +84,7 @@ extension AudioQueue {
     package func setTimePitchProcessorFactory(
         _ factory: (@Sendable (TimePitchAlgorithm, Double, Int) -> (any TimePitchProcessor)?)?
     ) {
-        render.withLock { $0.timePitch.factory = factory }
+        render.withLockOnQueueThread { $0.timePitch.factory = factory }
     }
 
     /// Underruns (and moves to another device) since the queue was created: the timeline's

@@ -43,7 +43,7 @@ public final class AudioQueue: Sendable {
     let core: Core
     /// The render lock: engine, decode ring, primed frames, meter. Taken before the state lock;
     /// neither is held while program code runs.
-    let render: Guarded<DecodeAhead>
+    let render: PipelineLock<DecodeAhead>
     /// Plans enqueued buffers without the render lock.
     let planner: EntryPlanner
     /// The device's side: read by its I/O thread without locks.
@@ -77,12 +77,12 @@ public final class AudioQueue: Sendable {
         planner = engine.planner
         let decodeBufferFrames = max(4096, engine.framesPerPacket * 2)
         let ahead = DecodeAhead(engine: engine, decodeBufferFrames: decodeBufferFrames)
-        render = Guarded(ahead, rank: .pipeline)
         feed = OutputFeed(ring: ahead.ring, channels: engine.channels)
         let feed = self.feed
         core = QueueCore(
             side: OutputSide(decodeBufferFrames: decodeBufferFrames), callbackQueue: callbackQueue,
             deliver: { queue, finished in queue.callback(queue, finished.buffer) })
+        render = PipelineLock(ahead, queue: core.serial)
         feed.queue = self
         if let device {
             if let why = mismatch(device) { throw AudioQueueError(.invalidDevice, why) }
@@ -177,7 +177,7 @@ public final class AudioQueue: Sendable {
     ///
     /// A live queue keeps itself alive while it plays, as Apple's does until it is disposed of.
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try Core.checkStartTime(time)
         // Open the device before taking the locks: a sound server may take a while to answer.
         try core.openDeviceIfNeeded(Self.driver, needed: { $0.side.offline == nil }, open: openDevice)
@@ -239,7 +239,7 @@ public final class AudioQueue: Sendable {
     /// which may be more than asked for.
     @discardableResult
     public func prime(frames: Int = 0) throws(AudioQueueError) -> Int {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         let prepared = try render.withLock { r throws(AudioQueueError) -> Int in
             try core.state.withLock { s throws(AudioQueueError) in
                 try s.checkUsable()
@@ -260,7 +260,7 @@ public final class AudioQueue: Sendable {
     /// ``start(at:)`` resumes. A queue stopping asynchronously pauses too, and goes on
     /// stopping when it resumes: a player can pause in the last seconds of a file.
     public func pause() throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try transitions.run { () throws(AudioQueueError) in
             let device = try core.state.withLock { s throws(AudioQueueError) -> (any AudioOutputDevice)? in
                 try s.checkUsable()
@@ -281,7 +281,7 @@ public final class AudioQueue: Sendable {
     /// stopped or paused, an asynchronous stop takes effect once the queue is started and has
     /// played what is enqueued.
     public func stop(immediate: Bool) throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try core.state.withLock { s throws(AudioQueueError) in
             try s.checkUsable()
             if !immediate { s.phase.requestAsynchronousStop() }
@@ -292,7 +292,7 @@ public final class AudioQueue: Sendable {
     /// Makes sure everything enqueued is decoded and will play, even if it does not fill the
     /// decode buffer (`AudioQueueFlush`). Call after enqueueing the last buffer.
     public func flush() throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try render.withLock { r throws(AudioQueueError) in
             let live = try core.state.withLock { s throws(AudioQueueError) -> Bool in
                 try s.checkUsable()
@@ -307,7 +307,7 @@ public final class AudioQueue: Sendable {
     /// Silences the queue at once, hands every enqueued buffer back through the callback, and
     /// resets decoder and DSP state (`AudioQueueReset`). A running queue keeps running.
     public func reset() throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try transitions.run { () throws(AudioQueueError) in
             try render.withLock { r throws(AudioQueueError) in
                 let (live, paused, playedOut) = try core.state.withLock { s throws(AudioQueueError) -> (Bool, (any AudioOutputDevice)?, Int64?) in
@@ -349,14 +349,14 @@ public final class AudioQueue: Sendable {
     /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
     /// Otherwise: once everything enqueued has played. Later calls throw `disposalPending`.
     public func dispose(immediate: Bool) throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         if try disposesNow(immediate: immediate) { finishDispose() } else { feed.wake.signal() }
     }
 
     /// The end of an asynchronous stop: everything has played.
     func finishAsyncStop() {
-        let (stopped, dispose, released) = transitions.run { () -> (Bool, Bool, AudioQueue?) in
-            render.withLock { r -> (Bool, Bool, AudioQueue?) in
+        let (stopped, dispose, released) = transitions.runOnQueueThread { () -> (Bool, Bool, AudioQueue?) in
+            render.withLockOnQueueThread { r -> (Bool, Bool, AudioQueue?) in
                 let result = core.state.withLock { s -> ((any AudioOutputDevice)?, Bool, AudioQueue?)? in
                     guard case .stopping(let thenDispose) = s.phase else { return nil }
                     let device = detachDevice(&s.side)

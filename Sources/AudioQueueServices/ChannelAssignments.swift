@@ -42,8 +42,10 @@ extension QueueCore where Side: DeviceSide {
     /// `invalidRunState` unless stopped.
     func assignChannels(
         _ driver: DeviceDriver<Side.Device>, _ list: [AudioQueueChannelAssignment], queueChannels: Int, direction: AudioDeviceDirection,
-        offlineChannels: @escaping (Side) -> Int?
+        offlineChannels: @escaping (Side) -> Int?, call: StaticString = #function
     ) throws(AudioQueueError) {
+        // Checking the list asks the device's server: inside a tap, refused before that.
+        try refuseInsideTap(call)
         let offline = try state.withLock { s throws(AudioQueueError) -> Int? in
             try s.checkUsable()
             return offlineChannels(s.side)
@@ -143,7 +145,7 @@ extension AudioInputQueue {
     /// Errors as for ``AudioQueue/setChannelAssignments(_:)``, and `invalidDevice` for a queue
     /// made with a device of another channel count (it records that many channels, mapped).
     public func setChannelAssignments(_ assignments: [AudioQueueChannelAssignment]) throws(AudioQueueError) {
-        let deviceChannels = capture.withLock { $0.deviceChannels }
+        let deviceChannels = try capture.withLock { $0.deviceChannels }
         guard deviceChannels == channels || assignments.isEmpty else {
             throw AudioQueueError(.invalidDevice, "the queue was made for a device of \(deviceChannels) channels; channel assignments need one of its own")
         }

@@ -83,10 +83,27 @@ struct DeviceSession<Device> {
 /// Serializes a queue's device transitions (start, pause, stop, close) without blocking the
 /// state lock: held across the device's call, taken before the render and state locks, and
 /// never while waiting for the callback queue (a callback may itself stop the queue).
+///
+/// Like ``PipelineLock``, its checked path refuses a processing tap's thread: a tap holds the
+/// pipeline lock, and this lock comes before it.
 final class DeviceTransitions: Sendable {
     private let lock = Guarded((), rank: .transitions)
+    /// The queue's ``QueueCore/serial``.
+    let serial: UInt64
 
-    func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        try lock.withLock { _ throws(E) -> T in try body() }
+    init(queue serial: UInt64) { self.serial = serial }
+
+    /// Runs `body` with the lock held; `invalidTapContext`, without taking it, on a thread
+    /// running a processing tap.
+    func run<T>(_ call: StaticString = #function, _ body: () throws(AudioQueueError) -> T) throws(AudioQueueError) -> T {
+        try TapThread.refuse(serial, call)
+        return try lock.withLock { _ throws(AudioQueueError) -> T in try body() }
+    }
+
+    /// Runs `body` with the lock held, unchecked: only on the queue's own threads and queues
+    /// (render, capture, control, callback line), which never take it inside a tap.
+    func runOnQueueThread<T>(_ body: () -> T) -> T {
+        TapThread.assertOutside()
+        return lock.withLock { _ in body() }
     }
 }

@@ -43,8 +43,8 @@ extension AudioQueueProcessingTap {
         /// the queue time are for that thread only.
         private let activeThread = Atomic<UInt>(0)
         unowned(unsafe) var host: (any TapHost)?
-        /// The queue the tap belongs to (its `Core`), for ``TapThread``.
-        weak var queue: AnyObject?
+        /// The serial of the queue the tap belongs to (``QueueCore/serial``), for ``TapThread``.
+        var queueSerial: UInt64 = 0
         /// A source request in this call came back short.
         var shortSource = false
         /// A source request has been made in this call (or the audio was given: a siphon).
@@ -154,9 +154,9 @@ extension AudioQueueProcessingTap {
 
         /// Runs the processor: its result, between 0 and ``frameCount``.
         func run() -> Int {
-            let previous = queue.map { TapThread.enter($0) }
+            let previous = TapThread.enter(queueSerial)
             let produced = tap.processor(self)
-            if let previous { TapThread.leave(previous) }
+            TapThread.leave(previous)
             activeThread.store(0, ordering: .relaxed)
             return min(max(produced, 0), frameCount)
         }

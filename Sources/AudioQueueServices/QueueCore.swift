@@ -92,14 +92,14 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: Sendable {
     typealias State = QueueState<Owner, Side>
     /// This queue among all made by the process: what its buffers and timelines belong to (an
     /// address could be reused by a later queue).
-    let serial = QueueSerials.next()
+    let serial: UInt64
     let state: Guarded<QueueState<Owner, Side>>
     let callbackQueue: DispatchQueue
     private let callbackKey = DispatchSpecificKey<Bool>()
     /// Device events and scheduled starts run here, off the device's I/O thread.
     let controlQueue = DispatchQueue(label: "AudioQueue.control")
     /// Serializes the device's start, pause, stop and close (see ``QueueDirection``).
-    let transitions = DeviceTransitions()
+    let transitions: DeviceTransitions
     /// Tells the queue's own thread (render or capture) to end.
     let threadExit = ExitFlag()
     private let deliver: @Sendable (Owner, FinishedBuffer) -> Void
@@ -110,6 +110,9 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: Sendable {
         side: Side, callbackQueue: DispatchQueue?, deliver: @escaping @Sendable (Owner, FinishedBuffer) -> Void,
         afterCallback: (@Sendable () -> Void)? = nil
     ) {
+        let serial = QueueSerials.next()
+        self.serial = serial
+        transitions = DeviceTransitions(queue: serial)
         state = Guarded(QueueState(side: side), rank: .state)
         let queue = callbackQueue ?? DispatchQueue(label: "AudioQueue.callbacks")
         self.callbackQueue = queue
@@ -119,6 +122,12 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: Sendable {
     }
 
     var onCallbackQueue: Bool { DispatchQueue.getSpecific(key: callbackKey) == true }
+
+    /// `invalidTapContext` on a thread running a processing tap: for members that do something
+    /// slow (open a device) before they take a lock that would refuse them anyway.
+    func refuseInsideTap(_ call: StaticString = #function) throws(AudioQueueError) {
+        try TapThread.refuse(serial, call)
+    }
 
     // MARK: Buffers
 

@@ -48,7 +48,7 @@ protocol QueueDirection: AnyObject, Sendable {
     associatedtype Pipeline
     var core: QueueCore<Self, Side> { get }
     /// The pipeline lock: the render line (output) or the capture line (input).
-    var pipeline: Guarded<Pipeline> { get }
+    var pipeline: PipelineLock<Pipeline> { get }
     /// How this direction drives its kind of device.
     static var driver: DeviceDriver<Side.Device> { get }
     /// Wakes the queue's own thread.
@@ -101,7 +101,9 @@ extension QueueDirection {
     }
 
     /// Uses `device`, which the program opened, from the next start (``QueueCore/useDevice(_:_:mismatch:)``).
-    func useDevice(_ device: Device) throws(AudioQueueError) {
+    func useDevice(_ device: Device, _ call: StaticString = #function) throws(AudioQueueError) {
+        // Measuring the device reads the pipeline; inside a tap, refused first.
+        try core.refuseInsideTap(call)
         try core.useDevice(Self.driver, device, mismatch: mismatch(device))
     }
 
@@ -143,7 +145,7 @@ extension QueueDirection {
     /// The device has started (or an offline queue has): `isRunning` turns true, if the queue
     /// is still meant to run — checked and set in one step, so a stop in between wins.
     func reportRunning() {
-        let changed = transitions.run {
+        let changed = transitions.runOnQueueThread {
             core.state.withLock { s -> Bool in
                 guard s.phase.isActive, s.side.isOffline || s.side.session.status == .running, !s.reportedRunning else {
                     return false
@@ -164,8 +166,8 @@ extension QueueDirection {
             core.notify(self, .currentDevice, synchronously: false)
             return
         }
-        let (changed, released) = transitions.run { () -> (Bool, Self?) in
-            pipeline.withLock { p -> (Bool, Self?) in
+        let (changed, released) = transitions.runOnQueueThread { () -> (Bool, Self?) in
+            pipeline.withLockOnQueueThread { p -> (Bool, Self?) in
                 let result = core.state.withLock { s -> (Device?, Self?)? in
                     s.side.session.failure = error
                     s.side.converterError = AudioQueueError.Code.queueInvalidated.rawValue
@@ -193,8 +195,8 @@ extension QueueDirection {
     /// Stops now: the device, the pipeline, the buffers (back through their callbacks before
     /// this returns; from inside a callback, right after it returns).
     func stopNow() {
-        let (wasActive, released) = transitions.run { () -> (Bool, Self?) in
-            pipeline.withLock { p -> (Bool, Self?) in
+        let (wasActive, released) = transitions.runOnQueueThread { () -> (Bool, Self?) in
+            pipeline.withLockOnQueueThread { p -> (Bool, Self?) in
                 let (active, device, released) = core.state.withLock { s -> (Bool, Device?, Self?) in
                     let active = !s.phase.isStopped
                     s.line.refusals += 1
@@ -243,7 +245,7 @@ extension QueueDirection {
     /// closes a device the queue opened itself (one the program supplied is only stopped).
     func finishDispose() {
         stopNow()
-        pipeline.withLock { disposeProcessingTap(&$0) }
+        pipeline.withLockOnQueueThread { disposeProcessingTap(&$0) }
         let (device, owned, thread) = core.state.withLock { s -> (Device?, Bool, IOThread?) in
             s.phase = .disposed
             core.freeAll(in: &s)
@@ -254,7 +256,7 @@ extension QueueDirection {
         threadExit.value.store(true, ordering: .releasing)
         wakeThread()
         if let thread, !thread.isCurrent { thread.join() } else { thread?.detach() }
-        if owned, let device { transitions.run { Self.driver.close(device) } }
+        if owned, let device { transitions.runOnQueueThread { Self.driver.close(device) } }
         core.checkStopped()
         core.finishStreams()
     }
@@ -290,7 +292,7 @@ extension QueueDirection {
     /// as for any failure.
     func followDefault(after error: AudioDeviceError) -> Bool {
         guard error.code == .disconnected else { return false }
-        return transitions.run { () -> Bool in
+        return transitions.runOnQueueThread { () -> Bool in
             let found = core.state.withLock { s in s.phase.isActive && !s.side.isOffline ? s.side.session.followable : nil }
             guard let (lost, requested, generation) = found else { return false }
             Self.driver.stop(lost, false)

@@ -13,11 +13,11 @@ protocol UntypedQueueProperties: AnyObject {
     var deviceSampleRate: Double { get }
     var deviceNumberOfChannels: Int { get }
     var currentDevice: String? { get }
-    var magicCookie: [UInt8]? { get }
-    var maximumOutputPacketSize: Int { get }
+    var magicCookie: [UInt8]? { get throws(AudioQueueError) }
+    var maximumOutputPacketSize: Int { get throws(AudioQueueError) }
     var streamDescription: AudioStreamBasicDescription { get }
-    var channelLayout: AudioChannelLayout? { get }
-    var isLevelMeteringEnabled: Bool { get }
+    var channelLayout: AudioChannelLayout? { get throws(AudioQueueError) }
+    var isLevelMeteringEnabled: Bool { get throws(AudioQueueError) }
     var converterError: OSStatus { get }
     func currentLevelMeter() throws(AudioQueueError) -> [AudioQueueLevelMeterState]
     func setLevelMeteringEnabled(_ enabled: Bool) throws(AudioQueueError)
@@ -47,11 +47,11 @@ extension UntypedQueueProperties {
         case .deviceSampleRate: put(deviceSampleRate)
         case .deviceNumberChannels: put(UInt32(deviceNumberOfChannels))
         case .currentDevice: out = Array((currentDevice ?? "").utf8)
-        case .magicCookie: out = magicCookie ?? []
-        case .maximumOutputPacketSize: put(UInt32(maximumOutputPacketSize))
+        case .magicCookie: out = try magicCookie ?? []
+        case .maximumOutputPacketSize: put(UInt32(try maximumOutputPacketSize))
         case .streamDescription: out = PropertyCoding.bytes(of: streamDescription)
-        case .channelLayout: out = channelLayout.map(\.nativeBytes) ?? []
-        case .enableLevelMetering: put(UInt32(isLevelMeteringEnabled ? 1 : 0))
+        case .channelLayout: out = try channelLayout.map(\.nativeBytes) ?? []
+        case .enableLevelMetering: put(UInt32(try isLevelMeteringEnabled ? 1 : 0))
         case .currentLevelMeter, .currentLevelMeterDB:
             let meters = try currentLevelMeter()
             for m in property == .currentLevelMeter ? meters : meters.map(\.decibels) { put(m.averagePower); put(m.peakPower) }
@@ -97,9 +97,9 @@ extension AudioQueue: UntypedQueueProperties {
     func setMagicCookieProperty(_ cookie: [UInt8]?) throws(AudioQueueError) { try setMagicCookie(cookie) }
     func timePitchProperty(_ id: AudioQueuePropertyID) throws(AudioQueueError) -> UInt32 {
         switch id {
-        case .enableTimePitch: isTimePitchEnabled ? 1 : 0
-        case .timePitchAlgorithm: timePitchAlgorithm.rawValue
-        default: isTimePitchBypassed ? 1 : 0
+        case .enableTimePitch: try isTimePitchEnabled ? 1 : 0
+        case .timePitchAlgorithm: try timePitchAlgorithm.rawValue
+        default: try isTimePitchBypassed ? 1 : 0
         }
     }
     func setTimePitchProperty(_ id: AudioQueuePropertyID, _ value: UInt32) throws(AudioQueueError) {
@@ -113,7 +113,7 @@ extension AudioQueue: UntypedQueueProperties {
     /// The size in bytes of a property's value (`AudioQueueGetPropertySize`);
     /// `invalidProperty` for an ID the queue does not have.
     public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         return try propertyBytes(id).count
     }
 
@@ -121,7 +121,7 @@ extension AudioQueue: UntypedQueueProperties {
     /// (`AudioQueueGetProperty`). `invalidProperty` for an unknown ID, `invalidPropertySize`
     /// when `data` is smaller than the value.
     public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         return try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
     }
 
@@ -131,7 +131,7 @@ extension AudioQueue: UntypedQueueProperties {
     /// Apple's header has it). `invalidProperty`
     /// for an unknown or read-only ID, `invalidPropertySize` for a value of the wrong size.
     public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try setPropertyBytes(id, data)
     }
 }
@@ -156,21 +156,21 @@ extension AudioInputQueue: UntypedQueueProperties {
     /// The size in bytes of a property's value (`AudioQueueGetPropertySize`); `invalidProperty`
     /// for an ID an input queue does not have (the decode buffer size is for output).
     public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         return try propertyBytes(id).count
     }
 
     /// Copies a property's value into `data` and returns the bytes written
     /// (`AudioQueueGetProperty`).
     public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         return try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
     }
 
     /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: channel layout,
     /// level metering, current device, channel assignments (write-only).
     public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
-        try TapThread.refuse(core)
+        try core.refuseInsideTap()
         try setPropertyBytes(id, data)
     }
 }

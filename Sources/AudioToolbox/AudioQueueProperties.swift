@@ -114,21 +114,30 @@ extension Result<[UInt8], ConverterStatus> {
 /// `kAudioConverterPropertyMaximumOutputPacketSize` is `kAudioQueueProperty_MaximumOutputPacketSize`
 /// ('xops'), answered by the queue itself. Nil for any other ID.
 private func converterProperty(_ box: QueueBox, _ id: UInt32) -> Result<[UInt8], ConverterStatus>? {
+    // Inside a processing tap the queue answers kAudioQueueErr_InvalidTapContext.
+    do throws(AudioQueueError) {
+        return try queueConverterProperty(box, id)
+    } catch {
+        return .failure(ConverterStatus(status: error.code.rawValue))
+    }
+}
+
+private func queueConverterProperty(_ box: QueueBox, _ id: UInt32) throws(AudioQueueError) -> Result<[UInt8], ConverterStatus>? {
     let noPriming = bytes(of: AudioConverterPrimeInfo(leadingFrames: 0, trailingFrames: 0))
     switch (id, box.queue!) {
-    case (UInt32(kAudioConverterCurrentInputStreamDescription), .input(let q)): return .success(bytes(of: q.capturedFormat.c))
+    case (UInt32(kAudioConverterCurrentInputStreamDescription), .input(let q)): return .success(bytes(of: try q.capturedFormat.c))
     case (UInt32(kAudioConverterCurrentInputStreamDescription), .output(let q)): return .success(bytes(of: q.streamDescription.c))
     case (UInt32(kAudioConverterCurrentOutputStreamDescription), .input(let q)): return .success(bytes(of: q.streamDescription.c))
     case (UInt32(kAudioConverterCurrentOutputStreamDescription), .output(let q)): return .success(bytes(of: q.decodedFormat.c))
-    case (UInt32(kAudioConverterCompressionMagicCookie), .input(let q)): return cookie(q.magicCookie, q.streamDescription)
-    case (UInt32(kAudioConverterDecompressionMagicCookie), .output(let q)): return cookie(q.magicCookie, q.streamDescription)
+    case (UInt32(kAudioConverterCompressionMagicCookie), .input(let q)): return cookie(try q.magicCookie, q.streamDescription)
+    case (UInt32(kAudioConverterDecompressionMagicCookie), .output(let q)): return cookie(try q.magicCookie, q.streamDescription)
     case (UInt32(kAudioConverterCompressionMagicCookie), .output), (UInt32(kAudioConverterDecompressionMagicCookie), .input):
         return .failure(.notSupported)
-    case (UInt32(kAudioConverterPropertyMaximumInputPacketSize), .input(let q)): return .success(bytes(of: q.capturedFormat.bytesPerPacket))
+    case (UInt32(kAudioConverterPropertyMaximumInputPacketSize), .input(let q)): return .success(bytes(of: try q.capturedFormat.bytesPerPacket))
     case (UInt32(kAudioConverterPropertyMaximumInputPacketSize), .output(let q)):
         return maximumPacketSize(q.streamDescription).map { .success(bytes(of: $0)) } ?? .failure(.notSupported)
     case (UInt32(kAudioConverterPrimeInfo), .input(let q)):
-        let info = q.primeInfo
+        let info = try q.primeInfo
         return .success(bytes(of: AudioConverterPrimeInfo(
             leadingFrames: UInt32(clamping: info.leadingFrames), trailingFrames: UInt32(clamping: info.trailingFrames))))
     case (UInt32(kAudioConverterPrimeInfo), .output(let q)):

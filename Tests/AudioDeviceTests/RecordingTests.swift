@@ -67,7 +67,7 @@ func recordMonitor(
         for (i, x) in floats.enumerated() where at + i < samples.count { samples[at + i] = x }
     }
     let take = MonitorTake(
-        samples: samples, deliveries: deliveries, lost: queue.lostFrameCount, converterError: queue.converterError,
+        samples: samples, deliveries: deliveries, lost: try queue.lostFrameCount, converterError: queue.converterError,
         underrunNotices: notices.withLock { $0 }, deviceInfo: queue.currentDeviceInfo)
     try queue.dispose(immediate: true)
     return take

@@ -75,7 +75,7 @@ extension SharedServer {
                 ("converterError", { _ = queue.converterError }),
                 ("deviceSampleRate", { _ = queue.deviceSampleRate }),
                 ("decodeBufferSizeFrames", { _ = queue.decodeBufferSizeFrames }),
-                ("channelLayout", { _ = queue.channelLayout }),
+                ("channelLayout", { _ = try queue.channelLayout }),
                 ("volume", { _ = try queue.parameter(.volume) }),
                 ("setVolume", { try queue.setParameter(.volume, 1) }),
                 ("makeTimeline", { _ = try queue.makeTimeline() }),

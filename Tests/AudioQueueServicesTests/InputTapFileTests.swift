@@ -46,6 +46,6 @@ struct InputTapFileTests {
         let wrong = zip(recorded, reference).filter { abs($0 - $1 * 0.5) > 1e-7 }.count
         let first = zip(recorded, reference).enumerated().first { abs($0.element.0 - $0.element.1 * 0.5) > 1e-7 }
         #expect(recorded.count == 88_200 && wrong == 0,
-                "\(wrong) of \(recorded.count) samples are not half the file's; the first at \(first.map { "\($0.offset): \($0.element.0) for \($0.element.1)" } ?? "-"); lost \(queue.lostFrameCount)")
+                "\(wrong) of \(recorded.count) samples are not half the file's; the first at \(first.map { "\($0.offset): \($0.element.0) for \($0.element.1)" } ?? "-"); lost \((try? queue.lostFrameCount) ?? -1)")
     }
 }

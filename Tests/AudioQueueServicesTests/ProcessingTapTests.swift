@@ -252,7 +252,7 @@ struct ProcessingTapTests {
             } catch { #expect(error.code == .paramError) }
         }
         let tap = try queue.makeProcessingTap(flags: .preEffects) { _ in 0 }
-        #expect(queue.processingTap === tap)
+        #expect(try queue.processingTap === tap)
         do {
             _ = try queue.makeProcessingTap(flags: .postEffects) { _ in 0 }
             Issue.record("a second tap")
@@ -275,7 +275,7 @@ struct ProcessingTapTests {
         }
         try queue.stop(immediate: true)
         try tap.dispose()
-        #expect(tap.isDisposed && queue.processingTap == nil)
+        #expect(try tap.isDisposed && queue.processingTap == nil)
         let again = try queue.makeProcessingTap(flags: .postEffects) { _ in 0 }
         try queue.start()
         do {

@@ -209,7 +209,7 @@ struct ErrorCodeTests {
         #expect(queue.decodeBufferSizeFrames == 8192)
         var one = UInt32(1)
         try withUnsafeBytes(of: &one) { try queue.setProperty(AudioQueuePropertyID.enableLevelMetering.rawValue, from: $0) }
-        #expect(queue.isLevelMeteringEnabled)
+        #expect(try queue.isLevelMeteringEnabled)
         #expect(try queue.propertySize(AudioQueuePropertyID.currentLevelMeter.rawValue) == 16)
         let layout = AudioChannelLayout(tag: .stereo)
         try queue.setChannelLayout(layout)
@@ -218,7 +218,7 @@ struct ErrorCodeTests {
         _ = try raw.withUnsafeMutableBytes { try queue.getProperty(AudioQueuePropertyID.channelLayout.rawValue, into: $0) }
         try queue.setChannelLayout(nil)
         try raw.withUnsafeBytes { try queue.setProperty(AudioQueuePropertyID.channelLayout.rawValue, from: $0) }
-        #expect(queue.channelLayout == layout)
+        #expect(try queue.channelLayout == layout)
         try queue.start()
         expectCode(.invalidRunState) { try queue.setDecodeBufferSizeFrames(8192) }
         expectCode(.invalidRunState) { try queue.setCurrentDevice(nil) }

@@ -30,9 +30,9 @@ struct TimePitchQueueTests {
 
     @Test func defaults() throws {
         let queue = try offlineFloatQueue()
-        #expect(!queue.isTimePitchEnabled)
-        #expect(queue.timePitchAlgorithm == .spectral)
-        #expect(!queue.isTimePitchBypassed)
+        #expect(try !queue.isTimePitchEnabled)
+        #expect(try queue.timePitchAlgorithm == .spectral)
+        #expect(try !queue.isTimePitchBypassed)
         #expect(try queue.parameter(.playRate) == 1)
         #expect(try queue.parameter(.pitch) == 0)
         #expect(try u32(queue, .enableTimePitch) == 0)
@@ -74,17 +74,17 @@ struct TimePitchQueueTests {
         let queue = try offlineFloatQueue()
         queue.setTimePitchProcessorFactory(StandInTimePitch.factory())
         try setU32(queue, .timePitchAlgorithm, 0x7469_646F)  // 'tido'
-        #expect(queue.timePitchAlgorithm == .timeDomain)
+        #expect(try queue.timePitchAlgorithm == .timeDomain)
         try setU32(queue, .enableTimePitch, 1)
-        #expect(queue.isTimePitchEnabled)
+        #expect(try queue.isTimePitchEnabled)
         try setU32(queue, .timePitchBypass, 1)
         #expect(try u32(queue, .timePitchBypass) == 1)
         try queue.setTimePitchAlgorithm(.varispeed)
         #expect(try u32(queue, .timePitchAlgorithm) == 0x7673_7064)
         try queue.setTimePitchAlgorithm(.lowQualityZeroLatency)
-        #expect(queue.timePitchAlgorithm == .lowQualityZeroLatency)
+        #expect(try queue.timePitchAlgorithm == .lowQualityZeroLatency)
         try setU32(queue, .enableTimePitch, 0)
-        #expect(!queue.isTimePitchEnabled)
+        #expect(try !queue.isTimePitchEnabled)
         let two: [UInt8] = [1, 0]
         expectCode(.invalidPropertySize) { try two.withUnsafeBytes { try queue.setProperty(AudioQueuePropertyID.enableTimePitch.rawValue, from: $0) } }
         expectCode(.invalidPropertySize) { try two.withUnsafeBytes { try queue.setProperty(AudioQueuePropertyID.timePitchBypass.rawValue, from: $0) } }
@@ -96,7 +96,7 @@ struct TimePitchQueueTests {
         let queue = try offlineFloatQueue()
         expectCode(.invalidPropertyValue) { try queue.setTimePitchAlgorithm(TimePitchAlgorithm(rawValue: 0x7870_7878)) }
         expectCode(.invalidPropertyValue) { try setU32(queue, .timePitchAlgorithm, 0) }
-        #expect(queue.timePitchAlgorithm == .spectral)
+        #expect(try queue.timePitchAlgorithm == .spectral)
     }
 
     /// Enabling and the algorithm only while stopped and unprimed; bypass at any time.
@@ -122,7 +122,7 @@ struct TimePitchQueueTests {
         try queue.setTimePitchAlgorithm(.timeDomain)
         try queue.setTimePitchEnabled(false)
         try queue.setTimePitchEnabled(true)
-        #expect(queue.isTimePitchEnabled && queue.isTimePitchBypassed && queue.timePitchAlgorithm == .timeDomain)
+        #expect(try queue.isTimePitchEnabled && queue.isTimePitchBypassed && queue.timePitchAlgorithm == .timeDomain)
         try queue.dispose(immediate: true)
     }
 

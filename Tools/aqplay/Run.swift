@@ -143,8 +143,8 @@ func run(path: String, options: Options) throws -> Int32 {
     status.end()
     let deviceError = queue.converterError
     let deviceFailure = queue.deviceFailure
-    let badPackets = queue.badPacketCount
-    if queue.isTimePitchEnabled, let rate = try? queue.parameter(.playRate) {
+    let badPackets = try queue.badPacketCount
+    if try queue.isTimePitchEnabled, let rate = try? queue.parameter(.playRate) {
         // Whether the time/pitch unit kept up: underruns are gaps in what was heard.
         print("played at rate \(rate): \(queue.underrunCount) underrun(s)")
     }
@@ -194,7 +194,7 @@ private func renderOffline(
         }
     }
     status.end()
-    let badPackets = queue.badPacketCount
+    let badPackets = try queue.badPacketCount
     try queue.dispose(immediate: true)
     try output.finish()
     if badPackets > 0 {
@@ -239,7 +239,7 @@ private func liveText(_ queue: AudioQueue, rate: Double, duration: Double, plays
         text = plays == 0 ? "  loop \(play)" : "  loop \(play)/\(plays)"
     }
     text = "\(clock(position)) / \(clock(duration))" + text
-    if queue.isTimePitchEnabled, let rate = try? queue.parameter(.playRate) {
+    if (try? queue.isTimePitchEnabled) == true, let rate = try? queue.parameter(.playRate) {
         let tenths = Int((rate * 10).rounded())
         text += "  rate \(tenths / 10).\(tenths % 10)×"
     }

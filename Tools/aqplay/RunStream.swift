@@ -73,7 +73,7 @@ func runStream(source: String, options: Options) throws -> Int32 {
         while try output.render() == output.framesPerRender {
             if player.interrupted.load(ordering: .relaxed) { return 130 }
         }
-        let badPackets = queue.badPacketCount
+        let badPackets = try queue.badPacketCount
         try queue.dispose(immediate: true)
         try output.finish()
         if let failure = player.failure { throw failure }
@@ -151,7 +151,7 @@ func runStream(source: String, options: Options) throws -> Int32 {
     }
     status.end()
     let deviceError = queue?.converterError ?? 0
-    let badPackets = queue?.badPacketCount ?? 0
+    let badPackets = try queue?.badPacketCount ?? 0
     try? queue?.dispose(immediate: true)
 
     if interrupted { return 130 }

@@ -28,7 +28,7 @@ func record(to path: String, type: AudioFileType, format asked: AudioStreamBasic
     box.recorder = recorder
 
     // Buffers of half a second (sections 2.12 and 2.13), and the cookie before recording (2.7).
-    let bufferByteSize = deriveBufferSize(queue, dataFormat, seconds: 0.5)
+    let bufferByteSize = try deriveBufferSize(queue, dataFormat, seconds: 0.5)
     try setMagicCookie(from: queue, to: file)
     for _ in 0..<numberOfBuffers {
         try queue.enqueue(try queue.allocateBuffer(byteCapacity: bufferByteSize))
@@ -93,13 +93,13 @@ func record(to path: String, type: AudioFileType, format asked: AudioStreamBasic
         _ = stopped.wait(timeout: .now() + 10)
     }
     recorder.isRunning.store(false, ordering: .relaxed)
-    let lost = queue.lostFrameCount
+    let lost = try queue.lostFrameCount
     let deviceError = queue.converterError
     // The cookie again, since some encoders update it when they stop (section 2.7).
     try setMagicCookie(from: queue, to: file)
     // An encoder's priming and the silence that completed its last packet (AAC): the packet
     // table says which frames are the recording, so it plays and loops without them.
-    let prime = queue.primeInfo
+    let prime = try queue.primeInfo
     if prime.leadingFrames > 0 || prime.trailingFrames > 0, dataFormat.framesPerPacket > 0 {
         let frames = file.packetCount * Int64(dataFormat.framesPerPacket)
         try? file.setPacketTableInfo(AudioFilePacketTableInfo(

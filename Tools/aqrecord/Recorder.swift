@@ -60,10 +60,10 @@ final class Recorder: @unchecked Sendable {
 /// The chapter's `DeriveBufferSize` (section 2.6): bytes for `seconds` of audio, at most
 /// 320 KiB. Unlike the listing, which assumes one frame per packet, it counts packets, so that
 /// a buffer of IMA4 (64 frames a packet) also holds about `seconds`.
-func deriveBufferSize(_ queue: AudioInputQueue, _ format: AudioStreamBasicDescription, seconds: Double) -> Int {
+func deriveBufferSize(_ queue: AudioInputQueue, _ format: AudioStreamBasicDescription, seconds: Double) throws -> Int {
     let maxBufferSize = 0x50000
     var maxPacketSize = Int(format.bytesPerPacket)
-    if maxPacketSize == 0 { maxPacketSize = queue.maximumOutputPacketSize }
+    if maxPacketSize == 0 { maxPacketSize = try queue.maximumOutputPacketSize }
     if !format.isInterleaved { maxPacketSize *= Int(format.channelsPerFrame) }
     let framesPerPacket = max(1, Int(format.framesPerPacket))
     let packets = (format.sampleRate * seconds / Double(framesPerPacket)).rounded(.up)
@@ -74,6 +74,6 @@ func deriveBufferSize(_ queue: AudioInputQueue, _ format: AudioStreamBasicDescri
 /// Copies the queue's magic cookie to the file (section 2.7, `SetMagicCookieForFile`), where
 /// the format has one.
 func setMagicCookie(from queue: AudioInputQueue, to file: AudioFileWriter) throws {
-    guard let cookie = queue.magicCookie, !cookie.isEmpty else { return }
+    guard let cookie = try queue.magicCookie, !cookie.isEmpty else { return }
     try file.setMagicCookie(cookie)
 }
