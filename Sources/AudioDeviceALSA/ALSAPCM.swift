@@ -1,6 +1,7 @@
 import AudioCore
 import AudioDevices
 import CALSA
+import Locking
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -373,17 +374,19 @@ enum SampleConversion {
 }
 
 /// What an output device's I/O thread last learned about playback progress, published without
-/// a lock the program can hold (a sequence lock: writers are the I/O thread, or a start or stop
-/// while it is not running; readers retry) so that ``ALSAOutputDevice/presentationDelay`` never
+/// a lock the program can hold (the package's sequence lock, `Published`: writers are the I/O
+/// thread, or a start or stop while it is not running) so that ``ALSAOutputDevice/presentationDelay`` never
 /// has to call into alsa-lib from another thread. Some plugins (the `pulse` PCM) lose track of
 /// their position when `snd_pcm_delay` runs concurrently with `snd_pcm_writei`.
 final class PlaybackClock: Sendable {
-    /// Odd while a measurement is being written.
-    private let sequence = Atomic<UInt64>(0)
-    private let measuredAt = Atomic<UInt64>(0)
-    private let played = Atomic<Int64>(0)
-    private let queued = Atomic<Int64>(0)
-    private let running = Atomic<Bool>(false)
+    private struct Measurement {
+        var measuredAt: UInt64 = 0
+        var played: Int64 = 0
+        var queued: Int64 = 0
+        var running = false
+    }
+
+    private let measurement = Published(Measurement())
     private let nanosecondsPerFrame: Double
 
     init(sampleRate: Double) {
@@ -393,45 +396,16 @@ final class PlaybackClock: Sendable {
     /// Records that `played` frames have been played, `queued` more are waiting in the PCM,
     /// and (when `running`) the PCM is playing them now.
     func publish(played: Int64, queued: Int64, running: Bool) {
-        // Writers do not overlap by design; should two ever meet, the second waits for the
-        // first's few stores rather than leave the sequence odd.
-        var s = sequence.load(ordering: .relaxed)
-        while true {
-            if s & 1 == 0 {
-                let (exchanged, original) = sequence.weakCompareExchange(
-                    expected: s, desired: s &+ 1, successOrdering: .acquiring, failureOrdering: .relaxed)
-                if exchanged { break }
-                s = original
-            } else {
-                s = sequence.load(ordering: .relaxed)
-            }
-        }
-        atomicMemoryFence(ordering: .releasing)
-        measuredAt.store(HostTime.now(), ordering: .relaxed)
-        self.played.store(played, ordering: .relaxed)
-        self.queued.store(queued, ordering: .relaxed)
-        self.running.store(running, ordering: .relaxed)
-        sequence.store(s &+ 2, ordering: .releasing)
+        measurement.publish(Measurement(measuredAt: HostTime.now(), played: played, queued: queued, running: running))
     }
 
     /// Frames played by now: the last measurement plus the time since, at the sample rate,
     /// never more than were queued then.
     func playedNow() -> Int64 {
-        var played: Int64 = 0
-        for _ in 0..<10_000 {
-            let s1 = sequence.load(ordering: .acquiring)
-            let at = measuredAt.load(ordering: .relaxed)
-            played = self.played.load(ordering: .relaxed)
-            let queued = self.queued.load(ordering: .relaxed)
-            let running = self.running.load(ordering: .relaxed)
-            atomicMemoryFence(ordering: .acquiring)
-            let s2 = sequence.load(ordering: .relaxed)
-            guard s1 == s2, s1 & 1 == 0 else { continue }
-            guard running else { return played }
-            let now = HostTime.now()
-            let elapsed = now > at ? Int64(Double(now - at) / nanosecondsPerFrame) : 0
-            return played + min(elapsed, queued)
-        }
-        return played
+        let m = measurement.read()
+        guard m.running else { return m.played }
+        let now = HostTime.now()
+        let elapsed = now > m.measuredAt ? Int64(Double(now - m.measuredAt) / nanosecondsPerFrame) : 0
+        return m.played + min(elapsed, m.queued)
     }
 }

@@ -72,6 +72,8 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
     /// Always 0: frames are in the file as soon as they are rendered.
     public var presentationDelay: Int { 0 }
     public var framesRendered: Int64 { loop.framesRendered }
+    /// Everything rendered is played at once: the loop's counter, an atomic.
+    public var framesPlayed: Int64 { loop.framesRendered }
 
     /// Stops, completes the header and closes the file.
     public func close() {

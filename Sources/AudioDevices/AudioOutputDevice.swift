@@ -62,7 +62,13 @@ public protocol AudioOutputDevice: AnyObject, Sendable {
     var framesRendered: Int64 { get }
     /// The device's clock: frames it has played (made audible) — counting from when it was
     /// opened or from its latest start, as the backend's own clock does. The queue's time is
-    /// measured on it. By default ``framesRendered`` less ``presentationDelay``.
+    /// measured on it.
+    ///
+    /// A queue reads it (with ``framesRendered`` and ``presentationDelay``) under its own state
+    /// lock, the last in the package's lock order: it must answer without taking any lock a
+    /// device's I/O thread or a sound server holds — from atomics, or from a description
+    /// published through the package's sequence lock (`Published`, module Locking). Every
+    /// device says how it does; there is no default.
     var framesPlayed: Int64 { get }
     /// The source has audio again, or has ended, after
     /// ``AudioRenderSource/renderReady(into:frameCount:)`` found it dry: a device that stopped
@@ -74,8 +80,6 @@ public protocol AudioOutputDevice: AnyObject, Sendable {
 }
 
 extension AudioOutputDevice {
-    public var framesPlayed: Int64 { max(0, framesRendered - Int64(presentationDelay)) }
-
     /// Stops without draining: what the device holds is dropped.
     public func pause() { stop(drain: false) }
 

@@ -28,6 +28,8 @@ public final class NullDevice: AudioOutputDevice {
     /// Always 0: what the source renders is "played" at once.
     public var presentationDelay: Int { 0 }
     public var framesRendered: Int64 { loop.framesRendered }
+    /// Everything rendered is played at once: the loop's counter, an atomic.
+    public var framesPlayed: Int64 { loop.framesRendered }
     public func close() { loop.stop() }
 }
 

@@ -295,5 +295,6 @@ final class IdleDevice: AudioOutputDevice, @unchecked Sendable {
     func stop(drain: Bool) {}
     var presentationDelay: Int { 0 }
     var framesRendered: Int64 { 0 }
+    var framesPlayed: Int64 { 0 }
     func close() {}
 }

@@ -165,5 +165,6 @@ final class GatedOutputDevice: AudioOutputDevice, @unchecked Sendable {
     }
     var presentationDelay: Int { 0 }
     var framesRendered: Int64 { 0 }
+    var framesPlayed: Int64 { 0 }
     func close() {}
 }

@@ -300,5 +300,6 @@ final class RefusingDevice: AudioOutputDevice {
     func stop(drain: Bool) {}
     var presentationDelay: Int { 0 }
     var framesRendered: Int64 { 0 }
+    var framesPlayed: Int64 { 0 }
     func close() {}
 }

@@ -76,6 +76,7 @@ final class TimedDevice: AudioOutputDevice {
     var presentationDelay: Int { inner.presentationDelay }
     var framesRendered: Int64 { inner.framesRendered }
     var framesPlayed: Int64 { inner.framesPlayed }
+    var framesPlayed: Int64 { inner.framesPlayed }
     func close() { inner.close() }
 }
 
