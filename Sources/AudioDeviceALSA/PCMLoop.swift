@@ -24,7 +24,7 @@ final class PCMLoop: @unchecked Sendable {
 
     private let state = Guarded(State())
     /// Held by starts, stops and closes from program threads, across the join.
-    private let transitions = Guarded(())
+    private let transitions = Guarded((), rank: .device)
     private let stopRequested = Atomic<Bool>(false)
     /// The stop asked for wants what the PCM holds delivered first (capture).
     private let drainRequested = Atomic<Bool>(false)

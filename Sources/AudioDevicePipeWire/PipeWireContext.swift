@@ -23,6 +23,8 @@ package final class PipeWireContext: @unchecked Sendable {
     package let loop: OpaquePointer
     /// The `pw_context`.
     package let context: OpaquePointer
+    /// The loop's (recursive) lock, ranked `device` in the package's lock order.
+    private let lock: ForeignLock
     /// The connections handed out last, by remote ("": the default server); none before the
     /// first and after one was lost (lock held).
     private var current: [String: PipeWireConnection] = [:]
@@ -60,13 +62,14 @@ package final class PipeWireContext: @unchecked Sendable {
         }
         self.loop = loop
         self.context = context
+        lock = ForeignLock(
+            rank: .device, lock: { pw_thread_loop_lock(loop) }, unlock: { pw_thread_loop_unlock(loop) },
+            heldByLibrary: { pw_thread_loop_in_thread(loop) })
     }
 
     /// Runs `body` with the loop's lock held.
     package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pw_thread_loop_lock(loop)
-        defer { pw_thread_loop_unlock(loop) }
-        return try body()
+        try lock.withLock(body)
     }
 
     /// True on the loop's own thread (in a callback).
@@ -84,7 +87,7 @@ package final class PipeWireContext: @unchecked Sendable {
         var deadline = timespec()
         pw_thread_loop_get_time(loop, &deadline, Int64(timeout * 1e9))
         while !done() {
-            if pw_thread_loop_timed_wait_full(loop, &deadline) != 0 { return done() }
+            if lock.whileWaiting({ pw_thread_loop_timed_wait_full(loop, &deadline) }) != 0 { return done() }
         }
         return true
     }

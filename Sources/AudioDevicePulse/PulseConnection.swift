@@ -31,6 +31,8 @@ struct PulseEndpoint: Sendable {
 final class PulseConnection: @unchecked Sendable {
     let mainloop: OpaquePointer
     let context: OpaquePointer
+    /// The main loop's lock, ranked `device` in the package's lock order.
+    private let lock: ForeignLock
     let api: UnsafeMutablePointer<pa_mainloop_api>
     /// Guarded by the lock.
     private var isShutDown = false
@@ -71,6 +73,9 @@ final class PulseConnection: @unchecked Sendable {
         self.mainloop = mainloop
         self.context = context
         self.api = api
+        lock = ForeignLock(
+            rank: .device, lock: { pa_threaded_mainloop_lock(mainloop) }, unlock: { pa_threaded_mainloop_unlock(mainloop) },
+            heldByLibrary: { pa_threaded_mainloop_in_thread(mainloop) != 0 })
         guard pa_threaded_mainloop_start(mainloop) >= 0 else {
             shutdown()
             throw AudioDeviceError(.openFailed, "no PulseAudio server: cannot start the main loop thread")
@@ -162,16 +167,9 @@ final class PulseConnection: @unchecked Sendable {
 
     /// Runs `body` with the main loop locked (on the loop's own thread the lock is already held).
     func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        if isLoopThread { return try body() }
-        // The device rank of the package's lock order: never taken under a queue's locks.
-        LockOrder.assertMayTake(.device)
-        pa_threaded_mainloop_lock(mainloop)
-        let recorded = LockOrder.record(.device, taken: true)
-        defer {
-            if recorded { LockOrder.record(.device, taken: false) }
-            pa_threaded_mainloop_unlock(mainloop)
-        }
-        return try body()
+        // The device rank of the package's lock order: taken under a queue's transitions or
+        // pipeline lock (a device started, stopped, woken), never under its state lock.
+        try lock.withLock(body)
     }
 
     /// Wakes every thread in ``wait(timeout:until:)``.
@@ -192,7 +190,7 @@ final class PulseConnection: @unchecked Sendable {
             pa_threaded_mainloop_signal(timer.mainloop, 0)
         }, Unmanaged.passUnretained(timer).toOpaque()) else { return done() }
         while !done() && !timer.fired && !isShutDown {
-            pa_threaded_mainloop_wait(mainloop)
+            lock.whileWaiting { pa_threaded_mainloop_wait(mainloop) }
         }
         api.pointee.time_free?(event)
         withExtendedLifetime(timer) {}

@@ -26,11 +26,11 @@ package final class Guarded<State>: @unchecked Sendable {
     @usableFromInline let state: UnsafeMutablePointer<State>
     /// The holding thread (debug builds; 0 when free).
     @usableFromInline let holder = Atomic<UInt>(0)
-    /// Where the lock stands in the package's lock order (``LockRank``); nil for a lock that is
-    /// never held while another is taken.
-    @usableFromInline let rank: LockRank?
+    /// Where the lock stands in the package's lock order (``LockRank``): a ``LockRank/leaf``
+    /// unless said otherwise.
+    @usableFromInline let rank: LockRank
 
-    package init(_ state: State, rank: LockRank? = nil) {
+    package init(_ state: State, rank: LockRank = .leaf) {
         self.rank = rank
         let layout = MemoryLayout<State>.self
         self.state = UnsafeMutableRawPointer.allocate(byteCount: max(layout.size, 1), alignment: layout.alignment)
@@ -109,7 +109,7 @@ package final class Guarded<State>: @unchecked Sendable {
     @inlinable @inline(__always)
     func lock() {
         #if DEBUG
-        if let rank { LockOrder.assertMayTake(rank) }
+        LockOrder.assertMayTake(rank)
         #endif
         pthread_mutex_lock(mutex)
         setHolder(pthread_self())
@@ -125,7 +125,7 @@ package final class Guarded<State>: @unchecked Sendable {
     func setHolder(_ thread: pthread_t) {
         #if DEBUG
         holder.store(thread, ordering: .relaxed)
-        if let rank { LockOrder.record(rank, taken: thread != 0) }
+        LockOrder.record(rank, taken: thread != 0)
         #endif
     }
 }

@@ -9,34 +9,42 @@ import Musl
 ///
 /// 1. ``transitions``: a queue's device transitions (start, pause, stop, close of its device;
 ///    `DeviceTransitions`, AudioQueueServices).
-/// 2. ``pipeline``: a queue's render line (output) or capture line (input) (`AudioQueue.render`,
-///    `AudioInputQueue.capture`).
-/// 3. ``device``: a device's or sound server's own lock (PulseAudio's main-loop lock, which every
-///    stream of the process shares). A device is started, stopped and woken under the first
-///    two, never under the state lock.
+/// 2. ``pipeline``: a queue's render line (output) or capture line (input) (`PipelineLock`,
+///    AudioQueueServices: `AudioQueue.render`, `AudioInputQueue.capture`).
+/// 3. ``device``: a sound server's or a device's own lock, held across calls into it:
+///    PulseAudio's main-loop lock (which every stream of the process shares), PipeWire's
+///    thread-loop lock, an ALSA PCM's start/stop/close lock. Taken only through ``Guarded`` or
+///    ``ForeignLock`` (for a C library's lock), which assert the order. A device is started,
+///    stopped and woken under the first two, never under the state lock.
 /// 4. ``state``: a queue's state lock (`QueueCore.state`): run state, buffers, callback line,
 ///    listeners. Held only briefly, and it never waits for a device: devices publish their
-///    clocks without locks, so a queue reads them under its state lock.
+///    clocks without locks (`Published`), so a queue reads them under its state lock.
+/// 5. ``leaf``: every other lock — a device's own bookkeeping (its phase, its source, what it is
+///    linked to), registries, tables, a file writer's state. The default of ``Guarded``. A
+///    leaf may be taken under any lock, other leaves included, but no lock of ranks 1–4 is
+///    taken while a leaf is held.
 ///
-/// Locks of other kinds (registries, tables) take no rank and are never held while another
-/// lock is taken. Debug builds record the ranks each thread holds and assert the order when a
-/// lock is taken (``Guarded`` does for its own; ``LockOrder/assertMayTake(_:file:line:)`` for
-/// locks that are not `Guarded`, such as libpulse's). A try-lock never waits, and is exempt.
+/// Debug builds record what each thread holds and assert the order whenever a lock is taken.
+/// A try-lock never waits, and is exempt.
 package enum LockRank: Int, Sendable {
     case transitions = 1
     case pipeline = 2
     case device = 3
     case state = 4
+    case leaf = 5
 }
 
 /// The ranks each thread holds (debug builds).
 package enum LockOrder {
-    /// A bit per rank held by this thread, kept as a thread-specific value.
+    /// A bit per rank 1–4 held by this thread, and above them the number of leaf locks it
+    /// holds, kept as a thread-specific value.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
     }()
+
+    private static let leafUnit: UInt = 1 << 8
 
     private static var held: UInt {
         get { UInt(bitPattern: pthread_getspecific(key)) }
@@ -44,22 +52,29 @@ package enum LockOrder {
     }
 
     /// Asserts that this thread may take a lock of `rank` now: it holds none of the same or a
-    /// higher rank. Called before the lock is taken (waiting for it would be the deadlock).
+    /// higher rank (a leaf may always be taken). Called before the lock is taken (waiting for
+    /// it would be the deadlock).
     @inline(__always)
     package static func assertMayTake(_ rank: LockRank, file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
-        let conflicting = held & ~((1 << UInt(rank.rawValue)) - 1)
-        assert(conflicting == 0, "taking a \(rank) lock while holding a lock of rank \(conflicting.trailingZeroBitCount)", file: file, line: line)
+        guard rank != .leaf else { return }
+        let h = held
+        let conflicting = h & ~((1 << UInt(rank.rawValue)) - 1)
+        assert(conflicting == 0, "taking a \(rank) lock while holding a lock of rank \(h >= leafUnit ? LockRank.leaf.rawValue : conflicting.trailingZeroBitCount)", file: file, line: line)
         #endif
     }
 
     /// Records that this thread took (or let go of) a lock of `rank` (debug builds). A lock
-    /// that is re-entered (libpulse's, on its own thread) is recorded once by its outermost
-    /// taker: `taken` returns whether this call recorded it.
+    /// of ranks 1–4 that is re-entered (libpulse's, on its own thread) is recorded once by its
+    /// outermost taker: `taken` returns whether this call recorded it. Leaves are counted.
     @inline(__always)
     @discardableResult
     package static func record(_ rank: LockRank, taken: Bool) -> Bool {
         #if DEBUG
+        if rank == .leaf {
+            held = taken ? held + leafUnit : held - leafUnit
+            return true
+        }
         let bit: UInt = 1 << UInt(rank.rawValue)
         if taken {
             guard held & bit == 0 else { return false }
