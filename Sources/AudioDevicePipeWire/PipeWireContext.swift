@@ -68,8 +68,8 @@ package final class PipeWireContext: @unchecked Sendable {
     }
 
     /// Runs `body` with the loop's lock held.
-    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        try lock.withLock(body)
+    package func withLock<T, E: Error>(file: StaticString = #fileID, line: UInt = #line, _ body: () throws(E) -> T) throws(E) -> T {
+        try lock.withLock(file: file, line: line, body)
     }
 
     /// True on the loop's own thread (in a callback).

@@ -166,10 +166,10 @@ final class PulseConnection: @unchecked Sendable {
     var isLoopThread: Bool { pa_threaded_mainloop_in_thread(mainloop) != 0 }
 
     /// Runs `body` with the main loop locked (on the loop's own thread the lock is already held).
-    func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    func withLock<R, E: Error>(file: StaticString = #fileID, line: UInt = #line, _ body: () throws(E) -> R) throws(E) -> R {
         // The device rank of the package's lock order: taken under a queue's transitions or
         // pipeline lock (a device started, stopped, woken), never under its state lock.
-        try lock.withLock(body)
+        try lock.withLock(file: file, line: line, body)
     }
 
     /// Wakes every thread in ``wait(timeout:until:)``.

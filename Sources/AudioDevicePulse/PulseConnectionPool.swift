@@ -33,4 +33,4 @@ private struct PoolEntry {
 }
 
 /// The connections handed out, held weakly: the last device to let go of one closes it.
-private let pool = Guarded<[PoolKey: PoolEntry]>([:])
+private let pool = Guarded<[PoolKey: PoolEntry]>([:], rank: .registry)

@@ -92,6 +92,10 @@ final class RunLoop: @unchecked Sendable {
         while true {
             // Nil: it waited (the wait ends the lock's hold on the state, which is looked at
             // afresh after it).
+            // Items already run that leave the list go after the lock is let go: the last
+            // reference to a queue may be in one, and a queue's deinit takes its own locks.
+            var spent: [Item] = []
+            defer { withExtendedLifetime(spent) {} }
             let step: Step? = posted.withLock { p in
                 if p.stopRequested {
                     p.stopRequested = false
@@ -100,7 +104,11 @@ final class RunLoop: @unchecked Sendable {
                 if let index = p.items[p.head...].firstIndex(where: { Self.matches($0.mode, running: mode) }) {
                     let item = p.items[index]
                     if index == p.head { p.head += 1 } else { p.items.remove(at: index) }
-                    if p.head > 64, p.head * 2 > p.items.count { p.items.removeFirst(p.head); p.head = 0 }
+                    if p.head > 64, p.head * 2 > p.items.count {
+                        spent = Array(p.items[..<p.head])
+                        p.items.removeFirst(p.head)
+                        p.head = 0
+                    }
                     return .run(item)
                 }
                 let audioSource = p.hasAudioSource && (mode == Self.defaultMode || mode == Self.commonModes)

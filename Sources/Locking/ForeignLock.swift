@@ -36,9 +36,9 @@ package final class ForeignLock: @unchecked Sendable {
     package var isHeld: Bool { owner.load(ordering: .relaxed) == UInt(pthread_self()) || heldByLibrary() }
 
     /// Runs `body` with the lock held.
-    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func withLock<T, E: Error>(file: StaticString = #fileID, line: UInt = #line, _ body: () throws(E) -> T) throws(E) -> T {
         if isHeld { return try body() }
-        LockOrder.assertMayTake(rank)
+        LockOrder.assertMayTake(rank, file: file, line: line)
         take()
         owner.store(UInt(pthread_self()), ordering: .relaxed)
         let recorded = LockOrder.record(rank, taken: true)

@@ -55,8 +55,10 @@ package final class Guarded<State>: @unchecked Sendable {
 
     /// Runs `body` with the lock held and the state lent to it.
     @inlinable @inline(__always)
-    package func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
-        lock()
+    package func withLock<T, E: Error>(
+        file: StaticString = #fileID, line: UInt = #line, _ body: (inout State) throws(E) -> T
+    ) throws(E) -> T {
+        lock(file: file, line: line)
         defer { unlock() }
         return try body(&state.pointee)
     }
@@ -107,9 +109,9 @@ package final class Guarded<State>: @unchecked Sendable {
     }
 
     @inlinable @inline(__always)
-    func lock() {
+    func lock(file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
-        LockOrder.assertMayTake(rank)
+        LockOrder.assertMayTake(rank, file: file, line: line)
         #endif
         pthread_mutex_lock(mutex)
         setHolder(pthread_self())

@@ -11,17 +11,20 @@ import Musl
 ///    `DeviceTransitions`, AudioQueueServices).
 /// 2. ``pipeline``: a queue's render line (output) or capture line (input) (`PipelineLock`,
 ///    AudioQueueServices: `AudioQueue.render`, `AudioInputQueue.capture`).
-/// 3. ``device``: a sound server's or a device's own lock, held across calls into it:
+/// 3. ``registry``: a table of connections held while it opens the one it lacks (PulseAudio's
+///    connection pool, `PulseConnectionPool.swift`), so that two threads never open two: it is
+///    held while the new connection takes its loop's lock.
+/// 4. ``device``: a sound server's or a device's own lock, held across calls into it:
 ///    PulseAudio's main-loop lock (which every stream of the process shares), PipeWire's
 ///    thread-loop lock, an ALSA PCM's start/stop/close lock. Taken only through ``Guarded`` or
 ///    ``ForeignLock`` (for a C library's lock), which assert the order. A device is started,
 ///    stopped and woken under the first two, never under the state lock.
-/// 4. ``state``: a queue's state lock (`QueueCore.state`): run state, buffers, callback line,
+/// 5. ``state``: a queue's state lock (`QueueCore.state`): run state, buffers, callback line,
 ///    listeners. Held only briefly, and it never waits for a device: devices publish their
 ///    clocks without locks (`Published`), so a queue reads them under its state lock.
-/// 5. ``leaf``: every other lock — a device's own bookkeeping (its phase, its source, what it is
+/// 6. ``leaf``: every other lock — a device's own bookkeeping (its phase, its source, what it is
 ///    linked to), registries, tables, a file writer's state. The default of ``Guarded``. A
-///    leaf may be taken under any lock, other leaves included, but no lock of ranks 1–4 is
+///    leaf may be taken under any lock, other leaves included, but no lock of ranks 1–5 is
 ///    taken while a leaf is held.
 ///
 /// Debug builds record what each thread holds and assert the order whenever a lock is taken.
@@ -29,14 +32,15 @@ import Musl
 package enum LockRank: Int, Sendable {
     case transitions = 1
     case pipeline = 2
-    case device = 3
-    case state = 4
-    case leaf = 5
+    case registry = 3
+    case device = 4
+    case state = 5
+    case leaf = 6
 }
 
 /// The ranks each thread holds (debug builds).
 package enum LockOrder {
-    /// A bit per rank 1–4 held by this thread, and above them the number of leaf locks it
+    /// A bit per rank 1–5 held by this thread, and above them the number of leaf locks it
     /// holds, kept as a thread-specific value.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -60,12 +64,15 @@ package enum LockOrder {
         guard rank != .leaf else { return }
         let h = held
         let conflicting = h & ~((1 << UInt(rank.rawValue)) - 1)
-        assert(conflicting == 0, "taking a \(rank) lock while holding a lock of rank \(h >= leafUnit ? LockRank.leaf.rawValue : conflicting.trailingZeroBitCount)", file: file, line: line)
+        if conflicting != 0 {
+            let other = h >= leafUnit ? LockRank.leaf.rawValue : conflicting.trailingZeroBitCount
+            assertionFailure("taking a \(rank) lock while holding a lock of rank \(other)", file: file, line: line)
+        }
         #endif
     }
 
     /// Records that this thread took (or let go of) a lock of `rank` (debug builds). A lock
-    /// of ranks 1–4 that is re-entered (libpulse's, on its own thread) is recorded once by its
+    /// of ranks 1–5 that is re-entered (libpulse's, on its own thread) is recorded once by its
     /// outermost taker: `taken` returns whether this call recorded it. Leaves are counted.
     @inline(__always)
     @discardableResult

@@ -245,7 +245,8 @@ private final class PlayingQueue: Sendable {
         queue = try #require(player.queue)
         timeline = try queue.makeTimeline()
         try queue.addPropertyListener(.currentDevice) { [weak self] q, _ in
-            self?.devices.withLock { $0.append(q.currentDevice ?? "none") }
+            let device = q.currentDevice ?? "none"
+            self?.devices.withLock { $0.append(device) }
             self?.moved.signal()
         }
         try queue.addPropertyListener(.isRunning) { [stopped] q, _ in if !q.isRunning { stopped.signal() } }
