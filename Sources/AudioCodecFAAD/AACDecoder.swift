@@ -103,7 +103,7 @@ public final class AACDecoder: AudioDecoder {
         let flagsType = Int(input.formatFlags.rawValue)
         var asc: AudioSpecificConfig?
         if let magicCookie, !magicCookie.isEmpty, let bytes = try AACMagicCookie.audioSpecificConfig(from: magicCookie) {
-            asc = try AudioSpecificConfig(bytes: bytes)
+            asc = try parsed { () throws(AudioSpecificConfig.ParseError) in try AudioSpecificConfig(bytes: bytes) }
         }
         if asc == nil {
             let type: Int = switch input.formatID {
@@ -115,7 +115,9 @@ public final class AACDecoder: AudioDecoder {
                 throw AudioCodecError(.formatNotSupported, "AAC stream description with 0 channels and no magic cookie")
             }
             let coreChannels = type == 29 ? 1 : Int(input.channelsPerFrame)
-            asc = try AudioSpecificConfig(objectType: type, sampleRate: input.sampleRate, channels: coreChannels)
+            asc = try parsed { () throws(AudioSpecificConfig.ParseError) in
+                try AudioSpecificConfig(objectType: type, sampleRate: input.sampleRate, channels: coreChannels)
+            }
         }
         guard let asc else { throw AudioCodecError(.unspecified, "no AudioSpecificConfig") }
         audioSpecificConfig = asc
@@ -171,7 +173,7 @@ public final class AACDecoder: AudioDecoder {
                     asc, coreIndex: faadCoreIndex, extensionIndex: faadCoreIndex, ps: psHint && asc.channelCount == 1)
             }
         case .absent, .unspecified:
-            faadASC = try asc.coreOnly(coreIndex: faadCoreIndex)
+            faadASC = try Self.coreConfig(asc, coreIndex: faadCoreIndex)
         }
         sbrMode = mode
         faadConfig = faadASC
@@ -228,11 +230,18 @@ public final class AACDecoder: AudioDecoder {
         return h
     }
 
+    /// `config`'s core (at sampling index `coreIndex`) without SBR or PS signalling.
+    private static func coreConfig(_ config: AudioSpecificConfig, coreIndex: Int) throws(AudioCodecError) -> AudioSpecificConfig {
+        try parsed { () throws(AudioSpecificConfig.ParseError) in try config.coreOnly(coreIndex: coreIndex) }
+    }
+
     /// `config`'s core (at sampling index `coreIndex`) with explicit hierarchical SBR signalling.
     private static func sbrConfig(
         _ config: AudioSpecificConfig, coreIndex: Int, extensionIndex: Int, ps: Bool
     ) throws(AudioCodecError) -> AudioSpecificConfig {
-        try config.coreOnly(coreIndex: coreIndex).withExplicitSBR(extensionIndex: extensionIndex, ps: ps)
+        try parsed { () throws(AudioSpecificConfig.ParseError) in
+            try config.coreOnly(coreIndex: coreIndex).withExplicitSBR(extensionIndex: extensionIndex, ps: ps)
+        }
     }
 
     /// Reopens faad2, dropping all state.
@@ -426,5 +435,14 @@ public final class AACDecoder: AudioDecoder {
         guard n > 0 else { return }
         buffer.freeSpace(0).baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: n * Int(outputFormat.bytesPerFrame))
         buffer.frameLength += n
+    }
+}
+
+/// `body`'s config, its parse errors as the codec's (`badData`, `formatNotSupported`).
+private func parsed(_ body: () throws(AudioSpecificConfig.ParseError) -> AudioSpecificConfig) throws(AudioCodecError) -> AudioSpecificConfig {
+    do {
+        return try body()
+    } catch {
+        throw AudioCodecError(error)
     }
 }

@@ -47,3 +47,11 @@ public struct AudioCodecError: AudioResultError {
         self.reason = reason
     }
 }
+
+extension AudioCodecError {
+    /// A config that does not parse, as a codec reports it: malformed is `badData`,
+    /// unsupported is `formatNotSupported`.
+    public init(_ error: AudioSpecificConfig.ParseError) {
+        self.init(error.kind == .malformed ? .badData : .formatNotSupported, error.reason)
+    }
+}

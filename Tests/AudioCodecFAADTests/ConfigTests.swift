@@ -55,6 +55,8 @@ func expectCodecError(
         Issue.record("expected \(code), but it succeeded", sourceLocation: sourceLocation)
     } catch let error as AudioCodecError {
         #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+    } catch let error as AudioSpecificConfig.ParseError {
+        #expect(AudioCodecError(error).code == code, "\(error)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
     }
@@ -183,7 +185,11 @@ struct MagicCookieTests {
             }
             do throws(AudioCodecError) {
                 if let asc = try AACMagicCookie.audioSpecificConfig(from: cookie) {
-                    _ = try AudioSpecificConfig(bytes: asc)
+                    do throws(AudioSpecificConfig.ParseError) {
+                        _ = try AudioSpecificConfig(bytes: asc)
+                    } catch {
+                        throw AudioCodecError(error)
+                    }
                     _ = try AACDecoder(input: aacFormat(44100, 2), magicCookie: cookie)
                 }
                 outcomes.parsed += 1

@@ -122,7 +122,7 @@ struct MP4SampleDescription {
             let config = try ESDescriptor(descriptor, offset: esds.offset)
             switch config.objectTypeIndication {
             case 0x40, 0x66, 0x67, 0x68:
-                guard let asc = config.decoderSpecificInfo, let parsed = MP4AudioConfig(asc) else {
+                guard let asc = config.decoderSpecificInfo, let parsed = AudioSpecificConfig.streamSummary(of: asc) else {
                     throw AudioFileError(.invalidFile, "AAC without a readable AudioSpecificConfig", chunk: "esds", offset: esds.offset)
                 }
                 let outChannels = parsed.channels > 0 ? UInt32(parsed.channels) : channels

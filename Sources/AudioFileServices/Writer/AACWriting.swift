@@ -28,7 +28,7 @@ struct AACConfig: Sendable, Equatable {
             }
             asc = dsi
         }
-        guard let parsed = MP4AudioConfig(asc) else { throw bad("holds no readable AudioSpecificConfig") }
+        guard let parsed = AudioSpecificConfig.streamSummary(of: asc) else { throw bad("holds no readable AudioSpecificConfig") }
         guard parsed.outputRate == format.sampleRate else {
             throw bad("describes \(parsed.outputRate) Hz audio; the data format has \(format.sampleRate) Hz")
         }

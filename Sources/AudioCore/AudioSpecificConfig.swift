@@ -1,5 +1,3 @@
-import AudioCore
-public import AudioCodecs
 
 /// An MPEG-4 AudioSpecificConfig (ISO/IEC 14496-3, 1.6.2.1): what an AAC decoder needs to know
 /// before the first access unit.
@@ -10,11 +8,31 @@ public import AudioCodecs
 /// program_config_element when the channel configuration is 0, and the backward-compatible sync
 /// extensions (0x2b7 for SBR, 0x548 for PS) that may follow it, read only when the config holds
 /// their bits. Every read is bounds-checked; a config that ends before a mandatory field (object
-/// types, rates, channel configuration, a program config element) is `badData`; one that ends
+/// types, rates, channel configuration, a program config element) is ``ParseError/Kind/malformed``; one that ends
 /// inside the GASpecificConfig's flags and the fields they bring reads them as zero, as ffmpeg
-/// does (audiobooks carry 2-byte configs that set `dependsOnCoreCoder`). A syntax this project
-/// cannot decode is `formatNotSupported`.
+/// does (audiobooks carry 2-byte configs that set `dependsOnCoreCoder`). A syntax this package
+/// cannot decode is ``ParseError/Kind/unsupported``, a broken one ``ParseError/Kind/malformed``.
+///
+/// The one parser of the package: AAC decoding (AudioCodecFAAD), the MPEG-4 and ADTS readers and
+/// writers (AudioFileServices, through ``streamSummary(of:)``) and the C API's format
+/// information all read configs here.
 public struct AudioSpecificConfig: Hashable, Sendable {
+    /// Why bytes are not an AudioSpecificConfig this package reads.
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
+        /// Malformed (the syntax is broken: too short, a reserved value) or unsupported (a
+        /// valid syntax this package does not decode: an object type that is not AAC, error
+        /// protection).
+        public enum Kind: Sendable { case malformed, unsupported }
+        public var kind: Kind
+        /// What is wrong, naming the field.
+        public var reason: String
+        public var description: String { reason }
+        init(_ kind: Kind, _ reason: String) {
+            self.kind = kind
+            self.reason = reason
+        }
+    }
+
     /// Whether a config says a tool (SBR or PS) is used.
     public enum Signalling: Hashable, Sendable {
         /// Signalled as present (explicit signalling).
@@ -64,15 +82,15 @@ public struct AudioSpecificConfig: Hashable, Sendable {
     static let errorResilientTypes: Set<Int> = [17, 19, 20, 21, 22, 23]
 
     /// Parses `bytes` as an AudioSpecificConfig.
-    public init(bytes: [UInt8]) throws(AudioCodecError) {
+    public init(bytes: [UInt8]) throws(ParseError) {
         guard bytes.count >= 2 else {
-            throw AudioCodecError(.badData, "AudioSpecificConfig of \(bytes.count) bytes (at least 2 are needed)")
+            throw ParseError(.malformed, "AudioSpecificConfig of \(bytes.count) bytes (at least 2 are needed)")
         }
         self.bytes = bytes
         var r = ConfigBitReader(bytes)
         let firstType = try r.objectType()
         guard firstType != 0 else {
-            throw AudioCodecError(.badData, "AudioSpecificConfig with audio object type 0 (null)")
+            throw ParseError(.malformed, "AudioSpecificConfig with audio object type 0 (null)")
         }
         signalledObjectType = firstType
         let (index, rate) = try r.samplingFrequency()
@@ -90,7 +108,7 @@ public struct AudioSpecificConfig: Hashable, Sendable {
             if coreType == 22 { _ = try r.bits(4) }  // extensionChannelConfiguration (ER BSAC)
         }
         guard Self.gaObjectTypes.contains(coreType) else {
-            throw AudioCodecError(.formatNotSupported, "MPEG-4 audio object type \(coreType) is not AAC")
+            throw ParseError(.unsupported, "MPEG-4 audio object type \(coreType) is not AAC")
         }
         gaSpecificStart = r.position
         // GASpecificConfig (ISO/IEC 14496-3, 4.4.1). Its flags and the fields they bring are
@@ -105,7 +123,7 @@ public struct AudioSpecificConfig: Hashable, Sendable {
         case 1...6: channels = configuration
         case 7: channels = 8
         default:
-            throw AudioCodecError(.formatNotSupported, "channel configuration \(configuration) is reserved")
+            throw ParseError(.unsupported, "channel configuration \(configuration) is reserved")
         }
         if coreType == 6 || coreType == 20 { _ = r.bitsOrZero(3) }  // layerNr
         if extensionFlag {
@@ -116,7 +134,7 @@ public struct AudioSpecificConfig: Hashable, Sendable {
         if Self.errorResilientTypes.contains(coreType) {
             let epConfig = r.bitsOrZero(2)
             guard epConfig == 0 else {
-                throw AudioCodecError(.formatNotSupported, "error protection (epConfig \(epConfig)) is not supported")
+                throw ParseError(.unsupported, "error protection (epConfig \(epConfig)) is not supported")
             }
         }
         gaSpecificEnd = r.position
@@ -140,16 +158,16 @@ public struct AudioSpecificConfig: Hashable, Sendable {
             }
         }
         if ps == .present, sbr != .present {
-            throw AudioCodecError(.badData, "PS signalled without SBR")
+            throw ParseError(.malformed, "PS signalled without SBR")
         }
         guard channels > 0 else {
-            throw AudioCodecError(.formatNotSupported, "AudioSpecificConfig with no channels")
+            throw ParseError(.unsupported, "AudioSpecificConfig with no channels")
         }
         if index == 15 && rate <= 0 {
-            throw AudioCodecError(.badData, "explicit sampling rate of 0 Hz")
+            throw ParseError(.malformed, "explicit sampling rate of 0 Hz")
         }
         guard channels <= 64 else {
-            throw AudioCodecError(.formatNotSupported, "more than 64 channels")
+            throw ParseError(.unsupported, "more than 64 channels")
         }
         (self.audioObjectType, self.samplingFrequencyIndex, self.samplingFrequency) = (coreType, index, rate)
         self.channelConfiguration = configuration
@@ -164,32 +182,32 @@ public struct AudioSpecificConfig: Hashable, Sendable {
     /// The AudioSpecificConfig for a plain AAC stream: `objectType` (2 for LC), `sampleRate` and
     /// `channels` (1–6 or 8). For object type 5 (HE-AAC) or 29 (HE-AAC v2), `sampleRate` is the
     /// output rate and the core runs at half of it; HE-AAC v2 has a mono core.
-    public init(objectType: Int, sampleRate: Double, channels: Int) throws(AudioCodecError) {
+    public init(objectType: Int, sampleRate: Double, channels: Int) throws(ParseError) {
         let hierarchical = objectType == 5 || objectType == 29
         let coreType = hierarchical ? 2 : objectType
         guard Self.gaObjectTypes.contains(coreType), coreType != 22, coreType != 6, coreType != 20 else {
-            throw AudioCodecError(.formatNotSupported, "cannot describe MPEG-4 audio object type \(objectType) without a magic cookie")
+            throw ParseError(.unsupported, "cannot describe MPEG-4 audio object type \(objectType) without a magic cookie")
         }
         let configuration: Int
         switch channels {
         case 1...6: configuration = channels
         case 8: configuration = 7
         default:
-            throw AudioCodecError(.formatNotSupported, "\(channels) AAC channels need a magic cookie (program config element)")
+            throw ParseError(.unsupported, "\(channels) AAC channels need a magic cookie (program config element)")
         }
         guard sampleRate.isFinite, sampleRate > 0, sampleRate < 1e6, sampleRate == sampleRate.rounded() else {
-            throw AudioCodecError(.formatNotSupported, "AAC sampling rate \(sampleRate) Hz")
+            throw ParseError(.unsupported, "AAC sampling rate \(sampleRate) Hz")
         }
         let outputRate = Int(sampleRate)
         let coreRate = hierarchical ? outputRate / 2 : outputRate
         guard let coreIndex = Self.samplingFrequencies.firstIndex(of: coreRate),
               !hierarchical || outputRate % 2 == 0 else {
-            throw AudioCodecError(.formatNotSupported, "AAC has no sampling frequency index for \(coreRate) Hz")
+            throw ParseError(.unsupported, "AAC has no sampling frequency index for \(coreRate) Hz")
         }
         var w = ConfigBitWriter()
         if hierarchical {
             guard let extensionIndex = Self.samplingFrequencies.firstIndex(of: outputRate) else {
-                throw AudioCodecError(.formatNotSupported, "AAC has no sampling frequency index for \(outputRate) Hz")
+                throw ParseError(.unsupported, "AAC has no sampling frequency index for \(outputRate) Hz")
             }
             w.write(UInt32(objectType), 5)
             w.write(UInt32(coreIndex), 4)
@@ -215,7 +233,7 @@ public struct AudioSpecificConfig: Hashable, Sendable {
     /// A config with the same core and explicit hierarchical SBR signalling (object type 5, or 29
     /// when `ps`) whose SBR output runs at `extensionIndex`. With `extensionIndex` equal to the
     /// core's index this is downsampled SBR: the output stays at the core rate.
-    func withExplicitSBR(extensionIndex: Int, ps: Bool) throws(AudioCodecError) -> AudioSpecificConfig {
+    package func withExplicitSBR(extensionIndex: Int, ps: Bool) throws(ParseError) -> AudioSpecificConfig {
         var w = ConfigBitWriter()
         w.write(ps ? 29 : 5, 5)
         writeFrequency(&w, index: samplingFrequencyIndex, rate: samplingFrequency)
@@ -228,7 +246,7 @@ public struct AudioSpecificConfig: Hashable, Sendable {
 
     /// A config with the same core and GASpecificConfig but no SBR/PS signalling at all, with the
     /// sampling frequency index replaced by `coreIndex` where given.
-    func coreOnly(coreIndex: Int? = nil) throws(AudioCodecError) -> AudioSpecificConfig {
+    package func coreOnly(coreIndex: Int? = nil) throws(ParseError) -> AudioSpecificConfig {
         var w = ConfigBitWriter()
         w.writeObjectType(audioObjectType)
         if let coreIndex {
@@ -283,7 +301,7 @@ public struct AudioSpecificConfig: Hashable, Sendable {
 enum ProgramConfigElement {
     /// Reads a PCE and returns its channel count. `configStart` is the bit offset of the config,
     /// which byte_alignment() is relative to.
-    static func parse(_ r: inout ConfigBitReader, configStart: Int) throws(AudioCodecError) -> Int {
+    static func parse(_ r: inout ConfigBitReader, configStart: Int) throws(AudioSpecificConfig.ParseError) -> Int {
         _ = try r.bits(4 + 2 + 4)  // element_instance_tag, object_type, sampling_frequency_index
         let front = Int(try r.bits(4))
         let side = Int(try r.bits(4))
@@ -338,9 +356,9 @@ struct ConfigBitReader {
     var remaining: Int { bytes.count * 8 - position }
 
     /// Reads `count` bits (any count; values wider than 32 bits keep the low 32).
-    mutating func bits(_ count: Int) throws(AudioCodecError) -> UInt32 {
+    mutating func bits(_ count: Int) throws(AudioSpecificConfig.ParseError) -> UInt32 {
         guard count >= 0, count <= remaining else {
-            throw AudioCodecError(.badData, "AudioSpecificConfig ends at bit \(bytes.count * 8) while reading bit \(position + count)")
+            throw AudioSpecificConfig.ParseError(.malformed, "AudioSpecificConfig ends at bit \(bytes.count * 8) while reading bit \(position + count)")
         }
         let value = peek(count)
         position += count
@@ -376,17 +394,17 @@ struct ConfigBitReader {
     }
 
     /// GetAudioObjectType(): 5 bits, 31 escapes to 32 + 6 bits.
-    mutating func objectType() throws(AudioCodecError) -> Int {
+    mutating func objectType() throws(AudioSpecificConfig.ParseError) -> Int {
         let type = Int(try bits(5))
         return type == 31 ? 32 + Int(try bits(6)) : type
     }
 
     /// A sampling frequency index and its rate (24 bits follow index 15).
-    mutating func samplingFrequency() throws(AudioCodecError) -> (index: Int, rate: Int) {
+    mutating func samplingFrequency() throws(AudioSpecificConfig.ParseError) -> (index: Int, rate: Int) {
         let index = Int(try bits(4))
         if index == 15 { return (15, Int(try bits(24))) }
         guard index < AudioSpecificConfig.samplingFrequencies.count else {
-            throw AudioCodecError(.badData, "reserved sampling frequency index \(index)")
+            throw AudioSpecificConfig.ParseError(.malformed, "reserved sampling frequency index \(index)")
         }
         return (index, AudioSpecificConfig.samplingFrequencies[index])
     }
