@@ -68,7 +68,7 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         // AudioConverter: decoder or encoder, PCM conversion, channel map and sample-rate
         // conversion (libsoxr) in one pull-model converter.
-        .target(name: "AudioConverterServices", dependencies: ["AudioCore", "AudioCodecs", "CSoxr", "Locking"], swiftSettings: strict),
+        .target(name: "AudioConverterServices", dependencies: ["AudioCore", "AudioCodecs", "CSoxr"], swiftSettings: strict),
         .target(
             name: "ExtendedAudioFileServices",
             dependencies: ["AudioFileServices", "AudioCodecs", "AudioConverterServices", "Locking"],
@@ -113,7 +113,14 @@ let package = Package(
         ),
         // Apple's C API: the header tree (and the C data symbols), and its functions in Swift.
         .target(name: "CAudioToolbox"),
-        .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AudioQueueKit", "Locking"], swiftSettings: strict),
+        .target(
+            name: "AudioToolbox",
+            // Every module its files import, named here (AudioQueueKit registers the codecs and backends).
+            dependencies: [
+                "CAudioToolbox", "AudioQueueKit", "AudioCore", "AudioCodecs", "AudioCodecFAAD", "AudioConverterServices",
+                "AudioDevices", "AudioFileServices", "AudioQueueServices", "ExtendedAudioFileServices", "Locking",
+            ],
+            swiftSettings: strict),
         // What the command-line tools share (status line, level bars, afconvert's data format names).
         .target(
             name: "ToolSupport",
