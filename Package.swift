@@ -129,7 +129,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "afconvert",
-            dependencies: ["ExtendedAudioFileServices", "AudioConverterServices", "AudioQueueKit", "ToolSupport"],
+            dependencies: [
+                "ExtendedAudioFileServices", "AudioConverterServices", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
+                "AudioCodecFLAC", "AudioCodecOpus", "ToolSupport",
+            ],
             path: "Tools/afconvert",
             swiftSettings: strict
         ),
