@@ -56,8 +56,11 @@ let package = Package(
             providers: [.apt(["libmpg123-dev"])]
         ),
         .target(name: "AudioCodecMPG123", dependencies: ["AudioCodecs", "CMPG123"], swiftSettings: strict),
-        // AAC-LC encoding through libavcodec's native encoder (the modulemap links libavutil too).
-        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        // AAC-LC encoding through libavcodec's native encoder: a plain C target that opens
+        // libavcodec (and with it libavutil) with dlopen when the first encoder is made, instead of
+        // linking it, so that a program that encodes no AAC does not load it and the hundred
+        // libraries it needs at every start. Its headers come from libavcodec-dev.
+        .target(name: "CAVCodec"),
         .target(name: "AudioCodecAVCodec", dependencies: ["AudioCore", "AudioCodecs", "CAVCodec"], swiftSettings: strict),
         // FLAC decoding and encoding (libFLAC).
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
@@ -136,7 +139,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "afconvert",
-            dependencies: ["ExtendedAudioFileServices", "AudioConverterServices", "AudioQueueKit", "ToolSupport"],
+            dependencies: [
+                "ExtendedAudioFileServices", "AudioConverterServices", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
+                "AudioCodecFLAC", "AudioCodecOpus", "ToolSupport",
+            ],
             path: "Tools/afconvert",
             swiftSettings: strict
         ),

@@ -27,6 +27,8 @@ import CAVCodec
 /// a frame holding NaN or infinity). Errors from libavcodec itself are `unspecified` (`'what'`).
 /// The first encoder lowers libavutil's log level from its default (info) to errors, so that
 /// libavcodec does not print its statistics to standard error; a level the program set is kept.
+/// libavcodec is loaded when the first encoder is made, not when the program starts; an
+/// encoder cannot be made (`unspecified`) when it cannot be loaded.
 public final class AACEncoder: AudioEncoder {
     /// Interleaved native-endian Float32 at the output's rate and channel count.
     public let inputFormat: AudioStreamBasicDescription
@@ -113,7 +115,10 @@ public final class AACEncoder: AudioEncoder {
         sampleRate = rate
         bitRates = AACEncoderBitRates(sampleRate: rate, channels: channels)
         bitRate = bitRates.defaultRate
-        guard let packet = av_packet_alloc() else {
+        guard cavcodec_load() != 0 else {
+            throw AudioCodecError(.unspecified, "libavcodec could not be loaded: \(String(cString: cavcodec_load_error()))")
+        }
+        guard let packet = cavcodec_packet_alloc() else {
             throw AudioCodecError(.unspecified, "libavcodec could not allocate a packet")
         }
         self.packet = packet
@@ -123,7 +128,7 @@ public final class AACEncoder: AudioEncoder {
     deinit {
         close()
         var packet: UnsafeMutablePointer<AVPacket>? = self.packet
-        av_packet_free(&packet)
+        cavcodec_packet_free(&packet)
     }
 
     /// Encodes `frameCount` frames: writes the packets that become complete (a packet's frames
@@ -179,7 +184,7 @@ public final class AACEncoder: AudioEncoder {
                 try zeroPending()
                 try send()
             }
-            guard avcodec_send_frame(context, nil) >= 0 else {
+            guard cavcodec_send_frame(context, nil) >= 0 else {
                 throw AudioCodecError(.unspecified, "libavcodec refused the end of the stream")
             }
             flushing = true
@@ -188,7 +193,7 @@ public final class AACEncoder: AudioEncoder {
         var ended = false
         while true {
             if !held {
-                let status = avcodec_receive_packet(context, packet)
+                let status = cavcodec_receive_packet(context, packet)
                 if status == cavcodec_error_eof() {
                     ended = true
                     break
@@ -257,9 +262,9 @@ public final class AACEncoder: AudioEncoder {
     }
 
     private func close() {
-        av_frame_free(&frame)
-        avcodec_free_context(&context)
-        av_packet_unref(packet)
+        cavcodec_frame_free(&frame)
+        cavcodec_free_context(&context)
+        cavcodec_packet_unref(packet)
         held = false
     }
 
@@ -275,7 +280,7 @@ public final class AACEncoder: AudioEncoder {
     /// Makes the frame's buffer writable (libavcodec may still hold the last one sent) and
     /// silences its samples from `pending` on.
     private func zeroPending() throws(AudioCodecError) {
-        guard let frame, av_frame_make_writable(frame) >= 0, let planes = frame.pointee.extended_data else {
+        guard let frame, cavcodec_frame_make_writable(frame) >= 0, let planes = frame.pointee.extended_data else {
             throw AudioCodecError(.unspecified, "libavcodec could not provide a frame buffer")
         }
         for c in 0..<channels {
@@ -288,7 +293,7 @@ public final class AACEncoder: AudioEncoder {
     /// Copies `frames` interleaved frames from `source` into the frame's planes after `pending`.
     private func store(_ source: UnsafeRawPointer, frames: Int) throws(AudioCodecError) {
         guard let frame else { throw AudioCodecError(.unspecified, "the libavcodec encoder could not be reopened") }
-        if pending == 0, av_frame_make_writable(frame) < 0 {
+        if pending == 0, cavcodec_frame_make_writable(frame) < 0 {
             throw AudioCodecError(.unspecified, "libavcodec could not provide a frame buffer")
         }
         guard let planes = frame.pointee.extended_data else { throw AudioCodecError(.unspecified, "frame without planes") }
@@ -309,7 +314,7 @@ public final class AACEncoder: AudioEncoder {
     private func send() throws(AudioCodecError) {
         guard let context, let frame else { throw AudioCodecError(.unspecified, "the libavcodec encoder could not be reopened") }
         frame.pointee.pts = Int64(framesSent)
-        let status = avcodec_send_frame(context, frame)
+        let status = cavcodec_send_frame(context, frame)
         guard status >= 0 else { throw AudioCodecError(.unspecified, "libavcodec refused a frame (\(status))") }
         framesSent += Self.frameLength
         pending = 0
@@ -329,7 +334,7 @@ public final class AACEncoder: AudioEncoder {
     ) throws(AudioCodecError) {
         guard let context else { return }
         while true {
-            let status = avcodec_receive_packet(context, packet)
+            let status = cavcodec_receive_packet(context, packet)
             if status == cavcodec_error_again() { return }
             guard status >= 0 else { throw AudioCodecError(.unspecified, "libavcodec failed to encode (\(status))") }
             held = true
@@ -347,7 +352,7 @@ public final class AACEncoder: AudioEncoder {
     ) throws(AudioCodecError) -> Bool {
         let size = Int(packet.pointee.size)
         guard size <= maximumPacketSize else {
-            av_packet_unref(packet)
+            cavcodec_packet_unref(packet)
             held = false
             throw AudioCodecError(.unspecified, "libavcodec wrote a packet of \(size) bytes (at most \(maximumPacketSize) are allowed)")
         }
@@ -361,7 +366,7 @@ public final class AACEncoder: AudioEncoder {
         written.packets += 1
         written.bytes += size
         packetsWritten += 1
-        av_packet_unref(packet)
+        cavcodec_packet_unref(packet)
         held = false
         return true
     }

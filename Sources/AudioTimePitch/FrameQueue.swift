@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The interleaved output a processor holds until it is read, and the length rule: the output
 /// never exceeds round(Σ framesᵢ / rateᵢ) and, after ``finish()``, equals it (the tail is trimmed

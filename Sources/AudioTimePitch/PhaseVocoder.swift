@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The phase vocoder's frame: analysis of one windowed block per channel, identity phase locking
 /// (Laroche and Dolson) and the windowed inverse, overlap-added into an accumulator.

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A real FFT of a power-of-two size n: a complex radix-2 FFT of size n/2 over the even/odd
 /// samples packed as complex numbers, split into the n/2 + 1 bins of the real spectrum.

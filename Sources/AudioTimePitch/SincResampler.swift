@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A linear-phase variable-ratio resampler over interleaved Float32: a Kaiser-windowed sinc
 /// (16 zero crossings each side, β = 9, read from a table with linear interpolation), its cutoff

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Spectral (`'spec'`): a phase vocoder with identity phase locking, then a linear-phase
 /// windowed-sinc resampler (``SincResampler``) for pitch.

@@ -83,6 +83,13 @@ struct DebianPackagesTests {
             let owner = try #require(try owner(of: link.destination), "no Debian package owns \(link.destination), where \(link.path) points")
             needed[owner] = "owns \(link.destination), where \(link.path) points"
         }
+        let arch = try runProcess("/usr/bin/uname", ["-m"]).out.trimmingCharacters(in: .whitespacesAndNewlines) + "-linux-gnu"
+        for (target, (header, package)) in Self.dlopenedLibraries {
+            let candidates = ["/usr/include/\(header)", "/usr/include/\(arch)/\(header)"]
+            let file = try #require(candidates.first { FileManager.default.fileExists(atPath: $0) }, "\(target)'s <\(header)> is in none of \(candidates)")
+            #expect(try owner(of: file) == package, "\(file), which \(target) compiles against, is not \(package)'s")
+            needed[package] = "owns \(file), the header \(target) compiles against (it opens the library with dlopen)"
+        }
         if targets.contains(where: { $0.pkgConfig != nil }) {
             let tool = try #require(try installedFile(of: "pkg-config"), "no Debian package installed pkg-config")
             needed[try #require(try owner(of: tool), "no Debian package owns \(tool)")] = "owns \(tool), with which SwiftPM reads the pkgConfig modules"
@@ -98,6 +105,13 @@ struct DebianPackagesTests {
         }
         return needed
     }
+
+    /// C targets that compile against a library's headers (found on the compiler's default
+    /// paths) but open the library with dlopen instead of linking it: target → (a header it
+    /// includes, the Debian package that installs it).
+    static let dlopenedLibraries: [String: (header: String, package: String)] = [
+        "CAVCodec": ("libavcodec/avcodec.h", "libavcodec-dev"),
+    ]
 
     /// A symbolic link under `Sources/*/include` to a system header folder or file.
     struct HeaderLink {

@@ -8,7 +8,8 @@ import ProcessSupport
 /// so does one README names that no longer links either.
 @Suite("Licences of the products")
 struct LicenceTests {
-    /// The system library targets of GPL libraries.
+    /// The targets that bring in GPL libraries (CAVCodec opens libavcodec with dlopen, which
+    /// binds the program as linking does).
     static let gplTargets: Set<String> = ["CFAAD2", "CAVCodec"]
 
     @Test func theProductsThatLinkGPLLibrariesAreTheOnesREADMENames() throws {

@@ -8,7 +8,11 @@ import AudioCore
 import AudioFileServices
 import AudioCodecs
 import AudioConverterServices
-import AudioQueueKit
+import AudioCodecFAAD
+import AudioCodecMPG123
+import AudioCodecAVCodec
+import AudioCodecFLAC
+import AudioCodecOpus
 import ExtendedAudioFileServices
 import ToolSupport
 
@@ -90,7 +94,15 @@ if fileType == nil {
 }
 let isMPEG4 = FileTypeName.holdsAAC(fileType!)
 
-AudioQueueKit.registerAll()
+// The codecs AudioQueueKit.registerAll() registers, without its audio backends and queues: a
+// file conversion plays nothing, and linking them loaded the sound server and device libraries
+// (PulseAudio, ALSA, PipeWire) and the time/pitch unit's at every start.
+AACDecoder.register()
+MP3Decoder.register()
+FLACDecoder.register()
+OpusDecoder.register()
+AACEncoder.register()
+FLACEncoder.register()
 
 let reader: ExtAudioFile
 do {
