@@ -83,7 +83,8 @@ final class TonePlayer: Sendable {
         try queue.setCurrentDevice(uid)
         timeline = try queue.makeTimeline()
         try queue.addPropertyListener(.currentDevice) { [weak self] q, _ in
-            self?.devices.withLock { $0.append(q.currentDevice ?? "none") }
+            let device = q.currentDevice ?? "none"
+            self?.devices.withLock { $0.append(device) }
             self?.moved.signal()
         }
         try queue.addPropertyListener(.isRunning) { [stopped] q, _ in if !q.isRunning { stopped.signal() } }

@@ -78,7 +78,10 @@ struct InputQueueTests {
         let recorder = InputRecorder()
         let (queue, device) = try makeQueue(buffers: 2, recorder: recorder)
         let notices = Guarded<[OSStatus]>([])
-        try queue.addPropertyListener(.converterError) { q, _ in notices.withLock { $0.append(q.converterError) } }
+        try queue.addPropertyListener(.converterError) { q, _ in
+            let error = q.converterError
+            notices.withLock { $0.append(error) }
+        }
         try queue.start()
         let timeline = try queue.makeTimeline()
         recorder.hold()
