@@ -9,29 +9,19 @@ public import AudioCore
 public final class PlacedInputDevice: AudioInputDevice, AudioCaptureSink, @unchecked Sendable {
     /// The device recorded from, opened with ``ChannelPlacement/deviceChannels``.
     public let device: any AudioInputDevice
+    private let scratch: PlacementScratch
     /// Which device channels the stream takes.
-    public let placement: ChannelPlacement
-    public let format: AudioStreamBasicDescription
-    private let scratch: UnsafeMutablePointer<Float>
-    private let scratchFrames: Int
+    public var placement: ChannelPlacement { scratch.placement }
+    public var format: AudioStreamBasicDescription { scratch.format }
     // Set before the device starts, and again only for another sink; read only on the I/O thread.
     nonisolated(unsafe) private var sink: (any AudioCaptureSink)?
 
     /// Wraps `device`, which must have been opened with `placement.deviceChannels` channels;
     /// `formatNotSupported` when it was not.
     public init(device: any AudioInputDevice, placement: ChannelPlacement) throws(AudioDeviceError) {
-        guard Int(device.format.channelsPerFrame) == placement.deviceChannels else {
-            throw AudioDeviceError(.formatNotSupported, "\(device.info.uid) records \(device.format.channelsPerFrame) channels, not the \(placement.deviceChannels) the channel assignments need")
-        }
+        scratch = try PlacementScratch(device: device.info, deviceFormat: device.format, placement: placement, verb: "records")
         self.device = device
-        self.placement = placement
-        format = .deviceFloat(sampleRate: device.format.sampleRate, channels: placement.streamChannels)
-        scratchFrames = 2048
-        scratch = .allocate(capacity: scratchFrames * placement.streamChannels)
-        scratch.initialize(repeating: 0, count: scratchFrames * placement.streamChannels)
     }
-
-    deinit { scratch.deallocate() }
 
     public var info: AudioDeviceInfo { device.info }
     /// What the device records: all its channels.
@@ -51,11 +41,12 @@ public final class PlacedInputDevice: AudioInputDevice, AudioCaptureSink, @unche
     public func capture(_ samples: UnsafePointer<Float>, frameCount: Int, hostTime: UInt64) {
         guard let sink else { return }
         let nanosPerFrame = 1e9 / format.sampleRate
+        let placement = scratch.placement
         var done = 0
         while done < frameCount {
-            let n = min(scratchFrames, frameCount - done)
-            placement.pick(samples + done * placement.deviceChannels, into: scratch, frames: n)
-            sink.capture(scratch, frameCount: n, hostTime: hostTime == 0 ? 0 : hostTime + UInt64(Double(done) * nanosPerFrame))
+            let n = min(scratch.frames, frameCount - done)
+            placement.pick(samples + done * placement.deviceChannels, into: scratch.buffer, frames: n)
+            sink.capture(scratch.buffer, frameCount: n, hostTime: hostTime == 0 ? 0 : hostTime + UInt64(Double(done) * nanosPerFrame))
             done += n
         }
     }

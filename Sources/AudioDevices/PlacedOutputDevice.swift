@@ -10,11 +10,10 @@ public import AudioCore
 public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @unchecked Sendable {
     /// The device the audio goes to, opened with ``ChannelPlacement/deviceChannels``.
     public let device: any AudioOutputDevice
+    private let scratch: PlacementScratch
     /// Where the stream's channels go.
-    public let placement: ChannelPlacement
-    public let format: AudioStreamBasicDescription
-    private let scratch: UnsafeMutablePointer<Float>
-    private let scratchFrames: Int
+    public var placement: ChannelPlacement { scratch.placement }
+    public var format: AudioStreamBasicDescription { scratch.format }
     // Set before the device starts (its start orders the write before the I/O thread's reads),
     // and again only for another source; read only on the I/O thread.
     nonisolated(unsafe) private var source: (any AudioRenderSource)?
@@ -22,18 +21,9 @@ public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @un
     /// Wraps `device`, which must have been opened with `placement.deviceChannels` channels;
     /// `formatNotSupported` when it was not.
     public init(device: any AudioOutputDevice, placement: ChannelPlacement) throws(AudioDeviceError) {
-        guard Int(device.format.channelsPerFrame) == placement.deviceChannels else {
-            throw AudioDeviceError(.formatNotSupported, "\(device.info.uid) plays \(device.format.channelsPerFrame) channels, not the \(placement.deviceChannels) the channel assignments need")
-        }
+        scratch = try PlacementScratch(device: device.info, deviceFormat: device.format, placement: placement, verb: "plays")
         self.device = device
-        self.placement = placement
-        format = .deviceFloat(sampleRate: device.format.sampleRate, channels: placement.streamChannels)
-        scratchFrames = 2048
-        scratch = .allocate(capacity: scratchFrames * placement.streamChannels)
-        scratch.initialize(repeating: 0, count: scratchFrames * placement.streamChannels)
     }
-
-    deinit { scratch.deallocate() }
 
     public var info: AudioDeviceInfo { device.info }
     /// What the device plays: all its channels.
@@ -58,11 +48,12 @@ public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @un
 
     public func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
         guard let source else { return 0 }
+        let placement = scratch.placement
         var done = 0
         while done < frameCount {
-            let asked = min(scratchFrames, frameCount - done)
-            let got = min(max(source.render(into: scratch, frameCount: asked), 0), asked)
-            placement.place(scratch, into: buffer + done * placement.deviceChannels, frames: got)
+            let asked = min(scratch.frames, frameCount - done)
+            let got = min(max(source.render(into: scratch.buffer, frameCount: asked), 0), asked)
+            placement.place(scratch.buffer, into: buffer + done * placement.deviceChannels, frames: got)
             done += got
             if got < asked { break }
         }
@@ -71,12 +62,13 @@ public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @un
 
     public func renderReady(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
         guard let source else { return (0, true) }
+        let placement = scratch.placement
         var done = 0
         while done < frameCount {
-            let asked = min(scratchFrames, frameCount - done)
-            let (frames, ended) = source.renderReady(into: scratch, frameCount: asked)
+            let asked = min(scratch.frames, frameCount - done)
+            let (frames, ended) = source.renderReady(into: scratch.buffer, frameCount: asked)
             let got = min(max(frames, 0), asked)
-            placement.place(scratch, into: buffer + done * placement.deviceChannels, frames: got)
+            placement.place(scratch.buffer, into: buffer + done * placement.deviceChannels, frames: got)
             done += got
             if ended { return (done, true) }
             if got < asked { break }
