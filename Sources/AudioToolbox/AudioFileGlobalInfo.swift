@@ -1,5 +1,6 @@
 public import CAudioToolbox
 import struct AudioCore.FourCharCode
+import AudioFileServices
 
 // AudioFileGetGlobalInfoSize and AudioFileGetGlobalInfo: the file types this library reads
 // and writes, with the names, extensions, UTIs, MIME types and HFS type codes a Mac gives them
@@ -14,56 +15,51 @@ struct FileTypeInfo {
     let utis: [String]
     let mimeTypes: [String]
     let hfsCodes: [UInt32]
-    /// The data formats the writer accepts (empty: read only).
-    let formats: [UInt32]
+    /// The data formats the writer accepts (empty: read only), asked of the writer itself
+    /// (`AudioFileType.writableFormatIDs`).
+    var formats: [UInt32] { AudioFileServices.AudioFileType(rawValue: type).writableFormatIDs.map(\.rawValue) }
 
     static func code(_ s: String) -> UInt32 { FourCharCode(s).rawValue }
 
     static let aiffMIME = ["audio/aiff", "audio/x-aiff"]
     static let mpegMIME = ["audio/mpeg", "audio/x-mpeg"]
-    static let g711: [UInt32] = [kAudioFormatLinearPCM, kAudioFormatALaw, kAudioFormatULaw, kAudioFormatAppleIMA4]
-    /// AAC, which the MPEG-4, ADTS and CAF writers take.
-    static let aac: [UInt32] = [kAudioFormatMPEG4AAC]
-    /// What the MPEG-4 writer takes: AAC, Apple Lossless and FLAC.
-    static let mpeg4: [UInt32] = [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless, kAudioFormatFLAC]
 
     /// The types, readable ones in the order magic bytes are tried.
     static let all: [FileTypeInfo] = [
         FileTypeInfo(type: code("caff"), name: "CAF", extensions: ["caf"], utis: ["com.apple.coreaudio-format"],
-                     mimeTypes: ["audio/x-caf"], hfsCodes: [code("caff")], formats: g711 + aac + [kAudioFormatFLAC]),
+                     mimeTypes: ["audio/x-caf"], hfsCodes: [code("caff")]),
         FileTypeInfo(type: code("WAVE"), name: "WAVE", extensions: ["wav"], utis: ["com.microsoft.waveform-audio"],
-                     mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], hfsCodes: [code("WAVE")],
-                     formats: [kAudioFormatLinearPCM, kAudioFormatALaw, kAudioFormatULaw]),
-        FileTypeInfo(type: code("RF64"), name: "RF64", extensions: ["rf64"], utis: [], mimeTypes: [], hfsCodes: [], formats: []),
-        FileTypeInfo(type: code("BW64"), name: "BW64", extensions: ["bw64"], utis: [], mimeTypes: [], hfsCodes: [], formats: []),
+                     mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], hfsCodes: [code("WAVE")]),
+        FileTypeInfo(type: code("RF64"), name: "RF64", extensions: ["rf64"], utis: [], mimeTypes: [], hfsCodes: []),
+        FileTypeInfo(type: code("BW64"), name: "BW64", extensions: ["bw64"], utis: [], mimeTypes: [], hfsCodes: []),
         FileTypeInfo(type: code("AIFF"), name: "AIFF", extensions: ["aiff", "aif"], utis: ["public.aiff-audio"],
-                     mimeTypes: aiffMIME, hfsCodes: [code("AIFF")], formats: [kAudioFormatLinearPCM]),
+                     mimeTypes: aiffMIME, hfsCodes: [code("AIFF")]),
         FileTypeInfo(type: code("AIFC"), name: "AIFC", extensions: ["aifc", "aiff", "aif"], utis: ["public.aifc-audio"],
-                     mimeTypes: aiffMIME, hfsCodes: [code("AIFC")], formats: g711),
+                     mimeTypes: aiffMIME, hfsCodes: [code("AIFC")]),
         FileTypeInfo(type: code("m4af"), name: "Apple MPEG-4 Audio", extensions: ["m4a", "m4r"], utis: ["com.apple.m4a-audio"],
-                     mimeTypes: ["audio/mp4", "audio/x-m4a"], hfsCodes: [code("M4A ")], formats: mpeg4),
+                     mimeTypes: ["audio/mp4", "audio/x-m4a"], hfsCodes: [code("M4A ")]),
         FileTypeInfo(type: code("m4bf"), name: "Apple MPEG-4 AudioBooks", extensions: ["m4b"], utis: [],
-                     mimeTypes: [], hfsCodes: [code("M4B ")], formats: mpeg4),
+                     mimeTypes: [], hfsCodes: [code("M4B ")]),
         FileTypeInfo(type: code("mp4f"), name: "MPEG-4 Audio", extensions: ["mp4"], utis: ["public.mpeg-4"],
-                     mimeTypes: ["audio/mp4"], hfsCodes: [code("mpg4")], formats: mpeg4),
+                     mimeTypes: ["audio/mp4"], hfsCodes: [code("mpg4")]),
         FileTypeInfo(type: code("3gpp"), name: "3GP Audio", extensions: ["3gp"], utis: ["public.3gpp"],
-                     mimeTypes: ["audio/3gpp"], hfsCodes: [code("3gpp")], formats: []),
+                     mimeTypes: ["audio/3gpp"], hfsCodes: [code("3gpp")]),
         FileTypeInfo(type: code("3gp2"), name: "3GPP-2 Audio", extensions: ["3g2"], utis: ["public.3gpp2"],
-                     mimeTypes: ["audio/3gpp2"], hfsCodes: [code("3gp2")], formats: []),
+                     mimeTypes: ["audio/3gpp2"], hfsCodes: [code("3gp2")]),
         FileTypeInfo(type: code("adts"), name: "AAC ADTS", extensions: ["aac", "adts"], utis: ["public.aac-audio"],
-                     mimeTypes: ["audio/aac", "audio/x-aac"], hfsCodes: [code("adts")], formats: aac),
+                     mimeTypes: ["audio/aac", "audio/x-aac"], hfsCodes: [code("adts")]),
         FileTypeInfo(type: code("flac"), name: "FLAC", extensions: ["flac"], utis: ["org.xiph.flac"],
-                     mimeTypes: ["audio/flac"], hfsCodes: [code("flac")], formats: [kAudioFormatFLAC]),
+                     mimeTypes: ["audio/flac"], hfsCodes: [code("flac")]),
         FileTypeInfo(type: code("MPG3"), name: "MPEG Layer 3", extensions: ["mp3", "mpeg", "mpa"], utis: ["public.mp3"],
                      mimeTypes: ["audio/mpeg", "audio/mpeg3", "audio/mp3", "audio/x-mpeg3", "audio/x-mp3", "audio/x-mpeg"],
-                     hfsCodes: [code("MPG3")], formats: []),
+                     hfsCodes: [code("MPG3")]),
         FileTypeInfo(type: code("MPG2"), name: "MPEG Layer 2", extensions: ["mp2", "mpeg", "mpa"], utis: [],
-                     mimeTypes: mpegMIME, hfsCodes: [code("MPG2")], formats: []),
+                     mimeTypes: mpegMIME, hfsCodes: [code("MPG2")]),
         FileTypeInfo(type: code("MPG1"), name: "MPEG Layer 1", extensions: ["mp1", "mpeg", "mpa"], utis: [],
-                     mimeTypes: mpegMIME, hfsCodes: [code("MPG1")], formats: []),
+                     mimeTypes: mpegMIME, hfsCodes: [code("MPG1")]),
         // Not a Mac type: Ogg Opus, read only, under the capture pattern's code (see OpusFiles).
         FileTypeInfo(type: code("OggS"), name: "Ogg Opus", extensions: ["opus", "ogg", "oga"], utis: ["org.xiph.opus"],
-                     mimeTypes: ["audio/ogg", "audio/opus"], hfsCodes: [], formats: []),
+                     mimeTypes: ["audio/ogg", "audio/opus"], hfsCodes: []),
     ]
 
     static func find(_ type: UInt32) -> FileTypeInfo? { all.first { $0.type == type } }

@@ -64,6 +64,21 @@ struct TapRefusalTests {
         #expect(seen.filter(\.1).count >= 20, sourceLocation: sourceLocation)
     }
 
+    /// Stops `queue` asynchronously and renders it to the end on a thread of its own: false when
+    /// that never ends (a call inside its tap waited for a lock).
+    func rendersToTheEnd(_ queue: AudioQueue) throws -> Bool {
+        try queue.stop(immediate: false)
+        return finishes { _ = try? renderAll(queue, chunk: 1024) }
+    }
+
+    /// Records through an input queue on `device`: false when the capture thread, which runs the
+    /// tap, never delivers a buffer after the probes (a call inside the tap waited for a lock).
+    func captureDelivers(_ device: TestInputDevice, _ recorder: InputRecorder, _ answers: Answers) -> Bool {
+        device.push(frames: 9600)
+        let delivered = finishes { _ = eventually(within: Self.refusedTimeout - 5) { recorder.count >= 1 && answers.seen != nil } }
+        return delivered && recorder.count >= 1
+    }
+
     // MARK: Output queues
 
     /// Every category of an output queue's members, called on `queue`.
@@ -143,9 +158,9 @@ struct TapRefusalTests {
         let answers = Answers()
         let spare = Guarded<AudioQueueBuffer?>(nil)
         let queue = try outputQueueProbing(answers) { queue in Self.outputProbes(queue, spare: spare.withLock { $0! }) }
-        spare.withLock { $0 = try? queue.allocateBuffer(byteCapacity: 4096) }
-        try queue.stop(immediate: false)
-        let rendered = finishes { _ = try? renderAll(queue, chunk: 1024) }
+        let buffer = try queue.allocateBuffer(byteCapacity: 4096)
+        spare.withLock { $0 = buffer }
+        let rendered = try rendersToTheEnd(queue)
         #expect(rendered, "a call from inside the tap waited for its queue's lock")
         guard rendered else { return }
         expectAnswers(answers)
@@ -161,8 +176,7 @@ struct TapRefusalTests {
         try other.enqueue(try floatBuffer(other, ramp(frames: 1024, channels: 2)))
         let answers = Answers()
         let queue = try outputQueueProbing(answers) { _ in Self.outputProbes(other, spare: spare) }
-        try queue.stop(immediate: false)
-        let rendered = finishes { _ = try? renderAll(queue, chunk: 1024) }
+        let rendered = try rendersToTheEnd(queue)
         #expect(rendered, "a call from inside the tap waited for another queue's lock")
         guard rendered else { return }
         expectAnswers(answers)
@@ -248,12 +262,11 @@ struct TapRefusalTests {
         let (queue, device) = try inputQueueProbing(answers, recorder: recorder) { queue in
             Self.inputProbes(queue, spare: spare.withLock { $0! })
         }
-        spare.withLock { $0 = try? queue.allocateBuffer(byteCapacity: 4800 * 8) }
-        device.push(frames: 9600)
-        // The capture thread runs the tap: it delivers the first buffer once the probes return.
-        let delivered = finishes { _ = eventually(within: Self.refusedTimeout - 5) { recorder.count >= 1 && answers.seen != nil } }
-        #expect(delivered && recorder.count >= 1, "the capture thread did not deliver: a call inside its tap waited for a lock")
-        guard delivered, recorder.count >= 1 else { return }
+        let buffer = try queue.allocateBuffer(byteCapacity: 4800 * 8)
+        spare.withLock { $0 = buffer }
+        let delivered = captureDelivers(device, recorder, answers)
+        #expect(delivered, "the capture thread did not deliver: a call inside its tap waited for a lock")
+        guard delivered else { return }
         expectAnswers(answers)
         #expect(try !queue.isLevelMeteringEnabled && queue.state == .running)
         try queue.stop(immediate: true)
@@ -267,10 +280,9 @@ struct TapRefusalTests {
         let answers = Answers()
         let recorder = InputRecorder()
         let (queue, device) = try inputQueueProbing(answers, recorder: recorder) { _ in Self.inputProbes(other, spare: spare) }
-        device.push(frames: 9600)
-        let delivered = finishes { _ = eventually(within: Self.refusedTimeout - 5) { recorder.count >= 1 && answers.seen != nil } }
-        #expect(delivered && recorder.count >= 1, "the capture thread did not deliver: a call inside its tap waited for another queue's lock")
-        guard delivered, recorder.count >= 1 else { return }
+        let delivered = captureDelivers(device, recorder, answers)
+        #expect(delivered, "the capture thread did not deliver: a call inside its tap waited for another queue's lock")
+        guard delivered else { return }
         expectAnswers(answers)
         #expect(try !other.isLevelMeteringEnabled && other.state == .stopped)
         try queue.stop(immediate: true)
@@ -281,17 +293,29 @@ struct TapRefusalTests {
     /// An output queue's tap calling into an input queue's members, and the reverse, is
     /// refused too: the locks do not know which kind of queue the tap belongs to.
     @Test func aTapOfOneKindIsRefusedByAQueueOfTheOther() throws {
-        let otherDevice = TestInputDevice(sampleRate: 48000, channels: 2)
-        let input = try AudioInputQueue(format: Self.float2, device: otherDevice) { _, _, _, _ in }
-        let spare = try input.allocateBuffer(byteCapacity: 4800 * 8)
-        let answers = Answers()
-        let queue = try outputQueueProbing(answers) { _ in Self.inputProbes(input, spare: spare) }
-        try queue.stop(immediate: false)
-        let rendered = finishes { _ = try? renderAll(queue, chunk: 1024) }
-        #expect(rendered, "a call from inside the tap waited for an input queue's lock")
+        let inputDevice = TestInputDevice(sampleRate: 48000, channels: 2)
+        let input = try AudioInputQueue(format: Self.float2, device: inputDevice) { _, _, _, _ in }
+        let inputSpare = try input.allocateBuffer(byteCapacity: 4800 * 8)
+        let outputAnswers = Answers()
+        let output = try outputQueueProbing(outputAnswers) { _ in Self.inputProbes(input, spare: inputSpare) }
+        let rendered = try rendersToTheEnd(output)
+        #expect(rendered, "a call from inside the output queue's tap waited for an input queue's lock")
         guard rendered else { return }
-        expectAnswers(answers)
-        try queue.dispose(immediate: true)
-        try input.dispose(immediate: true)
+        expectAnswers(outputAnswers)
+
+        let other = try offlineFloatQueue(channels: 2)
+        let outputSpare = try other.allocateBuffer(byteCapacity: 4096)
+        let inputAnswers = Answers()
+        let recorder = InputRecorder()
+        let (recording, device) = try inputQueueProbing(inputAnswers, recorder: recorder) { _ in
+            Self.outputProbes(other, spare: outputSpare)
+        }
+        let delivered = captureDelivers(device, recorder, inputAnswers)
+        #expect(delivered, "a call from inside the input queue's tap waited for an output queue's lock")
+        guard delivered else { return }
+        expectAnswers(inputAnswers)
+        try recording.stop(immediate: true)
+        for queue in [output, other] { try queue.dispose(immediate: true) }
+        for queue in [recording, input] { try queue.dispose(immediate: true) }
     }
 }
