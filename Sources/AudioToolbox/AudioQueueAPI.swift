@@ -78,15 +78,19 @@ public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> 
         }
     }
     // Asynchronously: the queue plays (or records) what it has, with its callbacks, then goes.
+    let finishing = box.addFinishingListener()
     let status = resultStatus { () throws(AudioQueueError) in
         try box.control.dispose(immediate: false)
     }
-    guard status == noErrStatus else { return status }
+    guard status == noErrStatus else {
+        if let finishing { try? box.control.removePropertyListener(finishing) }
+        return status
+    }
     QueueBox.finishing.insert(box, at: box.handle)
     QueueBox.table.remove(box.handle)
     box.state.withLock { $0.finishingHandle = box.handle }
-    let running: Bool = box.control.isRunning
-    if !running { box.finishDisposal() }
+    // Stopped already (before the handle was set, the listener found nothing to finish).
+    if !box.control.isRunning { box.finishDisposal() }
     return noErrStatus
 }
 

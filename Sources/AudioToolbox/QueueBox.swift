@@ -86,9 +86,15 @@ final class QueueBox: @unchecked Sendable {
     func register() {
         handle = Self.table.insert(self)
         runLoop?.attachSource()
-        _ = try? addSwiftListener(.isRunning) { [weak self] running in
-            // After the program's own listeners have been called (or posted).
-            if !running, let self { self.callbackQueue.async { self.finishDisposal() } }
+    }
+
+    /// A listener that lets go of the queue once an asynchronous disposal has played out, added
+    /// just before the disposal (after every listener of the program's, which a disposing queue
+    /// no longer takes): the release is posted to the run loop in the same pass as, and right
+    /// after, the program's last `IsRunning` call. Nil when the queue takes no listener.
+    func addFinishingListener() -> Int? {
+        try? addSwiftListener(.isRunning) { [weak self] running in
+            if !running { self?.finishDisposal() }
         }
     }
 
