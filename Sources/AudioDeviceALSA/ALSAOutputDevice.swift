@@ -135,7 +135,7 @@ public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked S
     public var framesRendered: Int64 { rendered.load(ordering: .acquiring) }
 
     /// Frames rendered less those not yet played: both from what the I/O thread publishes
-    /// (an atomic and ``PlaybackClock``), never a call into alsa-lib.
+    /// (an atomic and the `PlaybackClock`), never a call into alsa-lib.
     public var framesPlayed: Int64 { max(0, framesRendered - Int64(presentationDelay)) }
 
     /// Stops without draining and closes the PCM. Calling it again does nothing.
