@@ -356,6 +356,12 @@ public final class AudioInputQueue: Sendable {
         }
     }
 
+    /// `invalidTapContext` on a thread running a processing tap (for the C API, which releases a
+    /// handle before the call that would refuse).
+    package func refuseInsideTap(_ call: StaticString) throws(AudioQueueError) {
+        try core.refuseInsideTap(call)
+    }
+
     // MARK: Listeners
 
     /// Adds a listener for a property (`AudioQueueAddPropertyListener`). ``AudioQueuePropertyID/isRunning``

@@ -72,6 +72,9 @@ public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> 
     guard let box = QueueBox.find(inAQ) else { return paramError }
     guard QueueBox.table.object(inAQ) != nil else { return OSStatus(kAudioQueueErr_DisposalPending) }
     if inImmediate != 0 {
+        // Refused inside a processing tap before the handle goes: the queue must stay reachable.
+        let refused = resultStatus { () throws(AudioQueueError) in try box.control.refuseInsideTap("AudioQueueDispose") }
+        guard refused == noErrStatus else { return refused }
         box.retire()
         return resultStatus { () throws(AudioQueueError) in
             try box.control.dispose(immediate: true)
@@ -89,8 +92,10 @@ public func _AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: UInt8) -> 
     QueueBox.finishing.insert(box, at: box.handle)
     QueueBox.table.remove(box.handle)
     box.state.withLock { $0.finishingHandle = box.handle }
-    // Stopped already (before the handle was set, the listener found nothing to finish).
-    if !box.control.isRunning { box.finishDisposal() }
+    // Disposed of already (nothing was left to play), or stopped before the handle was set so
+    // that the listener found nothing to finish. A queue started but not yet reported running
+    // is stopping, not stopped: its listener releases it.
+    if box.control.state == .stopped { box.finishDisposal() }
     return noErrStatus
 }
 

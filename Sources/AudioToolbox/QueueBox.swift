@@ -259,6 +259,9 @@ enum AudioToolboxSetUp {
 /// What the C API asks of a queue of either direction; both Swift types have these calls.
 protocol QueueControl: AnyObject, Sendable {
     var isRunning: Bool { get }
+    var state: AudioQueueRunState { get }
+    /// `invalidTapContext` on a thread running a processing tap.
+    func refuseInsideTap(_ call: StaticString) throws(AudioQueueError)
     var currentDevice: String? { get }
     func allocateBuffer(byteCapacity: Int, packetDescriptionCapacity: Int) throws(AudioQueueError) -> AudioQueueServices.AudioQueueBuffer
     func freeBuffer(_ buffer: AudioQueueServices.AudioQueueBuffer) throws(AudioQueueError)

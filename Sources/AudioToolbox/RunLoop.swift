@@ -103,7 +103,14 @@ final class RunLoop: @unchecked Sendable {
                 }
                 if let index = p.items[p.head...].firstIndex(where: { Self.matches($0.mode, running: mode) }) {
                     let item = p.items[index]
-                    if index == p.head { p.head += 1 } else { p.items.remove(at: index) }
+                    // The list keeps no reference to the item: its closure (which may hold the
+                    // last reference to a queue) goes when it has run, outside the lock.
+                    if index == p.head {
+                        p.items[index] = Item(mode: "", work: {})
+                        p.head += 1
+                    } else {
+                        p.items.remove(at: index)
+                    }
                     if p.head > 64, p.head * 2 > p.items.count {
                         spent = Array(p.items[..<p.head])
                         p.items.removeFirst(p.head)

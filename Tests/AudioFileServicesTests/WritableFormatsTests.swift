@@ -4,14 +4,15 @@ import AudioCore
 import AudioFileServices
 
 /// What each file type's writer is said to take (AudioFileWriter's documentation: CAF any
-/// format; WAVE linear PCM, A-law and µ-law; AIFF linear PCM, and AIFF-C A-law, µ-law and
-/// IMA4 too; MPEG-4 AAC, ALAC and FLAC; ADTS AAC; FLAC FLAC), asked of the writer, and each
+/// format; WAVE linear PCM, A-law and µ-law; AIFF linear PCM (other formats asked of it make
+/// AIFF-C, so they are AIFF-C's); AIFF-C A-law, µ-law and IMA4 too; MPEG-4 AAC, ALAC and FLAC; ADTS AAC; FLAC FLAC), asked of the writer, and each
 /// answer checked by writing a file.
 @Suite("The formats each file type's writer takes")
 struct WritableFormatsTests {
     @Test(arguments: [
         (AudioFileType.caf, "lpcm,alaw,ulaw,ima4,aac ,alac,flac"),
         (.wave, "lpcm,alaw,ulaw"),
+        (.aiff, "lpcm"),
         (.aifc, "lpcm,alaw,ulaw,ima4"),
         (.m4a, "aac ,alac,flac"),
         (.m4b, "aac ,alac,flac"),

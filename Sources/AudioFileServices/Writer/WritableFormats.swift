@@ -2,9 +2,13 @@ public import AudioCore
 
 extension AudioFileType {
     /// Whether ``AudioFileWriter`` writes audio of `format` into a file of this type: the
-    /// writer's own checks, asked without making a file.
+    /// writer's own checks, asked without making a file. False where the writer would make a
+    /// file of another type (AIFF-C for A-law asked of AIFF).
     public func canWrite(_ format: AudioStreamBasicDescription) -> Bool {
-        (try? ContainerHeader.make(type: self, format: format, metadata: WriterMetadata(), align: false)) != nil
+        guard let (header, _) = try? ContainerHeader.make(type: self, format: format, metadata: WriterMetadata(), align: false) else {
+            return false
+        }
+        return header.fileType == self
     }
 
     /// The data formats the writer writes into files of this type, in Apple's order (linear
