@@ -427,6 +427,10 @@ static void lifetimes(void) {
     for (int i = 0; i < 100 && (m.calls < 1 || m.listener < 2); i++) CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, false);
     EXPECT(m.calls == 1, "the asynchronous disposal's buffer came back %d times", m.calls);
     EXPECT(m.listener == 2, "IsRunning listener called %d times (start and stop)", m.listener);
+    /* The handle goes right after the last listener call: the run loop runs what follows it
+       (at most two seconds here, for a machine busy enough to hold the release back). */
+    for (int i = 0; i < 40 && AudioQueueGetProperty(r, kAudioQueueProperty_IsRunning, &running, &size) == noErr; i++)
+        CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, true);
     EXPECT_STATUS(AudioQueueGetProperty(r, kAudioQueueProperty_IsRunning, &running, &size), kAudio_ParamError);
     EXPECT_STATUS(AudioQueueDispose(q, true), noErr);
 }
