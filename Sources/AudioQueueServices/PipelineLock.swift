@@ -30,13 +30,6 @@ final class PipelineLock<State>: Sendable {
         return try guarded.withLock(body)
     }
 
-    /// `invalidTapContext` on a tap's thread: for members that take no queue lock of their
-    /// own before one that would (`start` opens its device first).
-    @inline(__always)
-    func refuseInsideTap(_ call: StaticString = #function) throws(AudioQueueError) {
-        try TapThread.refuse(serial, call)
-    }
-
     /// Runs `body` with the lock held, unchecked: only on the queue's own threads.
     @inline(__always)
     func withLockOnQueueThread<T>(_ body: (inout State) -> T) -> T {
