@@ -202,17 +202,7 @@ extension AudioInputQueue {
                 if !s.side.hasEmpty && s.line.outstanding > 0 { core.state.wait(timeoutNanos: 50_000_000) }
             }
         }
-        let (stopped, dispose, released) = capture.withLockOnQueueThread { c -> (Bool, Bool, AudioInputQueue?) in
-            let result = core.state.withLock { s -> (Bool, AudioInputQueue?)? in
-                guard case .stopping(let thenDispose) = s.phase else { return nil }
-                s.phase = .stopped(stopWhenStarted: false)
-                defer { s.keepAlive = nil }
-                return (thenDispose, s.keepAlive)
-            }
-            guard let (dispose, released) = result else { return (false, false, nil) }
-            returnEverything(c, keepingStaged: true)
-            return (true, dispose, released)
-        }
+        let (stopped, dispose, released) = capture.withLockOnQueueThread { concludeAsynchronousStop(&$0) }
         finishStopping(stopped, thenDispose: dispose, released: released)
     }
 }

@@ -47,4 +47,38 @@ extension AudioInputQueue: QueueDirection {
 
     /// Every frame the device delivered since the start, dropped ones included.
     func queueFrames(_ s: Core.State) -> Int64 { feed.framesSeen.load(ordering: .acquiring) }
+
+    // MARK: The shared controls' hooks (QueueControl.swift)
+
+    /// The device must record the channels the queue was made for; the capture thread; after a
+    /// stop, a new ring and timeline. With the phase, under the lock, the recorded-buffer
+    /// sink's new sequence: a stop seen before it ends the last run's sequence, not this one's.
+    func prepareStart(_ c: inout CaptureLine, _ side: inout InputSide, device: any AudioInputDevice, fresh: Bool) throws(AudioQueueError) {
+        guard Int(device.format.channelsPerFrame) == c.deviceChannels else {
+            throw AudioQueueError(.invalidDevice, "\(device.info.uid) records \(device.format.channelsPerFrame) channels; the queue was made for \(c.deviceChannels)")
+        }
+        try startCaptureThread(&side)
+        if fresh {
+            feed.reset()
+            c.restartTimeline()
+        }
+        sink?.arm()
+    }
+
+    func pipelineArmed(_ c: inout CaptureLine) {}
+
+    /// An input device stops when paused (what it recorded is still delivered).
+    func pauseDevice(_ side: inout InputSide) -> (any AudioInputDevice)? { detachDevice(&side) }
+
+    /// The control queue hands back what was recorded, then stops the queue.
+    func beginAsynchronousStop() { core.controlQueue.async { [self] in finishAsyncStop() } }
+
+    func resetState(_ s: inout Core.State) {}
+
+    /// What was recorded and not handed back goes; every enqueued buffer comes back empty.
+    func resetPipeline(_ c: inout CaptureLine, _ plan: Void) {
+        discardCaptured(c)
+        returnEverything(c, keepingStaged: false)
+        c.resetCodec()
+    }
 }

@@ -103,16 +103,12 @@ extension AudioInputQueue {
     /// Chooses the input device by UID (`backend:name`, or a backend name; nil: the default),
     /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice` when
     /// no registered backend has that name.
-    public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) {
-        try core.chooseDevice(Self.driver, uid: uid)
-    }
+    public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) { try core.chooseDevice(Self.driver, uid: uid) }
 
     /// Records from `device` from the next start. Only while stopped (`invalidRunState`);
     /// `invalidDevice` unless it records at the queue's rate with the channel count the queue
     /// was made for.
-    public func setDevice(_ newDevice: any AudioInputDevice) throws(AudioQueueError) {
-        try useDevice(newDevice)
-    }
+    public func setDevice(_ newDevice: any AudioInputDevice) throws(AudioQueueError) { try useDevice(newDevice) }
 
     /// The input device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).
     public var deviceSampleRate: Double { deviceFormat?.sampleRate ?? sampleRate }

@@ -49,8 +49,8 @@ public final class AudioInputQueue: Sendable {
     typealias Core = QueueCore<AudioInputQueue, InputSide>
     /// How the shared device code drives an input device.
     static let driver = DeviceDriver<any AudioInputDevice>(
-        direction: "input", info: { $0.info }, format: { ($0 as? PlacedInputDevice)?.deviceFormat ?? $0.format }, stop: { $0.stop(drain: $1) }, close: { $0.close() },
-        clock: { $0.framesCaptured }, sampleTime: { $0.framesCaptured })
+        direction: "input", info: { $0.info }, format: { ($0 as? PlacedInputDevice)?.deviceFormat ?? $0.format }, stop: { $0.stop(drain: $1) },
+        pause: { $0.stop(drain: true) }, close: { $0.close() }, clock: { $0.framesCaptured }, sampleTime: { $0.framesCaptured })
     let core: Core
     /// The capture lock: encoder, buffer being filled, timeline, meter. Taken before the state
     /// lock; neither is held while program code runs.
@@ -215,77 +215,16 @@ public final class AudioInputQueue: Sendable {
         guard sink != nil else { return try startQueue(at: time) }
         enqueueSinkBuffers()
         do {
-            try startQueue(at: time)
+            try startQueue(at: time, "start(at:)")
         } catch {
             core.checkStopped()
             throw error
         }
     }
 
-    private func startQueue(at time: AudioTimeStamp?) throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        try Core.checkStartTime(time)
-        try core.openDeviceIfNeeded(Self.driver, needed: { _ in true }, open: openDevice)
-        let started = try capture.withLock { c throws(AudioQueueError) -> (generation: Int, previous: QueuePhase, stopping: Bool)? in
-            try core.state.withLock { s throws(AudioQueueError) -> (Int, QueuePhase, Bool)? in
-                try s.checkUsable()
-                guard let next = try s.phase.startTarget() else { return nil }
-                if let failure = s.side.session.failure {
-                    throw AudioQueueError(.cannotStart, "the input device failed: \(failure); choose a device again")
-                }
-                guard let device = s.side.session.device else { throw AudioQueueError(.cannotStart, "no input device") }
-                guard Int(device.format.channelsPerFrame) == c.deviceChannels else {
-                    throw AudioQueueError(.invalidDevice, "\(device.info.uid) records \(device.format.channelsPerFrame) channels; the queue was made for \(c.deviceChannels)")
-                }
-                try startCaptureThread(&s.side)
-                let previous = s.phase
-                if previous.isStopped {
-                    feed.reset()
-                    c.restartTimeline()
-                }
-                s.phase = next
-                s.side.session.generation &+= 1
-                s.keepAlive = self
-                // With the phase, under the lock: a stop seen before it ends the last run's
-                // sequence, not this one's.
-                sink?.arm()
-                return (s.side.session.generation, previous, next.isStopping)
-            }
-        }
-        guard let started else { return }
-        let delay = Core.delay(until: time, sampleRate: sampleRate) {
-            core.state.withLock { $0.side.session.device?.framesCaptured ?? 0 }
-        }
-        if delay > 0 {
-            core.startLater(after: delay, self) { queue in
-                do throws(AudioQueueError) {
-                    try queue.startDevice(generation: started.generation, restoring: nil)
-                    if started.stopping { queue.finishAsyncStop() }
-                } catch {
-                    queue.deviceReported(.failed(AudioDeviceError(error.deviceError?.code ?? .openFailed, error.reason)))
-                }
-            }
-        } else {
-            try startDevice(generation: started.generation, restoring: started.previous)
-            if started.stopping { core.controlQueue.async { [self] in finishAsyncStop() } }
-        }
-    }
-
     /// Pauses recording, keeping the buffers and what was captured (`AudioQueuePause`);
     /// ``start(at:)`` resumes. What the device recorded before the pause is still delivered.
-    public func pause() throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        try transitions.run { () throws(AudioQueueError) in
-            let device = try core.state.withLock { s throws(AudioQueueError) -> (any AudioInputDevice)? in
-                try s.checkUsable()
-                guard s.phase.pause() else { return nil }
-                s.keepAlive = nil
-                return detachDevice(&s.side)
-            }
-            device?.stop(drain: true)
-        }
-        feed.wake.signal()
-    }
+    public func pause() throws(AudioQueueError) { try pauseQueue() }
 
     /// Stops recording (`AudioQueueStop`).
     ///
@@ -294,21 +233,7 @@ public final class AudioInputQueue: Sendable {
     /// returns (from inside a callback: right after it returns). Asynchronously: returns at
     /// once; everything recorded up to the call still arrives in callbacks, then the queue
     /// stops and ``AudioQueuePropertyID/isRunning`` listeners hear it.
-    public func stop(immediate: Bool) throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        let stopping = try core.state.withLock { s throws(AudioQueueError) -> Bool in
-            try s.checkUsable()
-            guard !immediate else { return false }
-            let was = s.phase
-            s.phase.requestAsynchronousStop()
-            return s.phase.isStopping && !was.isStopping
-        }
-        if immediate {
-            stopNow()
-        } else if stopping {
-            core.controlQueue.async { [self] in finishAsyncStop() }
-        }
-    }
+    public func stop(immediate: Bool) throws(AudioQueueError) { try stopQueue(immediate: immediate) }
 
     /// Hands back the buffer being filled with what has been recorded so far, even though it
     /// is not full (`AudioQueueFlush`).
@@ -329,38 +254,17 @@ public final class AudioInputQueue: Sendable {
     /// buffer empty through the callback (`AudioQueueReset`). A running queue keeps recording
     /// into buffers enqueued afterwards.
     public func reset() throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        try capture.withLock { c throws(AudioQueueError) in
-            try core.state.withLock { s throws(AudioQueueError) in
-                try s.checkUsable()
-                s.line.refusals += 1
-                s.phase.forgetPendingStop()
-            }
-            discardCaptured(c)
-            returnEverything(c, keepingStaged: false)
-            c.resetCodec()
-        }
-        core.drainCallbacksNow(self)
-        core.state.withLock { $0.line.refusals -= 1 }
+        try resetQueue()
         if sink != nil { enqueueSinkBuffers() }
     }
 
     /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
     /// Otherwise: once everything recorded has been handed back.
-    public func dispose(immediate: Bool) throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        if try disposesNow(immediate: immediate) {
-            finishDispose()
-        } else {
-            core.controlQueue.async { [self] in finishAsyncStop() }
-        }
-    }
+    public func dispose(immediate: Bool) throws(AudioQueueError) { try disposeQueue(immediate: immediate) }
 
     /// `invalidTapContext` on a thread running a processing tap (for the C API, which releases a
     /// handle before the call that would refuse).
-    package func refuseInsideTap(_ call: StaticString) throws(AudioQueueError) {
-        try core.refuseInsideTap(call)
-    }
+    package func refuseInsideTap(_ call: StaticString) throws(AudioQueueError) { try core.refuseInsideTap(call) }
 
     // MARK: Listeners
 
@@ -375,7 +279,5 @@ public final class AudioInputQueue: Sendable {
 
     /// Removes a listener (`AudioQueueRemovePropertyListener`); `invalidParameter` for an
     /// unknown token.
-    public func removePropertyListener(_ token: Int) throws(AudioQueueError) {
-        try core.removeListener(token)
-    }
+    public func removePropertyListener(_ token: Int) throws(AudioQueueError) { try core.removeListener(token) }
 }

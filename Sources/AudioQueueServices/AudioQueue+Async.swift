@@ -45,9 +45,7 @@ extension AudioQueue {
     /// Returns once the queue has stopped — by a stop of the program's (from a callback, say),
     /// the end of an asynchronous stop, a device failure or disposal: after the last callback,
     /// with ``isRunning`` false. At once when the queue is stopped. Asks for no stop itself.
-    public func waitUntilStopped() async {
-        await core.waitUntilStopped()
-    }
+    public func waitUntilStopped() async { await core.waitUntilStopped() }
 
     /// ``isRunning`` now, then each time it changes (`kAudioQueueProperty_IsRunning`): true
     /// once the device really plays, false once the queue has stopped and every callback has
@@ -56,20 +54,14 @@ extension AudioQueue {
     ///
     /// Each access makes a new stream with a listener of its own. It ends when the consuming
     /// task is cancelled or stops iterating, and when the queue is disposed of or goes away.
-    public var isRunningChanges: AsyncStream<Bool> {
-        core.changes(of: .isRunning, owner: self, initial: true, distinct: true) { $0.isRunning }
-    }
+    public var isRunningChanges: AsyncStream<Bool> { core.changes(of: .isRunning, owner: self, initial: true, distinct: true) { $0.isRunning } }
 
     /// ``currentDevice`` each time the device changes (`kAudioQueueProperty_CurrentDevice`):
     /// set by the program, or followed to a new default. Ends as ``isRunningChanges`` does.
-    public var currentDeviceChanges: AsyncStream<String?> {
-        core.changes(of: .currentDevice, owner: self, initial: false, distinct: false) { $0.currentDevice }
-    }
+    public var currentDeviceChanges: AsyncStream<String?> { core.changes(of: .currentDevice, owner: self, initial: false, distinct: false) { $0.currentDevice } }
 
     /// ``converterError`` each time it is reported (`kAudioQueueProperty_ConverterError`):
     /// a decoding failure, or `kAudioQueueErr_QueueInvalidated` when the device failed. Ends
     /// as ``isRunningChanges`` does.
-    public var converterErrors: AsyncStream<OSStatus> {
-        core.changes(of: .converterError, owner: self, initial: false, distinct: false) { $0.converterError }
-    }
+    public var converterErrors: AsyncStream<OSStatus> { core.changes(of: .converterError, owner: self, initial: false, distinct: false) { $0.converterError } }
 }

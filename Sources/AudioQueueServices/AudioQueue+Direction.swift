@@ -56,4 +56,60 @@ extension AudioQueue: QueueDirection {
         guard s.side.session.status == .running, let device = s.side.session.device else { return s.side.clock.timeBase }
         return s.side.clock.frames(devicePlayed: device.framesPlayed)
     }
+
+    // MARK: The shared controls' hooks (QueueControl.swift)
+
+    /// The render thread; after a stop, the counters and clock of a new run.
+    func prepareStart(_ r: inout DecodeAhead, _ side: inout OutputSide, device: any AudioOutputDevice, fresh: Bool) throws(AudioQueueError) {
+        try startRenderThread(&side)
+        if fresh {
+            feed.resetCounters()
+            side.clock = OutputClock()
+        }
+    }
+
+    /// Decoded ahead before the device asks (what `prime()` prepared stays).
+    func pipelineArmed(_ r: inout DecodeAhead) { fill(&r) }
+
+    /// The render thread notices the stop and ends it once everything has played.
+    func beginAsynchronousStop() { feed.wake.signal() }
+
+    /// What a reset finds: whether the device runs, a paused device (what it holds goes too)
+    /// and the output frames played, unless the queue is stopped.
+    struct ResetPlan {
+        let live: Bool
+        let paused: (any AudioOutputDevice)?
+        let playedOut: Int64?
+    }
+
+    func resetState(_ s: inout Core.State) -> ResetPlan {
+        var paused: (any AudioOutputDevice)?
+        if s.side.session.status == .paused {
+            paused = s.side.session.device
+            s.side.session.status = .idle
+        }
+        return ResetPlan(live: s.side.session.status == .running, paused: paused, playedOut: s.phase.isStopped ? nil : outputFrames(s))
+    }
+
+    /// Silences at once and drops what is decoded; the queue's time goes on without the frames
+    /// that will now never play.
+    func resetPipeline(_ r: inout DecodeAhead, _ plan: ResetPlan) {
+        var held = 0
+        if let paused = plan.paused {
+            held = paused.presentationDelay
+            paused.stop(drain: false)
+        }
+        // Start times of buffers enqueued after the reset are measured without what was dropped.
+        let stage = r.chain.timePitch as? TimePitchStage
+        if stage != nil, let playedOut = plan.playedOut {
+            // With time/pitch, decoded frames are output frames: the queue's time goes on from
+            // what has played.
+            r.engine.position = feed.timeMap.queueFrames(output: playedOut)
+        } else {
+            r.engine.position = max(0, r.engine.position - Int64(r.decodedFrames + held))
+        }
+        dropEverything(&r, rewinding: false)
+        if let stage, let playedOut = plan.playedOut { stage.reanchor(output: playedOut, queue: r.engine.position) }
+        r.discardDecoded(live: plan.live)
+    }
 }

@@ -155,15 +155,11 @@ extension AudioQueue {
     /// Chooses the output device by UID (`backend:name`, or a backend name; nil: the default),
     /// opened at the next start. Only while stopped (`invalidRunState`); `invalidDevice`
     /// when no registered backend has that name.
-    public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) {
-        try core.chooseDevice(Self.driver, uid: uid)
-    }
+    public func setCurrentDevice(_ uid: String?) throws(AudioQueueError) { try core.chooseDevice(Self.driver, uid: uid) }
 
     /// Uses `device` for output from the next start. Only while stopped (`invalidRunState`);
     /// `invalidDevice` when it does not play the queue's rate and channel count.
-    public func setDevice(_ newDevice: any AudioOutputDevice) throws(AudioQueueError) {
-        try useDevice(newDevice)
-    }
+    public func setDevice(_ newDevice: any AudioOutputDevice) throws(AudioQueueError) { try useDevice(newDevice) }
 
     /// The output device's sample rate (`kAudioQueueDeviceProperty_SampleRate`).
     public var deviceSampleRate: Double { deviceFormat?.sampleRate ?? sampleRate }

@@ -33,8 +33,8 @@ public final class AudioQueue: Sendable {
     typealias Core = QueueCore<AudioQueue, OutputSide>
     /// How the shared device code drives an output device.
     static let driver = DeviceDriver<any AudioOutputDevice>(
-        direction: "output", info: { $0.info }, format: { ($0 as? PlacedOutputDevice)?.deviceFormat ?? $0.format }, stop: { $0.stop(drain: $1) }, close: { $0.close() },
-        clock: { $0.framesPlayed }, sampleTime: { $0.framesRendered })
+        direction: "output", info: { $0.info }, format: { ($0 as? PlacedOutputDevice)?.deviceFormat ?? $0.format }, stop: { $0.stop(drain: $1) }, pause: { $0.pause() },
+        close: { $0.close() }, clock: { $0.framesPlayed }, sampleTime: { $0.framesRendered })
 
     /// The format of the data the program enqueues (`kAudioQueueProperty_StreamDescription`).
     public let streamDescription: AudioStreamBasicDescription
@@ -177,60 +177,7 @@ public final class AudioQueue: Sendable {
     ///
     /// A live queue keeps itself alive while it plays, as Apple's does until it is disposed of.
     public func start(at time: AudioTimeStamp? = nil) throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        try Core.checkStartTime(time)
-        // Open the device before taking the locks: a sound server may take a while to answer.
-        try core.openDeviceIfNeeded(Self.driver, needed: { $0.side.offline == nil }, open: openDevice)
-        enum Action { case none, offline(fresh: Bool), live(previous: QueuePhase, generation: Int) }
-        let action = try render.withLock { r throws(AudioQueueError) -> Action in
-            let action = try core.state.withLock { s throws(AudioQueueError) -> Action in
-                try s.checkUsable()
-                guard let next = try s.phase.startTarget() else { return .none }
-                let previous = s.phase
-                if s.side.offline != nil {
-                    s.phase = next
-                    if previous.isStopped { s.side.offline?.position = 0 }
-                    return .offline(fresh: previous.isStopped)
-                }
-                if let failure = s.side.session.failure {
-                    throw AudioQueueError(.cannotStart, "the output device failed: \(failure); choose a device again")
-                }
-                guard s.side.session.device != nil else { throw AudioQueueError(.cannotStart, "no output device") }
-                try startRenderThread(&s.side)
-                if previous.isStopped {
-                    feed.resetCounters()
-                    s.side.clock = OutputClock()
-                }
-                s.phase = next
-                s.side.session.generation &+= 1
-                s.keepAlive = self
-                return .live(previous: previous, generation: s.side.session.generation)
-            }
-            // Decoded ahead before the device asks (what prime() prepared stays).
-            if case .live = action { fill(&r) }
-            return action
-        }
-        switch action {
-        case .none: break
-        case .offline(let fresh):
-            if fresh { reportRunning() }
-        case .live(let previous, let generation):
-            let delay = Core.delay(until: time, sampleRate: sampleRate) {
-                core.state.withLock { $0.side.session.device?.framesRendered ?? 0 }
-            }
-            if delay > 0 {
-                core.startLater(after: delay, self) { queue in
-                    do throws(AudioQueueError) {
-                        try queue.startDevice(generation: generation, restoring: nil)
-                    } catch {
-                        queue.deviceReported(.failed(AudioDeviceError(error.deviceError?.code ?? .openFailed, error.reason)))
-                    }
-                }
-            } else {
-                try startDevice(generation: generation, restoring: previous)
-            }
-        }
-        scheduleCallbacks()
+        try startQueue(at: time)
     }
 
     /// Decodes enqueued buffers ahead of playback (`AudioQueuePrime`) so that starting plays at
@@ -259,18 +206,7 @@ public final class AudioQueue: Sendable {
     /// Pauses playback, keeping enqueued buffers and the position (`AudioQueuePause`);
     /// ``start(at:)`` resumes. A queue stopping asynchronously pauses too, and goes on
     /// stopping when it resumes: a player can pause in the last seconds of a file.
-    public func pause() throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        try transitions.run { () throws(AudioQueueError) in
-            let device = try core.state.withLock { s throws(AudioQueueError) -> (any AudioOutputDevice)? in
-                try s.checkUsable()
-                guard s.phase.pause() else { return nil }
-                s.keepAlive = nil
-                return pauseDevice(&s.side)
-            }
-            device?.pause()
-        }
-    }
+    public func pause() throws(AudioQueueError) { try pauseQueue() }
 
     /// Stops playback (`AudioQueueStop`).
     ///
@@ -280,14 +216,7 @@ public final class AudioQueue: Sendable {
     /// ``AudioQueuePropertyID/isRunning`` listeners hear when it has. Asked of a queue that is
     /// stopped or paused, an asynchronous stop takes effect once the queue is started and has
     /// played what is enqueued.
-    public func stop(immediate: Bool) throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        try core.state.withLock { s throws(AudioQueueError) in
-            try s.checkUsable()
-            if !immediate { s.phase.requestAsynchronousStop() }
-        }
-        if immediate { stopNow() } else { feed.wake.signal() }
-    }
+    public func stop(immediate: Bool) throws(AudioQueueError) { try stopQueue(immediate: immediate) }
 
     /// Makes sure everything enqueued is decoded and will play, even if it does not fill the
     /// decode buffer (`AudioQueueFlush`). Call after enqueueing the last buffer.
@@ -306,81 +235,23 @@ public final class AudioQueue: Sendable {
 
     /// Silences the queue at once, hands every enqueued buffer back through the callback, and
     /// resets decoder and DSP state (`AudioQueueReset`). A running queue keeps running.
-    public func reset() throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        try transitions.run { () throws(AudioQueueError) in
-            try render.withLock { r throws(AudioQueueError) in
-                let (live, paused, playedOut) = try core.state.withLock { s throws(AudioQueueError) -> (Bool, (any AudioOutputDevice)?, Int64?) in
-                    try s.checkUsable()
-                    s.line.refusals += 1
-                    s.phase.forgetPendingStop()
-                    // What a paused device holds goes too.
-                    var paused: (any AudioOutputDevice)?
-                    if s.side.session.status == .paused {
-                        paused = s.side.session.device
-                        s.side.session.status = .idle
-                    }
-                    return (s.side.session.status == .running, paused, s.phase.isStopped ? nil : outputFrames(s))
-                }
-                var held = 0
-                if let paused {
-                    held = paused.presentationDelay
-                    paused.stop(drain: false)
-                }
-                // Frames decoded that will now never play do not count towards the queue's
-                // time: start times of buffers enqueued after the reset are measured without them.
-                let stage = r.chain.timePitch as? TimePitchStage
-                if stage != nil, let playedOut {
-                    // With time/pitch, decoded frames are output frames: the queue's time
-                    // goes on from what has played.
-                    r.engine.position = feed.timeMap.queueFrames(output: playedOut)
-                } else {
-                    r.engine.position = max(0, r.engine.position - Int64(r.decodedFrames + held))
-                }
-                dropEverything(&r, rewinding: false)
-                if let stage, let playedOut { stage.reanchor(output: playedOut, queue: r.engine.position) }
-                r.discardDecoded(live: live)
-            }
-        }
-        core.drainCallbacksNow(self)
-        core.state.withLock { $0.line.refusals -= 1 }
-    }
+    public func reset() throws(AudioQueueError) { try resetQueue() }
 
     /// Disposes of the queue and its buffers (`AudioQueueDispose`). Immediately: stops now.
     /// Otherwise: once everything enqueued has played. Later calls throw `disposalPending`.
-    public func dispose(immediate: Bool) throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        if try disposesNow(immediate: immediate) { finishDispose() } else { feed.wake.signal() }
-    }
+    public func dispose(immediate: Bool) throws(AudioQueueError) { try disposeQueue(immediate: immediate) }
 
     /// The end of an asynchronous stop: everything has played.
     func finishAsyncStop() {
-        let (stopped, dispose, released) = transitions.runOnQueueThread { () -> (Bool, Bool, AudioQueue?) in
-            render.withLockOnQueueThread { r -> (Bool, Bool, AudioQueue?) in
-                let result = core.state.withLock { s -> ((any AudioOutputDevice)?, Bool, AudioQueue?)? in
-                    guard case .stopping(let thenDispose) = s.phase else { return nil }
-                    let device = detachDevice(&s.side)
-                    s.phase = .stopped(stopWhenStarted: false)
-                    let k = s.keepAlive
-                    s.keepAlive = nil
-                    return (device, thenDispose, k)
-                }
-                guard let (device, thenDispose, released) = result else { return (false, false, nil) }
-                // The device has played everything; this releases its I/O thread before anyone
-                // can start the queue again.
-                device?.stop(drain: true)
-                emptyPipeline(&r, .stopped)
-                return (true, thenDispose, released)
-            }
+        let (stopped, dispose, released) = transitions.runOnQueueThread {
+            render.withLockOnQueueThread { concludeAsynchronousStop(&$0) }
         }
         finishStopping(stopped, thenDispose: dispose, released: released)
     }
 
     /// `invalidTapContext` on a thread running a processing tap (for the C API, which releases a
     /// handle before the call that would refuse).
-    package func refuseInsideTap(_ call: StaticString) throws(AudioQueueError) {
-        try core.refuseInsideTap(call)
-    }
+    package func refuseInsideTap(_ call: StaticString) throws(AudioQueueError) { try core.refuseInsideTap(call) }
 
     // MARK: Listeners
 
@@ -395,9 +266,7 @@ public final class AudioQueue: Sendable {
 
     /// Removes a listener (`AudioQueueRemovePropertyListener`); `invalidParameter` for an
     /// unknown token.
-    public func removePropertyListener(_ token: Int) throws(AudioQueueError) {
-        try core.removeListener(token)
-    }
+    public func removePropertyListener(_ token: Int) throws(AudioQueueError) { try core.removeListener(token) }
 }
 
 /// A queue's record of timeline discontinuities (Apple's `AudioQueueTimelineRef`).

@@ -18,6 +18,9 @@ struct DeviceDriver<Device>: Sendable {
     /// among them (what `kAudioQueueDeviceProperty_NumberChannels` reports).
     let format: @Sendable (Device) -> AudioStreamBasicDescription
     let stop: @Sendable (Device, _ drain: Bool) -> Void
+    /// Pauses the device (`AudioQueuePause`): an output device keeps what it holds; an input
+    /// device stops after delivering what it recorded.
+    let pause: @Sendable (Device) -> Void
     let close: @Sendable (Device) -> Void
     /// The device's clock for the queue's time: frames played (output) or captured (input).
     /// Published without locks, so it may be read under the state lock.

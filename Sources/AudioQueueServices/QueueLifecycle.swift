@@ -73,6 +73,30 @@ protocol QueueDirection: AnyObject, Sendable {
     var discontinuityCount: Int { get }
     /// The queue's time in frames while it is not stopped (state lock held).
     func queueFrames(_ s: QueueState<Self, Side>) -> Int64
+
+    // Hooks of the shared controls (QueueControl.swift).
+
+    /// What a reset decided under the state lock, for the pipeline's part.
+    associatedtype ResetPlan
+    /// The queue's sample rate: start times are measured in it.
+    var sampleRate: Double { get }
+    /// Readies a start of `device` (both locks held): the queue's thread, and when `fresh`
+    /// (the queue was stopped) the counters and timeline of a new run. Throws when the device
+    /// will not do.
+    func prepareStart(_ pipeline: inout Pipeline, _ side: inout Side, device: Side.Device, fresh: Bool) throws(AudioQueueError)
+    /// The start is decided (pipeline lock held, state lock not): output queues decode ahead.
+    func pipelineArmed(_ pipeline: inout Pipeline)
+    /// Marks the device paused and returns it for ``DeviceDriver/pause`` (state lock held).
+    func pauseDevice(_ side: inout Side) -> Side.Device?
+    /// An asynchronous stop was asked for (or a start of a queue asked to stop): whatever
+    /// ends it is set going.
+    func beginAsynchronousStop()
+    /// A reset's part under the state lock.
+    func resetState(_ s: inout QueueState<Self, Side>) -> ResetPlan
+    /// A reset's part over the pipeline (pipeline lock held, state lock not).
+    func resetPipeline(_ pipeline: inout Pipeline, _ plan: ResetPlan)
+    /// Handles what the device reports (on its I/O thread, or the control queue).
+    func deviceReported(_ event: AudioDeviceEvent)
 }
 
 extension QueueDirection {

@@ -34,11 +34,20 @@ protocol UntypedQueueProperties: AnyObject {
     /// UInt32 (output queues; `invalidProperty` otherwise).
     func timePitchProperty(_ id: AudioQueuePropertyID) throws(AudioQueueError) -> UInt32
     func setTimePitchProperty(_ id: AudioQueuePropertyID, _ value: UInt32) throws(AudioQueueError)
+    /// `invalidTapContext` on a thread running a processing tap.
+    func refuseInsideTap(_ call: StaticString) throws(AudioQueueError)
 }
 
 extension UntypedQueueProperties {
+    /// `AudioQueueGetProperty`: copies the value into `data`; the bytes written.
+    func copyProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer, _ call: StaticString = #function) throws(AudioQueueError) -> Int {
+        try PropertyCoding.copy(try propertyBytes(id, call), id: id, into: data)
+    }
+
     /// A property's value as bytes; `invalidProperty` for an ID the queue does not have.
-    func propertyBytes(_ id: UInt32) throws(AudioQueueError) -> [UInt8] {
+    /// Refused inside a processing tap (`call` names the public member).
+    func propertyBytes(_ id: UInt32, _ call: StaticString = #function) throws(AudioQueueError) -> [UInt8] {
+        try refuseInsideTap(call)
         let property = try AudioQueuePropertyID.supported(id)
         var out: [UInt8] = []
         func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
@@ -65,8 +74,9 @@ extension UntypedQueueProperties {
     }
 
     /// Sets a property from its bytes; `invalidProperty` for an unknown or read-only ID,
-    /// `invalidPropertySize` for a value of the wrong size.
-    func setPropertyBytes(_ id: UInt32, _ data: UnsafeRawBufferPointer) throws(AudioQueueError) {
+    /// `invalidPropertySize` for a value of the wrong size. Refused inside a processing tap.
+    func setPropertyBytes(_ id: UInt32, _ data: UnsafeRawBufferPointer, _ call: StaticString = #function) throws(AudioQueueError) {
+        try refuseInsideTap(call)
         switch try AudioQueuePropertyID.supported(id) {
         case .magicCookie:
             try setMagicCookieProperty(data.isEmpty ? nil : Array(data))
@@ -112,28 +122,19 @@ extension AudioQueue: UntypedQueueProperties {
 
     /// The size in bytes of a property's value (`AudioQueueGetPropertySize`);
     /// `invalidProperty` for an ID the queue does not have.
-    public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
-        try core.refuseInsideTap()
-        return try propertyBytes(id).count
-    }
+    public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int { try propertyBytes(id).count }
 
     /// Copies a property's value into `data` and returns the bytes written
     /// (`AudioQueueGetProperty`). `invalidProperty` for an unknown ID, `invalidPropertySize`
     /// when `data` is smaller than the value.
-    public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
-        try core.refuseInsideTap()
-        return try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
-    }
+    public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int { try copyProperty(id, into: data) }
 
     /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: magic cookie,
     /// channel layout, level metering, decode buffer size, current device, the time/pitch
     /// properties, channel assignments (write-only: getting them is `invalidProperty`, as
     /// Apple's header has it). `invalidProperty`
     /// for an unknown or read-only ID, `invalidPropertySize` for a value of the wrong size.
-    public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        try setPropertyBytes(id, data)
-    }
+    public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) { try setPropertyBytes(id, data) }
 }
 
 extension AudioInputQueue: UntypedQueueProperties {
@@ -155,22 +156,13 @@ extension AudioInputQueue: UntypedQueueProperties {
 
     /// The size in bytes of a property's value (`AudioQueueGetPropertySize`); `invalidProperty`
     /// for an ID an input queue does not have (the decode buffer size is for output).
-    public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int {
-        try core.refuseInsideTap()
-        return try propertyBytes(id).count
-    }
+    public func propertySize(_ id: UInt32) throws(AudioQueueError) -> Int { try propertyBytes(id).count }
 
     /// Copies a property's value into `data` and returns the bytes written
     /// (`AudioQueueGetProperty`).
-    public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int {
-        try core.refuseInsideTap()
-        return try PropertyCoding.copy(try propertyBytes(id), id: id, into: data)
-    }
+    public func getProperty(_ id: UInt32, into data: UnsafeMutableRawBufferPointer) throws(AudioQueueError) -> Int { try copyProperty(id, into: data) }
 
     /// Sets a property from its bytes (`AudioQueueSetProperty`). Writable: channel layout,
     /// level metering, current device, channel assignments (write-only).
-    public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) {
-        try core.refuseInsideTap()
-        try setPropertyBytes(id, data)
-    }
+    public func setProperty(_ id: UInt32, from data: UnsafeRawBufferPointer) throws(AudioQueueError) { try setPropertyBytes(id, data) }
 }
