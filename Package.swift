@@ -161,10 +161,10 @@ let package = Package(
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: strict),
         .testTarget(name: "AudioCodecsTests", dependencies: ["AudioCodecs", "ProcessSupport"], swiftSettings: strict),
         .testTarget(
-            name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices", "AudioTestSupport"], swiftSettings: strict),
+            name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices", "AudioTestSupport", "DecodeTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioCodecMPG123Tests",
-            dependencies: ["AudioCodecMPG123", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport"],
+            dependencies: ["AudioCodecMPG123", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport", "DecodeTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -179,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioCodecOpusTests",
-            dependencies: ["AudioCodecOpus", "COpus", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport"],
+            dependencies: ["AudioCodecOpus", "COpus", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport", "DecodeTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -195,6 +195,9 @@ let package = Package(
         // What every test target shares: running the package's executables and the reference tools,
         // the fixture locator, Adler-32, the random generator, the sound server probe and the wait.
         .target(name: "ProcessSupport", path: "Tests/ProcessSupport", swiftSettings: strict),
+        .target(
+            name: "DecodeTestSupport", dependencies: ["AudioCodecs", "ExtendedAudioFileServices", "AudioCore"],
+            path: "Tests/DecodeTestSupport", swiftSettings: strict),
         // Fixtures and a guide-style file player shared by the queue and device tests.
         .target(
             name: "AudioTestSupport",

@@ -5,6 +5,7 @@ import AudioCodecs
 import AudioCodecFAAD
 import AudioFileServices
 import AudioTestSupport
+import DecodeTestSupport
 
 /// The AAC fixtures (made by Scripts/make-fixtures with ffmpeg) and ffmpeg's decodes of them
 /// (Scripts/fixtures/make_aac_refs.sh).
@@ -102,10 +103,7 @@ func decodeAll(_ decoder: AACDecoder, _ packets: [[UInt8]], frames: [Int?]? = ni
             errors[i] = error
         }
         perPacket.append(buffer.frameLength)
-        let region = buffer.region(0)
-        for s in 0..<(buffer.frameLength * channels) {
-            samples.append(region.load(fromByteOffset: 4 * s, as: Float.self))
-        }
+        buffer.appendFloats(to: &samples)
     }
     return Decoded(samples: samples, channels: channels, framesPerPacket: perPacket, errors: errors)
 }

@@ -8,15 +8,13 @@ import AudioFileServices
 
 /// The files Scripts/fixtures/make_flac_fixtures.sh makes, with flac's and ffmpeg's decodes.
 enum FLACFixtures {
-    static let directory = Fixtures.root.appendingPathComponent("flac")
+    static let folder = FixtureFolder("flac")
+    static var directory: URL { folder.directory }
 
-    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    static func path(_ name: String) -> String { folder.path(name) }
 
     /// Every fixture with a `.ref` beside it (`NAME.flac`, `.m4a`, `.caf`).
-    static var names: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".ref") }
-            .map { String($0.dropLast(4)) }.sorted()
-    }
+    static var names: [String] { folder.names(endingWith: ".ref") }
 
     /// A fixture's `.ref`: frames, packets, depth, ffmpeg's and flac's checksums.
     struct Reference {
@@ -28,12 +26,7 @@ enum FLACFixtures {
     }
 
     static func reference(_ name: String) throws -> Reference {
-        let text = try String(contentsOfFile: path(name + ".ref"), encoding: .utf8)
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
-        }
+        let values = try folder.reference(name)
         func hex(_ key: String) -> UInt32? { values[key].flatMap { UInt32($0.dropFirst(2), radix: 16) } }
         return Reference(
             frames: try #require(values["frames"].flatMap { Int($0) }), packets: values["packets"].flatMap { Int($0) },

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DecodeTestSupport
 import ProcessSupport
 import AudioCore
 import AudioCodecMPG123

@@ -6,25 +6,7 @@ import AudioCodecs
 import AudioCodecMPG123
 import AudioFileServices
 import ExtendedAudioFileServices
-
-/// Every frame of `reader` as interleaved Float32 at the file's rate and channels, 1000 frames a read.
-func readAllFloat(_ reader: ExtAudioFile) throws -> [Float] {
-    let format = reader.fileDataFormat
-    let channels = Int(format.channelsPerFrame)
-    let client = AudioStreamBasicDescription.linearPCM(
-        sampleRate: format.sampleRate, channels: format.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
-    try reader.setClientDataFormat(client)
-    let buffer = try #require(PCMBuffer(format: client, frameCapacity: 1000))
-    var samples: [Float] = []
-    while true {
-        buffer.frameLength = 0
-        let n = try reader.read(into: buffer, frameCount: 1000)
-        if n == 0 { break }
-        let region = buffer.region(0)
-        for s in 0..<(n * channels) { samples.append(region.load(fromByteOffset: 4 * s, as: Float.self)) }
-    }
-    return samples
-}
+import DecodeTestSupport
 
 @Suite("MP3 through ExtAudioFile")
 struct ExtAudioFileTests {

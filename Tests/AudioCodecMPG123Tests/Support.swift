@@ -134,17 +134,13 @@ func decodeOne(_ decoder: MP3Decoder, _ packet: [UInt8], into buffer: PCMBuffer)
 
 /// Decodes `packets` one by one, collecting errors by packet index.
 func decodeAll(_ decoder: MP3Decoder, _ packets: [[UInt8]]) -> Decoded {
-    let channels = Int(decoder.outputFormat.channelsPerFrame)
     var result = Decoded()
     let buffer = PCMBuffer(format: decoder.outputFormat, frameCapacity: decoder.maximumFramesPerPacket)!
     for (i, packet) in packets.enumerated() {
         buffer.frameLength = 0
         if let error = decodeOne(decoder, packet, into: buffer) { result.errors[i] = error }
         result.framesPerPacket.append(buffer.frameLength)
-        let region = buffer.region(0)
-        for s in 0..<(buffer.frameLength * channels) {
-            result.samples.append(region.load(fromByteOffset: 4 * s, as: Float.self))
-        }
+        buffer.appendFloats(to: &result.samples)
     }
     return result
 }

@@ -6,25 +6,13 @@ import AudioCodecs
 import AudioCodecOpus
 import AudioFileServices
 import ExtendedAudioFileServices
+import DecodeTestSupport
 
 /// Every frame of the file at `path` through ExtAudioFile, as interleaved Float32 at 48 kHz.
 func decodeOpus(_ path: String) throws -> (samples: [Float], channels: Int) {
     OpusDecoder.register()
     let reader = try ExtAudioFile(path: path)
-    let format = reader.fileDataFormat
-    let channels = Int(format.channelsPerFrame)
-    let client = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: format.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
-    try reader.setClientDataFormat(client)
-    let buffer = try #require(PCMBuffer(format: client, frameCapacity: 1000))
-    var samples: [Float] = []
-    while true {
-        buffer.frameLength = 0
-        let n = try reader.read(into: buffer, frameCount: 1000)
-        if n == 0 { break }
-        let region = buffer.region(0)
-        for s in 0..<(n * channels) { samples.append(region.load(fromByteOffset: 4 * s, as: Float.self)) }
-    }
-    return (samples, channels)
+    return (try readAllFloat(reader, sampleRate: 48000), Int(reader.fileDataFormat.channelsPerFrame))
 }
 
 /// ffmpeg's libopus decode of a fixture (f32le).

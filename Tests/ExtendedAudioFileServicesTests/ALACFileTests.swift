@@ -8,15 +8,13 @@ import ExtendedAudioFileServices
 
 /// ffmpeg's ALAC files and decodes, made by Scripts/fixtures/make_alac_fixtures.sh.
 enum ALACFixtures {
-    static let directory = Fixtures.root.appendingPathComponent("alac")
+    static let folder = FixtureFolder("alac")
+    static var directory: URL { folder.directory }
 
-    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    static func path(_ name: String) -> String { folder.path(name) }
 
     /// The CAF fixtures' names without extension.
-    static var names: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".caf") }
-            .map { String($0.dropLast(4)) }.sorted()
-    }
+    static var names: [String] { folder.names(endingWith: ".caf") }
 
     /// A fixture's `.ref` file: ffmpeg's format, frame count and Adler-32s.
     struct Reference {
@@ -27,12 +25,7 @@ enum ALACFixtures {
     }
 
     static func reference(_ name: String) throws -> Reference {
-        let text = try String(contentsOfFile: path(name + ".ref"), encoding: .utf8)
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
-        }
+        let values = try folder.reference(name)
         func hex(_ key: String) throws -> UInt32 { try #require(values[key].flatMap { UInt32($0.dropFirst(2), radix: 16) }) }
         return Reference(
             format: try #require(values["format"]), frames: try #require(values["frames"].flatMap { Int($0) }),

@@ -138,3 +138,36 @@ public enum Fixtures {
         return crc
     }
 }
+
+/// A folder of Tests/Fixtures whose files carry `NAME.ref` reference files of `key=value` lines
+/// (written by the fixture scripts from the reference tools' output).
+public struct FixtureFolder: Sendable {
+    /// The folder.
+    public let directory: URL
+
+    /// Tests/Fixtures/`name`.
+    public init(_ name: String) { directory = Fixtures.root.appendingPathComponent(name) }
+
+    /// The path of the file `name` in the folder.
+    public func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The names, `suffix` dropped, of the folder's files that end in `suffix`, sorted.
+    public func names(endingWith suffix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(suffix) }
+            .map { String($0.dropLast(suffix.count)) }.sorted()
+    }
+
+    /// The `key=value` lines of `name`.ref; throws ``MissingFixture`` when it is not there.
+    public func reference(_ name: String) throws -> [String: String] {
+        let file = directory.appendingPathComponent(name + ".ref")
+        guard let text = String(data: try Fixtures.data(file), encoding: .utf8) else {
+            throw MissingFixture(String(file.path.dropFirst(Fixtures.root.path.count + 1)))
+        }
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        return values
+    }
+}
