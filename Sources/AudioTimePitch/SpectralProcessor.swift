@@ -20,7 +20,7 @@ import Darwin
 /// reconstructs its input (up to rounding) and the resampler at ratio 1 copies it.
 ///
 /// Transients smear over a frame (46 ms at 44.1 kHz): there is no transient detection.
-final class SpectralProcessor: TimePitchProcessor {
+final class SpectralProcessor: FrameQueueOutput {
     let algorithm = TimePitchAlgorithm.spectral
     let sampleRate: Double
     let channels: Int
@@ -28,7 +28,8 @@ final class SpectralProcessor: TimePitchProcessor {
     let synthesisHop: Int
     private let vocoder: PhaseVocoder
     private let resampler: SincResampler
-    private let queue: FrameQueue
+    let queue: FrameQueue
+    var inputSlack: Int { synthesisHop }
 
     /// Planar input history: `history[c * historyCapacity + i]` is input frame `historyBase + i`.
     private var history: UnsafeMutablePointer<Float>
@@ -105,10 +106,6 @@ final class SpectralProcessor: TimePitchProcessor {
         recentIndex = 0
     }
 
-    func inputFramesNeeded(forOutput outputFrames: Int) -> Int {
-        let missing = max(0, outputFrames - queue.available)
-        return max(1, Int((Double(missing) * rate).rounded(.up)) + synthesisHop)
-    }
 
     func write(_ input: UnsafePointer<Float>, frames: Int) {
         guard frames > 0, !inputFinished else { return }
@@ -219,12 +216,6 @@ final class SpectralProcessor: TimePitchProcessor {
             resampler.flush(into: queue)
         }
         queue.finish()
-    }
-
-    var availableFrames: Int { queue.available }
-
-    func read(into output: UnsafeMutablePointer<Float>, frames: Int) -> Int {
-        queue.read(into: output, frames: frames)
     }
 
     func reset() {

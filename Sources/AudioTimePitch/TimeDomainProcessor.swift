@@ -12,7 +12,7 @@ import CSoundTouchShim
 /// dropped at rate > 1), which centres the error: ±10 ms at rate 0.75, ±20 ms at 0.5 (measured
 /// with tone onsets at 44.1 and 48 kHz, within the seek window's ±7.5 ms more).
 /// ``finish()`` flushes SoundTouch and trims to the exact length.
-final class TimeDomainProcessor: TimePitchProcessor {
+final class TimeDomainProcessor: FrameQueueOutput {
     let algorithm: TimePitchAlgorithm
     let sampleRate: Double
     let channels: Int
@@ -20,7 +20,8 @@ final class TimeDomainProcessor: TimePitchProcessor {
     /// A block with NaN and infinities made silence (they would spread through SoundTouch's
     /// overlap buffers for the rest of the stream).
     private let clean: UnsafeMutablePointer<Float>
-    private let queue: FrameQueue
+    let queue: FrameQueue
+    var inputSlack: Int { 0 }
     /// Nothing written since the stream began (alignment is set at the first write).
     private var streamStarted = false
     /// Output frames still to drop at the start of the stream.
@@ -59,10 +60,6 @@ final class TimeDomainProcessor: TimePitchProcessor {
         clean.deallocate()
     }
 
-    func inputFramesNeeded(forOutput outputFrames: Int) -> Int {
-        let missing = max(0, outputFrames - queue.available)
-        return max(1, Int((Double(missing) * rate).rounded(.up)))
-    }
 
     /// SoundTouch's sequence length here.
     static let sequenceMilliseconds = 40
@@ -112,12 +109,6 @@ final class TimeDomainProcessor: TimePitchProcessor {
             drain()
         }
         queue.finish()
-    }
-
-    var availableFrames: Int { queue.available }
-
-    func read(into output: UnsafeMutablePointer<Float>, frames: Int) -> Int {
-        queue.read(into: output, frames: frames)
     }
 
     func reset() {

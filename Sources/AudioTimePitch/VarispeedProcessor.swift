@@ -1,11 +1,12 @@
 /// Varispeed (`'vspd'`): resampling with libsoxr's variable-rate engine, so pitch follows rate
 /// (1 kHz at rate 1.5 plays as 1.5 kHz). A rate change glides over 10 ms of output.
-final class VarispeedProcessor: TimePitchProcessor {
+final class VarispeedProcessor: FrameQueueOutput {
     let algorithm = TimePitchAlgorithm.varispeed
     let sampleRate: Double
     let channels: Int
     private let resampler: VariableResampler
-    private let queue: FrameQueue
+    let queue: FrameQueue
+    var inputSlack: Int { 64 }
     /// A block with its NaNs and infinities replaced by silence (libsoxr's state would keep them).
     private let clean: UnsafeMutablePointer<Float>
 
@@ -33,10 +34,6 @@ final class VarispeedProcessor: TimePitchProcessor {
 
     deinit { clean.deallocate() }
 
-    func inputFramesNeeded(forOutput outputFrames: Int) -> Int {
-        let missing = max(0, outputFrames - queue.available)
-        return max(1, Int((Double(missing) * rate).rounded(.up)) + 64)
-    }
 
     func write(_ input: UnsafePointer<Float>, frames: Int) {
         guard frames > 0, !queue.finished else { return }
@@ -53,12 +50,6 @@ final class VarispeedProcessor: TimePitchProcessor {
         guard !queue.finished else { return }
         resampler.flush(into: queue)
         queue.finish()
-    }
-
-    var availableFrames: Int { queue.available }
-
-    func read(into output: UnsafeMutablePointer<Float>, frames: Int) -> Int {
-        queue.read(into: output, frames: frames)
     }
 
     func reset() {
