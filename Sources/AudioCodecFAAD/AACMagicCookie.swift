@@ -1,4 +1,5 @@
 public import AudioCodecs
+import AudioCore
 
 /// Finds the AudioSpecificConfig in an AAC magic cookie.
 ///
@@ -10,20 +11,8 @@ public import AudioCodecs
 ///   atom header, or inside the atoms of a QuickTime `wave` atom;
 /// - a bare AudioSpecificConfig (what the ADTS reader synthesises).
 ///
-/// A descriptor's length is 1–4 bytes, seven bits each, high bit set on all but the last.
-/// Every length is checked against the bytes that hold it.
+/// The ES_Descriptor is read by AudioCore's `ESDescriptor`, the parser the MPEG-4 reader uses too.
 public enum AACMagicCookie {
-    /// MPEG-4 descriptor tags (ISO/IEC 14496-1, Table 1).
-    enum Tag {
-        static let esDescriptor: UInt8 = 0x03
-        static let decoderConfig: UInt8 = 0x04
-        static let decoderSpecificInfo: UInt8 = 0x05
-    }
-
-    /// The objectTypeIndication values whose DecoderSpecificInfo is an AudioSpecificConfig:
-    /// MPEG-4 audio (0x40) and MPEG-2 AAC Main, LC and SSR (0x66–0x68).
-    static let audioObjectTypeIndications: Set<UInt8> = [0x40, 0x66, 0x67, 0x68]
-
     /// The AudioSpecificConfig bytes in `cookie`. Returns nil when the cookie is a well-formed
     /// ES_Descriptor without a DecoderSpecificInfo (the caller falls back to the stream
     /// description). Throws `badData` for a malformed cookie and `formatNotSupported` when the
@@ -36,15 +25,15 @@ public enum AACMagicCookie {
             guard depth <= 8, let first = bytes.first else {
                 throw AudioCodecError(.badData, "empty AAC magic cookie")
             }
-            if first == Tag.esDescriptor {
-                return try esDescriptor(bytes)
+            if first == ESDescriptor.Tag.esDescriptor {
+                return try audioSpecificConfig(ofDescriptor: bytes)
             }
             if let inner = atomPayload(bytes) {
                 bytes = inner
                 continue
             }
             // An esds atom's body without its header: version 0, 3 bytes of flags, then the descriptor.
-            if bytes.count > 4, first == 0, bytes[bytes.startIndex + 4] == Tag.esDescriptor {
+            if bytes.count > 4, first == 0, bytes[bytes.startIndex + 4] == ESDescriptor.Tag.esDescriptor {
                 bytes = bytes.dropFirst(4)
                 continue
             }
@@ -80,96 +69,17 @@ public enum AACMagicCookie {
         return nil
     }
 
-    /// Reads a descriptor's tag and length at `p`; returns the tag and the body's range.
-    static func descriptor(_ bytes: ArraySlice<UInt8>, at p: Int) throws(AudioCodecError) -> (tag: UInt8, body: Range<Int>) {
-        guard p < bytes.endIndex else {
-            throw AudioCodecError(.badData, "magic cookie ends before a descriptor tag")
-        }
-        let tag = bytes[p]
-        var length = 0
-        var q = p + 1
-        for i in 0..<4 {
-            guard q < bytes.endIndex else {
-                throw AudioCodecError(.badData, "magic cookie ends inside the length of descriptor 0x\(hex(tag))")
-            }
-            let byte = bytes[q]
-            q += 1
-            length = length << 7 | Int(byte & 0x7F)
-            if byte & 0x80 == 0 { break }
-            if i == 3 {
-                throw AudioCodecError(.badData, "descriptor 0x\(hex(tag)) has a length of more than 4 bytes")
-            }
-        }
-        guard length <= bytes.endIndex - q else {
+    /// The DecoderSpecificInfo of the ES_Descriptor (AudioCore's parser) `bytes` start with:
+    /// `badData` when it is malformed, `formatNotSupported` when it is not for AAC.
+    static func audioSpecificConfig(ofDescriptor bytes: ArraySlice<UInt8>) throws(AudioCodecError) -> [UInt8]? {
+        let descriptor: ESDescriptor
+        do { descriptor = try ESDescriptor(bytes: bytes) } catch { throw AudioCodecError(.badData, error.reason) }
+        let indication = descriptor.objectTypeIndication
+        guard ESDescriptor.aacObjectTypeIndications.contains(indication) else {
+            let digits = Array("0123456789ABCDEF")
             throw AudioCodecError(
-                .badData, "descriptor 0x\(hex(tag)) claims \(length) bytes but only \(bytes.endIndex - q) follow")
+                .formatNotSupported, "objectTypeIndication 0x\(digits[Int(indication >> 4)])\(digits[Int(indication & 15)]) is not AAC")
         }
-        return (tag, q..<(q + length))
-    }
-
-    /// ES_Descriptor (ISO/IEC 14496-1, 7.2.6.5.1).
-    static func esDescriptor(_ bytes: ArraySlice<UInt8>) throws(AudioCodecError) -> [UInt8]? {
-        let (_, body) = try descriptor(bytes, at: bytes.startIndex)
-        var p = body.lowerBound
-        func need(_ n: Int, _ what: String) throws(AudioCodecError) {
-            guard n <= body.upperBound - p else {
-                throw AudioCodecError(.badData, "ES_Descriptor ends inside its \(what)")
-            }
-        }
-        try need(3, "ES_ID and flags")
-        let flags = bytes[p + 2]
-        p += 3
-        if flags & 0x80 != 0 {  // streamDependenceFlag → dependsOn_ES_ID
-            try need(2, "dependsOn_ES_ID")
-            p += 2
-        }
-        if flags & 0x40 != 0 {  // URL_Flag → URLlength, URLstring
-            try need(1, "URL length")
-            let n = Int(bytes[p])
-            p += 1
-            try need(n, "URL")
-            p += n
-        }
-        if flags & 0x20 != 0 {  // OCRstreamFlag → OCR_ES_Id
-            try need(2, "OCR_ES_ID")
-            p += 2
-        }
-        let sub = bytes[p..<body.upperBound]
-        var q = sub.startIndex
-        while q < sub.endIndex {
-            let (tag, inner) = try descriptor(sub, at: q)
-            if tag == Tag.decoderConfig {
-                return try decoderConfig(bytes[inner])
-            }
-            q = inner.upperBound
-        }
-        throw AudioCodecError(.badData, "ES_Descriptor without a DecoderConfigDescriptor")
-    }
-
-    /// DecoderConfigDescriptor (ISO/IEC 14496-1, 7.2.6.6.1).
-    static func decoderConfig(_ body: ArraySlice<UInt8>) throws(AudioCodecError) -> [UInt8]? {
-        // objectTypeIndication, streamType/upStream/reserved, bufferSizeDB (3), maxBitrate (4), avgBitrate (4)
-        guard body.count >= 13 else {
-            throw AudioCodecError(.badData, "DecoderConfigDescriptor of \(body.count) bytes (13 are needed)")
-        }
-        let indication = body[body.startIndex]
-        guard audioObjectTypeIndications.contains(indication) else {
-            throw AudioCodecError(.formatNotSupported, "objectTypeIndication 0x\(hex(indication)) is not AAC")
-        }
-        let sub = body.dropFirst(13)
-        var q = sub.startIndex
-        while q < sub.endIndex {
-            let (tag, inner) = try descriptor(sub, at: q)
-            if tag == Tag.decoderSpecificInfo {
-                return Array(sub[inner])
-            }
-            q = inner.upperBound
-        }
-        return nil
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+        return descriptor.decoderSpecificInfo
     }
 }

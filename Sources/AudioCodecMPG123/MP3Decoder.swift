@@ -56,6 +56,18 @@ public final class MP3Decoder: AudioDecoder {
     public let maximumFramesPerPacket: Int
     /// The MPEG audio layer (1, 2 or 3) the format ID names.
     public let layer: Int
+    /// Layer III: 10 packets of pre-roll. A frame overlaps the previous one (IMDCT), whose main
+    /// data may begin up to 511 bytes (255 in MPEG-2) back in the 9 frames before that: enough
+    /// for every MPEG-1 bitrate (at least 60 bytes of main data a frame) and MPEG-2 and 2.5 from
+    /// 24 kbit/s up. Layers I and II: 1 (the synthesis filter bank's 512 frames of state).
+    ///
+    /// Decoding starts at a multiple of 8 packets: libmpg123's synthesis filter bank writes a
+    /// ring of 16 blocks of 32 frames, where it starts depending on the frames decoded since
+    /// the start; from a multiple of 8 frames (of 576 or 1152 frames) every block is at the
+    /// place it has in a decode from the start, which rounds alike, so restarts are exact.
+    public var traits: AudioDecoderTraits {
+        AudioDecoderTraits(preRollPackets: layer == 3 ? 10 : 1, startAlignment: 8)
+    }
 
     private let rate: Int
     private let channels: Int

@@ -29,6 +29,11 @@ public final class OpusDecoder: AudioDecoder {
     /// longest packet's duration; audio queues take every packet to be this long unless its
     /// description says otherwise), else 5760: 120 ms at 48 kHz, the longest Opus packet.
     public let maximumFramesPerPacket: Int
+    /// 8 packets of pre-roll, not exact: SILK and CELT carry state across packets; RFC 7845
+    /// §4.6 has a seek decode at least 80 ms before its target (8 packets of 10 ms, 4 of the
+    /// usual 20 ms). The state it rebuilds is close to, not bit for bit, what a continuous
+    /// decode has.
+    public var traits: AudioDecoderTraits { AudioDecoderTraits(preRollPackets: 8, restartsExactly: false) }
     /// The stream's configuration (from the cookie, or implied by the stream description).
     public let head: OpusHead
 

@@ -25,10 +25,46 @@ public protocol AudioDecoder: AnyObject {
     /// The order of the channels in the output, where the codec defines it (AAC's channel
     /// configurations); nil where the container's layout applies.
     var outputChannelLayout: AudioChannelLayout? { get }
+    /// How the decoder's state carries from packet to packet, which readers start it by after
+    /// a seek or in pieces; ``AudioDecoderTraits/independent`` (packets decode on their own)
+    /// unless the decoder says otherwise.
+    var traits: AudioDecoderTraits { get }
 }
 
 extension AudioDecoder {
     public var outputChannelLayout: AudioChannelLayout? { nil }
+    public var traits: AudioDecoderTraits { .independent }
+}
+
+/// What a reader needs to know to start a decoder anywhere in a stream: how many packets before
+/// the first one wanted rebuild its state, and whether (and where) restarting it gives exactly
+/// what decoding from the start gives.
+public struct AudioDecoderTraits: Sendable, Equatable {
+    /// Packets decoded, their frames discarded, before the first packet wanted (after a seek,
+    /// at a reset, at a piece's start): what rebuilds the state carried between packets.
+    public var preRollPackets: Int
+    /// For state the pre-roll does not rebuild (a noise generator running through the stream),
+    /// the packet interval at which readers reset the decoder and pre-roll again however the
+    /// stream is read, so every packet decodes alike; nil: never.
+    public var resetInterval: Int?
+    /// Decoding starts at a multiple of this many packets (1: anywhere).
+    public var startAlignment: Int
+    /// Whether a decoder started after its pre-roll (at a reset point where there is an
+    /// interval) gives exactly what one decoding from the start gives; when not, readers decode
+    /// the stream in one piece.
+    public var restartsExactly: Bool
+
+    /// Traits with the given pre-roll, reset interval, alignment and exactness.
+    public init(preRollPackets: Int = 0, resetInterval: Int? = nil, startAlignment: Int = 1, restartsExactly: Bool = true) {
+        self.preRollPackets = preRollPackets
+        self.resetInterval = resetInterval
+        self.startAlignment = startAlignment
+        self.restartsExactly = restartsExactly
+    }
+
+    /// Packets that decode on their own: no pre-roll, no resets, exact anywhere (PCM, G.711,
+    /// ALAC, FLAC).
+    public static let independent = AudioDecoderTraits()
 }
 
 /// Makes decoders by format ID. Each codec target registers itself once; the registry is safe

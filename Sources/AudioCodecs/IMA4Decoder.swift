@@ -14,6 +14,10 @@ public final class IMA4Decoder: AudioDecoder {
     public let outputFormat: AudioStreamBasicDescription
     /// 64 frames per packet.
     public var maximumFramesPerPacket: Int { IMA4.framesPerPacket }
+    /// 4 packets of pre-roll, not exact: the decoder carries the full-precision predictor across
+    /// packets while the header's 9-bit predictor stays within reach, so a few packets bring the
+    /// state back in line, close to but not bit for bit what a continuous decode has.
+    public var traits: AudioDecoderTraits { AudioDecoderTraits(preRollPackets: 4, restartsExactly: false) }
 
     private let channels: Int
     private let layout: PCMSampleLayout

@@ -34,7 +34,7 @@ public final class AudioConverter {
 
     /// The decoder for compressed input; nil for linear PCM input or until a magic cookie it
     /// needs is set.
-    private(set) var decoder: (any AudioDecoder)?
+    private(set) var decoder: PacketDecoder?
     /// The encoder for compressed output; nil for linear PCM output.
     public let encoder: (any AudioEncoder)?
     /// The magic cookie the decoder was made with (`kAudioConverterDecompressionMagicCookie`).
@@ -140,7 +140,7 @@ public final class AudioConverter {
 
     private func makeDecoder(cookie: [UInt8]?) {
         do {
-            decoder = try AudioDecoders.make(for: inputFormat, magicCookie: cookie)
+            decoder = try PacketDecoder(format: inputFormat, magicCookie: cookie, convertingToFloat32: true)
             decompressionMagicCookie = cookie
             decoderError = nil
         } catch {
@@ -165,10 +165,10 @@ public final class AudioConverter {
 
     /// The PCM format the decoder writes (the input format for linear PCM input); nil until a
     /// decoder exists.
-    public var decodedFormat: AudioStreamBasicDescription? { inputFormat.isPCM ? inputFormat : decoder?.outputFormat }
+    public var decodedFormat: AudioStreamBasicDescription? { inputFormat.isPCM ? inputFormat : decoder?.decodedFormat }
 
     /// The decoder, or the error that keeps it from being made.
-    func requireDecoder() throws(AudioCodecError) -> (any AudioDecoder)? {
+    func requireDecoder() throws(AudioCodecError) -> PacketDecoder? {
         guard !inputFormat.isPCM else { return nil }
         guard let decoder else {
             throw decoderError ?? AudioCodecError(.formatNotSupported, AudioDecoders.missingDecoderReason(inputFormat.formatID))

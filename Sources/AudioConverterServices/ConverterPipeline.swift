@@ -7,7 +7,8 @@ import AudioCodecs
 final class ConverterPipeline {
     private let input: AudioStreamBasicDescription
     private let output: AudioStreamBasicDescription
-    private let decoder: (any AudioDecoder)?
+    /// The decoder, its output converted to Float32 (of its rate and channel count).
+    private let decoder: PacketDecoder?
     private let encoder: (any AudioEncoder)?
 
     /// Linear PCM straight from input to output (same rate and channels, no map, both
@@ -16,12 +17,11 @@ final class ConverterPipeline {
     /// The input given and not yet used, for ``direct`` conversion.
     private var pending: (data: AudioConverterInputData, offset: Int)?
 
-    /// Decoded or input PCM to Float32.
+    /// Input PCM to Float32.
     private let toFloat: PCMConverter?
     /// True when the encoder reads the input as it is (32-bit integers for FLAC): the frames
     /// pass through the FIFOs as 4-byte words, unconverted.
     private let rawWords: Bool
-    private let decodeBuffer: PCMBuffer?
     /// Non-interleaved input gathered into back-to-back regions for ``toFloat``.
     private var gather: UnsafeMutableRawBufferPointer?
     private var front: FloatFIFO
@@ -54,7 +54,7 @@ final class ConverterPipeline {
         encoder = converter.encoder
         let decoder = try converter.requireDecoder()
         self.decoder = decoder
-        let source = decoder?.outputFormat ?? input
+        let source = decoder?.decodedFormat ?? input
         sourceChannels = Int(source.channelsPerFrame)
         outputChannels = Int(output.channelsPerFrame)
         sourceRate = source.sampleRate
@@ -71,13 +71,7 @@ final class ConverterPipeline {
         if rawWords && !sameShape {
             throw AudioCodecError(.formatNotSupported, "the encoder reads \(input) as it is: no channel map or rate change")
         }
-        toFloat = direct == nil ? try PCMConverter(from: source, to: float) : nil
-        if let decoder {
-            decodeBuffer = PCMBuffer(format: decoder.outputFormat, frameCapacity: max(decoder.maximumFramesPerPacket, 1))
-            guard decodeBuffer != nil else { throw AudioCodecError(.formatNotSupported, "decoder output \(decoder.outputFormat)") }
-        } else {
-            decodeBuffer = nil
-        }
+        toFloat = direct == nil && decoder == nil ? try PCMConverter(from: source, to: float) : nil
         front = FloatFIFO(channels: sourceChannels)
         back = FloatFIFO(channels: outputChannels)
         if direct == nil && (sourceChannels != outputChannels || converter.channelMap != nil) {
@@ -214,33 +208,28 @@ final class ConverterPipeline {
         wantingFrames frames: Int, _ provider: (Int) throws(AudioCodecError) -> AudioConverterInputData?
     ) throws(AudioCodecError) -> Bool {
         let perPacket = max(Int(input.framesPerPacket), 1)
-        guard let data = try request((frames + perPacket - 1) / perPacket, provider), let toFloat else { return false }
-        if let decoder, let decodeBuffer {
+        guard let data = try request((frames + perPacket - 1) / perPacket, provider) else { return false }
+        if let decoder {
+            let buffer = data.buffers[0]
             for i in 0..<data.packetCount {
                 let start: Int, size: Int, frames: Int?
                 if let d = data.packetDescriptions?[i] {
-                    (start, size) = (Int(clamping: d.startOffset), Int(d.dataByteSize))
-                    frames = d.variableFramesInPacket > 0 ? Int(d.variableFramesInPacket) : nil
+                    (start, size, frames) = (Int(clamping: d.startOffset), Int(d.dataByteSize), decoder.decodedFrames(d))
                 } else {
                     (start, size, frames) = (i * Int(input.bytesPerPacket), Int(input.bytesPerPacket), nil)
                 }
-                let buffer = data.buffers[0]
                 guard start >= 0, size >= 0, start <= buffer.count, size <= buffer.count - start else {
                     throw AudioCodecError(.invalidInputSize, "packet \(i) lies outside the \(buffer.count) bytes given")
                 }
-                decodeBuffer.frameLength = 0
                 // A packet that cannot be decoded leaves concealment: the timing is kept.
-                _ = try? decoder.decode(packet: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + size)]), frames: frames, into: decodeBuffer)
-                let n = decodeBuffer.frameLength
-                guard n > 0 else { continue }
-                let target = front.reserve(n)
-                try toFloat.convert(
-                    UnsafeRawBufferPointer(decodeBuffer.region(0)), frameCount: n,
-                    into: UnsafeMutableRawBufferPointer(start: target, count: n * sourceChannels * 4))
+                let n = try decoder.decode(packet: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + size)]), frames: frames) { n in
+                    UnsafeMutableRawBufferPointer(start: front.reserve(n), count: n * sourceChannels * 4)
+                }
                 front.commit(n)
             }
             return true
         }
+        guard let toFloat else { return false }
         let n = data.packetCount
         let source: UnsafeRawBufferPointer
         if data.buffers.count > 1 {

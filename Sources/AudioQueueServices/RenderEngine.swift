@@ -15,10 +15,10 @@ final class RenderEngine {
     let sampleRate: Double
     let floatFormat: AudioStreamBasicDescription
     private(set) var magicCookie: [UInt8]?
-    private(set) var decoder: (any AudioDecoder)?
-    private var converter: PCMConverter
-    /// Decoder output when it is not already interleaved Float32.
-    private var decoded: PCMBuffer?
+    /// The decoder (its output converted to ``floatFormat``); nil for linear PCM.
+    private(set) var decoder: PacketDecoder?
+    /// Linear PCM input to ``floatFormat``.
+    private let converter: PCMConverter?
     /// Decoded, converted frames of the current buffer waiting to be played.
     private let scratch: PCMBuffer
     private var scratchStart = 0
@@ -91,42 +91,50 @@ final class RenderEngine {
         }
         input = format
         self.magicCookie = magicCookie
-        let decoder: (any AudioDecoder)?
+        let decoder: PacketDecoder?
         if format.isPCM {
             decoder = nil
         } else {
             guard AudioDecoders.canDecode(format.formatID) else {
                 throw AudioQueueError(.codecNotFound, AudioDecoders.missingDecoderReason(format.formatID))
             }
-            do {
-                decoder = try AudioDecoders.make(for: format, magicCookie: magicCookie)
-            } catch {
-                throw AudioQueueError(.codecNotFound, "the '\(format.formatID)' decoder does not accept this stream: \(error.reason)")
-            }
+            decoder = try Self.makeDecoder(format, magicCookie, error: .codecNotFound, "the '\(format.formatID)' decoder does not accept this stream")
         }
-        let decodedFormat = decoder?.outputFormat ?? format
+        let decodedFormat = decoder?.decodedFormat ?? format
         channels = Int(decodedFormat.channelsPerFrame)
         sampleRate = decodedFormat.sampleRate
         floatFormat = .linearPCM(sampleRate: sampleRate, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true)
-        do {
-            converter = try PCMConverter(from: decodedFormat, to: floatFormat)
-        } catch {
-            throw AudioQueueError(.codecNotFound, "cannot play '\(format.formatID)' data as described: \(error.reason)")
+        if format.isPCM {
+            do {
+                converter = try PCMConverter(from: format, to: floatFormat)
+            } catch {
+                throw AudioQueueError(.codecNotFound, "cannot play '\(format.formatID)' data as described: \(error.reason)")
+            }
+        } else {
+            converter = nil
         }
         isFrameStream = format.bytesPerPacket > 0 && format.framesPerPacket == 1 && format.bytesPerFrame == format.bytesPerPacket
             && (decoder?.maximumFramesPerPacket ?? 1) == 1
-        let perPacket = decoder?.maximumFramesPerPacket ?? 1
-        framesPerPacket = max(perPacket, 1)
-        frameScale = format.framesPerPacket > 0 ? max(1, perPacket / Int(format.framesPerPacket)) : 1
+        framesPerPacket = max(decoder?.maximumFramesPerPacket ?? 1, 1)
+        frameScale = decoder?.frameScale ?? 1
         let capacity = max(8192, framesPerPacket * 4)
         guard let scratch = PCMBuffer(format: floatFormat, frameCapacity: capacity) else {
             throw AudioQueueError(.invalidParameter, "cannot allocate the decode buffer")
         }
         self.scratch = scratch
-        if let decoder, decoder.outputFormat != floatFormat {
-            decoded = PCMBuffer(format: decoder.outputFormat, frameCapacity: capacity)
-        }
         self.decoder = decoder
+    }
+
+    /// A decoder for `format` configured by `cookie`, its output converted to interleaved
+    /// Float32; `code` and `reason` (with the codec's reason) when it cannot be made.
+    private static func makeDecoder(
+        _ format: AudioStreamBasicDescription, _ cookie: [UInt8]?, error code: AudioQueueError.Code, _ reason: String
+    ) throws(AudioQueueError) -> PacketDecoder {
+        do {
+            return try PacketDecoder(format: format, magicCookie: cookie, convertingToFloat32: true)
+        } catch {
+            throw AudioQueueError(code, "\(reason): \(error.reason)")
+        }
     }
 
     /// Replaces the decoder with one configured by `cookie`.
@@ -135,26 +143,14 @@ final class RenderEngine {
             magicCookie = cookie
             return
         }
-        let replacement: any AudioDecoder
-        do {
-            replacement = try AudioDecoders.make(for: input, magicCookie: cookie)
-        } catch {
-            throw AudioQueueError(.invalidPropertyValue, "the magic cookie does not configure the '\(input.formatID)' decoder: \(error.reason)")
-        }
-        guard replacement.outputFormat.sampleRate == sampleRate, Int(replacement.outputFormat.channelsPerFrame) == channels,
+        // The cookie may say what the description did not (an ALAC stream description whose
+        // flags give no source depth decodes to 16-bit until its cookie says 24): the new
+        // decoder converts its own format to Float32.
+        let replacement = try Self.makeDecoder(
+            input, cookie, error: .invalidPropertyValue, "the magic cookie does not configure the '\(input.formatID)' decoder")
+        guard replacement.decodedFormat.sampleRate == sampleRate, Int(replacement.decodedFormat.channelsPerFrame) == channels,
               replacement.maximumFramesPerPacket == framesPerPacket else {
-            throw AudioQueueError(.invalidPropertyValue, "the magic cookie describes a different stream (\(replacement.outputFormat)) from the queue's format")
-        }
-        if replacement.outputFormat != decoder?.outputFormat {
-            // The cookie may say what the description did not: an ALAC stream description whose
-            // flags give no source depth decodes to 16-bit until its cookie says 24. Nothing is
-            // decoded yet, so the converter and the decode buffer follow the new format.
-            do {
-                converter = try PCMConverter(from: replacement.outputFormat, to: floatFormat)
-            } catch {
-                throw AudioQueueError(.invalidPropertyValue, "the magic cookie gives '\(input.formatID)' a sample format the queue cannot play: \(error.reason)")
-            }
-            decoded = replacement.outputFormat == floatFormat ? nil : PCMBuffer(format: replacement.outputFormat, frameCapacity: scratch.frameCapacity)
+            throw AudioQueueError(.invalidPropertyValue, "the magic cookie describes a different stream (\(replacement.decodedFormat)) from the queue's format")
         }
         decoder = replacement
         magicCookie = cookie
@@ -274,7 +270,7 @@ final class RenderEngine {
                 continue
             }
             if let entry = current {
-                if let n = directFrames(entry, limit: frameCount - done) {
+                if let n = directFrames(entry, limit: frameCount - done), let converter {
                     // Linear PCM at unity gain, past the start trim: convert straight into the
                     // destination, skipping the scratch buffer.
                     let bpf = Int(input.bytesPerFrame)
@@ -339,7 +335,7 @@ final class RenderEngine {
             let bytes = UnsafeRawBufferPointer(start: base + entryPacket * bpf, count: n * bpf)
             if let decoder {
                 decodeAppending(bytes, frames: n, decoder: decoder)
-            } else {
+            } else if let converter {
                 do throws(AudioCodecError) {
                     try converter.convert(bytes, frameCount: n, appendingTo: scratch)
                 } catch {
@@ -358,7 +354,7 @@ final class RenderEngine {
                 if let d = entry.descriptions?[entryPacket] {
                     offset = Int(d.startOffset)
                     size = Int(d.dataByteSize)
-                    frames = d.variableFramesInPacket > 0 ? Int(d.variableFramesInPacket) * frameScale : nil
+                    frames = decoder.decodedFrames(d)
                 } else {
                     size = Int(input.bytesPerPacket)
                     offset = entryPacket * size
@@ -380,22 +376,17 @@ final class RenderEngine {
     /// Decodes one packet (or a run of frames of a frame-stream format) and appends it to the
     /// scratch buffer as Float32. A packet that cannot be decoded leaves the decoder's
     /// concealment, and the error is recorded.
-    private func decodeAppending(_ packet: UnsafeRawBufferPointer, frames: Int?, decoder: any AudioDecoder) {
+    @inline(__always)
+    private func decodeAppending(_ packet: UnsafeRawBufferPointer, frames: Int?, decoder: PacketDecoder) {
+        let concealed = decoder.badPackets
         do throws(AudioCodecError) {
-            guard let decoded else {
-                try decoder.decode(packet: packet, frames: frames, into: scratch)
-                return
-            }
-            decoded.frameLength = 0
-            do throws(AudioCodecError) {
-                try decoder.decode(packet: packet, frames: frames, into: decoded)
-            } catch where error.code == .badData {
-                record(error)
-            }
-            try converter.convert(decoded, appendingTo: scratch)
+            try decoder.decode(packet: packet, frames: frames, into: scratch)
         } catch {
+            if decoder.badPackets != concealed, let bad = decoder.lastConcealment { record(bad) }
             record(error)
+            return
         }
+        if decoder.badPackets != concealed, let bad = decoder.lastConcealment { record(bad) }
     }
 
     private func record(_ error: AudioCodecError) {

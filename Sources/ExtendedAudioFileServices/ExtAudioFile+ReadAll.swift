@@ -87,7 +87,7 @@ extension ExtAudioFile {
         // By default about 256 Ki frames and at least 32 times the pre-roll, or, where the
         // decoder is reset at an interval, that interval (a piece starting elsewhere decodes
         // from the reset point before it).
-        let byDefault = resetInterval ?? Int64(max((256 << 10) / framesPerPacket, 32 * Int(prerollPackets)))
+        let byDefault = planner.interval ?? Int64(max((256 << 10) / framesPerPacket, 32 * Int(planner.preroll)))
         let piece = min(max(1, packetsPerPiece.map(Int64.init) ?? byDefault), max(1, remaining))
         let pieces = remaining / piece + (remaining % piece > 0 ? 1 : 0)
         // At most 64 threads (and two pieces in memory per thread), whatever is asked.
@@ -96,7 +96,7 @@ extension ExtAudioFile {
         // predictor from packet to packet as long as the headers agree with it, and HE-AAC's SBR
         // state is never restarted, so there a piece's first packet can only be decoded right
         // after all before it.
-        if isPCM || !splitsExactly || threads < 2 { return try readHere() }
+        if isPCM || !traits.restartsExactly || threads < 2 { return try readHere() }
         let job = PieceDecoding(
             file: file, converter: converter, decodedFormat: decodedFormat, batchFrames: decoded.frameCapacity,
             planner: planner, firstPacket: nextPacket,

@@ -38,20 +38,14 @@ public final class ExtAudioFile {
     /// format has the decoded rate and channels.
     var clientStage: ClientStage?
 
-    /// Packets to decode before a seek target, per format (AAC's overlap needs the previous
-    /// packet; SBR more).
-    let prerollPackets: Int64
-    /// For decoders whose state the pre-roll does not rebuild, the packet interval at which the
-    /// decoder is reset and pre-rolled however the file is read (see ``readAll(maximumThreads:packetsPerPiece:_:)``).
-    let resetInterval: Int64?
-    /// Whether pieces decoded apart (with the pre-roll and resets above) join into exactly what
-    /// one continuous read gives; when not, ``readAll(maximumThreads:packetsPerPiece:_:)``
-    /// decodes on the calling thread.
-    let splitsExactly: Bool
+    /// How the decoder restarts: pre-roll before a seek target, reset interval, alignment, and
+    /// whether pieces decoded apart join into exactly what one continuous read gives (when not,
+    /// ``readAll(maximumThreads:packetsPerPiece:_:)`` decodes on the calling thread).
+    var traits: AudioDecoderTraits { decoder.traits }
     let planner: BatchPlanner
     /// The reset point the decoder's state already starts from (-1: none).
     var resetPoint: Int64 = -1
-    let decoder: any AudioDecoder
+    let decoder: PacketDecoder
     var converter: PCMConverter?
     let isPCM: Bool
     /// Decoded frames not yet handed out, in ``decodedFormat``.
@@ -89,16 +83,14 @@ public final class ExtAudioFile {
                 .unsupportedDataFormat, "cannot decode '\(format.formatID)': the file's reader does not split it into packets"))
         }
         do {
-            decoder = try AudioDecoders.make(for: format, magicCookie: file.magicCookie)
+            decoder = try PacketDecoder(format: format, magicCookie: file.magicCookie)
         } catch {
             throw .file(AudioFileError(.unsupportedDataFormat, "cannot decode '\(format.formatID)': \(error.reason)"))
         }
-        decodedFormat = decoder.outputFormat
+        decodedFormat = decoder.decodedFormat
         // A file that describes the AAC core of a stream the decoder doubles with SBR ('aac ' at
         // the core rate, a cookie that signals SBR) counts core frames: its counts are doubled.
-        let perPacket = Int(format.framesPerPacket)
-        frameScale = perPacket > 0 && decoder.maximumFramesPerPacket == 2 * perPacket
-            && decodedFormat.sampleRate == 2 * format.sampleRate ? 2 : 1
+        frameScale = Int64(decoder.frameScale)
         let table = file.packetTableInfo
         primingFrames = Int64(table?.primingFrames ?? 0) * frameScale
         let total = file.totalFrames.multipliedReportingOverflow(by: frameScale).overflow ? .max : file.totalFrames * frameScale
@@ -107,52 +99,6 @@ public final class ExtAudioFile {
             fileLengthFrames = max(0, min(valid, total - primingFrames))
         } else {
             fileLengthFrames = total
-        }
-        let aac: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2]
-        if format.formatID == .mpeg4AAC && decoder.outputFormat.sampleRate == format.sampleRate {
-            prerollPackets = 2  // the MDCT overlap needs the previous packet
-            // faad2 draws the noise of perceptual noise substitution from one generator running
-            // through the stream, so the decoder restarts every 512 packets (about 12 s at
-            // 44.1 kHz, 0.4 % more decoding): what each packet decodes to is then the same
-            // whether the file is read in order, after a seek, or in pieces on several threads.
-            resetInterval = 512
-            splitsExactly = true
-        } else if aac.contains(format.formatID) {
-            // HE-AAC (SBR, signalled or implicit): SBR codes envelopes relative to earlier frames
-            // and sends its header only now and then, so a restarted decoder could play the core
-            // alone for a while. Its reads are never restarted and never split.
-            prerollPackets = 2
-            resetInterval = nil
-            splitsExactly = false
-        } else if format.formatID == .mpegLayer3 {
-            // A Layer III frame overlaps the previous one (IMDCT), whose main data may begin up
-            // to 511 bytes (255 in MPEG-2) back in the 9 frames before that: enough for every
-            // MPEG-1 bitrate (at least 60 bytes of main data a frame) and MPEG-2 and 2.5 from
-            // 24 kbit/s up.
-            prerollPackets = 10
-            resetInterval = nil
-            splitsExactly = true
-        } else if format.formatID == .mpegLayer2 || format.formatID == .mpegLayer1 {
-            prerollPackets = 1  // the synthesis filter bank's 512 frames of state
-            resetInterval = nil
-            splitsExactly = true
-        } else if format.formatID == .opus {
-            // SILK and CELT carry state across packets; RFC 7845 §4.6 has a seek decode at least
-            // 80 ms before its target (8 packets of 10 ms, 4 of the usual 20 ms). The state it
-            // rebuilds is close to, not bit for bit, what a continuous decode has.
-            prerollPackets = 8
-            resetInterval = nil
-            splitsExactly = false
-        } else if format.formatID == .appleIMA4 {
-            // IMA4 decoders carry the full-precision predictor across packets while the header's
-            // 9-bit predictor stays within reach, so a few packets bring the state back in line.
-            prerollPackets = 4
-            resetInterval = nil
-            splitsExactly = false
-        } else {
-            prerollPackets = 0
-            resetInterval = nil
-            splitsExactly = true
         }
         let framesPerPacket = max(Int(format.framesPerPacket), decoder.maximumFramesPerPacket, 1)
         let upper = max(file.packetSizeUpperBound, 1)
@@ -172,12 +118,10 @@ public final class ExtAudioFile {
             // packet), so neither buffer is sized by a header field beyond reason.
             packetsPerRead = max(1, min(4096, 65536 / framesPerPacket, (4 << 20) / upper))
         }
-        // libmpg123's synthesis filter bank writes a ring of 16 blocks of 32 frames, where it
-        // starts depending on the frames decoded since the start: decoding from a multiple of 8
-        // frames (of 576 or 1152 frames) puts every block at the place it has in a decode from
-        // the start, which rounds alike, so pieces join byte for byte.
-        let alignment: Int64 = [.mpegLayer1, .mpegLayer2, .mpegLayer3].contains(format.formatID) ? 8 : 1
-        planner = BatchPlanner(packetsPerRead: packetsPerRead, preroll: prerollPackets, interval: resetInterval, alignment: alignment)
+        let traits = decoder.traits
+        planner = BatchPlanner(
+            packetsPerRead: packetsPerRead, preroll: Int64(max(traits.preRollPackets, 0)),
+            interval: traits.resetInterval.map { Int64(max($0, 1)) }, alignment: Int64(max(traits.startAlignment, 1)))
         // Room for the pre-roll read again at a reset point, besides a batch.
         let readable = planner.readable
         packetBytes = .allocate(byteCount: isPCM ? 16 : upper * readable, alignment: 16)
@@ -403,11 +347,12 @@ public final class ExtAudioFile {
             throw .file(error)
         }
         guard packets > plan.dropping else { return false }
-        let batch: (used: Int, bad: Int)
+        let used: Int
+        let bad = decoder.badPackets
         do {
-            batch = try decodeBatch(
-                decoder, packets: packets, bytes: UnsafeRawBufferPointer(packetBytes), descriptions: descriptions,
-                format: fileDataFormat, variable: file.needsDescriptions, dropping: plan.dropping, into: decoded)
+            used = try decoder.decode(
+                packets: packets, bytes: UnsafeRawBufferPointer(packetBytes), descriptions: file.needsDescriptions ? descriptions : nil,
+                dropping: plan.dropping, into: decoded)
         } catch {
             // Leave nothing half done: a later read starts this batch again.
             decoded.frameLength = 0
@@ -415,43 +360,10 @@ public final class ExtAudioFile {
             resetPoint = -1
             throw .codec(error)
         }
-        badPackets += batch.bad  // concealed by the decoder; the stream goes on
-        nextPacket = plan.from + Int64(batch.used)
+        badPackets += decoder.badPackets - bad  // concealed by the decoder; the stream goes on
+        nextPacket = plan.from + Int64(used)
         return true
     }
-}
-
-/// Decodes `packets` packets read by `AudioFile.readPackets` into `bytes` (with `descriptions`
-/// where `variable`) and appends their frames to `output`, stopping before a packet that might
-/// not fit (it is read again next time). The first `dropping` packets are pre-roll: decoded for
-/// the decoder's state, their frames dropped. A packet that fails with `badData` is concealed by
-/// the decoder and counted in `bad` (pre-roll excepted); any other error is thrown.
-func decodeBatch(
-    _ decoder: any AudioDecoder, packets: Int, bytes: UnsafeRawBufferPointer,
-    descriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>,
-    format: AudioStreamBasicDescription, variable: Bool, dropping: Int, into output: PCMBuffer
-) throws(AudioCodecError) -> (used: Int, bad: Int) {
-    var bad = 0
-    let bytesPerPacket = Int(format.bytesPerPacket)
-    for i in 0..<packets {
-        let start = variable ? Int(descriptions[i].startOffset) : i * bytesPerPacket
-        let size = variable ? Int(descriptions[i].dataByteSize) : bytesPerPacket
-        let frames = variable && descriptions[i].variableFramesInPacket > 0 ? Int(descriptions[i].variableFramesInPacket) : nil
-        // Packets of several blocks (or of more frames than usual) may not all fit: the rest
-        // are decoded by the next call (after at least one packet that is kept).
-        if i > dropping && output.framesFree < max(frames ?? 0, decoder.maximumFramesPerPacket) {
-            return (i, bad)
-        }
-        let mark = output.frameLength
-        do {
-            try decoder.decode(packet: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + size)]), frames: frames, into: output)
-        } catch {
-            guard error.code == .badData else { throw error }
-            if i >= dropping { bad += 1 }
-        }
-        if i < dropping { output.frameLength = mark }
-    }
-    return (packets, bad)
 }
 
 /// Which packets a batch decodes, for every way of reading a file: in order, after a seek, or

@@ -155,9 +155,9 @@ final class PieceDecoding: @unchecked Sendable {
         slot.endedAt = nil
         let start = pieceStart(index), end = pieceEnd(index)
         let format = file.dataFormat
-        let decoder: any AudioDecoder
+        let decoder: PacketDecoder
         do {
-            decoder = try AudioDecoders.make(for: format, magicCookie: file.magicCookie)
+            decoder = try PacketDecoder(format: format, magicCookie: file.magicCookie)
         } catch {
             slot.error = .file(AudioFileError(.unsupportedDataFormat, "cannot decode '\(format.formatID)': \(error.reason)"))
             return
@@ -195,11 +195,12 @@ final class PieceDecoding: @unchecked Sendable {
             let target = slot.decoded ?? output
             target.frameLength = 0
             do {
-                let batch = try decodeBatch(
-                    decoder, packets: packets, bytes: UnsafeRawBufferPointer(slot.packetBytes), descriptions: slot.descriptions,
-                    format: format, variable: file.needsDescriptions, dropping: min(plan.dropping, packets), into: target)
-                slot.badPackets += batch.bad
-                packet = plan.from + Int64(batch.used)
+                let bad = decoder.badPackets
+                let used = try decoder.decode(
+                    packets: packets, bytes: UnsafeRawBufferPointer(slot.packetBytes),
+                    descriptions: file.needsDescriptions ? slot.descriptions : nil, dropping: min(plan.dropping, packets), into: target)
+                slot.badPackets += decoder.badPackets - bad
+                packet = plan.from + Int64(used)
                 if let converter, let decoded = slot.decoded {
                     try converter.convert(decoded, appendingTo: output)
                 }

@@ -4,6 +4,7 @@ import ProcessSupport
 import AudioCore
 import AudioFileServices
 import AudioCodecs
+import AudioConverterServices
 import ExtendedAudioFileServices
 
 /// ffmpeg's decode of an AAC fixture (Scripts/fixtures/make_aac_refs.sh): every frame the
@@ -73,7 +74,7 @@ struct AACConvertTests {
 struct MultiBlockADTSTests {
     /// The fixture's frames repacked two raw data blocks per ADTS frame (ISO/IEC 13818-7:
     /// number_of_raw_data_blocks_in_frame = 1, no CRC): each packet is 2048 frames.
-    static func repacked() throws -> String {
+    static func repacked(name: String = "two-blocks.aac") throws -> String {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("adts-aac-2ch-44100.aac"))))
         var frames: [ArraySlice<UInt8>] = []
         var p = 0
@@ -94,7 +95,7 @@ struct MultiBlockADTSTests {
             header[6] = header[6] & 0xFC | 1
             out += header + payload
         }
-        let path = temporaryPath("two-blocks.aac")
+        let path = temporaryPath(name)
         try Data(out).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -119,5 +120,24 @@ struct MultiBlockADTSTests {
         let expected = Array(samples[(5000 * 2)..<(5256 * 2)])
         #expect(maxDifference(got, expected, lag: 0, channels: 2) <= 0.02)
         #expect(meanSquare(got, expected, lag: 0, channels: 2) * 10 < meanSquare(got, expected, lag: 1, channels: 2))
+    }
+
+    /// AudioConverter decodes packets of two raw data blocks too: the description's frame count
+    /// (2048) tells the decoder, and the packet decoder has room for them. The converter's decode
+    /// buffer held one block, so such packets failed and were dropped without a trace.
+    @Test func converterDecodesEveryBlock() throws {
+        let path = try Self.repacked(name: "two-blocks-converter.aac")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (bytes, frames, _) = try decodeAll(path)
+        let file = try AudioFile(path: path)
+        let read = try file.readPackets(from: 0, count: Int(file.packetCount))
+        #expect(read.descriptions?.allSatisfy { $0.variableFramesInPacket == 2048 } == true)
+        let output = AudioStreamBasicDescription.linearPCM(
+            sampleRate: file.dataFormat.sampleRate, channels: file.dataFormat.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
+        let converter = try AudioConverter(from: file.dataFormat, to: output, magicCookie: file.magicCookie)
+        let converted = try converter.convertAll(AudioConverterPackets(data: read.data, packetCount: read.packetCount, descriptions: read.descriptions))
+        #expect(converted.packetCount == frames)
+        let same = converted.data == Array(bytes)
+        #expect(same)
     }
 }

@@ -119,9 +119,12 @@ struct MP4SampleDescription {
                 throw AudioFileError(.invalidFile, "mp4a sample entry without an 'esds' box", chunk: "mp4a", offset: entry.offset)
             }
             let descriptor = Array(esds.bytes[12...])  // after the header, version and flags
-            let config = try ESDescriptor(descriptor, offset: esds.offset)
+            let config: ESDescriptor
+            do { config = try ESDescriptor(bytes: descriptor) } catch {
+                throw AudioFileError(.invalidChunk, error.reason, chunk: "esds", offset: esds.offset)
+            }
             switch config.objectTypeIndication {
-            case 0x40, 0x66, 0x67, 0x68:
+            case let indication where ESDescriptor.aacObjectTypeIndications.contains(indication):
                 guard let asc = config.decoderSpecificInfo, let parsed = AudioSpecificConfig.streamSummary(of: asc) else {
                     throw AudioFileError(.invalidFile, "AAC without a readable AudioSpecificConfig", chunk: "esds", offset: esds.offset)
                 }
@@ -170,60 +173,3 @@ extension String {
         self = "objectTypeIndication 0x\(digits[Int(oti >> 4)])\(digits[Int(oti & 15)]) is not an audio format this reader knows"
     }
 }
-
-/// The parts of an ES_Descriptor (ISO/IEC 14496-1, 7.2.6.5) an audio file needs.
-struct ESDescriptor {
-    let objectTypeIndication: UInt8
-    let decoderSpecificInfo: [UInt8]?
-
-    init(_ bytes: [UInt8], offset: Int64) throws(AudioFileError) {
-        func bad(_ reason: String) -> AudioFileError { AudioFileError(.invalidChunk, reason, chunk: "esds", offset: offset) }
-        func descriptor(_ p: Int, _ end: Int) throws(AudioFileError) -> (tag: UInt8, body: Range<Int>) {
-            guard p < end else { throw bad("ES descriptor ends before a descriptor tag") }
-            var q = p + 1
-            var length = 0
-            for _ in 0..<4 {
-                guard q < end else { throw bad("ES descriptor ends inside a length") }
-                let byte = bytes[q]
-                q += 1
-                length = length << 7 | Int(byte & 0x7F)
-                if byte & 0x80 == 0 { break }
-            }
-            guard length <= end - q else { throw bad("descriptor 0x\(bytes[p]) claims \(length) bytes, \(end - q) follow") }
-            return (bytes[p], q..<(q + length))
-        }
-        let es = try descriptor(0, bytes.count)
-        guard es.tag == 0x03 else { throw bad("esds does not hold an ES_Descriptor (tag \(es.tag))") }
-        var p = es.body.lowerBound
-        guard es.body.count >= 3 else { throw bad("ES_Descriptor too short") }
-        let flags = bytes[p + 2]
-        p += 3
-        if flags & 0x80 != 0 { p += 2 }
-        if flags & 0x40 != 0 {
-            guard p < es.body.upperBound else { throw bad("ES_Descriptor ends inside its URL") }
-            p += 1 + Int(bytes[p])
-        }
-        if flags & 0x20 != 0 { p += 2 }
-        var oti: UInt8?
-        var dsi: [UInt8]?
-        while p < es.body.upperBound {
-            let d = try descriptor(p, es.body.upperBound)
-            if d.tag == 0x04 {
-                guard d.body.count >= 13 else { throw bad("DecoderConfigDescriptor of \(d.body.count) bytes") }
-                oti = bytes[d.body.lowerBound]
-                var q = d.body.lowerBound + 13
-                while q < d.body.upperBound {
-                    let inner = try descriptor(q, d.body.upperBound)
-                    if inner.tag == 0x05 { dsi = Array(bytes[inner.body]) ; break }
-                    q = inner.body.upperBound
-                }
-                break
-            }
-            p = d.body.upperBound
-        }
-        guard let oti else { throw bad("ES_Descriptor without a DecoderConfigDescriptor") }
-        objectTypeIndication = oti
-        decoderSpecificInfo = dsi
-    }
-}
-

@@ -22,8 +22,8 @@ struct AACConfig: Sendable, Equatable {
         var asc = cookie
         if cookie[0] == 0x03 {
             let descriptor: ESDescriptor
-            do { descriptor = try ESDescriptor(cookie, offset: 0) } catch { throw bad("is not a readable ES_Descriptor: \(error.reason)") }
-            guard [0x40, 0x66, 0x67, 0x68].contains(descriptor.objectTypeIndication), let dsi = descriptor.decoderSpecificInfo else {
+            do { descriptor = try ESDescriptor(bytes: cookie) } catch { throw bad("is not a readable ES_Descriptor: \(error.reason)") }
+            guard ESDescriptor.aacObjectTypeIndications.contains(descriptor.objectTypeIndication), let dsi = descriptor.decoderSpecificInfo else {
                 throw bad("is an ES_Descriptor without an AAC AudioSpecificConfig")
             }
             asc = dsi
