@@ -36,7 +36,7 @@ public final class AudioFile: Sendable {
             if source.size == 0 {
                 throw AudioFileError(.invalidFile, "the file is empty", offset: 0)
             }
-            throw AudioFileError(.unsupportedFileType, "not a CAF, AIFF, WAVE, MPEG-4, ADTS or MPEG audio file", offset: 0)
+            throw AudioFileError(.unsupportedFileType, "not a file of a type it reads (\(AudioFileFormats.readerNames))", offset: 0)
         }
         container = try format.init(reading: source)
     }

@@ -202,6 +202,9 @@ public enum AudioFileFormats {
         fileTypes.first { $0.type == type }
     }
 
+    /// Each reader's first type's name, for messages: `CAF, WAVE, AIFF, …`.
+    static var readerNames: String { descriptors.map(\.types[0].name).joined(separator: ", ") }
+
     /// The format of a file that neither magic bytes, type hint nor extension place, found by
     /// each format's deeper look in turn.
     static func sniff(_ source: any AudioByteSource) throws(AudioFileError) -> (any AudioFileFormat.Type)? {

@@ -74,6 +74,19 @@ struct FormatDescriptorTests {
         #expect(described.contains(type), "\(ext): \(described)")
     }
 
+    /// A file no reader places is refused naming every format read (Apple's type names).
+    @Test func refusalNamesEveryFormat() {
+        do {
+            _ = try AudioFile(source: MemoryByteSource([UInt8](repeating: 0x20, count: 256)))
+            Issue.record("256 spaces opened")
+        } catch {
+            #expect(error.code == .unsupportedFileType)
+            for name in ["CAF", "WAVE", "AIFF", "Apple MPEG-4 Audio", "AAC ADTS", "FLAC", "MPEG Layer 3", "Ogg Opus"] {
+                #expect(error.reason.contains(name), "\(error.reason)")
+            }
+        }
+    }
+
     @Test func unknownExtension() {
         #expect(AudioFileFormats.forExtension("txt") == nil)
         #expect(AudioFileFormats.forExtension("") == nil)
