@@ -31,21 +31,14 @@ public final class AudioFile: Sendable {
         let byHint = typeHint.flatMap(AudioFileFormats.forType)
         let byExtension = fileExtension.flatMap(AudioFileFormats.forExtension)
         var found = byMagic ?? byHint ?? byExtension
-        if found == nil { found = try Self.sniff(source) }
+        if found == nil { found = try AudioFileFormats.sniff(source) }
         guard let format = found else {
             if source.size == 0 {
                 throw AudioFileError(.invalidFile, "the file is empty", offset: 0)
             }
-            throw AudioFileError(.unsupportedFileType, "not a CAF, AIFF, WAVE, MPEG-4, ADTS or MPEG audio file", offset: 0)
+            throw AudioFileError(.unsupportedFileType, "not a file of a type it reads (\(AudioFileFormats.readerNames))", offset: 0)
         }
         container = try format.init(reading: source)
-    }
-
-    /// The container of a file that neither magic bytes, type hint nor extension place: MPEG
-    /// audio or FLAC after ID3v2 tags, or MPEG audio whose first frame is longer than the prefix.
-    private static func sniff(_ source: any AudioByteSource) throws(AudioFileError) -> (any AudioFileFormat.Type)? {
-        if try FLACFormat.sniff(source) { return FLACFormat.self }
-        return try MP3Format.sniff(source) ? MP3Format.self : nil
     }
 
     // MARK: Properties (kAudioFileProperty…)

@@ -63,14 +63,19 @@ public struct PacketTable: Sendable {
 
 /// One container format: recognises its files and parses their headers into the properties
 /// ``AudioFile`` exposes. ``AudioFile`` picks a conformer by magic bytes, then by extension.
+/// The package's own readers also declare what it knows of each format besides parsing (its
+/// file types, extensions, deeper look, writable formats, stream cutting) in one
+/// ``AudioFileFormatDescriptor``, listed in ``AudioFileFormats/descriptors``.
 ///
 /// Parsing reads headers and packet tables only, never the audio data, and treats every field
 /// as untrusted: a malformed file throws an `AudioFileError` naming the chunk and
 /// offset.
 public protocol AudioFileFormat: Sendable {
-    /// The container type this conformer reads.
+    /// The container type this conformer reads (the package's readers: their descriptor's first
+    /// type).
     static var fileType: AudioFileType { get }
-    /// File name extensions (lower case, no dot) that select this conformer when magic bytes don't.
+    /// File name extensions (lower case, no dot) that select this conformer when magic bytes
+    /// don't (the package's readers: their descriptor's).
     static var extensions: [String] { get }
     /// True when the first bytes of a file (up to 64) identify this format.
     static func canRead(prefix: UnsafeRawBufferPointer) -> Bool
@@ -111,6 +116,33 @@ public protocol AudioFileFormat: Sendable {
     func artwork(reading source: any AudioByteSource) -> [AudioFilePicture]
 }
 
+/// Where a file's audio data lies and what it is: the four properties every reader finds
+/// together, kept as one value.
+struct AudioData: Sendable {
+    /// ``AudioFileFormat/dataFormat``.
+    var format: AudioStreamBasicDescription
+    /// ``AudioFileFormat/dataOffset``.
+    var offset: Int64
+    /// ``AudioFileFormat/dataByteCount``.
+    var byteCount: Int64
+    /// ``AudioFileFormat/packets``.
+    var packets: AudioFilePacketIndex
+}
+
+/// A reader that keeps its audio data's description as one ``AudioData`` value, which gives it
+/// ``AudioFileFormat/dataFormat``, ``AudioFileFormat/dataOffset``,
+/// ``AudioFileFormat/dataByteCount`` and ``AudioFileFormat/packets``.
+protocol StoresAudioData: AudioFileFormat {
+    var audioData: AudioData { get }
+}
+
+extension StoresAudioData {
+    public var dataFormat: AudioStreamBasicDescription { audioData.format }
+    public var dataOffset: Int64 { audioData.offset }
+    public var dataByteCount: Int64 { audioData.byteCount }
+    public var packets: AudioFilePacketIndex { audioData.packets }
+}
+
 /// One chapter mark of a file.
 public struct AudioFileChapter: Sendable, Equatable {
     /// Where the chapter starts, in seconds from the start of the file.
@@ -137,37 +169,6 @@ extension AudioFileFormat {
     public var chapters: [AudioFileChapter] { [] }
     public var repairs: [AudioFileRepair] { [] }
     public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] { [] }
-}
-
-/// The container formats ``AudioFile`` knows, in the order magic bytes are tried.
-public enum AudioFileFormats {
-    /// Every container reader.
-    public static let all: [any AudioFileFormat.Type] = [
-        CAFFormat.self, WAVEFormat.self, AIFFFormat.self, MP4Format.self, OggOpusFormat.self, ADTSFormat.self, MP3Format.self,
-        FLACFormat.self,
-    ]
-
-    /// The conformer whose magic bytes match `prefix`.
-    public static func detect(prefix: [UInt8]) -> (any AudioFileFormat.Type)? {
-        prefix.withUnsafeBytes { raw in all.first { $0.canRead(prefix: raw) } }
-    }
-
-    /// The conformer for a file name extension (case-insensitive, without dot).
-    public static func forExtension(_ ext: String) -> (any AudioFileFormat.Type)? {
-        let lower = ext.lowercased()
-        return all.first { $0.extensions.contains(lower) }
-    }
-
-    /// The conformer for a type hint.
-    public static func forType(_ type: AudioFileType) -> (any AudioFileFormat.Type)? {
-        switch type {
-        case .aifc: AIFFFormat.self
-        case .rf64, .bw64: WAVEFormat.self
-        case .m4a, .m4b, .mpeg4, .threeGPP, .threeGPP2: MP4Format.self
-        case .mp3, .mp2, .mp1: MP3Format.self
-        default: all.first { $0.fileType == type }
-        }
-    }
 }
 
 /// Validation shared by the linear PCM readers.

@@ -1,84 +1,29 @@
 public import CAudioToolbox
-import struct AudioCore.FourCharCode
 import AudioFileServices
 
 // AudioFileGetGlobalInfoSize and AudioFileGetGlobalInfo: the file types this library reads
 // and writes, with the names, extensions, UTIs, MIME types and HFS type codes a Mac gives them
-// (afconvert -hf lists the names and extensions), and the data formats its writer accepts.
+// (afconvert -hf lists the names and extensions), and the data formats its writer accepts. Every
+// answer is derived from the container formats' descriptors (`AudioFileFormats.fileTypes`).
 // CF values are new objects the caller releases.
 
 /// One file type: what the global info properties say about it.
 struct FileTypeInfo {
-    let type: UInt32
-    let name: String
-    let extensions: [String]
-    let utis: [String]
-    let mimeTypes: [String]
-    let hfsCodes: [UInt32]
-    /// The data formats the writer accepts (empty: read only), asked of the writer itself
-    /// (`AudioFileType.writableFormatIDs`).
-    var formats: [UInt32] { AudioFileServices.AudioFileType(rawValue: type).writableFormatIDs.map(\.rawValue) }
+    let descriptor: AudioFileTypeDescriptor
 
-    static func code(_ s: String) -> UInt32 { FourCharCode(s).rawValue }
+    var type: UInt32 { descriptor.type.rawValue }
+    var name: String { descriptor.name }
+    var extensions: [String] { descriptor.extensions }
+    var utis: [String] { descriptor.utis }
+    var mimeTypes: [String] { descriptor.mimeTypes }
+    var hfsCodes: [UInt32] { descriptor.hfsTypeCodes.map(\.rawValue) }
+    /// The data formats the writer accepts (empty: read only).
+    var formats: [UInt32] { descriptor.writableFormats.map(\.rawValue) }
 
-    static let aiffMIME = ["audio/aiff", "audio/x-aiff"]
-    static let mpegMIME = ["audio/mpeg", "audio/x-mpeg"]
-
-    /// The types, readable ones in the order magic bytes are tried.
-    static let all: [FileTypeInfo] = [
-        FileTypeInfo(type: code("caff"), name: "CAF", extensions: ["caf"], utis: ["com.apple.coreaudio-format"],
-                     mimeTypes: ["audio/x-caf"], hfsCodes: [code("caff")]),
-        FileTypeInfo(type: code("WAVE"), name: "WAVE", extensions: ["wav"], utis: ["com.microsoft.waveform-audio"],
-                     mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], hfsCodes: [code("WAVE")]),
-        FileTypeInfo(type: code("RF64"), name: "RF64", extensions: ["rf64"], utis: [], mimeTypes: [], hfsCodes: []),
-        FileTypeInfo(type: code("BW64"), name: "BW64", extensions: ["bw64"], utis: [], mimeTypes: [], hfsCodes: []),
-        FileTypeInfo(type: code("AIFF"), name: "AIFF", extensions: ["aiff", "aif"], utis: ["public.aiff-audio"],
-                     mimeTypes: aiffMIME, hfsCodes: [code("AIFF")]),
-        FileTypeInfo(type: code("AIFC"), name: "AIFC", extensions: ["aifc", "aiff", "aif"], utis: ["public.aifc-audio"],
-                     mimeTypes: aiffMIME, hfsCodes: [code("AIFC")]),
-        FileTypeInfo(type: code("m4af"), name: "Apple MPEG-4 Audio", extensions: ["m4a", "m4r"], utis: ["com.apple.m4a-audio"],
-                     mimeTypes: ["audio/mp4", "audio/x-m4a"], hfsCodes: [code("M4A ")]),
-        FileTypeInfo(type: code("m4bf"), name: "Apple MPEG-4 AudioBooks", extensions: ["m4b"], utis: [],
-                     mimeTypes: [], hfsCodes: [code("M4B ")]),
-        FileTypeInfo(type: code("mp4f"), name: "MPEG-4 Audio", extensions: ["mp4"], utis: ["public.mpeg-4"],
-                     mimeTypes: ["audio/mp4"], hfsCodes: [code("mpg4")]),
-        FileTypeInfo(type: code("3gpp"), name: "3GP Audio", extensions: ["3gp"], utis: ["public.3gpp"],
-                     mimeTypes: ["audio/3gpp"], hfsCodes: [code("3gpp")]),
-        FileTypeInfo(type: code("3gp2"), name: "3GPP-2 Audio", extensions: ["3g2"], utis: ["public.3gpp2"],
-                     mimeTypes: ["audio/3gpp2"], hfsCodes: [code("3gp2")]),
-        FileTypeInfo(type: code("adts"), name: "AAC ADTS", extensions: ["aac", "adts"], utis: ["public.aac-audio"],
-                     mimeTypes: ["audio/aac", "audio/x-aac"], hfsCodes: [code("adts")]),
-        FileTypeInfo(type: code("flac"), name: "FLAC", extensions: ["flac"], utis: ["org.xiph.flac"],
-                     mimeTypes: ["audio/flac"], hfsCodes: [code("flac")]),
-        FileTypeInfo(type: code("MPG3"), name: "MPEG Layer 3", extensions: ["mp3", "mpeg", "mpa"], utis: ["public.mp3"],
-                     mimeTypes: ["audio/mpeg", "audio/mpeg3", "audio/mp3", "audio/x-mpeg3", "audio/x-mp3", "audio/x-mpeg"],
-                     hfsCodes: [code("MPG3")]),
-        FileTypeInfo(type: code("MPG2"), name: "MPEG Layer 2", extensions: ["mp2", "mpeg", "mpa"], utis: [],
-                     mimeTypes: mpegMIME, hfsCodes: [code("MPG2")]),
-        FileTypeInfo(type: code("MPG1"), name: "MPEG Layer 1", extensions: ["mp1", "mpeg", "mpa"], utis: [],
-                     mimeTypes: mpegMIME, hfsCodes: [code("MPG1")]),
-        // Not a Mac type: Ogg Opus, read only, under the capture pattern's code (see OpusFiles).
-        FileTypeInfo(type: code("OggS"), name: "Ogg Opus", extensions: ["opus", "ogg", "oga"], utis: ["org.xiph.opus"],
-                     mimeTypes: ["audio/ogg", "audio/opus"], hfsCodes: []),
-    ]
+    /// The types, in the order magic bytes are tried.
+    static let all = AudioFileFormats.fileTypes.map(FileTypeInfo.init)
 
     static func find(_ type: UInt32) -> FileTypeInfo? { all.first { $0.type == type } }
-
-    /// The linear PCM layouts the writer takes for this type, as afconvert -hf lists them:
-    /// (bits, float, big-endian, signed).
-    var pcmLayouts: [(bits: UInt32, float: Bool, big: Bool, signed: Bool)] {
-        let ints: [UInt32] = [16, 24, 32]
-        switch name {
-        case "AIFF": return [(8, false, true, true)] + ints.map { ($0, false, true, true) }
-        case "AIFC":
-            return [(8, false, true, true), (8, false, true, false)] + ints.map { ($0, false, true, true) }
-                + ints.map { ($0, false, false, true) } + [(32, true, true, true), (64, true, true, true)]
-        case "WAVE": return [(8, false, false, false)] + ints.map { ($0, false, false, true) } + [(32, true, false, true), (64, true, false, true)]
-        default:
-            return [(8, false, true, true)] + ints.map { ($0, false, true, true) } + [(32, true, true, true), (64, true, true, true)]
-                + ints.map { ($0, false, false, true) } + [(32, true, false, true), (64, true, false, true)]
-        }
-    }
 
     /// AvailableStreamDescriptionsForFormat: sample rate and channels 0, as Apple gives them.
     func streamDescriptions(_ format: UInt32) -> [AudioStreamBasicDescription] {
@@ -95,13 +40,13 @@ struct FileTypeInfo {
                                                 mFramesPerPacket: framesPerPacket, mBytesPerFrame: 0, mChannelsPerFrame: 0,
                                                 mBitsPerChannel: bits, mReserved: 0)]
         }
-        return pcmLayouts.map { l in
+        return descriptor.pcmLayouts.map { l in
             var flags = kAudioFormatFlagIsPacked
-            if l.float { flags |= kAudioFormatFlagIsFloat } else if l.signed { flags |= kAudioFormatFlagIsSignedInteger }
+            if l.isFloat { flags |= kAudioFormatFlagIsFloat } else if l.isSignedInteger { flags |= kAudioFormatFlagIsSignedInteger }
             // Big-endian 8-bit samples keep the flag: a Mac lists AIFF's 8-bit PCM with flags 14.
-            if l.big { flags |= kAudioFormatFlagIsBigEndian }
+            if l.isBigEndian { flags |= kAudioFormatFlagIsBigEndian }
             return AudioStreamBasicDescription(mSampleRate: 0, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: 0,
-                                               mFramesPerPacket: 1, mBytesPerFrame: 0, mChannelsPerFrame: 0, mBitsPerChannel: l.bits, mReserved: 0)
+                                               mFramesPerPacket: 1, mBytesPerFrame: 0, mChannelsPerFrame: 0, mBitsPerChannel: l.bitsPerChannel, mReserved: 0)
         }
     }
 }

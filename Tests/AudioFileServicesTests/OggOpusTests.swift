@@ -16,7 +16,7 @@ struct OggOpusTests {
         #expect(file.fileType == .ogg)
         #expect(file.dataFormat.formatID == .opus && file.dataFormat.sampleRate == 48000 && file.dataFormat.channelsPerFrame == 2)
         let format = try #require(file.container as? OggOpusFormat)
-        #expect(format.head.preSkip == 312 && format.head.inputSampleRate == 44100)
+        #expect(format.head?.preSkip == 312 && format.head?.inputSampleRate == 44100)
         let info = try #require(file.container.packetTableInfo)
         #expect(info.primingFrames == 312)
         #expect(info.numberValidFrames == 9600)  // 0.2 s at 48 kHz, as opusenc was given
@@ -28,7 +28,7 @@ struct OggOpusTests {
     @Test func multichannelLayout() throws {
         let file = try open("opusenc-8ch.opus")
         let format = try #require(file.container as? OggOpusFormat)
-        #expect(format.head.mappingFamily == 1 && format.head.channelCount == 8)
+        #expect(format.head?.mappingFamily == 1 && format.head?.channelCount == 8)
         #expect(file.container.channelLayout?.bitmap.rawValue == 0x63F)
     }
 

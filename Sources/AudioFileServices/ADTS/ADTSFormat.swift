@@ -9,9 +9,12 @@ public import AudioCore
 /// configuration, profile, a frame shorter than its header) makes the file invalid. Packets are
 /// the raw access units with the header stripped; the magic cookie is the AudioSpecificConfig
 /// the header implies.
-public struct ADTSFormat: AudioFileFormat {
-    public static let fileType = AudioFileType.adts
-    public static let extensions = ["aac", "adts"]
+public struct ADTSFormat: AudioFileFormat, DescribedFormat, StoresAudioData, ArtworkLocated {
+    /// Apple's `'adts'`, written in AAC.
+    public static let descriptor = declaring(
+        AudioFileTypeDescriptor(.adts, name: "AAC ADTS", extensions: ["aac", "adts"], utis: ["public.aac-audio"], mimeTypes: ["audio/aac", "audio/x-aac"],
+                                hfsTypeCodes: ["adts"], writes: [.mpeg4AAC]),
+        streamCutting: .frames(.adts))
 
     public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
         guard prefix.count >= 7 else { return false }
@@ -79,10 +82,7 @@ public struct ADTSFormat: AudioFileFormat {
     /// Sampling rates by ADTS sampling frequency index.
     public static let sampleRates: [Double] = MPEG4Audio.samplingFrequencies.map(Double.init)
 
-    public let dataFormat: AudioStreamBasicDescription
-    public let dataOffset: Int64
-    public let dataByteCount: Int64
-    public let packets: AudioFilePacketIndex
+    let audioData: AudioData
     public let magicCookie: [UInt8]?
     public let channelLayout: AudioChannelLayout?
     public let info: [(key: String, value: String)]
@@ -92,18 +92,13 @@ public struct ADTSFormat: AudioFileFormat {
     public let junkByteCount: Int64
     /// The ID3v2 tags' `CHAP` frames.
     public let chapters: [AudioFileChapter]
+    /// Where the pictures lie (``artwork(reading:)`` reads them): the ID3v2 tags' `APIC`/`PIC` frames.
     let artworkLocations: [ArtworkLocation]
 
-    /// The ID3v2 tags' `APIC`/`PIC` frames.
-    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
-        ArtworkLocation.pictures(artworkLocations, in: source)
-    }
-
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
-        var reader = WindowReader(source)
+        let leading = try LeadingTags(source)
+        var reader = leading.reader
         let size = source.size
-        let leading = try MP3Tags.leadingID3(&reader, size: size)
-        let id3 = ID3v2.summary(leading.tags)
         var position = leading.end
 
         // Find the first frame: a header whose successor (or the end of the file) confirms it.
@@ -157,13 +152,10 @@ public struct ADTSFormat: AudioFileFormat {
         let description = try Self.streamDescription(stream, pce: pce, offset: first.offset)
         firstHeader = stream
         junkByteCount = junk
-        info = id3.info
-        chapters = id3.chapters
+        info = leading.info
+        chapters = leading.chapters
         artworkLocations = leading.artwork
-        dataFormat = description.format
-        dataOffset = first.offset
-        dataByteCount = lastEnd - first.offset
-        packets = .table(table)
+        audioData = AudioData(format: description.format, offset: first.offset, byteCount: lastEnd - first.offset, packets: .table(table))
         channelLayout = description.layout
         magicCookie = description.cookie
     }

@@ -8,9 +8,20 @@ public import AudioCore
 /// CAF's `chan`). Compression types: NONE, twos, sowt, in24, in32, 23ni,
 /// 42ni, raw , fl32/FL32, fl64/FL64, alaw/ALAW, ulaw/ULAW and ima4; any other type is reported
 /// by its code.
-public struct AIFFFormat: AudioFileFormat {
-    public static let fileType = AudioFileType.aiff
-    public static let extensions = ["aif", "aiff", "aifc", "afc"]
+public struct AIFFFormat: AudioFileFormat, DescribedFormat, StoresAudioData, ArtworkLocated {
+    /// AIFF and AIFF-C (Apple's `'AIFF'` and `'AIFC'`).
+    public static let descriptor = declaring(
+        AudioFileTypeDescriptor(
+            .aiff, name: "AIFF", extensions: ["aiff", "aif"], utis: ["public.aiff-audio"], mimeTypes: mimeTypes, hfsTypeCodes: ["AIFF"],
+            writes: [.linearPCM], pcmLayouts: [.integer(8, bigEndian: true)], .integers(bigEndian: true)),
+        AudioFileTypeDescriptor(
+            .aifc, name: "AIFC", extensions: ["aifc", "aiff", "aif"], utis: ["public.aifc-audio"], mimeTypes: mimeTypes, hfsTypeCodes: ["AIFC"],
+            writes: [.linearPCM, .aLaw, .uLaw, .appleIMA4],
+            pcmLayouts: [.integer(8, bigEndian: true), .integer(8, bigEndian: true, signed: false)], .integers(bigEndian: true),
+            .integers(bigEndian: false), .floats(bigEndian: true)),
+        otherExtensions: ["afc"], streamCutting: .chunks(.iff))
+
+    private static let mimeTypes = ["audio/aiff", "audio/x-aiff"]
 
     public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
         guard prefix.count >= 12 else { return false }
@@ -20,10 +31,7 @@ public struct AIFFFormat: AudioFileFormat {
     }
 
     public let fileType: AudioFileType
-    public let dataFormat: AudioStreamBasicDescription
-    public let dataOffset: Int64
-    public let dataByteCount: Int64
-    public let packets: AudioFilePacketIndex
+    let audioData: AudioData
     public let info: [(key: String, value: String)]
     public let channelLayout: AudioChannelLayout?
     /// The AIFC compression type (`NONE` for plain AIFF).
@@ -33,12 +41,9 @@ public struct AIFFFormat: AudioFileFormat {
     public let repairs: [AudioFileRepair]
     /// The `CHAP` frames of an `ID3 ` chunk's tag.
     public let chapters: [AudioFileChapter]
+    /// Where the pictures lie (``artwork(reading:)`` reads them): the `APIC`/`PIC` frames of
+    /// an `ID3 ` chunk's tag.
     let artworkLocations: [ArtworkLocation]
-
-    /// The `APIC`/`PIC` frames of an `ID3 ` chunk's tag.
-    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
-        ArtworkLocation.pictures(artworkLocations, in: source)
-    }
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         let header = try source.prefix(12)
@@ -110,15 +115,13 @@ public struct AIFFFormat: AudioFileFormat {
         compressionName = name
         try PCMCheck.basics(rate: rate, channels: channels, chunk: "COMM", offset: c.header.offset)
         let format = try Self.format(compression, channels: channels, sampleSize: sampleSize, rate: rate, offset: c.header.offset)
-        dataFormat = format
-        dataOffset = ssnd.offset
-        dataByteCount = ssnd.size
         let tags = id3.summary
         info = metadata + tags.info
         chapters = tags.chapters
         artworkLocations = id3.locations
         repairs = walker.repairs
         channelLayout = layout
+        let packets: AudioFilePacketIndex
         if format.bytesPerPacket > 0 {
             let available = ssnd.size / Int64(format.bytesPerPacket)
             // COMM counts sample frames (packets for ima4); where it claims more than SSND
@@ -128,6 +131,7 @@ public struct AIFFFormat: AudioFileFormat {
         } else {
             packets = .constant(bytesPerPacket: 1, count: 0)
         }
+        audioData = AudioData(format: format, offset: ssnd.offset, byteCount: ssnd.size, packets: packets)
     }
 
     private static func format(

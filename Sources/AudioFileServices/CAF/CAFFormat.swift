@@ -6,18 +6,21 @@ public import AudioCore
 /// (variable-length integers; priming, remainder and valid frames), kuki, chan and info; free and
 /// unknown chunks are skipped. Linear PCM in every width and byte order, `'aac '`, `'alaw'`,
 /// `'ulaw'` and `'ima4'` are described fully; any other format ID is reported by its code.
-public struct CAFFormat: AudioFileFormat {
-    public static let fileType = AudioFileType.caf
-    public static let extensions = ["caf", "caff"]
+public struct CAFFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
+    /// CAF, written in every format the package encodes (as `afconvert -hf` lists Apple's `'caff'`).
+    public static let descriptor = declaring(
+        AudioFileTypeDescriptor(
+            .caf, name: "CAF", extensions: ["caf"], utis: ["com.apple.coreaudio-format"], mimeTypes: ["audio/x-caf"], hfsTypeCodes: ["caff"],
+            writes: [.linearPCM, .aLaw, .uLaw, .appleIMA4, .mpeg4AAC, .appleLossless, .flac],
+            pcmLayouts: [.integer(8, bigEndian: true)], .integers(bigEndian: true), .floats(bigEndian: true), .integers(bigEndian: false),
+            .floats(bigEndian: false)),
+        otherExtensions: ["caff"], streamCutting: .chunks(.caf))
 
     public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
         prefix.count >= 4 && FourCharCode(prefix[0], prefix[1], prefix[2], prefix[3]) == "caff"
     }
 
-    public let dataFormat: AudioStreamBasicDescription
-    public let dataOffset: Int64
-    public let dataByteCount: Int64
-    public let packets: AudioFilePacketIndex
+    let audioData: AudioData
     public let packetTableInfo: AudioFilePacketTableInfo?
     public let magicCookie: [UInt8]?
     public let channelLayout: AudioChannelLayout?
@@ -80,17 +83,17 @@ public struct CAFFormat: AudioFileFormat {
         guard var d = desc else { throw AudioFileError(.invalidFile, "no 'desc' chunk", chunk: "desc", offset: nil) }
         guard let data else { throw AudioFileError(.invalidFile, "no 'data' chunk", chunk: "data", offset: nil) }
         let format = try Self.format(&d.reader, offset: d.header.offset)
-        dataFormat = format
         var edit = ByteReader(try source.bytes(at: data.header.bodyOffset, count: 4, chunk: "data"), fileOffset: data.header.offset, chunk: "data")
         editCount = try edit.u32be()
-        dataOffset = data.header.bodyOffset + 4
-        dataByteCount = data.size - 4
+        let dataOffset = data.header.bodyOffset + 4
+        let dataByteCount = data.size - 4
         magicCookie = cookie
         channelLayout = layout
         info = metadata
         let truncated = walker.repairs.contains { $0.kind == .audioDataTruncated }
         repairs = walker.repairs
 
+        let packets: AudioFilePacketIndex
         if var p = pakt {
             let count = try p.reader.u64be()
             let valid = Int64(bitPattern: try p.reader.u64be())
@@ -125,6 +128,7 @@ public struct CAFFormat: AudioFileFormat {
             packetTableInfo = nil
             packets = .constant(bytesPerPacket: Int(format.bytesPerPacket), count: dataByteCount / Int64(format.bytesPerPacket))
         }
+        audioData = AudioData(format: format, offset: dataOffset, byteCount: dataByteCount, packets: packets)
     }
 
     private static func format(_ r: inout ByteReader, offset: Int64) throws(AudioFileError) -> AudioStreamBasicDescription {

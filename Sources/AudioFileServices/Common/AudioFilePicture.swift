@@ -91,6 +91,22 @@ public struct AudioFilePicture: Sendable, Equatable {
     }
 }
 
+/// A container that finds where its pictures lie when the file opens: its
+/// ``AudioFileFormat/artwork(reading:)`` reads them from there.
+protocol ArtworkLocated: AudioFileFormat {
+    /// Where the pictures lie, in the order they are given.
+    var artworkLocations: [ArtworkLocation] { get }
+}
+
+extension ArtworkLocated {
+    /// The pictures found where the file said they lie, in order (ID3v2 `APIC`/`PIC` frames,
+    /// an APEv2 tag's `Cover Art` items, an MPEG-4 `covr` item's values); a picture that cannot
+    /// be read is left out.
+    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
+        ArtworkLocation.pictures(artworkLocations, in: source)
+    }
+}
+
 /// Where a container's pictures lie: found when the file opens, read only when asked for.
 enum ArtworkLocation: Sendable {
     /// A whole ID3v2 tag (its `APIC`/`PIC` frames).

@@ -197,4 +197,4 @@ extension VorbisCommentTagged {
 
 // The readers whose tags are Vorbis comments: their info dictionary, chapters and artwork.
 extension FLACFormat: VorbisCommentTagged {}
-extension OggOpusFormat: VorbisCommentTagged {}
+extension OggFormat: VorbisCommentTagged {}

@@ -21,9 +21,12 @@ public import AudioCore
 ///
 /// A frame cut short at the end of the file is left out. A file without a frame throws
 /// `invalidFile`.
-public struct FLACFormat: AudioFileFormat {
-    public static let fileType = AudioFileType.flac
-    public static let extensions = ["flac"]
+public struct FLACFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
+    /// Apple's `'flac'`, written in FLAC; found after ID3v2 tags by a deeper look.
+    public static let descriptor = declaring(
+        AudioFileTypeDescriptor(.flac, name: "FLAC", extensions: ["flac"], utis: ["org.xiph.flac"], mimeTypes: ["audio/flac"], hfsTypeCodes: ["flac"],
+                                writes: [.flac]),
+        sniff: { source throws(AudioFileError) in try FLACFormat.sniff(source) }, streamCutting: .flacFrames)
 
     /// `'fLaC'` at the start. A file with ID3v2 tags first is found by its extension, a type
     /// hint, or ``AudioFile``'s deeper look.
@@ -31,10 +34,7 @@ public struct FLACFormat: AudioFileFormat {
         prefix.count >= 4 && prefix[0] == 0x66 && prefix[1] == 0x4C && prefix[2] == 0x61 && prefix[3] == 0x43
     }
 
-    public let dataFormat: AudioStreamBasicDescription
-    public let dataOffset: Int64
-    public let dataByteCount: Int64
-    public let packets: AudioFilePacketIndex
+    let audioData: AudioData
     public let packetTableInfo: AudioFilePacketTableInfo?
     public let magicCookie: [UInt8]?
     public let packetSizeUpperBound: Int?
@@ -71,10 +71,9 @@ public struct FLACFormat: AudioFileFormat {
                 kind: .audioDataTruncated, chunk: "frame", offset: result.end,
                 declaredSize: Int64(info.maximumFrameSize), availableSize: source.size - result.end)]
             : []
-        dataFormat = Self.streamDescription(info)
-        dataOffset = result.firstFrame
-        dataByteCount = result.end - result.firstFrame
-        packets = .table(result.table)
+        audioData = AudioData(
+            format: Self.streamDescription(info), offset: result.firstFrame, byteCount: result.end - result.firstFrame,
+            packets: .table(result.table))
         magicCookie = info.magicCookie
         packetSizeUpperBound = info.maximumFrameSize > 0 ? max(info.maximumFrameSize, Int(result.table.maximumSize)) : nil
         let total = result.table.totalFrames

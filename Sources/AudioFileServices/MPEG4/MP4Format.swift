@@ -36,9 +36,22 @@ public import AudioCore
 /// - **Fragmented files** (`mvex` in `moov`, `moof` boxes at the top level): the samples of the
 ///   `moov` sample tables, then those of every fragment's `traf`/`trun` for the track, in file
 ///   order; `mfra` and `sidx` are not needed and ignored.
-public struct MP4Format: AudioFileFormat {
-    public static let fileType = AudioFileType.m4a
-    public static let extensions = ["m4a", "m4b", "m4p", "mp4", "m4r", "3gp", "3g2", "3gpp", "3gpp2"]
+public struct MP4Format: AudioFileFormat, DescribedFormat, StoresAudioData, ArtworkLocated {
+    /// Apple's MPEG-4 types: `'m4af'`, `'m4bf'` and `'mp4f'` written, 3GPP and 3GPP2 read only.
+    public static let descriptor = declaring(
+        AudioFileTypeDescriptor(
+            .m4a, name: "Apple MPEG-4 Audio", extensions: ["m4a", "m4r"], utis: ["com.apple.m4a-audio"],
+            mimeTypes: ["audio/mp4", "audio/x-m4a"], hfsTypeCodes: ["M4A "], writes: writableFormats),
+        AudioFileTypeDescriptor(.m4b, name: "Apple MPEG-4 AudioBooks", extensions: ["m4b"], hfsTypeCodes: ["M4B "], writes: writableFormats),
+        AudioFileTypeDescriptor(
+            .mpeg4, name: "MPEG-4 Audio", extensions: ["mp4"], utis: ["public.mpeg-4"], mimeTypes: ["audio/mp4"], hfsTypeCodes: ["mpg4"],
+            writes: writableFormats),
+        AudioFileTypeDescriptor(.threeGPP, name: "3GP Audio", extensions: ["3gp"], utis: ["public.3gpp"], mimeTypes: ["audio/3gpp"], hfsTypeCodes: ["3gpp"]),
+        AudioFileTypeDescriptor(
+            .threeGPP2, name: "3GPP-2 Audio", extensions: ["3g2"], utis: ["public.3gpp2"], mimeTypes: ["audio/3gpp2"], hfsTypeCodes: ["3gp2"]),
+        otherExtensions: ["m4p", "3gpp", "3gpp2"], streamCutting: .boxes)
+
+    private static let writableFormats: [AudioFormatID] = [.mpeg4AAC, .appleLossless, .flac]
 
     public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
         guard prefix.count >= 12, FourCharCode(prefix[4], prefix[5], prefix[6], prefix[7]) == "ftyp" else { return false }
@@ -47,10 +60,7 @@ public struct MP4Format: AudioFileFormat {
     }
 
     public let fileType: AudioFileType
-    public let dataFormat: AudioStreamBasicDescription
-    public let dataOffset: Int64
-    public let dataByteCount: Int64
-    public let packets: AudioFilePacketIndex
+    let audioData: AudioData
     public let packetTableInfo: AudioFilePacketTableInfo?
     public let magicCookie: [UInt8]?
     public let channelLayout: AudioChannelLayout?
@@ -73,12 +83,8 @@ public struct MP4Format: AudioFileFormat {
     /// An `mdat` cut short (moov first, the file ending inside the audio): the samples that are
     /// there are read (see ``AudioFileRepair/Kind/audioDataTruncated``).
     public let repairs: [AudioFileRepair]
+    /// Where the pictures lie (``artwork(reading:)`` reads them): the `covr` item's pictures.
     let artworkLocations: [ArtworkLocation]
-
-    /// The `covr` item's pictures.
-    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
-        ArtworkLocation.pictures(artworkLocations, in: source)
-    }
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
         let top = try MP4TopLevel.walk(source)
@@ -139,7 +145,7 @@ public struct MP4Format: AudioFileFormat {
             throw AudioFileError(.invalidFile, "sample table without 'stsd'", chunk: "stbl", offset: tree.box(stbl).offset)
         }
         let description = try MP4SampleDescription(tree: tree, stsd: stsd, mediaTimescale: mediaTimescale)
-        dataFormat = description.format
+        let dataFormat = description.format
         magicCookie = description.cookie
         channelLayout = description.channelConfiguration.flatMap(AudioChannelLayoutTag.aac(channelConfiguration:)).map { AudioChannelLayout(tag: $0) }
 
@@ -163,9 +169,8 @@ public struct MP4Format: AudioFileFormat {
         } else {
             fragmentCount = 0
         }
-        packets = .table(table)
-        dataOffset = table.offsets.first ?? top.first(where: { $0.type == "mdat" }).map(\.bodyOffset) ?? 0
-        dataByteCount = byteCount
+        let dataOffset = table.offsets.first ?? top.first(where: { $0.type == "mdat" }).map(\.bodyOffset) ?? 0
+        audioData = AudioData(format: dataFormat, offset: dataOffset, byteCount: byteCount, packets: .table(table))
         isOptimized = moovBox.offset < (top.first(where: { $0.type == "mdat" })?.offset ?? .max)
 
         let metadata = MP4Metadata(tree: tree, moov: moov)

@@ -22,9 +22,18 @@ public import AudioCore
 ///    (see `MP3Gapless`), the rest is valid.
 ///
 /// Numbers that do not fit the packets' frames are passed over; without either there is none.
-public struct MP3Format: AudioFileFormat {
-    public static let fileType = AudioFileType.mp3
-    public static let extensions = ["mp3", "mp2", "mp1", "mpa", "mpga"]
+public struct MP3Format: AudioFileFormat, DescribedFormat, StoresAudioData, ArtworkLocated {
+    /// Apple's `'MPG3'`, `'MPG2'` and `'MPG1'`, read only; found after ID3v2 tags (or with a
+    /// first frame longer than the prefix) by a deeper look.
+    public static let descriptor = declaring(
+        AudioFileTypeDescriptor(
+            .mp3, name: "MPEG Layer 3", extensions: ["mp3", "mpeg", "mpa"], utis: ["public.mp3"],
+            mimeTypes: ["audio/mpeg", "audio/mpeg3", "audio/mp3", "audio/x-mpeg3", "audio/x-mp3", "audio/x-mpeg"], hfsTypeCodes: ["MPG3"]),
+        AudioFileTypeDescriptor(.mp2, name: "MPEG Layer 2", extensions: ["mp2", "mpeg", "mpa"], mimeTypes: mimeTypes, hfsTypeCodes: ["MPG2"]),
+        AudioFileTypeDescriptor(.mp1, name: "MPEG Layer 1", extensions: ["mp1", "mpeg", "mpa"], mimeTypes: mimeTypes, hfsTypeCodes: ["MPG1"]),
+        otherExtensions: ["mpga"], sniff: { source throws(AudioFileError) in try MP3Format.sniff(source) }, streamCutting: .frames(.mpeg))
+
+    private static let mimeTypes = ["audio/mpeg", "audio/x-mpeg"]
 
     /// Only a prefix holding two consecutive frames is recognised here; ``AudioFile`` looks
     /// further (past ID3v2 tags, and at frames longer than the prefix) when nothing else matches.
@@ -37,10 +46,7 @@ public struct MP3Format: AudioFileFormat {
     public static let decoderDelay = 529
 
     public let fileType: AudioFileType
-    public let dataFormat: AudioStreamBasicDescription
-    public let dataOffset: Int64
-    public let dataByteCount: Int64
-    public let packets: AudioFilePacketIndex
+    let audioData: AudioData
     public let packetTableInfo: AudioFilePacketTableInfo?
     public let info: [(key: String, value: String)]
     /// The first audio frame's header.
@@ -57,22 +63,16 @@ public struct MP3Format: AudioFileFormat {
     public let gaplessSource: String?
     /// The ID3v2 tags' `CHAP` frames.
     public let chapters: [AudioFileChapter]
+    /// Where the pictures lie (``artwork(reading:)`` reads them): the ID3v2 tags' `APIC`/`PIC`
+    /// frames, then an APEv2 tag's `Cover Art` items.
     let artworkLocations: [ArtworkLocation]
 
-    /// The ID3v2 tags' `APIC`/`PIC` frames, then an APEv2 tag's `Cover Art` items.
-    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
-        ArtworkLocation.pictures(artworkLocations, in: source)
-    }
-
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
-        var reader = WindowReader(source)
-        let size = source.size
-        let leading = try MP3Tags.leadingID3(&reader, size: size)
-        let id3 = ID3v2.summary(leading.tags)
-        let tags = id3.info
+        let leading = try LeadingTags(source)
+        var reader = leading.reader
         var smpb: String?
         for tag in leading.tags where smpb == nil { smpb = MP3Tags.iTunSMPB(tag) }
-        chapters = id3.chapters
+        chapters = leading.chapters
         let trailing = try MP3Tags.trailing(source, start: leading.end)
         artworkLocations = leading.artwork + trailing.artwork
         let end = trailing.end
@@ -101,7 +101,7 @@ public struct MP3Format: AudioFileFormat {
         fileType = described.fileType
         firstHeader = stream
         junkByteCount = junk
-        info = tags + trailing.info
+        info = leading.info + trailing.info
         encoderTag = encoder?.tag
         declaredFrameCount = encoder?.frames.map(Int.init)
         if let delay = encoder?.delay, let padding = encoder?.padding {
@@ -109,11 +109,8 @@ public struct MP3Format: AudioFileFormat {
         } else {
             lameDelayAndPadding = nil
         }
-        let lame = MP3Gapless.lame(encoder, frameOffset: first.offset, fileSize: size, framesPerPacket: stream.samplesPerFrame)
-        dataFormat = described.format
-        dataOffset = firstAudio
-        dataByteCount = lastEnd - firstAudio
-        packets = .table(table)
+        let lame = MP3Gapless.lame(encoder, frameOffset: first.offset, fileSize: source.size, framesPerPacket: stream.samplesPerFrame)
+        audioData = AudioData(format: described.format, offset: firstAudio, byteCount: lastEnd - firstAudio, packets: .table(table))
         let gapless = MP3Gapless.packetTableInfo(iTunSMPB: smpb, lame: lame, totalFrames: table.totalFrames)
         packetTableInfo = gapless?.info
         gaplessSource = gapless?.source

@@ -1,5 +1,29 @@
 import AudioCore
 
+/// The ID3v2 tags at the start of a file of frames (MPEG audio, ADTS), read through the window
+/// the frame walk goes on with, and what they say.
+struct LeadingTags {
+    /// The window, positioned past the tags.
+    var reader: WindowReader
+    /// Where the audio starts.
+    let end: Int64
+    /// Each tag's bytes for its text.
+    let tags: [[UInt8]]
+    /// Where each tag lies, for its pictures.
+    let artwork: [ArtworkLocation]
+    /// The tags' text under Apple's info keys.
+    let info: [(key: String, value: String)]
+    /// The tags' `CHAP` frames.
+    let chapters: [AudioFileChapter]
+
+    init(_ source: some AudioByteSource) throws(AudioFileError) {
+        reader = WindowReader(source)
+        let leading = try MP3Tags.leadingID3(&reader, size: source.size)
+        (end, tags, artwork) = (leading.end, leading.tags, leading.artwork)
+        (info, chapters) = ID3v2.summary(tags)
+    }
+}
+
 /// The tags around and inside an MPEG audio stream: ID3v2 before it, ID3v1 and APEv2 after it,
 /// and the Xing/Info, VBRI and LAME headers its first frame may carry.
 enum MP3Tags {

@@ -23,7 +23,8 @@ struct StreamPrefixSource: AudioByteSource {
 }
 
 /// Gathers a stream's first bytes until its container and where its audio data starts are known,
-/// then parses the header with the container's ``AudioFileFormat`` conformer.
+/// then parses the header with the container's ``AudioFileFormat`` conformer. The container's
+/// descriptor says how (``AudioFileFormatDescriptor/streamCutting``).
 struct HeaderGatherer {
     /// Bytes looked at to recognise the container.
     static let detectionBytes = 64
@@ -31,7 +32,7 @@ struct HeaderGatherer {
     enum Container {
         case undetected
         case chunks(any AudioFileFormat.Type, ChunkWalker.Layout)
-        case mp4
+        case boxes(any AudioFileFormat.Type)
         case flac
     }
 
@@ -56,34 +57,32 @@ struct HeaderGatherer {
     mutating func advance(_ held: UnsafeRawBufferPointer, typeHint: AudioFileType?) throws(AudioFileStreamError) -> Result {
         if case .undetected = container {
             let prefix = UnsafeRawBufferPointer(rebasing: held.prefix(Self.detectionBytes))
-            switch AudioFileFormats.all.first(where: { $0.canRead(prefix: prefix) }) {
-            case let format? where format == MP4Format.self: container = .mp4
-            case let format? where format == FLACFormat.self: container = .flac
-            case let format? where format == CAFFormat.self: container = .chunks(format, .caf)
-            case let format? where format == WAVEFormat.self: container = .chunks(format, .riff)
-            case let format? where format == AIFFFormat.self: container = .chunks(format, .iff)
-            case let format? where format == ADTSFormat.self: return .frames(FrameCutter(kind: .adts))
-            case let format? where format == MP3Format.self: return .frames(FrameCutter(kind: .mpeg))
-            case let format? where format == OggOpusFormat.self: return .container(facts: nil, cutter: OggOpusCutter(), headerEnd: 0)
-            default:
-                switch typeHint.flatMap(AudioFileFormats.forType) {
-                case let format? where format == FLACFormat.self: container = .flac
-                case let format? where format == ADTSFormat.self: return .frames(FrameCutter(kind: .adts))
-                case let format? where format == MP3Format.self: return .frames(FrameCutter(kind: .mpeg))
-                default: return .frames(FrameCutter(kind: .either))
-                }
+            let byMagic = AudioFileFormats.descriptors.first { $0.reader.canRead(prefix: prefix) }
+            // Without magic bytes only frames can be found, after tags or junk: a type hint
+            // picks which kind, and else either kind is looked for.
+            let byHint = typeHint.flatMap(AudioFileFormats.descriptor(reading:)).flatMap { $0.streamCutting.followsTypeHint ? $0 : nil }
+            guard let descriptor = byMagic ?? byHint else { return .frames(FrameCutter(kind: .either)) }
+            switch descriptor.streamCutting {
+            case .chunks(let layout): container = .chunks(descriptor.reader, layout)
+            case .boxes: container = .boxes(descriptor.reader)
+            case .flacFrames: container = .flac
+            case .frames(let kind): return .frames(FrameCutter(kind: kind))
+            case .fromStart(let makeCutter): return .container(facts: nil, cutter: makeCutter(), headerEnd: 0)
             }
         }
         let headerEnd: Int
+        let format: any AudioFileFormat.Type
         switch container {
         case .undetected:
             return .needMore(Self.detectionBytes)
-        case .chunks(_, let layout):
+        case .chunks(let reader, let layout):
+            format = reader
             switch try locateData(held, layout: layout) {
             case .needMore(let count): return .needMore(count)
             case .found(let end): headerEnd = end
             }
-        case .mp4:
+        case .boxes(let reader):
+            format = reader
             switch try locateMovieData(held) {
             case .needMore(let count): return .needMore(count)
             case .found(let end): headerEnd = end
@@ -96,7 +95,7 @@ struct HeaderGatherer {
             let (facts, cutter) = try StreamFLACHeader.parse(Array(held[0..<end]))
             return .container(facts: facts, cutter: cutter, headerEnd: end)
         }
-        return try parse(Array(held[0..<headerEnd]))
+        return try parse(Array(held[0..<headerEnd]), with: format)
     }
 
     private enum Located {
@@ -171,13 +170,8 @@ struct HeaderGatherer {
         }
     }
 
-    /// Parses the header with the container's conformer and works out what it says.
-    private func parse(_ header: [UInt8]) throws(AudioFileStreamError) -> Result {
-        let format: any AudioFileFormat.Type
-        switch container {
-        case .chunks(let type, _): format = type
-        default: format = MP4Format.self
-        }
+    /// Parses the header with the container's conformer `format` and works out what it says.
+    private func parse(_ header: [UInt8], with format: any AudioFileFormat.Type) throws(AudioFileStreamError) -> Result {
         let source = StreamPrefixSource(held: header, size: StreamPrefixSource.unboundedSize)
         let parsed: any AudioFileFormat
         do {

@@ -7,9 +7,16 @@ public import AudioCore
 /// MPEG audio (tags 0x0050 and 0x0055) is split into its frames as in an MP3 file. Other format
 /// tags open and are reported by tag (ADPCM, GSM). A RIFF or data size of 0 or
 /// 0xFFFFFFFF means the data was streamed and runs to the end of the file.
-public struct WAVEFormat: AudioFileFormat {
-    public static let fileType = AudioFileType.wave
-    public static let extensions = ["wav", "wave", "rf64", "bw64"]
+public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, ArtworkLocated {
+    /// WAVE, and RF64 and BW64 read only (Apple's `'WAVE'`, `'RF64'`, `'BW64'`).
+    public static let descriptor = declaring(
+        AudioFileTypeDescriptor(
+            .wave, name: "WAVE", extensions: ["wav"], utis: ["com.microsoft.waveform-audio"],
+            mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave", "audio/wave"], hfsTypeCodes: ["WAVE"], writes: [.linearPCM, .aLaw, .uLaw],
+            pcmLayouts: [.integer(8, bigEndian: false, signed: false)], .integers(bigEndian: false), .floats(bigEndian: false)),
+        AudioFileTypeDescriptor(.rf64, name: "RF64", extensions: ["rf64"]),
+        AudioFileTypeDescriptor(.bw64, name: "BW64", extensions: ["bw64"]),
+        otherExtensions: ["wave"], streamCutting: .chunks(.riff))
 
     public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
         guard prefix.count >= 12 else { return false }
@@ -19,10 +26,7 @@ public struct WAVEFormat: AudioFileFormat {
     }
 
     public let fileType: AudioFileType
-    public let dataFormat: AudioStreamBasicDescription
-    public let dataOffset: Int64
-    public let dataByteCount: Int64
-    public let packets: AudioFilePacketIndex
+    let audioData: AudioData
     public let channelLayout: AudioChannelLayout?
     public let info: [(key: String, value: String)]
     public let frameCountHint: Int64?
@@ -33,12 +37,9 @@ public struct WAVEFormat: AudioFileFormat {
     public let formatTag: UInt16
     /// The `CHAP` frames of an `id3 ` chunk's tag.
     public let chapters: [AudioFileChapter]
+    /// Where the pictures lie (``artwork(reading:)`` reads them): the `APIC`/`PIC` frames of
+    /// an `id3 ` chunk's tag.
     let artworkLocations: [ArtworkLocation]
-
-    /// The `APIC`/`PIC` frames of an `id3 ` chunk's tag.
-    public func artwork(reading source: any AudioByteSource) -> [AudioFilePicture] {
-        ArtworkLocation.pictures(artworkLocations, in: source)
-    }
 
     /// Format tags this reader names.
     enum Tag {
@@ -133,18 +134,17 @@ public struct WAVEFormat: AudioFileFormat {
         let parsed = try Self.parseFormat(&f, header: fmtHeader)
         let mpeg = parsed.tag == Tag.mpeg || parsed.tag == Tag.mpegLayer3
             ? try Self.mpegPackets(source, format: parsed.format, data: data.header.bodyOffset, count: data.size) : nil
-        dataFormat = mpeg?.format ?? parsed.format
+        let dataFormat = mpeg?.format ?? parsed.format
         packetTableInfo = mpeg?.info
         formatTag = parsed.tag
         channelLayout = parsed.layout
-        dataOffset = data.header.bodyOffset
-        dataByteCount = data.size
         let tags = id3.summary
         info = metadata + tags.info
         chapters = tags.chapters
         artworkLocations = id3.locations
         repairs = walker.repairs
         frameCountHint = parsed.format.isPCM ? nil : factFrames
+        let packets: AudioFilePacketIndex
         if let mpeg {
             packets = .table(mpeg.table)
         } else if dataFormat.bytesPerPacket > 0 {
@@ -152,6 +152,7 @@ public struct WAVEFormat: AudioFileFormat {
         } else {
             packets = .constant(bytesPerPacket: 1, count: 0)  // MPEG data without a whole frame
         }
+        audioData = AudioData(format: dataFormat, offset: data.header.bodyOffset, byteCount: data.size, packets: packets)
     }
 
     private static func parseFormat(_ r: inout ByteReader, header: ChunkHeader) throws(AudioFileError) -> (

@@ -47,14 +47,8 @@ extension ContainerHeader {
             if !little { flags.insert(.isBigEndian) }
             return (check.recordedPCM(flags: flags, sampleRate: f.sampleRate), compression)
         case .aLaw, .uLaw:
-            try check.checkG711()
             let compression = f.formatID == .aLaw ? AIFCCompression(code: "alaw", name: "ALaw 2:1") : AIFCCompression(code: "ulaw", name: "µLaw 2:1")
-            return (
-                AudioStreamBasicDescription(
-                    sampleRate: f.sampleRate, formatID: f.formatID, bytesPerPacket: ch, framesPerPacket: 1, bytesPerFrame: ch,
-                    channelsPerFrame: ch, bitsPerChannel: 8),
-                compression
-            )
+            return (try check.recordedG711(sampleRate: f.sampleRate), compression)
         case .appleIMA4:
             try check.checkIMA4()
             return (

@@ -12,20 +12,14 @@ extension ContainerHeader {
         switch f.formatID {
         case .linearPCM:
             let word = try check.pcmSampleWord(maximumWordBytes: 8)
-            if f.isFloat {
-                try check.checkFloat(word: word)
-            } else {
-                guard f.isSignedInteger else { throw check.unsupported("CAF holds signed integer or float samples") }
-            }
+            guard f.isFloat || f.isSignedInteger else { throw check.unsupported("CAF holds signed integer or float samples") }
             var flags = try check.pcmAlignment(word: word, packedMeansHigh: false)
             flags.insert(f.isFloat ? .isFloat : .isSignedInteger)
             if f.isBigEndian { flags.insert(.isBigEndian) }
             return check.recordedPCM(flags: flags, sampleRate: f.sampleRate)
         case .aLaw, .uLaw:
-            try check.checkG711()
-            return AudioStreamBasicDescription(
-                sampleRate: f.sampleRate, formatID: f.formatID, formatFlags: f.formatFlags, bytesPerPacket: ch,
-                framesPerPacket: 1, bytesPerFrame: ch, channelsPerFrame: ch, bitsPerChannel: f.bitsPerChannel == 0 ? 8 : f.bitsPerChannel)
+            return try check.recordedG711(
+                sampleRate: f.sampleRate, formatFlags: f.formatFlags, bitsPerChannel: f.bitsPerChannel == 0 ? 8 : f.bitsPerChannel)
         case .appleIMA4:
             try check.checkIMA4()
             fallthrough

@@ -24,12 +24,14 @@ struct FormatChecks {
     }
 
     /// Linear PCM's sample word in bytes, as ``pcmWordSize(maximumPacketBytes:)`` gives it, at
-    /// most `maximumWordBytes` and holding samples of 1 to all its bits.
+    /// most `maximumWordBytes` and holding samples of 1 to all its bits; float samples fill it
+    /// (``checkFloat(word:)``).
     func pcmSampleWord(maximumPacketBytes: UInt32 = .max, maximumWordBytes: UInt32 = .max) throws(AudioFileError) -> UInt32 {
         let word = try pcmWordSize(maximumPacketBytes: maximumPacketBytes)
         guard word <= maximumWordBytes, format.bitsPerChannel > 0, format.bitsPerChannel <= word * 8 else {
             throw unsupported("\(format.bitsPerChannel)-bit samples in \(word)-byte words")
         }
+        if format.isFloat { try checkFloat(word: word) }
         return word
     }
 
@@ -62,6 +64,18 @@ struct FormatChecks {
         guard format.bytesPerPacket == format.channelsPerFrame, format.framesPerPacket == 1 else {
             throw unsupported("G.711 has one byte per channel and one frame per packet")
         }
+    }
+
+    /// The G.711 description the file records, once ``checkG711()`` passes: one byte per channel
+    /// in each one-frame packet, at `sampleRate`, with `formatFlags` and `bitsPerChannel`.
+    func recordedG711(sampleRate: Double, formatFlags: AudioFormatFlags = [], bitsPerChannel: UInt32 = 8) throws(AudioFileError)
+        -> AudioStreamBasicDescription
+    {
+        try checkG711()
+        let ch = format.channelsPerFrame
+        return AudioStreamBasicDescription(
+            sampleRate: sampleRate, formatID: format.formatID, formatFlags: formatFlags, bytesPerPacket: ch, framesPerPacket: 1,
+            bytesPerFrame: ch, channelsPerFrame: ch, bitsPerChannel: bitsPerChannel)
     }
 
     /// Apple IMA4 has packets of 34 bytes per channel and 64 frames.

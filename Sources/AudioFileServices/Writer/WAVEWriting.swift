@@ -6,14 +6,11 @@ extension ContainerHeader {
     /// 32- and 64-bit float, little-endian), A-law and µ-law.
     static func waveFormat(_ f: AudioStreamBasicDescription) throws(AudioFileError) -> AudioStreamBasicDescription {
         let check = FormatChecks(format: f, container: "WAVE")
-        let ch = f.channelsPerFrame
         switch f.formatID {
         case .linearPCM:
             let word = try check.pcmSampleWord(maximumPacketBytes: 0xFFFF)
             guard !f.isBigEndian || word == 1 else { throw check.unsupported("WAVE holds little-endian samples only") }
-            if f.isFloat {
-                try check.checkFloat(word: word)
-            } else {
+            if !f.isFloat {
                 guard word <= 4 else { throw check.unsupported("integer samples are at most 32 bits") }
                 guard (word == 1 && !f.isSignedInteger) || (word > 1 && f.isSignedInteger) else {
                     throw check.unsupported("WAVE holds 8-bit unsigned or wider signed samples")
@@ -23,10 +20,7 @@ extension ContainerHeader {
             if f.isFloat { flags.insert(.isFloat) } else if word > 1 { flags.insert(.isSignedInteger) }
             return check.recordedPCM(flags: flags, sampleRate: f.sampleRate.rounded())
         case .aLaw, .uLaw:
-            try check.checkG711()
-            return AudioStreamBasicDescription(
-                sampleRate: f.sampleRate.rounded(), formatID: f.formatID, bytesPerPacket: ch, framesPerPacket: 1,
-                bytesPerFrame: ch, channelsPerFrame: ch, bitsPerChannel: 8)
+            return try check.recordedG711(sampleRate: f.sampleRate.rounded())
         case .appleIMA4:
             throw AudioFileError(
                 .unsupportedDataFormat,

@@ -1,20 +1,22 @@
 import AudioCore
 
-/// Cuts the Opus packets out of an Ogg stream (`aqplay -`, internet radio), page by page, from
-/// byte 0: the first logical stream whose beginning-of-stream page holds an `OpusHead` is read,
-/// pages of other serial numbers are skipped, packets continued across pages are gathered.
+/// Cuts the packets out of an Ogg stream (`aqplay -`, internet radio), page by page, from
+/// byte 0: the first logical stream whose beginning-of-stream page holds the identification
+/// header of a mapped codec (``OggCodecMapping``: an `OpusHead`) is read, pages of other serial
+/// numbers are skipped, packets continued across pages are gathered.
 ///
-/// The properties are announced once the `OpusTags` packet has passed: `'opus'` at 48 kHz, the
-/// `OpusHead` packet as magic cookie, the pre-skip as priming frames (the valid frames are not
-/// known until the last page; a stream reports none). A page whose CRC fails after the headers
+/// The properties are announced once the comment header has passed: for Opus `'opus'` at
+/// 48 kHz, the `OpusHead` packet as magic cookie, the pre-skip as priming frames (the valid
+/// frames are not known until the last page; a stream reports none). A page whose CRC fails after the headers
 /// is skipped (its packets are lost, as a radio stream's would be) and the cutter finds the next
-/// capture pattern; before the `OpusHead` it fails the stream. Bytes that are not a page end the
-/// stream, as they end the file reader's walk. A packet whose TOC says no
-/// duration is dropped. Reading ends at the Opus stream's end-of-stream page: a chained
-/// stream's later links are not played.
-final class OggOpusCutter: StreamCutter {
+/// capture pattern; before the identification header it fails the stream. Bytes that are not a
+/// page end the stream, as they end the file reader's walk. A packet that gives no duration (an
+/// Opus TOC that says none) is dropped. Reading ends at the stream's end-of-stream page: a
+/// chained stream's later links are not played.
+final class OggCutter: StreamCutter {
     private var serial: UInt32?
-    private var head: OpusHead?
+    /// The stream's codec, once its identification header is parsed.
+    private var mapping: (any OggCodecMapping)?
     private var tagsDone = false
     /// The packet in progress (it may continue on the next page).
     private var packet: [UInt8] = []
@@ -35,7 +37,7 @@ final class OggOpusCutter: StreamCutter {
             case .needMore(let n):
                 return CutStep(consumed: c, need: n)
             case .invalid(let reason):
-                guard head != nil else {
+                guard mapping != nil else {
                     throw AudioFileStreamError(.invalidFile, reason, offset: base + Int64(c))
                 }
                 dropPacket()
@@ -63,14 +65,14 @@ final class OggOpusCutter: StreamCutter {
 
     /// Handles one whole page at stream offset `offset`.
     private func take(_ page: OggPageHeader, _ b: UnsafeRawBufferPointer, at offset: Int64, sink: PacketSink) throws(AudioFileStreamError) {
-        guard let serial else {
+        guard let serial, let codec = mapping.map({ type(of: $0) }) else {
             guard page.isBeginning else {
-                throw AudioFileStreamError(.unsupportedDataFormat, "the Ogg stream has no Opus stream", offset: offset)
+                throw AudioFileStreamError(.unsupportedDataFormat, "the Ogg stream has no \(OggCodecMappings.names) stream", offset: offset)
             }
             let body = UnsafeRawBufferPointer(rebasing: b[page.headerLength...])
-            guard OpusHead.isPacket(body) else { return }  // another codec's stream
+            guard let codec = OggCodecMappings.mapping(for: body) else { return }  // another codec's stream
             do {
-                head = try OpusHead(packet: Array(body))
+                mapping = try codec.init(identificationHeader: Array(body))
             } catch {
                 throw AudioFileStreamError(.unsupportedDataFormat, error.reason, offset: offset)
             }
@@ -87,15 +89,16 @@ final class OggOpusCutter: StreamCutter {
             if !continues { packet.removeAll(keepingCapacity: true) }
             packet.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[start..<(start + length)]))
             open = !endsPacket
-            if packet.count > OggOpusFormat.maximumPacketSize {
+            if packet.count > OggFormat.maximumPacketSize {
                 dropPacket()
                 return
             }
             guard endsPacket else { return }
             if !tagsDone {
                 tagsDone = true
-                guard packet.starts(with: Array("OpusTags".utf8)) else {
-                    failure = AudioFileStreamError(.invalidFile, "the packet after OpusHead is not OpusTags", offset: offset)
+                guard codec.isCommentHeader(packet) else {
+                    failure = AudioFileStreamError(
+                        .invalidFile, "the packet after \(codec.identificationName) is not \(codec.commentName)", offset: offset)
                     return
                 }
                 do throws(AudioFileStreamError) {
@@ -105,7 +108,7 @@ final class OggOpusCutter: StreamCutter {
                 }
                 return
             }
-            if let frames = packet.withUnsafeBytes({ OpusPacket.frameCount($0) }), !packet.isEmpty {
+            if !packet.isEmpty, let frames = packet.withUnsafeBytes({ mapping?.frames(inPacketStartingWith: $0) }) ?? nil {
                 packet.withUnsafeBytes { sink.append($0, frames: UInt32(frames)) }
                 delivered += 1
             }
@@ -119,16 +122,15 @@ final class OggOpusCutter: StreamCutter {
 
     /// Reports the stream's properties, once, before its first packet.
     private func announce(dataOffset: Int64, sink: PacketSink) throws(AudioFileStreamError) {
-        guard let head, let stream = sink.stream else { return }
+        guard let mapping, let stream = sink.stream else { return }
         var facts = StreamProperties()
-        facts.fileType = .ogg
-        facts.dataFormat = AudioStreamBasicDescription(
-            sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 960, bytesPerFrame: 0,
-            channelsPerFrame: UInt32(head.channelCount), bitsPerChannel: 0)
-        facts.magicCookie = head.packet
-        facts.channelLayout = head.channelLayout
+        facts.fileType = OggFormat.fileType
+        facts.dataFormat = mapping.dataFormat(framesPerPacket: type(of: mapping).typicalFramesPerPacket)
+        facts.magicCookie = mapping.magicCookie
+        facts.channelLayout = mapping.channelLayout
         facts.dataOffset = dataOffset
-        facts.packetTableInfo = AudioFilePacketTableInfo(numberValidFrames: 0, primingFrames: Int32(head.preSkip), remainderFrames: 0)
+        facts.packetTableInfo = AudioFilePacketTableInfo(
+            numberValidFrames: 0, primingFrames: Int32(clamping: mapping.primingFrames), remainderFrames: 0)
         facts.ready = true
         try stream.announce(facts)
     }

@@ -1,12 +1,16 @@
 public import AudioCore
 
-/// Opus in Ogg (RFC 7845): the `.opus` files opusenc, ffmpeg and browsers write.
+/// Ogg files (RFC 3533) of a codec the reader maps: Opus (RFC 7845), the `.opus` files
+/// opusenc, ffmpeg and browsers write.
 ///
 /// Opening walks every page once, checking its CRC, and keeps only the pages of the first
-/// logical stream whose first packet is an `OpusHead` (other streams of a multiplexed file —
-/// video, another codec — are skipped). The packet table lists one packet per Opus packet, with
-/// its duration from its TOC byte (RFC 6716 §3.1), so no decoder is needed to open a file; a
-/// packet continued on the following pages is read from its pieces (``PacketTable/pieces``).
+/// logical stream whose first packet is an identification header of a mapped codec (`OpusHead`;
+/// other streams of a multiplexed file — video, another codec — are skipped). The packet table
+/// lists one packet per codec packet, with its duration from the packet (an Opus packet's TOC
+/// byte, RFC 6716 §3.1), so no decoder is needed to open a file; a packet continued on the
+/// following pages is read from its pieces (``PacketTable/pieces``).
+///
+/// What follows is said of Opus, the codec mapped so far:
 ///
 /// - Magic cookie: the `OpusHead` packet (``head``); `'opus'` data at 48 kHz, the stream's
 ///   channel count, `mFramesPerPacket` the longest packet's duration (each packet's own is in
@@ -24,29 +28,30 @@ public import AudioCore
 ///   other than -1 or a packet whose TOC says nothing playable fail with `'dta?'` or `'fmt?'`;
 ///   a page cut short by the end of the file and bytes after the last page that are not a page
 ///   end the walk and are listed in ``repairs``. Packets are limited to 16 MiB.
-public struct OggOpusFormat: AudioFileFormat {
-    public static let fileType = AudioFileType.ogg
-    public static let extensions = ["opus", "ogg", "oga"]
+public struct OggFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
+    /// Ogg, read only, under the capture pattern's code `'OggS'` (not a Mac type).
+    public static let descriptor = declaring(
+        AudioFileTypeDescriptor(.ogg, name: "Ogg Opus", extensions: ["opus", "ogg", "oga"], utis: ["org.xiph.opus"], mimeTypes: ["audio/ogg", "audio/opus"]),
+        streamCutting: .fromStart { OggCutter() })
 
     public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
         OggPageHeader.hasCapturePattern(prefix) && prefix.count > 5 && prefix[4] == 0 && prefix[5] & 2 != 0
     }
 
-    public let dataFormat: AudioStreamBasicDescription
-    public let dataOffset: Int64
-    public let dataByteCount: Int64
-    public let packets: AudioFilePacketIndex
+    let audioData: AudioData
     public let packetTableInfo: AudioFilePacketTableInfo?
-    /// The `OpusHead` packet.
-    public var magicCookie: [UInt8]? { head.packet }
-    public var channelLayout: AudioChannelLayout? { head.channelLayout }
+    /// The identification header (the `OpusHead` packet).
+    public var magicCookie: [UInt8]? { mapping.magicCookie }
+    public var channelLayout: AudioChannelLayout? { mapping.channelLayout }
     public let repairs: [AudioFileRepair]
-    /// The stream's identification header.
-    public let head: OpusHead
-    /// The `OpusTags` packet after its `'OpusTags'` magic (a Vorbis comment body: vendor string,
+    /// The codec's mapping, with its identification header.
+    let mapping: any OggCodecMapping
+    /// An Opus stream's identification header; nil for another codec.
+    public var head: OpusHead? { (mapping as? OpusInOgg)?.head }
+    /// The comment header after its magic (`'OpusTags'`): a Vorbis comment body (vendor string,
     /// comments); nil when the packet is over 16 MiB.
     public let vorbisComment: [UInt8]?
-    /// The Opus stream's serial number.
+    /// The stream's serial number.
     public let serialNumber: UInt32
     /// The granule position of the stream's first sample (0 unless the stream starts later).
     public let startGranulePosition: Int64
@@ -57,31 +62,34 @@ public struct OggOpusFormat: AudioFileFormat {
     static let maximumPacketSize = 16 << 20
 
     public init(reading source: some AudioByteSource) throws(AudioFileError) {
-        var walk = OggOpusWalk(source: source)
+        var walk = OggWalk(source: source)
         try walk.run()
-        guard let head = walk.head else {
-            if walk.sawOpusHead {
-                throw AudioFileError(.invalidFile, "the Ogg Opus stream ends before its OpusTags packet", chunk: "OggS", offset: walk.position)
+        guard let mapping = walk.mapping else {
+            if let codec = walk.identifiedCodec {
+                throw AudioFileError(
+                    .invalidFile, "the Ogg \(codec.codecName) stream ends before its \(codec.commentName) packet", chunk: "OggS",
+                    offset: walk.position)
             }
-            throw AudioFileError(.unsupportedDataFormat, "the Ogg file has no Opus stream", chunk: "OggS", offset: 0)
+            throw AudioFileError(.unsupportedDataFormat, "the Ogg file has no \(OggCodecMappings.names) stream", chunk: "OggS", offset: 0)
         }
+        let codec = type(of: mapping)
         guard walk.tagsDone else {
-            throw AudioFileError(.invalidFile, "the Ogg Opus stream ends before its OpusTags packet", chunk: "OpusTags", offset: walk.position)
+            throw AudioFileError(
+                .invalidFile, "the Ogg \(codec.codecName) stream ends before its \(codec.commentName) packet", chunk: codec.commentName,
+                offset: walk.position)
         }
-        self.head = head
+        self.mapping = mapping
         vorbisComment = walk.tags
         serialNumber = walk.serial
         hasFollowingStreams = walk.followingStreams
         repairs = walk.repairs
         let table = walk.table
-        packets = .table(table)
-        dataOffset = walk.dataOffset ?? walk.position
-        dataByteCount = max(0, walk.dataEnd - dataOffset)
+        let dataOffset = walk.dataOffset ?? walk.position
         // The longest packet's duration: what a queue takes a packet without a description to hold.
-        let longest = table.frames.max() ?? 960
-        dataFormat = AudioStreamBasicDescription(
-            sampleRate: 48000, formatID: .opus, formatFlags: [], bytesPerPacket: 0, framesPerPacket: longest,
-            bytesPerFrame: 0, channelsPerFrame: UInt32(head.channelCount), bitsPerChannel: 0)
+        let longest = table.frames.max() ?? codec.typicalFramesPerPacket
+        audioData = AudioData(
+            format: mapping.dataFormat(framesPerPacket: longest), offset: dataOffset, byteCount: max(0, walk.dataEnd - dataOffset),
+            packets: .table(table))
 
         // Trimming (RFC 7845 §4): where the first sample lies, then pre-skip and end trimming.
         let total = table.totalFrames
@@ -98,28 +106,31 @@ public struct OggOpusFormat: AudioFileFormat {
             }
         }
         startGranulePosition = start
-        let priming = min(Int64(head.preSkip), total)
+        let preSkip = Int64(mapping.primingFrames)
+        let priming = min(preSkip, total)
         var valid = total - priming
         if let last = walk.lastGranule {
             // Granule positions need not grow: a last one before the start leaves no valid frames
             // (and the difference is taken only when it cannot overflow).
             let span = last >= start ? last - start : 0
-            valid = min(max(span - Int64(head.preSkip), 0), valid)
+            valid = min(max(span - preSkip, 0), valid)
         }
         packetTableInfo = AudioFilePacketTableInfo(
             numberValidFrames: valid, primingFrames: Int32(clamping: priming), remainderFrames: Int32(clamping: total - priming - valid))
     }
 }
 
-/// The page walk behind ``OggOpusFormat``.
-struct OggOpusWalk {
+/// The page walk behind ``OggFormat``.
+struct OggWalk {
     let source: any AudioByteSource
     var reader: WindowReader
     var position: Int64 = 0
 
     var serial: UInt32 = 0
-    var sawOpusHead = false
-    var head: OpusHead?
+    /// The codec whose identification header began the stream read.
+    var identifiedCodec: (any OggCodecMapping.Type)?
+    /// The codec's mapping, once its identification header is parsed.
+    var mapping: (any OggCodecMapping)?
     var tagsDone = false
     var tags: [UInt8]?
     var table = PacketTable(framesPerPacket: 960, capacity: 0)
@@ -130,7 +141,8 @@ struct OggOpusWalk {
     var followingStreams = false
     var repairs: [AudioFileRepair] = []
 
-    /// The packet in progress: its pieces and its first two bytes (the TOC and frame count).
+    /// The packet in progress: its pieces and its first bytes (an Opus packet's TOC and frame
+    /// count), as many as the codec reads for its duration.
     private var pending: [PacketPiece] = []
     private var pendingSize = 0
     private var pendingHead: [UInt8] = []
@@ -155,7 +167,7 @@ struct OggOpusWalk {
             }
             switch parsed {
             case .needMore(let n):
-                guard head != nil else {
+                guard mapping != nil else {
                     throw AudioFileError(.invalidFile, "the Ogg page is cut short by the end of the file", chunk: "OggS", offset: position)
                 }
                 repairs.append(AudioFileRepair(
@@ -184,31 +196,33 @@ struct OggOpusWalk {
 
     /// Handles one page.
     private mutating func take(_ page: OggPageHeader, _ b: UnsafeRawBufferPointer) throws(AudioFileError) {
-        if head == nil && !sawOpusHead {
-            // Looking for the Opus stream among the beginning-of-stream pages.
+        guard let codec = identifiedCodec else {
+            // Looking for a stream of a mapped codec among the beginning-of-stream pages.
             guard page.isBeginning else {
-                throw AudioFileError(.unsupportedDataFormat, "the Ogg file has no Opus stream", chunk: "OggS", offset: position)
+                throw AudioFileError(.unsupportedDataFormat, "the Ogg file has no \(OggCodecMappings.names) stream", chunk: "OggS", offset: position)
             }
             let body = UnsafeRawBufferPointer(rebasing: b[page.headerLength...])
-            guard OpusHead.isPacket(body) else { return }  // another codec's stream
-            sawOpusHead = true
+            guard let codec = OggCodecMappings.mapping(for: body) else { return }  // another codec's stream
+            identifiedCodec = codec
             serial = page.serial
             guard page.segmentCount > 0, b[OggPageHeader.fixedSize + page.segmentCount - 1] < 255 else {
-                throw AudioFileError(.invalidFile, "OpusHead does not end on its page", chunk: "OpusHead", offset: position)
+                throw AudioFileError(
+                    .invalidFile, "\(codec.identificationName) does not end on its page", chunk: codec.identificationName, offset: position)
             }
             do {
-                head = try OpusHead(packet: Array(body))
+                mapping = try codec.init(identificationHeader: Array(body))
             } catch {
-                throw AudioFileError(.unsupportedDataFormat, error.reason, chunk: "OpusHead", offset: position)
+                throw AudioFileError(.unsupportedDataFormat, error.reason, chunk: codec.identificationName, offset: position)
             }
             return
         }
         guard page.serial == serial else {
-            if page.isBeginning && head != nil && dataOffset != nil { followingStreams = true }
+            if page.isBeginning && mapping != nil && dataOffset != nil { followingStreams = true }
             return
         }
         if page.isBeginning {
-            throw AudioFileError(.invalidFile, "a second beginning-of-stream page for the Opus stream", chunk: "OggS", offset: position)
+            throw AudioFileError(
+                .invalidFile, "a second beginning-of-stream page for the \(codec.codecName) stream", chunk: "OggS", offset: position)
         }
         let pageStart = position
         var framesEnding: Int64 = 0
@@ -227,17 +241,20 @@ struct OggOpusWalk {
             }
             if !tagsDone {
                 headerBytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[offset..<(offset + length)]))
-                if headerBytes.count > OggOpusFormat.maximumPacketSize {
+                let magic = codec.commentMagic.count
+                if headerBytes.count > OggFormat.maximumPacketSize {
                     // Kept no further: the magic is checked, the comments are dropped.
-                    headerBytes.removeSubrange(8...)
+                    headerBytes.removeSubrange(magic...)
                     tagsTooLarge = true
                 }
                 if endsPacket {
-                    guard headerBytes.starts(with: Array("OpusTags".utf8)) else {
-                        failure = AudioFileError(.invalidFile, "the packet after OpusHead is not OpusTags", chunk: "OpusTags", offset: pageStart)
+                    guard codec.isCommentHeader(headerBytes) else {
+                        failure = AudioFileError(
+                            .invalidFile, "the packet after \(codec.identificationName) is not \(codec.commentName)", chunk: codec.commentName,
+                            offset: pageStart)
                         return
                     }
-                    tags = tagsTooLarge ? nil : Array(headerBytes[8...])
+                    tags = tagsTooLarge ? nil : Array(headerBytes[magic...])
                     headerBytes = []
                     tagsDone = true
                 }
@@ -247,12 +264,13 @@ struct OggOpusWalk {
             if length > 0 {
                 pending.append(PacketPiece(offset: pageStart + Int64(offset), size: UInt32(length)))
                 pendingSize += length
-                if pendingHead.count < 2 {
-                    pendingHead += UnsafeRawBufferPointer(rebasing: b[offset..<(offset + min(length, 2 - pendingHead.count))])
+                let headBytes = codec.packetHeadBytes
+                if pendingHead.count < headBytes {
+                    pendingHead += UnsafeRawBufferPointer(rebasing: b[offset..<(offset + min(length, headBytes - pendingHead.count))])
                 }
             }
-            guard pendingSize <= OggOpusFormat.maximumPacketSize else {
-                failure = AudioFileError(.invalidFile, "an Opus packet of more than 16 MiB", chunk: "OggS", offset: pageStart)
+            guard pendingSize <= OggFormat.maximumPacketSize else {
+                failure = AudioFileError(.invalidFile, "an \(codec.codecName) packet of more than 16 MiB", chunk: "OggS", offset: pageStart)
                 return
             }
             if endsPacket {
@@ -287,9 +305,12 @@ struct OggOpusWalk {
     private mutating func finishPacket(at pageStart: Int64) throws(AudioFileError) -> Int64 {
         defer { dropPending() }
         guard pendingSize > 0 else { return 0 }  // a zero-length packet holds nothing (RFC 7845 §3 allows none)
-        let frames = pendingHead.withUnsafeBytes { OpusPacket.frameCount($0) }
-        guard let frames else {
-            throw AudioFileError(.invalidFile, "an Opus packet whose TOC gives no duration", chunk: "OggS", offset: pageStart)
+        var codecMapping = mapping
+        let frames = pendingHead.withUnsafeBytes { head in codecMapping?.frames(inPacketStartingWith: head) }
+        mapping = codecMapping
+        guard let frames = frames ?? nil else {
+            let codec = identifiedCodec.map { $0.codecName } ?? OggCodecMappings.names
+            throw AudioFileError(.invalidFile, "an \(codec) packet that gives no duration", chunk: "OggS", offset: pageStart)
         }
         table.append(pieces: pending, frames: UInt32(frames))
         return Int64(frames)
@@ -308,3 +329,6 @@ extension OggPageHeader {
         window.withUnsafeBytes { raw in hasCapturePattern(UnsafeRawBufferPointer(rebasing: raw[i...])) }
     }
 }
+
+/// The reader's name before it read codecs other than Opus.
+public typealias OggOpusFormat = OggFormat
