@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "AudioTimePitch", targets: ["AudioTimePitch"]),
         .library(name: "AudioQueueServices", targets: ["AudioQueueServices"]),
         .library(name: "AudioQueueKit", targets: ["AudioQueueKit"]),
+        .library(name: "AudioCodecKit", targets: ["AudioCodecKit"]),
         // Apple's C API: libAudioToolbox.so and the headers in Sources/CAudioToolbox/include.
         .library(name: "AudioToolbox", type: .dynamic, targets: ["AudioToolbox"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
@@ -103,11 +104,16 @@ let package = Package(
             dependencies: ["AudioCore", "AudioCodecs", "AudioConverterServices", "AudioDevices", "AudioTimePitch", "Locking"],
             swiftSettings: strict
         ),
+        // The codecs of the package's own modules, registered in one call (no devices, no queues).
+        .target(
+            name: "AudioCodecKit",
+            dependencies: ["AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec", "AudioCodecFLAC", "AudioCodecOpus"],
+            swiftSettings: strict
+        ),
         .target(
             name: "AudioQueueKit",
             dependencies: [
-                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
-                "AudioCodecFLAC", "AudioCodecOpus",
+                "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecKit",
                 "AudioConverterServices", "ExtendedAudioFileServices",
                 "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioDevicePipeWire", "AudioQueueServices",
                 "AudioTimePitch",
@@ -140,8 +146,7 @@ let package = Package(
         .executableTarget(
             name: "afconvert",
             dependencies: [
-                "ExtendedAudioFileServices", "AudioConverterServices", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
-                "AudioCodecFLAC", "AudioCodecOpus", "ToolSupport",
+                "ExtendedAudioFileServices", "AudioConverterServices", "AudioCodecKit", "ToolSupport",
             ],
             path: "Tools/afconvert",
             swiftSettings: strict
@@ -160,6 +165,7 @@ let package = Package(
         ),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: strict),
         .testTarget(name: "AudioCodecsTests", dependencies: ["AudioCodecs", "ProcessSupport"], swiftSettings: strict),
+        .testTarget(name: "AudioCodecKitTests", dependencies: ["AudioCodecKit", "AudioCodecs", "AudioCore"], swiftSettings: strict),
         .testTarget(
             name: "AudioCodecFAADTests", dependencies: ["AudioCodecFAAD", "AudioFileServices", "AudioTestSupport", "DecodeTestSupport"], swiftSettings: strict),
         .testTarget(

@@ -2,10 +2,12 @@ package import AudioCore
 
 /// What to say when a format has no codec registered: for the formats whose codecs live in
 /// their own modules (faad2, libmpg123, libFLAC, libopus, libavcodec), that the format is known
-/// and how to register its codec — `AudioQueueKit.registerAll()` or the one module's
-/// `register()` — as nothing registers them by itself.
+/// and how to register its codec — `AudioCodecKit.registerAll()` (which
+/// `AudioQueueKit.registerAll()` calls) or the one module's `register()` — as nothing registers
+/// them by itself. The tables list what `AudioCodecKit.registerAll()` registers
+/// (AudioCodecKitTests checks that they agree).
 enum CodecRegistrationHint {
-    /// The decoders `AudioQueueKit.registerAll()` registers, with the module and type that holds each.
+    /// The decoders `AudioCodecKit.registerAll()` registers, with the module and type that holds each.
     static let decoders: [AudioFormatID: (module: String, type: String)] = [
         .mpeg4AAC: ("AudioCodecFAAD", "AACDecoder"), .mpeg4AAC_HE: ("AudioCodecFAAD", "AACDecoder"),
         .mpeg4AAC_HE_V2: ("AudioCodecFAAD", "AACDecoder"),
@@ -14,18 +16,19 @@ enum CodecRegistrationHint {
         .flac: ("AudioCodecFLAC", "FLACDecoder"), .opus: ("AudioCodecOpus", "OpusDecoder"),
     ]
 
-    /// The encoders `AudioQueueKit.registerAll()` registers.
+    /// The encoders `AudioCodecKit.registerAll()` registers.
     static let encoders: [AudioFormatID: (module: String, type: String)] = [
         .mpeg4AAC: ("AudioCodecAVCodec", "AACEncoder"), .flac: ("AudioCodecFLAC", "FLACEncoder"),
     ]
 
-    /// "no decoder for 'aac '", followed for a format `AudioQueueKit.registerAll()` would
+    /// "no decoder for 'aac '", followed for a format `AudioCodecKit.registerAll()` would
     /// register by how to register it.
     static func reason(kind: String, _ formatID: AudioFormatID) -> String {
         let table = kind == "encoder" ? encoders : decoders
         guard let home = table[formatID] else { return "no \(kind) for '\(formatID)'" }
         return "no \(kind) for '\(formatID)' is registered: the format is known, and its \(kind) is registered by "
-            + "AudioQueueKit.registerAll() (or \(home.type).register() from \(home.module)); call it once at startup"
+            + "AudioCodecKit.registerAll() and AudioQueueKit.registerAll() (or \(home.type).register() from \(home.module)); "
+            + "call one once at startup"
     }
 }
 

@@ -10,26 +10,18 @@
 @_exported public import AudioDeviceALSA
 @_exported public import AudioDevicePulse
 @_exported public import AudioDevicePipeWire
-import AudioCodecFAAD
-import AudioCodecMPG123
-import AudioCodecAVCodec
-import AudioCodecFLAC
-import AudioCodecOpus
+@_exported public import AudioCodecKit
 
 /// Everything an app needs, in one import: files, codecs, devices and queues.
 public enum AudioQueueKit {
-    /// Registers the codecs and backends this package builds: AAC decoding through faad2, AAC-LC
-    /// encoding through libavcodec, MPEG audio (Layers I–III) through libmpg123, FLAC through libFLAC, Opus through libopus, the PipeWire,
+    /// Registers the codecs and backends this package builds: the codecs of `AudioCodecKit`
+    /// (AAC decoding through faad2, AAC-LC encoding through libavcodec, MPEG audio (Layers I–III)
+    /// through libmpg123, FLAC through libFLAC, Opus through libopus), then the PipeWire,
     /// PulseAudio and ALSA backends, in that order of preference for the default device, and the file backend, whose WAVE file is the
     /// default device when none plays. Call once before creating queues or opening files that need
     /// them; calling again changes nothing.
     public static func registerAll() {
-        AACDecoder.register()
-        MP3Decoder.register()
-        FLACDecoder.register()
-        OpusDecoder.register()
-        AACEncoder.register()
-        FLACEncoder.register()
+        AudioCodecKit.registerAll()
         // Native PipeWire first: available only when a PipeWire server answers.
         AudioBackends.register(PipeWireBackend(), priority: 30)
         AudioBackends.register(PulseBackend(), priority: 20)

@@ -8,11 +8,7 @@ import AudioCore
 import AudioFileServices
 import AudioCodecs
 import AudioConverterServices
-import AudioCodecFAAD
-import AudioCodecMPG123
-import AudioCodecAVCodec
-import AudioCodecFLAC
-import AudioCodecOpus
+import AudioCodecKit
 import ExtendedAudioFileServices
 import ToolSupport
 
@@ -94,15 +90,10 @@ if fileType == nil {
 }
 let isMPEG4 = FileTypeName.holdsAAC(fileType!)
 
-// The codecs AudioQueueKit.registerAll() registers, without its audio backends and queues: a
-// file conversion plays nothing, and linking them loaded the sound server and device libraries
-// (PulseAudio, ALSA, PipeWire) and the time/pitch unit's at every start.
-AACDecoder.register()
-MP3Decoder.register()
-FLACDecoder.register()
-OpusDecoder.register()
-AACEncoder.register()
-FLACEncoder.register()
+// The codecs alone, not AudioQueueKit: a file conversion plays nothing, and linking the audio
+// backends and queues loaded the sound server and device libraries (PulseAudio, ALSA, PipeWire)
+// and the time/pitch unit's at every start.
+AudioCodecKit.registerAll()
 
 let reader: ExtAudioFile
 do {

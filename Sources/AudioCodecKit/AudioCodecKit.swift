@@ -1,0 +1,28 @@
+@_exported public import AudioCodecs
+import AudioCodecFAAD
+import AudioCodecMPG123
+import AudioCodecAVCodec
+import AudioCodecFLAC
+import AudioCodecOpus
+
+/// The codecs this package builds, registered in one call, without audio devices or queues:
+/// what a program that converts or reads files needs (`afconvert` is one).
+/// `AudioQueueKit.registerAll()` calls ``registerAll()`` before it registers the backends.
+///
+/// A codec of the package's own lives in a module of its own (over its C library) and is
+/// registered here; `AudioCodecs`' built-in codecs (linear PCM, G.711, IMA4, Apple Lossless)
+/// need no registration.
+public enum AudioCodecKit {
+    /// Registers AAC decoding through faad2, MPEG audio (Layers I–III) through libmpg123, FLAC
+    /// decoding and encoding through libFLAC, Opus decoding through libopus and AAC-LC encoding
+    /// through libavcodec (opened when the first AAC encoder is made). Calling again changes
+    /// nothing.
+    public static func registerAll() {
+        AACDecoder.register()
+        MP3Decoder.register()
+        FLACDecoder.register()
+        OpusDecoder.register()
+        AACEncoder.register()
+        FLACEncoder.register()
+    }
+}
