@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import AudioCore
 public import AudioDevices
 import CPipeWire
@@ -16,27 +13,23 @@ import Synchronization
 /// was opened with, each stamped with the host time its first frame was recorded: the cycle's
 /// time less the graph's delay from the device and the frames of the buffer. It takes no lock
 /// but the device's own, briefly, and does not allocate.
-public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler, @unchecked Sendable {
+public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamDevice, @unchecked Sendable {
     /// The device: the node the stream is linked to once the graph has seen it (PipeWireGraph).
-    public var info: AudioDeviceInfo { linked.withLock { $0 } }
-    let linked: Guarded<AudioDeviceInfo>
-    /// The graph's watch over the stream (PipeWireGraphWatch.swift); cancelled at close.
-    private var graphWatch: PipeWireGraphWatch?
+    public var info: AudioDeviceInfo { base.info }
     public let format: AudioStreamBasicDescription
     /// The sample format the stream carries (the device converts it to Float32).
     public let sampleFormat: PipeWireSampleFormat
 
-    private var stream: PipeWireStream!
-    /// The loop's context (nil only while the stream is being made, when callbacks may come).
-    private var context: PipeWireContext? { stream?.context }
+    /// The stream, the state and the graph's watch (PipeWireStreamDevice.swift).
+    let base: PipeWireStreamBase<State>
     private let captured = Atomic<Int64>(0)
     private let channels: Int
     private let pieceFrames: Int
     private let scratch: UnsafeMutablePointer<Float>
 
-    private enum Phase { case idle, running, closed }
+    enum Phase { case idle, running, closed }
 
-    private struct State {
+    struct State: PipeWireDeviceState {
         var phase = Phase.idle
         var sink: (any AudioCaptureSink)?
         /// The data thread is in the sink's capture.
@@ -47,9 +40,25 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
         var lastTicks: UInt64 = 0
         var lastFrames: Double = 0
         var lost: AudioDeviceError?
+
+        var inClient: Bool { capturing }
+
+        mutating func close() -> Bool {
+            guard phase != .closed else { return false }
+            phase = .closed
+            sink = nil
+            return true
+        }
+
+        mutating func endRun() -> (ended: Bool, client: (any AudioCaptureSink)?) {
+            guard phase == .running else { return (false, nil) }
+            defer { sink = nil }
+            phase = .idle
+            return (true, sink)
+        }
+
+        var listener: (any AudioCaptureSink)? { phase == .running ? sink : nil }
     }
-    private let state = Guarded(State())
-    private let ioThread = Atomic<UInt>(0)
 
     /// Opens node `source` (nil: the default; `<sink>.monitor`: what the sink plays) for
     /// interleaved Float32 at `sampleRate` with `channels`, carried as `sampleFormat`, with a
@@ -69,7 +78,7 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
         source: String?, sampleRate: Double, channels: Int, bufferFrames: Int, sampleFormat: PipeWireSampleFormat,
         channelsByIndex: Bool, applicationName: String, remote: String?
     ) throws(AudioDeviceError) {
-        linked = Guarded(AudioDeviceInfo(
+        base = PipeWireStreamBase(info: AudioDeviceInfo(
             backend: "pipewire", name: source ?? "default", description: source ?? "PipeWire default input", direction: .input,
             isDefault: source == nil))
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
@@ -78,14 +87,9 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
         pieceFrames = min(max(bufferFrames, 1), 8192)
         // The largest buffer a graph hands out (its quantum limit) fits.
         scratch = .allocate(capacity: 8192 * 2 * max(channels, 1))
-        // The graph (its registry, the nodes it binds) is made before the stream: made while
-        // the session manager links a new stream, it can leave the stream never linked.
-        _ = try? PipeWireGraph.shared(for: PipeWireContext.shared().connection(remote: remote))
-        stream = try PipeWireStream(
-            .input, target: source, sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat,
-            latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, handler: self)
-        _ = stream.waitUntilLinked(timeout: 1)
-        graphWatch = PipeWireGraph.watch(stream, target: source, observer: self)
+        try base.open(
+            .input, target: source, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames, sampleFormat: sampleFormat,
+            channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, device: self)
     }
 
     deinit {
@@ -118,7 +122,7 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
     /// Stops recording. With `drain`, what the graph recorded before the call is delivered
     /// first (the next cycle, up to 100 ms). Once this returns the sink is not called again.
     public func stop(drain: Bool) {
-        let onIOThread = ioThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+        let onIOThread = base.onIOThread
         let wasRunning = state.withLock { s -> Bool in
             guard s.phase == .running else { return false }
             if drain && !onIOThread {
@@ -140,33 +144,27 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
     public var framesCaptured: Int64 { captured.load(ordering: .relaxed) }
 
     /// Destroys the stream. Idempotent.
-    public func close() {
-        let wasOpen = state.withLock { s -> Bool in
-            guard s.phase != .closed else { return false }
-            s.phase = .closed
-            s.sink = nil
-            while s.capturing { state.wait(timeoutNanos: 10_000_000) }
-            return true
-        }
-        if wasOpen {
-            graphWatch?.cancel()
-            stream?.destroy()
-        }
+    public func close() { closeStream() }
+
+    func settle(_ s: inout State) {}
+
+    func tell(_ sink: any AudioCaptureSink, _ event: AudioDeviceEvent) {
+        sink.device(self, didReport: event)
     }
 
     // MARK: The data thread
 
     func pipeWireProcess() {
-        guard let pointer = stream?.pointer, let buffer = pw_stream_dequeue_buffer(pointer) else { return }
-        ioThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
-        defer { ioThread.store(0, ordering: .relaxed) }
-        defer { pw_stream_queue_buffer(pointer, buffer) }
-        var maxsize: UInt32 = 0
-        var chunk: UnsafeMutablePointer<spa_chunk>?
-        guard let data = cpw_buffer_data(buffer, &maxsize, &chunk), let chunk else { return }
+        base.process { cycle in deliver(cycle) }
+    }
+
+    /// Hands what the cycle's buffer holds to the sink and queues the buffer.
+    private func deliver(_ cycle: PipeWireCycle) {
+        defer { cycle.queue() }
+        let (data, chunk, maxsize) = (cycle.data, cycle.chunk, cycle.maxsize)
         let frameBytes = stream.frameBytes
-        let offset = Int(chunk.pointee.offset) % max(Int(maxsize), 1)
-        let frames = min(Int(chunk.pointee.size), Int(maxsize) - offset) / frameBytes
+        let offset = Int(chunk.pointee.offset) % max(maxsize, 1)
+        let frames = min(Int(chunk.pointee.size), maxsize - offset) / frameBytes
         let time = stream.time()
         let rate = format.sampleRate
         var overrun = false
@@ -206,34 +204,9 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamHandler,
 
     // MARK: The loop's thread (its lock held)
 
-    func pipeWireState(_ new: pw_stream_state, error: String?) {
-        if new == PW_STREAM_STATE_ERROR { fail(AudioDeviceError(.ioFailed, "PipeWire stream error: \(error ?? "unknown")")) }
-    }
-
     func pipeWireDrained() {}
-
-    func pipeWireLost(_ error: AudioDeviceError) { fail(error) }
-
-    /// Tells the sink of a running device `event` (the graph's moves).
-    func report(_ event: AudioDeviceEvent) {
-        let sink = state.withLock { s in s.phase == .running ? s.sink : nil }
-        sink?.device(self, didReport: event)
-    }
 
     func pipeWireSettleStop() {
         if state.withLock({ $0.phase == .idle }) { stream.setActive(false) }
-    }
-
-    func fail(_ error: AudioDeviceError) {
-        let sink = state.withLock { s -> (any AudioCaptureSink)? in
-            s.lost = s.lost ?? error
-            guard s.phase == .running else { return nil }
-            let sink = s.sink
-            s.sink = nil
-            s.phase = .idle
-            while s.capturing { state.wait(timeoutNanos: 10_000_000) }
-            return sink
-        }
-        sink?.device(self, didReport: .failed(error))
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import AudioCore
 public import AudioDevices
 import CPipeWire
@@ -25,19 +22,15 @@ import Synchronization
 /// A source that ends (renders fewer frames than asked) has what it rendered played out (the
 /// stream drains) and hears `.stopped(drained: true)`. When the server goes away the running
 /// device reports `.failed` with `.disconnected`, and cannot be started again.
-public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandler, @unchecked Sendable {
+public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamDevice, @unchecked Sendable {
     /// The device: the node the stream is linked to once the graph has seen it (PipeWireGraph).
-    public var info: AudioDeviceInfo { linked.withLock { $0 } }
-    let linked: Guarded<AudioDeviceInfo>
-    /// The graph's watch over the stream (PipeWireGraphWatch.swift); cancelled at close.
-    private var graphWatch: PipeWireGraphWatch?
+    public var info: AudioDeviceInfo { base.info }
     public let format: AudioStreamBasicDescription
     /// The sample format the stream carries (the device converts Float32 to it).
     public let sampleFormat: PipeWireSampleFormat
 
-    private var stream: PipeWireStream!
-    /// The loop's context (nil only while the stream is being made, when callbacks may come).
-    private var context: PipeWireContext? { stream?.context }
+    /// The stream, the state and the graph's watch (PipeWireStreamDevice.swift).
+    let base: PipeWireStreamBase<State>
     private let clock: PipeWireClock
     private let rendered = Atomic<Int64>(0)
     private let delay = Atomic<Int>(0)
@@ -46,7 +39,7 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
     private let scratch: UnsafeMutablePointer<Float>
     private static let scratchFrames = 1024
 
-    private enum Phase {
+    enum Phase {
         case idle, running
         /// The source ended: the stream drains, then `.stopped` is reported.
         case ending
@@ -56,7 +49,7 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
     }
 
     /// The device's state: taken briefly by the data thread and by the device's methods.
-    private struct State {
+    struct State: PipeWireDeviceState {
         var phase = Phase.idle
         var source: (any AudioRenderSource)?
         var pausedSource: (any AudioRenderSource)?
@@ -73,10 +66,28 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
         var lastTicks: UInt64 = 0
         var lastTickFrames: Double = 0
         var lost: AudioDeviceError?
+
+        var inClient: Bool { rendering }
+
+        mutating func close() -> Bool {
+            guard phase != .closed else { return false }
+            phase = .closed
+            source = nil
+            pausedSource = nil
+            return true
+        }
+
+        mutating func endRun() -> (ended: Bool, client: (any AudioRenderSource)?) {
+            guard phase == .running || phase == .ending || phase == .stopping else { return (false, nil) }
+            defer { source = nil }
+            phase = .idle
+            return (true, source)
+        }
+
+        var listener: (any AudioRenderSource)? {
+            phase == .running || phase == .ending ? source : phase == .paused ? pausedSource : nil
+        }
     }
-    private let state = Guarded(State())
-    /// The data thread while it is in the process callback (0: none).
-    private let ioThread = Atomic<UInt>(0)
 
     /// Opens node `target` (nil: the default, which the stream follows) for interleaved Float32
     /// at `sampleRate` with `channels`, carried as `sampleFormat`, with a quantum of about
@@ -99,7 +110,7 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
         target: String?, sampleRate: Double, channels: Int, bufferFrames: Int, sampleFormat: PipeWireSampleFormat,
         channelsByIndex: Bool, applicationName: String, remote: String?
     ) throws(AudioDeviceError) {
-        linked = Guarded(AudioDeviceInfo(
+        base = PipeWireStreamBase(info: AudioDeviceInfo(
             backend: "pipewire", name: target ?? "default", description: target ?? "PipeWire default output", direction: .output,
             isDefault: target == nil, channels: nil, sampleRate: nil))
         format = .deviceFloat(sampleRate: sampleRate, channels: channels)
@@ -107,14 +118,9 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
         self.channels = max(channels, 1)
         clock = PipeWireClock(rate: sampleRate)
         scratch = .allocate(capacity: Self.scratchFrames * max(channels, 1))
-        // The graph (its registry, the nodes it binds) is made before the stream: made while
-        // the session manager links a new stream, it can leave the stream never linked.
-        _ = try? PipeWireGraph.shared(for: PipeWireContext.shared().connection(remote: remote))
-        stream = try PipeWireStream(
-            .output, target: target, sampleRate: sampleRate, channels: channels, sampleFormat: sampleFormat,
-            latencyFrames: bufferFrames, channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, handler: self)
-        _ = stream.waitUntilLinked(timeout: 1)
-        graphWatch = PipeWireGraph.watch(stream, target: target, observer: self)
+        try base.open(
+            .output, target: target, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames, sampleFormat: sampleFormat,
+            channelsByIndex: channelsByIndex, applicationName: applicationName, remote: remote, device: self)
     }
 
     deinit {
@@ -158,7 +164,7 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
     /// (from the source), it does not wait or drain: the stream is paused soon after, on the
     /// loop's thread.
     public func stop(drain: Bool) {
-        let onIOThread = ioThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+        let onIOThread = base.onIOThread
         let draining = state.withLock { s -> Bool in
             switch s.phase {
             case .running, .ending, .stopping:
@@ -214,27 +220,20 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
     public var framesPlayed: Int64 { clock.frames(at: HostTime.now()) }
 
     /// Destroys the stream. Idempotent.
-    public func close() {
-        let wasOpen = state.withLock { s -> Bool in
-            guard s.phase != .closed else { return false }
-            s.phase = .closed
-            s.source = nil
-            s.pausedSource = nil
-            while s.rendering { state.wait(timeoutNanos: 10_000_000) }
-            hold(&s)
-            return true
-        }
-        if wasOpen {
-            graphWatch?.cancel()
-            stream?.destroy()
-        }
-    }
+    public func close() { closeStream() }
 
     // MARK: The clock (state lock held)
 
     /// Publishes the clock's description.
     private func publish(_ s: inout State) {
         clock.publish(epoch: s.epoch, held: s.held, offset: s.offset, ceiling: Double(s.written))
+    }
+
+    /// Closed, or failed while running: the clock holds.
+    func settle(_ s: inout State) { hold(&s) }
+
+    func tell(_ source: any AudioRenderSource, _ event: AudioDeviceEvent) {
+        source.device(self, didReport: event)
     }
 
     /// Holds the clock where it is now.
@@ -248,17 +247,14 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
     // MARK: The data thread
 
     func pipeWireProcess() {
-        guard let pointer = stream?.pointer, let buffer = pw_stream_dequeue_buffer(pointer) else { return }
-        ioThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
-        defer { ioThread.store(0, ordering: .relaxed) }
-        var maxsize: UInt32 = 0
-        var chunk: UnsafeMutablePointer<spa_chunk>?
-        guard let data = cpw_buffer_data(buffer, &maxsize, &chunk), let chunk else {
-            pw_stream_queue_buffer(pointer, buffer)
-            return
-        }
+        base.process { cycle in fill(cycle) }
+    }
+
+    /// Fills the cycle's buffer from the source and queues it.
+    private func fill(_ cycle: PipeWireCycle) {
+        let (pointer, buffer, data, chunk) = (cycle.stream, cycle.buffer, cycle.data, cycle.chunk)
         let frameBytes = stream.frameBytes
-        var frames = Int(maxsize) / frameBytes
+        var frames = cycle.maxsize / frameBytes
         let requested = Int(clamping: buffer.pointee.requested)
         if requested > 0 { frames = min(frames, requested) }
         let time = stream.time()
@@ -295,7 +291,7 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
         chunk.pointee.stride = Int32(frameBytes)
         chunk.pointee.size = UInt32(frames * frameBytes)
         buffer.pointee.size = UInt64(frames)
-        pw_stream_queue_buffer(pointer, buffer)
+        cycle.queue()
         guard let source else { return }
         rendered.add(Int64(got), ordering: .relaxed)
         let ended = got < frames
@@ -334,10 +330,6 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
 
     // MARK: The loop's thread (its lock held)
 
-    func pipeWireState(_ new: pw_stream_state, error: String?) {
-        if new == PW_STREAM_STATE_ERROR { fail(AudioDeviceError(.ioFailed, "PipeWire stream error: \(error ?? "unknown")")) }
-    }
-
     func pipeWireDrained() {
         let (source, report) = state.withLock { s -> ((any AudioRenderSource)?, Bool) in
             let ending = s.phase == .ending
@@ -357,33 +349,9 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamHandle
         context?.signal()
     }
 
-    func pipeWireLost(_ error: AudioDeviceError) { fail(error) }
-
-    /// Tells the source of a running or paused device `event` (the graph's moves).
-    func report(_ event: AudioDeviceEvent) {
-        let source = state.withLock { s in s.phase == .running || s.phase == .ending ? s.source : s.phase == .paused ? s.pausedSource : nil }
-        source?.device(self, didReport: event)
-    }
-
     func pipeWireSettleStop() {
         guard state.withLock({ $0.phase == .idle }) else { return }
         stream.setActive(false)
         stream.flush()
-    }
-
-    /// The stream or the server is gone: stop, and tell the source if it was playing.
-    func fail(_ error: AudioDeviceError) {
-        let source = state.withLock { s -> (any AudioRenderSource)? in
-            s.lost = s.lost ?? error
-            guard s.phase == .running || s.phase == .ending || s.phase == .stopping else { return nil }
-            let source = s.source
-            s.source = nil
-            s.phase = .idle
-            while s.rendering { state.wait(timeoutNanos: 10_000_000) }
-            hold(&s)
-            return source
-        }
-        source?.device(self, didReport: .failed(error))
-        context?.signal()
     }
 }

@@ -14,7 +14,10 @@ import Locking
 /// device named by `AUDIOQUEUE_DEVICE` alone, when that is set: an error when none has it);
 /// else the first registered ``AudioFallbackBackend``'s device — the file backend's
 /// `WAVFileDevice` writing `WAVFileBackend.defaultPath`, which says so on standard error with
-/// the path and why no sound backend played (also in its ``AudioDeviceInfo/note``).
+/// the path and why no sound backend played (also in its ``AudioDeviceInfo/note``). The
+/// default input is found the same way, with `AUDIOQUEUE_INPUT_DEVICE` naming the device; no
+/// device stands in for it. ``open(_:tried:)`` opens the device a request asks for, and
+/// ``defaultDevice(_:listing:)`` finds the default one without opening it.
 public enum AudioBackends {
     private struct Entry: Sendable {
         let backend: any AudioBackend
@@ -53,143 +56,74 @@ public enum AudioBackends {
         table.withLock { $0.first { $0.backend.name == name }?.backend }
     }
 
-    /// Opens the device a UID names (`backend:name`, or a bare backend name for its default).
-    public static func makeOutput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
-        try output(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).open(uid: uid)
+    /// Opens the device `request` asks for: the one its UID names, a backend's default, or the
+    /// first the default chain (described above) opens, wrapped for its placement if it has one.
+    /// `tried` receives a line for every backend of the default chain that was skipped and why.
+    public static func open<Device>(_ request: AudioDeviceRequest<Device>, tried: ((String) -> Void)? = nil) throws(AudioDeviceError) -> Device {
+        switch request.target {
+        case .uid(let uid):
+            let (backendName, name) = split(uid)
+            return try request.open(on: registered(backendName, else: "no audio backend '\(backendName)'"), name: name)
+        case .defaultOf(let backendName):
+            let backend = try registered(backendName, else: "no audio backend '\(backendName)'", listingKnown: false)
+            return try request.open(on: backend, name: DefaultChain(request.direction).device)
+        case .defaultChain:
+            let chain = DefaultChain(request.direction)
+            let (opened, reasons) = try chain.walk(tried: tried) { backend throws(AudioDeviceError) in try request.open(on: backend, name: chain.device) }
+            if let opened { return opened }
+            guard let standIn = request.hooks.fallback else {
+                // Input: nothing stands in.
+                throw AudioDeviceError(.notFound, reasons.isEmpty ? "no sound backend is registered for input" : "no input device: " + reasons.joined(separator: "; "))
+            }
+            if let device = chain.device {
+                // A device was named: a file in its place would hide the mistake.
+                throw AudioDeviceError(.notFound, "\(chain.variable)=\(device): no sound backend opens it (\(reasons.joined(separator: "; ")))")
+            }
+            let why = reasons.isEmpty ? "no sound backend is registered" : "no sound server or sound card answered (\(reasons.joined(separator: "; ")))"
+            guard let fallback = chain.fallback else {
+                throw AudioDeviceError(.notFound, "\(why), and no fallback backend is registered")
+            }
+            return try request.placed(standIn(fallback, request.sampleRate, request.placement?.deviceChannels ?? request.channels, request.bufferFrames, why))
+        }
     }
 
-    /// The default output of backend `name` alone: the device `AUDIOQUEUE_DEVICE` names when
-    /// set, else the backend's own default. What a queue that follows the default opens again
-    /// when its device goes away: no other backend is tried, and no file stands in.
-    public static func makeDefaultOutput(
-        backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
-    ) throws(AudioDeviceError) -> any AudioOutputDevice {
-        try output(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).openDefault(backend: name)
+    /// Opens the output device a UID names (`backend:name`, or a bare backend name for its
+    /// default): ``open(_:tried:)`` of a request for it.
+    public static func makeOutput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioOutputDevice {
+        try open(AudioDeviceRequest(output: .uid(uid), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames))
+    }
+
+    /// Opens the input device a UID names (`backend:name`, or a bare backend name for its
+    /// default): ``open(_:tried:)`` of a request for it.
+    public static func makeInput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
+        try open(AudioDeviceRequest(input: .uid(uid), sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames))
     }
 
     /// The default output device for interleaved Float32 at `sampleRate` with `channels`,
-    /// chosen as the type's description says. `tried` receives a line for every backend that
-    /// was skipped and why.
+    /// chosen as the type's description says: ``open(_:tried:)`` of the default chain.
     public static func makeDefaultOutput(
-        sampleRate: Double, channels: Int, bufferFrames: Int,
-        tried: ((String) -> Void)? = nil
+        sampleRate: Double, channels: Int, bufferFrames: Int, tried: ((String) -> Void)? = nil
     ) throws(AudioDeviceError) -> any AudioOutputDevice {
-        let opener = output(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        let (opened, reasons) = try opener.openDefault(tried: tried)
-        if let opened { return opened }
-        if let device = opener.namedDevice {
-            // A device was named: a file in its place would hide the mistake.
-            throw AudioDeviceError(.notFound, "AUDIOQUEUE_DEVICE=\(device): no sound backend opens it (\(reasons.joined(separator: "; ")))")
-        }
-        let why = reasons.isEmpty ? "no sound backend is registered" : "no sound server or sound card answered (\(reasons.joined(separator: "; ")))"
-        let fallback = fallbackBackend
-        guard let fallback else {
-            throw AudioDeviceError(.notFound, "\(why), and no fallback backend is registered")
-        }
-        return try fallback.makeFallbackOutput(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames, reason: why)
-    }
-
-    /// Opens the input device a UID names (`backend:name`, or a bare backend name for its default).
-    public static func makeInput(uid: String, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
-        try input(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).open(uid: uid)
-    }
-
-    /// The default input of backend `name` alone: the device `AUDIOQUEUE_INPUT_DEVICE` names
-    /// when set, else the backend's own default. What an input queue that follows the default
-    /// opens again when its device goes away: no other backend is tried.
-    public static func makeDefaultInput(
-        backend name: String, sampleRate: Double, channels: Int, bufferFrames: Int
-    ) throws(AudioDeviceError) -> any AudioInputDevice {
-        try input(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).openDefault(backend: name)
+        try open(AudioDeviceRequest(output: .defaultChain, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames), tried: tried)
     }
 
     /// The default input device: `AUDIOQUEUE_BACKEND` (with `AUDIOQUEUE_INPUT_DEVICE`) when set,
-    /// else the first registered sound backend that is available and opens one.
+    /// else the first registered sound backend that is available and opens one; no device
+    /// stands in. ``open(_:tried:)`` of the default chain.
     public static func makeDefaultInput(
-        sampleRate: Double, channels: Int, bufferFrames: Int,
-        tried: ((String) -> Void)? = nil
+        sampleRate: Double, channels: Int, bufferFrames: Int, tried: ((String) -> Void)? = nil
     ) throws(AudioDeviceError) -> any AudioInputDevice {
-        let (opened, reasons) = try input(sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames).openDefault(tried: tried)
-        if let opened { return opened }
-        throw AudioDeviceError(.notFound, reasons.isEmpty ? "no sound backend is registered for input" : "no input device: " + reasons.joined(separator: "; "))
-    }
-
-    /// How devices of one direction are opened: the variable that names the default device,
-    /// and the backend's call that opens one (nil: the backend's default).
-    private struct Opener<Device> {
-        let deviceVariable: String
-        let make: (any AudioBackend, String?) throws(AudioDeviceError) -> Device
-
-        /// The device the variable names, if set.
-        var namedDevice: String? { AudioBackends.environment(deviceVariable) }
-
-        /// The device a UID names.
-        func open(uid: String) throws(AudioDeviceError) -> Device {
-            let (backendName, deviceName) = AudioBackends.split(uid)
-            return try make(AudioBackends.registered(backendName, else: "no audio backend '\(backendName)'"), deviceName)
-        }
-
-        /// Backend `name`'s default: the device the variable names, else the backend's own.
-        func openDefault(backend name: String) throws(AudioDeviceError) -> Device {
-            try make(AudioBackends.registered(name, else: "no audio backend '\(name)'", listingKnown: false), namedDevice)
-        }
-
-        /// The device the variable names (nil: each backend's default), from the backend
-        /// `AUDIOQUEUE_BACKEND` names when that is set, else from the first sound backend that
-        /// opens it (`firstOpening`); nil, with the reasons, when none does.
-        func openDefault(tried: ((String) -> Void)?) throws(AudioDeviceError) -> (Device?, [String]) {
-            let device = namedDevice
-            if let name = AudioBackends.environment("AUDIOQUEUE_BACKEND") {
-                return (try make(AudioBackends.registered(name, else: "AUDIOQUEUE_BACKEND=\(name): no such backend"), device), [])
-            }
-            return AudioBackends.firstOpening(tried: tried) { backend throws(AudioDeviceError) in try make(backend, device) }
-        }
-    }
-
-    private static func output(sampleRate: Double, channels: Int, bufferFrames: Int) -> Opener<any AudioOutputDevice> {
-        Opener(deviceVariable: "AUDIOQUEUE_DEVICE") { backend, device throws(AudioDeviceError) in
-            try backend.makeOutput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
-    }
-
-    private static func input(sampleRate: Double, channels: Int, bufferFrames: Int) -> Opener<any AudioInputDevice> {
-        Opener(deviceVariable: "AUDIOQUEUE_INPUT_DEVICE") { backend, device throws(AudioDeviceError) in
-            try backend.makeInput(name: device, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
-        }
+        try open(AudioDeviceRequest(input: .defaultChain, sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames), tried: tried)
     }
 
     /// The backend called `name`; else `.notFound` saying `unknown`, followed by the names of
     /// the registered backends when `listingKnown`.
-    private static func registered(_ name: String, else unknown: @autoclosure () -> String, listingKnown: Bool = true) throws(AudioDeviceError) -> any AudioBackend {
+    static func registered(_ name: String, else unknown: @autoclosure () -> String, listingKnown: Bool = true) throws(AudioDeviceError) -> any AudioBackend {
         guard let backend = backend(named: name) else {
             let known = listingKnown ? " (known: \(all.map(\.name).joined(separator: ", ")))" : ""
             throw AudioDeviceError(.notFound, unknown() + known)
         }
         return backend
-    }
-
-    /// Asks each registered sound backend (priority above 0), highest first, that is available
-    /// to `open` a device; returns the first device opened, and why each backend before it was
-    /// skipped (also told to `tried`).
-    private static func firstOpening<Device>(
-        tried: ((String) -> Void)?, _ open: (any AudioBackend) throws(AudioDeviceError) -> Device
-    ) -> (Device?, [String]) {
-        var reasons: [String] = []
-        for backend in soundBackends {
-            let reason: String
-            if backend.isAvailable() {
-                do throws(AudioDeviceError) {
-                    return (try open(backend), reasons)
-                } catch {
-                    reason = "\(backend.name): \(error)"
-                }
-            } else {
-                reason = "\(backend.name): not available"
-            }
-            tried?(reason)
-            reasons.append(reason)
-        }
-        return (nil, reasons)
     }
 
     /// The variable's value; nil when it is unset or empty.

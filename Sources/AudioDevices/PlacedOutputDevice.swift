@@ -1,19 +1,11 @@
-public import AudioCore
-
 /// An output device opened with all the channels a ``ChannelPlacement`` needs, presented to
 /// its source as a device of the placement's stream channels: what the source renders goes to
 /// the placed channels, silence to the rest.
 ///
-/// ``format`` is the stream's (the source renders that many channels); ``deviceFormat`` is the
-/// device's. The source's frames pass through a buffer of the wrapper's own, allocated once:
-/// nothing is allocated on the I/O thread.
-public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @unchecked Sendable {
-    /// The device the audio goes to, opened with ``ChannelPlacement/deviceChannels``.
-    public let device: any AudioOutputDevice
-    private let scratch: PlacementScratch
-    /// Where the stream's channels go.
-    public var placement: ChannelPlacement { scratch.placement }
-    public var format: AudioStreamBasicDescription { scratch.format }
+/// ``PlacedDevice/format`` is the stream's (the source renders that many channels);
+/// ``PlacedDevice/deviceFormat`` is the device's. The source's frames pass through a buffer of
+/// the wrapper's own, allocated once: nothing is allocated on the I/O thread.
+public final class PlacedOutputDevice: PlacedDevice<any AudioOutputDevice>, AudioOutputDevice, AudioRenderSource, @unchecked Sendable {
     // Set before the device starts (its start orders the write before the I/O thread's reads),
     // and again only for another source; read only on the I/O thread.
     nonisolated(unsafe) private var source: (any AudioRenderSource)?
@@ -21,13 +13,8 @@ public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @un
     /// Wraps `device`, which must have been opened with `placement.deviceChannels` channels;
     /// `formatNotSupported` when it was not.
     public init(device: any AudioOutputDevice, placement: ChannelPlacement) throws(AudioDeviceError) {
-        scratch = try PlacementScratch(device: device.info, deviceFormat: device.format, placement: placement, verb: "plays")
-        self.device = device
+        try super.init(device: device, deviceFormat: device.format, placement: placement, verb: "plays") { $0.info }
     }
-
-    public var info: AudioDeviceInfo { device.info }
-    /// What the device plays: all its channels.
-    public var deviceFormat: AudioStreamBasicDescription { device.format }
 
     public func start(source: any AudioRenderSource) throws(AudioDeviceError) {
         // Written only when it changes (a queue starts its device with the same feed every
@@ -36,24 +23,23 @@ public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @un
         try device.start(source: self)
     }
 
-    public func stop(drain: Bool) { device.stop(drain: drain) }
     public func pause() { device.pause() }
     public var presentationDelay: Int { device.presentationDelay }
     public var framesRendered: Int64 { device.framesRendered }
     public var framesPlayed: Int64 { device.framesPlayed }
     public func sourceHasAudio() { device.sourceHasAudio() }
+    public func stop(drain: Bool) { device.stop(drain: drain) }
     public func close() { device.close() }
 
     // MARK: The device's source
 
     public func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
         guard let source else { return 0 }
-        let placement = scratch.placement
         var done = 0
         while done < frameCount {
-            let asked = min(scratch.frames, frameCount - done)
-            let got = min(max(source.render(into: scratch.buffer, frameCount: asked), 0), asked)
-            placement.place(scratch.buffer, into: buffer + done * placement.deviceChannels, frames: got)
+            let asked = min(bufferFrames, frameCount - done)
+            let got = min(max(source.render(into: self.buffer, frameCount: asked), 0), asked)
+            placement.place(self.buffer, into: buffer + done * placement.deviceChannels, frames: got)
             done += got
             if got < asked { break }
         }
@@ -62,13 +48,12 @@ public final class PlacedOutputDevice: AudioOutputDevice, AudioRenderSource, @un
 
     public func renderReady(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
         guard let source else { return (0, true) }
-        let placement = scratch.placement
         var done = 0
         while done < frameCount {
-            let asked = min(scratch.frames, frameCount - done)
-            let (frames, ended) = source.renderReady(into: scratch.buffer, frameCount: asked)
+            let asked = min(bufferFrames, frameCount - done)
+            let (frames, ended) = source.renderReady(into: self.buffer, frameCount: asked)
             let got = min(max(frames, 0), asked)
-            placement.place(scratch.buffer, into: buffer + done * placement.deviceChannels, frames: got)
+            placement.place(self.buffer, into: buffer + done * placement.deviceChannels, frames: got)
             done += got
             if ended { return (done, true) }
             if got < asked { break }

@@ -24,11 +24,10 @@ extension AudioInputQueue: QueueDirection {
         let fragment = deviceFragmentFrames()
         if let assigned = core.state.withLock({ $0.side.session.assignments }) {
             // All the device's channels; the queue takes its assigned ones.
-            return try AudioBackends.makePlacedInput(uid: uid ?? assigned.uid, sampleRate: sampleRate, placement: assigned.placement, bufferFrames: fragment)
+            return try AudioBackends.open(AudioDeviceRequest(input: .uid(uid ?? assigned.uid), sampleRate: sampleRate, placement: assigned.placement, bufferFrames: fragment))
         }
-        if let uid { return try AudioBackends.makeInput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: fragment) }
-        guard let backend else { return try AudioBackends.makeDefaultInput(sampleRate: sampleRate, channels: channels, bufferFrames: fragment) }
-        return try AudioBackends.makeDefaultInput(backend: backend, sampleRate: sampleRate, channels: channels, bufferFrames: fragment)
+        let target = AudioDeviceTarget(uid: uid, defaultOf: backend)
+        return try AudioBackends.open(AudioDeviceRequest(input: target, sampleRate: sampleRate, channels: channels, bufferFrames: fragment))
     }
 
     func mismatch(_ device: any AudioInputDevice) -> String? {

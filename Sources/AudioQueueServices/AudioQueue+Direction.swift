@@ -22,11 +22,10 @@ extension AudioQueue: QueueDirection {
         let frames = max(decodeFrames, feed.deviceBufferFloor.load(ordering: .relaxed))
         if let assigned {
             // All the device's channels, the queue's in their places.
-            return try AudioBackends.makePlacedOutput(uid: uid ?? assigned.uid, sampleRate: sampleRate, placement: assigned.placement, bufferFrames: frames)
+            return try AudioBackends.open(AudioDeviceRequest(output: .uid(uid ?? assigned.uid), sampleRate: sampleRate, placement: assigned.placement, bufferFrames: frames))
         }
-        if let uid { return try AudioBackends.makeOutput(uid: uid, sampleRate: sampleRate, channels: channels, bufferFrames: frames) }
-        guard let backend else { return try AudioBackends.makeDefaultOutput(sampleRate: sampleRate, channels: channels, bufferFrames: frames) }
-        return try AudioBackends.makeDefaultOutput(backend: backend, sampleRate: sampleRate, channels: channels, bufferFrames: frames)
+        let target = AudioDeviceTarget(uid: uid, defaultOf: backend)
+        return try AudioBackends.open(AudioDeviceRequest(output: target, sampleRate: sampleRate, channels: channels, bufferFrames: frames))
     }
 
     func mismatch(_ device: any AudioOutputDevice) -> String? {
