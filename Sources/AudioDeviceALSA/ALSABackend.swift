@@ -19,6 +19,9 @@ public struct ALSABackend: AudioBackend {
 
     /// `"alsa"`.
     public var name: String { "alsa" }
+    public var manufacturer: String { "ALSA" }
+    /// ALSA's PCMs are the machine's sound cards (or plugins over them).
+    public var isHardware: Bool { true }
 
     /// True when the `default` PCM opens for playback (it is opened non-blocking and closed at
     /// once). alsa-lib's messages about why it does not are kept off the terminal.

@@ -101,6 +101,7 @@ public struct WAVFileBackend: AudioFallbackBackend {
     public init(pacing: AudioDevicePacing = .realTime) { self.pacing = pacing }
 
     public var name: String { "file" }
+    public var manufacturer: String { "swift-audio-queue (WAVE file)" }
     public func isAvailable() -> Bool { true }
 
     /// The path the default device writes.

@@ -22,6 +22,7 @@ public struct PipeWireBackend: AudioIndexedChannelsBackend {
 
     /// `"pipewire"`.
     public var name: String { "pipewire" }
+    public var manufacturer: String { "PipeWire" }
 
     /// True when a PipeWire server's socket accepts a connection (where `PIPEWIRE_RUNTIME_DIR`,
     /// `XDG_RUNTIME_DIR` and `PIPEWIRE_REMOTE` say, or beside the socket of a PulseAudio server

@@ -21,6 +21,7 @@ public struct PulseBackend: AudioDefaultDeviceSetting, AudioDeviceChangeReportin
 
     /// `"pulse"`.
     public var name: String { "pulse" }
+    public var manufacturer: String { "PulseAudio" }
 
     /// True when the process is connected to a server, or one accepts a connection within
     /// about a second.

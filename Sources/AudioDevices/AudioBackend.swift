@@ -14,9 +14,19 @@ public protocol AudioBackend: Sendable {
     /// Opens input device `name` (nil: the backend's default) for interleaved Float32 at
     /// `sampleRate` with `channels`, delivering about `bufferFrames` frames at a time.
     func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice
+    /// Who makes the devices, as the HAL's `kAudioObjectPropertyManufacturer` reports it
+    /// (default: ``name``).
+    var manufacturer: String { get }
+    /// True when the devices are the machine's own sound hardware (the HAL's transport type
+    /// `kAudioDeviceTransportTypeBuiltIn`), false for a sound server's or a virtual device
+    /// (`kAudioDeviceTransportTypeVirtual`; the default).
+    var isHardware: Bool { get }
 }
 
 extension AudioBackend {
+    public var manufacturer: String { name }
+    public var isHardware: Bool { false }
+
     /// Backends without capture refuse.
     public func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
         throw AudioDeviceError(.notFound, "the \(self.name) backend has no input devices")

@@ -39,6 +39,7 @@ public struct NullBackend: AudioBackend {
     /// A null backend.
     public init() {}
     public var name: String { "null" }
+    public var manufacturer: String { "swift-audio-queue (null device)" }
     public func isAvailable() -> Bool { true }
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
         [

@@ -242,5 +242,19 @@ struct HardwareTests {
         address.mSelector = kAudioDevicePropertyNominalSampleRate
         #expect(AudioObjectGetPropertyData(deviceID, &address, 0, nil, &size, &rate) == noErr)
         #expect(rate > 0)
+
+        // The default output is a sound server's (the suite's PulseAudio server, or PipeWire's
+        // in its own run): its maker by name, a virtual device rather than built-in hardware.
+        var maker = [CChar](repeating: 0, count: 256)
+        size = UInt32(maker.count)
+        address.mSelector = kAudioDevicePropertyDeviceManufacturer
+        #expect(AudioObjectGetPropertyData(deviceID, &address, 0, nil, &size, &maker) == noErr)
+        let name = String(decoding: maker.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(["PulseAudio", "PipeWire"].contains(name), "manufacturer \(name)")
+        var transport = UInt32(0)
+        size = UInt32(MemoryLayout<UInt32>.size)
+        address.mSelector = kAudioDevicePropertyTransportType
+        #expect(AudioObjectGetPropertyData(deviceID, &address, 0, nil, &size, &transport) == noErr)
+        #expect(transport == kAudioDeviceTransportTypeVirtual)
     }
 }

@@ -70,14 +70,9 @@ enum HALProperties {
 
     // MARK: Devices
 
+    /// What the device's backend says of its maker (`AudioBackend.manufacturer`).
     private static func manufacturer(_ backend: String) -> String {
-        switch backend {
-        case "pulse": "PulseAudio"
-        case "alsa": "ALSA"
-        case "file": "swift-audio-queue (WAVE file)"
-        case "null": "swift-audio-queue (null device)"
-        default: backend
-        }
+        AudioBackends.backend(named: backend)?.manufacturer ?? backend
     }
 
     private static func deviceProperty(
@@ -97,7 +92,8 @@ enum HALProperties {
         case kAudioDevicePropertyDeviceUID: return HALProperty(value: .string(device.uid))
         case kAudioDevicePropertyModelUID: return HALProperty(value: .string(device.backend))
         case kAudioDevicePropertyTransportType:
-            return HALProperty(value: .uint32(device.backend == "alsa" ? kAudioDeviceTransportTypeBuiltIn : kAudioDeviceTransportTypeVirtual))
+            let hardware = AudioBackends.backend(named: device.backend)?.isHardware ?? false
+            return HALProperty(value: .uint32(hardware ? kAudioDeviceTransportTypeBuiltIn : kAudioDeviceTransportTypeVirtual))
         case kAudioDevicePropertyDeviceIsAlive: return HALProperty(value: .uint32(1))
         case kAudioDevicePropertyDeviceIsRunning, kAudioDevicePropertyDeviceIsRunningSomewhere:
             return HALProperty(value: .uint32(HALObjects.isRunning(device.uid) ? 1 : 0))
