@@ -109,27 +109,24 @@ public struct DataFormatSpecifier: Equatable, Sendable {
 }
 
 /// Apple's file type names as afconvert's `-f` and aqrecord's take them (`WAVE`, `caff`, `AIFF`,
-/// `AIFC`, `m4af`, `adts`, `mp4f`, `flac`), and the type a path's extension suggests.
+/// `AIFC`, `m4af`, `adts`, `mp4f`, `flac`, …: the codes of the types the package writes), and
+/// the type a path's extension suggests, from the container formats' descriptors
+/// (`AudioFileFormats.fileTypes`).
 public enum FileTypeName {
-    /// The type `name` names (any letter case); nil for none.
+    /// The types the package writes, in the descriptors' order.
+    static let writable = AudioFileFormats.fileTypes.filter { !$0.writableFormats.isEmpty }
+
+    /// The written type `name` names (any letter case): its four-character code, else an
+    /// extension of it (the first type listing it: `aif` is AIFF, `aac` ADTS); nil for none.
     public static func type(_ name: String) -> AudioFileType? {
-        switch name.lowercased() {
-        case "wave", "wav": return .wave
-        case "caff", "caf": return .caf
-        case "aiff", "aif": return .aiff
-        case "aifc": return .aifc
-        case "m4af", "m4a": return AudioFileType("m4af")
-        case "mp4f", "mp4": return AudioFileType("mp4f")
-        case "m4bf", "m4b": return AudioFileType("m4bf")
-        case "adts", "aac": return AudioFileType("adts")
-        case "flac": return AudioFileType("flac")
-        default: return nil
-        }
+        let lower = name.lowercased()
+        return (writable.first { $0.type.description.lowercased() == lower } ?? writable.first { $0.extensions.contains(lower) })?.type
     }
 
-    /// The MPEG-4 and ADTS types, whose default data format is AAC.
+    /// The types whose default data format is AAC (MPEG-4 and ADTS: AAC first among the
+    /// formats they hold).
     public static func holdsAAC(_ type: AudioFileType) -> Bool {
-        [AudioFileType("m4af"), AudioFileType("mp4f"), AudioFileType("m4bf"), AudioFileType("adts")].contains(type)
+        writable.first { $0.type == type }?.writableFormats.first == .mpeg4AAC
     }
 
     /// The type the extension of `path` suggests; nil for an extension none has.

@@ -16,8 +16,8 @@ let usage = """
     usage: afconvert [-f TYPE] [-d FORMAT[@RATE][/FLAGS][#FRAMES]] [-c CHANNELS] [-b BITRATE] [-q QUALITY] [-r QUALITY] [-v] [--threads N] IN OUT
       -f   output file type: WAVE, caff, AIFF, AIFC, m4af, mp4f, adts, flac (default: from OUT's extension)
       -d   output data format: LEI16 LEI24 LEI32 LEF32 LEF64 (L/B = little/big-endian, I/F =
-           integer/float, then bits), UI8, I8, ima4, ulaw, alaw, aac, alac, flac, opus (those
-           the package encodes), optionally @RATE to resample, /FLAGS format flags and #FRAMES
+           integer/float, then bits), UI8, I8, ima4, ulaw, alaw, aac, flac (alac and opus name
+           formats read, not written), optionally @RATE to resample, /FLAGS format flags and #FRAMES
            frames per packet (default: the source's format where it is linear PCM, else LEI16;
            AAC for m4af, mp4f and adts; FLAC for flac). FLAC keeps the source's bit depth
            (16 for float or compressed sources); flac/1, /2, /3, /4 ask for 16, 20, 24, 32 bits
