@@ -89,14 +89,31 @@ final class OutputTapStage: ChainStage, TapHost {
 
     private var stamp: AudioTimeStamp { AudioTimeStamp(sampleTime: Double(tapFrames), flags: .sampleTimeValid) }
 
+    /// Calls `chunk` for successive pieces of at most one tap call (`maximumFrames`) until
+    /// `frameCount` frames are done or a piece comes back short; `chunk` gets where the piece
+    /// goes and its size, and returns the frames it gave. Returns the frames given in all.
+    @inline(__always)
+    private func inChunks(
+        of frameCount: Int, into destination: UnsafeMutablePointer<Float>,
+        _ chunk: (_ d: UnsafeMutablePointer<Float>, _ k: Int) -> Int
+    ) -> Int {
+        var done = 0
+        while done < frameCount {
+            let k = min(maximumFrames, frameCount - done)
+            let given = chunk(destination + done * channels, k)
+            tapFrames += Int64(given)
+            done += given
+            if given < k { break }
+        }
+        return done
+    }
+
     /// A non-siphon tap, served from what the stage pulled for it.
     private func process(
         into destination: UnsafeMutablePointer<Float>, frameCount: Int,
         pull: (UnsafeMutablePointer<Float>, Int) -> Int, ended: () -> Bool
     ) -> Int {
-        var done = 0
-        while done < frameCount {
-            let k = min(maximumFrames, frameCount - done)
+        inChunks(of: frameCount, into: destination) { d, k in
             var dry = false
             if held < k {
                 let want = k - held
@@ -111,14 +128,10 @@ final class OutputTapStage: ChainStage, TapHost {
             // Told once, even to a tap that never takes its source.
             if passed > 0 { startToTell = false }
             let out = min(produced, passed)
-            let d = destination + done * channels
             Deinterleave.merge(call.outputs, channels: channels, frames: out, into: d)
             if out < passed { (d + out * channels).update(repeating: 0, count: (passed - out) * channels) }
-            tapFrames += Int64(passed)
-            done += passed
-            if passed < k { break }
+            return passed
         }
-        return done
     }
 
     /// A siphon: the audio goes straight to the destination; the tap sees a copy.
@@ -126,10 +139,7 @@ final class OutputTapStage: ChainStage, TapHost {
         into destination: UnsafeMutablePointer<Float>, frameCount: Int,
         pull: (UnsafeMutablePointer<Float>, Int) -> Int, ended: () -> Bool
     ) -> Int {
-        var done = 0
-        while done < frameCount {
-            let k = min(maximumFrames, frameCount - done)
-            let d = destination + done * channels
+        inChunks(of: frameCount, into: destination) { d, k in
             let got = pullSource(into: d, frames: k, pull: pull, ended: ended)
             if got > 0 || endToTell {
                 var flags = tap.flags
@@ -142,11 +152,8 @@ final class OutputTapStage: ChainStage, TapHost {
                 call.begin(frames: got, flags: flags, timeStamp: stamp, given: got)
                 _ = call.run()
             }
-            tapFrames += Int64(got)
-            done += got
-            if got < k { break }
+            return got
         }
-        return done
     }
 
     /// Pulls up to `frames` interleaved frames from the stage before into `destination`, noting
