@@ -1,7 +1,7 @@
 public import AudioCore
 public import AudioDevices
 public import Dispatch
-import Synchronization
+import Locking
 
 extension AudioInputQueue {
     /// What one buffer recorded: its bytes and packets, copied out of the queue's buffer, and
@@ -137,11 +137,11 @@ final class RecordedBufferSink: Sendable {
         var buffers: [AudioQueueBuffer] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Guarded<State>
 
     init() {
         let (stream, continuation) = Stream.makeStream(bufferingPolicy: .unbounded)
-        state = Mutex(State(stream: stream, continuation: continuation))
+        state = Guarded(State(stream: stream, continuation: continuation))
         state.withLock { watch(&$0) }
     }
 

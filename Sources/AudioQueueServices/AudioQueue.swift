@@ -273,11 +273,11 @@ public final class AudioQueue: Sendable {
 public final class AudioQueueTimeline: Sendable {
     let owner: UInt64
     /// The count of discontinuities this timeline last saw.
-    private let seen: Mutex<Int>
+    private let seen: Guarded<Int>
 
     init(owner: UInt64, seen: Int) {
         self.owner = owner
-        self.seen = Mutex(seen)
+        self.seen = Guarded(seen)
     }
 
     /// Whether the queue's count of discontinuities moved to `count` since this timeline last

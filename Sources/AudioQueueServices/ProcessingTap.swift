@@ -1,4 +1,5 @@
 public import AudioCore
+import Locking
 import Synchronization
 
 /// Flags of a processing tap (Apple's `AudioQueueProcessingTapFlags`): where it sits and whether
@@ -44,7 +45,7 @@ public struct AudioQueueProcessingTapFlags: OptionSet, Sendable, Hashable {
 ///
 /// `@unchecked Sendable`: ``call`` is mutable and used only on the thread running the
 /// processor, one chunk at a time (its methods check that they run there); the rest is
-/// constants, an atomic and a `Mutex`.
+/// constants, an atomic and a `Guarded` lock.
 public final class AudioQueueProcessingTap: @unchecked Sendable {
     /// What runs for each chunk of audio: returns the frames of output it produced (in the
     /// call's ``Call/buffer(channel:)`` buffers, or where ``Call/setOutput(channel:_:)`` says);
@@ -69,7 +70,7 @@ public final class AudioQueueProcessingTap: @unchecked Sendable {
     private let disposed = Atomic<Bool>(false)
     /// Removes the tap from its queue (set by the queue that made it; read by ``dispose()`` and
     /// cleared by the queue's own disposal, perhaps on two threads at once).
-    private let detachment = Mutex<(@Sendable () throws(AudioQueueError) -> Void)?>(nil)
+    private let detachment = Guarded<(@Sendable () throws(AudioQueueError) -> Void)?>(nil)
     var detach: (@Sendable () throws(AudioQueueError) -> Void)? {
         get { detachment.withLock { $0 } }
         set { detachment.withLock { $0 = newValue } }

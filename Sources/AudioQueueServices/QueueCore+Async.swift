@@ -1,6 +1,6 @@
 import AudioCore
 import Dispatch
-import Synchronization
+import Locking
 
 /// What the async API is built on: waiting for a queue to have stopped, and property changes
 /// as `AsyncStream`s over the listeners. Nothing here is a second mechanism — the waits end
@@ -58,7 +58,7 @@ extension QueueCore {
         value: @escaping @Sendable (Owner) -> Value
     ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
-        let last = Mutex<Value?>(nil)
+        let last = Guarded<Value?>(nil)
         let emit: @Sendable (Owner) -> Void = { owner in
             let v = value(owner)
             let fresh = last.withLock { l -> Bool in

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// How an output queue's time (source frames) follows the frames the device plays, when a
 /// time/pitch unit changes the rate: runs of output frames, each starting at a known output
@@ -17,13 +17,13 @@ final class QueueTimeMap: Sendable {
 
     /// The runs, oldest first; the oldest are forgotten beyond `limit` (the device plays
     /// well past them before that many changes of rate).
-    private let runs: Mutex<[Run]>
+    private let runs: Guarded<[Run]>
     private static let limit = 64
 
     init() {
         var runs: [Run] = []
         runs.reserveCapacity(Self.limit + 1)
-        self.runs = Mutex(runs)
+        self.runs = Guarded(runs)
     }
 
     /// Back to the identity (the queue stopped, or the unit was removed).

@@ -20,6 +20,8 @@ package final class Published<Value: BitwiseCopyable>: @unchecked Sendable {
 
     package init(_ initial: Value) {
         count = max(1, (MemoryLayout<Value>.size + 7) / 8)
+        // What read() gathers on the stack: a clock's description, not a block of data.
+        precondition(count <= 16, "Published holds at most 128 bytes; \(Value.self) has \(MemoryLayout<Value>.size)")
         words = .allocate(capacity: count)
         for i in 0..<count { (words + i).initialize(to: Atomic(0)) }
         publish(initial)
@@ -57,23 +59,25 @@ package final class Published<Value: BitwiseCopyable>: @unchecked Sendable {
 
     /// The latest value published, whole.
     package func read() -> Value {
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { buffer in
-            while true {
-                let s = sequence.load(ordering: .acquiring)
-                if s & 1 == 1 { continue }
-                for i in 0..<count { buffer[i] = words[i].load(ordering: .relaxed) }
-                atomicMemoryFence(ordering: .acquiring)
-                if sequence.load(ordering: .relaxed) == s { break }
-            }
-            return UnsafeRawPointer(buffer.baseAddress!).loadUnaligned(as: Value.self)
+        var buffer = InlineArray<16, UInt64>(repeating: 0)
+        while true {
+            let s = sequence.load(ordering: .acquiring)
+            if s & 1 == 1 { continue }
+            for i in 0..<count { buffer[i] = words[i].load(ordering: .relaxed) }
+            atomicMemoryFence(ordering: .acquiring)
+            if sequence.load(ordering: .relaxed) == s { break }
         }
+        return withUnsafeBytes(of: &buffer) { $0.loadUnaligned(as: Value.self) }
     }
 }
 
 /// A clock position that never goes back within a stream: the largest value handed out so
 /// far in the current epoch (a start, a new stream), kept with compare-and-exchange so that any
 /// number of threads may ask at once.
-package struct MonotonicPosition: ~Copyable, Sendable {
+///
+/// A class, so its double-word atomic lives in an allocation of its own: as a noncopyable
+/// struct stored in a class, optimized builds initialized it through a null pointer.
+package final class MonotonicPosition: Sendable {
     /// The epoch and the largest position handed out in it.
     private let latest = Atomic<WordPair>(WordPair(first: 0, second: 0))
 
