@@ -28,9 +28,12 @@ enum CPrograms {
         guard let runtime = threadSanitizerRuntime else { return [] }
         // Loaded first, and every library after it kept whether or not the program calls it:
         // the runtime's libdispatch and blocks symbols come from the library's dependencies
-        // (which clang's linker does not search for them).
+        // (which clang's linker does not search for them). The runtime is an input file: `-x none`
+        // before it ends the language a compile command gave its sources (HeaderTests' `-x c++`),
+        // so that the compiler links it rather than compiling it as source. Without
+        // ThreadSanitizer no input follows the flags, and Clang would warn of a `-x none` there.
         let directory = (runtime as NSString).deletingLastPathComponent
-        return ["-Wl,--no-as-needed", "-Wl,--allow-shlib-undefined", runtime, "-Wl,-rpath,\(directory)"] + library
+        return ["-Wl,--no-as-needed", "-Wl,--allow-shlib-undefined", "-x", "none", runtime, "-Wl,-rpath,\(directory)"] + library
     }()
 
     /// True when the tests (and so the library they built) run under ThreadSanitizer
