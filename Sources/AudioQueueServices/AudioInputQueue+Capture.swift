@@ -202,7 +202,7 @@ extension AudioInputQueue {
                 if !s.side.hasEmpty && s.line.outstanding > 0 { core.state.wait(timeoutNanos: 50_000_000) }
             }
         }
-        let (stopped, dispose, released) = capture.withLockOnQueueThread { concludeAsynchronousStop(&$0) }
+        let (stopped, dispose, released) = capture.withLockOnQueueThread { concludeAsynchronousStop(&$0, deviceStopped: true) }
         finishStopping(stopped, thenDispose: dispose, released: released)
     }
 }

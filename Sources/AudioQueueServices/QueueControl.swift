@@ -135,12 +135,17 @@ extension QueueDirection {
     }
 
     /// The last step of an asynchronous stop, once what the queue held is done (pipeline lock
-    /// held; for an output queue the transitions lock too, its device still running): the
-    /// device stops, the queue turns stopped and its pipeline empties. Returns what
+    /// held): the device stops, the queue turns stopped and its pipeline empties. Returns what
     /// ``finishStopping(_:thenDispose:released:)`` takes.
-    func concludeAsynchronousStop(_ p: inout Pipeline) -> (stopped: Bool, dispose: Bool, released: Self?) {
+    ///
+    /// An output queue ends it with its device still running (the transitions lock held too).
+    /// An input queue stopped its device first (`deviceStopped`) and delivered what it held: if
+    /// a device runs again, the queue was paused and started meanwhile, and the end belongs to
+    /// the stop that start set going, which stops that device and delivers what it recorded.
+    func concludeAsynchronousStop(_ p: inout Pipeline, deviceStopped: Bool = false) -> (stopped: Bool, dispose: Bool, released: Self?) {
         let result = core.state.withLock { s -> (Device?, Bool, Self?)? in
             guard case .stopping(let thenDispose) = s.phase else { return nil }
+            if deviceStopped && s.side.session.status != .idle { return nil }
             let device = detachDevice(&s.side)
             s.phase = .stopped(stopWhenStarted: false)
             defer { s.keepAlive = nil }
