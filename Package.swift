@@ -207,7 +207,7 @@ let package = Package(
         // Fixtures and a guide-style file player shared by the queue and device tests.
         .target(
             name: "AudioTestSupport",
-            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport", "Locking"],
+            dependencies: ["AudioQueueServices", "AudioDevices", "ExtendedAudioFileServices", "AudioCodecFAAD", "ProcessSupport", "Locking", "DecodeTestSupport"],
             path: "Tests/AudioTestSupport",
             swiftSettings: strict
         ),

@@ -8,6 +8,7 @@ public import AudioDevices
 public import AudioFileServices
 public import AudioQueueServices
 import ExtendedAudioFileServices
+import DecodeTestSupport
 
 /// A failure of the test support itself.
 public struct SupportError: Error, CustomStringConvertible {
@@ -19,18 +20,9 @@ public struct SupportError: Error, CustomStringConvertible {
 public func referenceDecode(_ path: String) throws -> (samples: [Float], channels: Int) {
     AACDecoder.register()
     let reader = try ExtAudioFile(path: path)
-    let client = AudioStreamBasicDescription.linearPCM(
-        sampleRate: reader.decodedFormat.sampleRate, channels: reader.decodedFormat.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
-    try reader.setClientDataFormat(client)
-    guard let buffer = PCMBuffer(format: client, frameCapacity: 4096) else { throw SupportError("cannot allocate a buffer") }
-    var out: [Float] = []
-    while true {
-        buffer.frameLength = 0
-        let n = try reader.read(into: buffer, frameCount: 4096)
-        if n == 0 { break }
-        out += UnsafeBufferPointer(start: buffer.region().baseAddress!.assumingMemoryBound(to: Float.self), count: n * Int(client.channelsPerFrame))
-    }
-    return (out, Int(client.channelsPerFrame))
+    let decoded = reader.decodedFormat
+    let samples = try readAllFloat(reader, sampleRate: decoded.sampleRate, channels: decoded.channelsPerFrame, chunk: 4096)
+    return (samples, Int(decoded.channelsPerFrame))
 }
 
 /// ffmpeg's own decode of an AAC fixture (Scripts/fixtures/make_aac_refs.sh writes it beside

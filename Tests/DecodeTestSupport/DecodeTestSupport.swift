@@ -12,18 +12,19 @@ extension PCMBuffer {
     /// Appends the buffer's frames, interleaved Float32 (its format must be), to `samples`.
     public func appendFloats(to samples: inout [Float]) {
         let count = frameLength * Int(format.channelsPerFrame)
-        let region = self.region(0)
-        samples.reserveCapacity(samples.count + count)
-        for s in 0..<count { samples.append(region.load(fromByteOffset: 4 * s, as: Float.self)) }
+        guard count > 0, let base = region(0).baseAddress else { return }
+        samples += UnsafeBufferPointer(start: base.assumingMemoryBound(to: Float.self), count: count)
     }
 }
 
-/// Every frame of `reader` as interleaved Float32 at `sampleRate` (nil: the file's rate) with
-/// the file's channels, `chunk` frames a read: what afconvert's decode writes.
-public func readAllFloat(_ reader: ExtAudioFile, sampleRate: Double? = nil, chunk: Int = 1000) throws -> [Float] {
+/// Every frame of `reader` as interleaved Float32, `chunk` frames a read: what afconvert's
+/// decode writes. At `sampleRate` with `channels` (nil: the file's, `fileDataFormat`; a caller
+/// wanting what the decoder gives, HE-AAC's doubled rate or PS's two channels, passes
+/// `decodedFormat`'s).
+public func readAllFloat(_ reader: ExtAudioFile, sampleRate: Double? = nil, channels: UInt32? = nil, chunk: Int = 1000) throws -> [Float] {
     let format = reader.fileDataFormat
     let client = AudioStreamBasicDescription.linearPCM(
-        sampleRate: sampleRate ?? format.sampleRate, channels: format.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
+        sampleRate: sampleRate ?? format.sampleRate, channels: channels ?? format.channelsPerFrame, bitsPerChannel: 32, isFloat: true)
     try reader.setClientDataFormat(client)
     guard let buffer = PCMBuffer(format: client, frameCapacity: chunk) else {
         throw DecodeSupportError("no buffer of \(chunk) frames of \(client)")
