@@ -154,11 +154,37 @@ extension AudioInputQueue {
         }
     }
 
+    /// Ends the encoder's stream at a stop: what an encoder with a delay still holds (AAC's last
+    /// packets) goes into the buffer being filled, or the next enqueued one, and where it does
+    /// not fit into the enqueued buffers after it, each handed back. True when nothing is left
+    /// in the encoder; false when it waits for a buffer (callbacks to give one back).
+    func endEncoderStream(_ c: CaptureLine) -> Bool {
+        capture.assertHeld()
+        let hostTime = { [feed] (frame: Int64) in feed.hostTime(ofFrame: frame) }
+        while c.encoderHolds {
+            if c.current == nil {
+                guard let buffer = core.state.withLock({ $0.side.popFirst() }) else { return false }
+                c.begin(buffer, hostTime: hostTime)
+            }
+            // Encoding happens here, outside the state lock.
+            let finished = c.complete(ending: true)
+            core.state.withLock { $0.line.append(finished) }
+        }
+        return true
+    }
+
     /// Hands back the buffer being filled (with what it holds when `keepingStaged`, else
-    /// empty) and every enqueued buffer, empty.
+    /// empty) and every enqueued buffer, empty. Keeping what was staged ends the recording's
+    /// stream (``endEncoderStream(_:)``), as far as the enqueued buffers go.
     func returnEverything(_ c: CaptureLine, keepingStaged: Bool) {
         capture.assertHeld()
-        let partial = keepingStaged ? (c.current != nil ? c.complete(ending: true) : nil) : c.abandon()
+        var partial: FinishedBuffer?
+        if keepingStaged {
+            _ = endEncoderStream(c)
+            partial = c.current != nil ? c.complete(ending: true) : nil
+        } else {
+            partial = c.abandon()
+        }
         core.state.withLock { s in
             if let partial { s.line.append(partial) }
             for buffer in s.side.removeAll() {
@@ -170,9 +196,9 @@ extension AudioInputQueue {
     }
 
     /// The asynchronous stop: the device delivers what it recorded up to now and stops; every
-    /// frame of it goes into buffers (waiting for callbacks to enqueue them again, up to two
-    /// seconds); the buffer being filled comes back with what it holds, the others empty; then
-    /// the queue has stopped.
+    /// frame of it, and then an encoder's last packets, go into buffers (waiting for callbacks
+    /// to enqueue them again, up to two seconds); the buffer being filled comes back with what
+    /// it holds, the others empty; then the queue has stopped.
     func finishAsyncStop() {
         let proceed = transitions.runOnQueueThread { () -> Bool in
             let device = core.state.withLock { s -> (any AudioInputDevice)?? in
@@ -193,7 +219,11 @@ extension AudioInputQueue {
                 // With no buffer enqueued and no callback left to enqueue one (decided after the
                 // pump, whose buffers make callbacks), what has nowhere to go is lost.
                 if !core.state.withLock({ $0.line.outstanding > 0 || $0.side.hasEmpty }) { pump(c, drops: .always) }
-                return feed.ring.available == 0 && feed.nextGapPosition == nil ? .done : .wait
+                guard feed.ring.available == 0 && feed.nextGapPosition == nil else { return .wait }
+                // Everything recorded is in buffers: the encoder's last packets follow, waiting
+                // for buffers as the recorded frames did (until the deadline).
+                if endEncoderStream(c) || HostTime.now() >= deadline { return .done }
+                return core.state.withLock({ $0.line.outstanding > 0 }) ? .wait : .done
             }
             if outcome == .stopped { return }
             if outcome == .done { break }

@@ -8,12 +8,17 @@ extension AudioInputQueue: QueueDirection {
 
     func wakeThread() { feed.wake.signal() }
 
-    /// After a stop, what the ring holds is dropped; after a failure, what the device delivered
-    /// goes into buffers. Either way the buffer being filled comes back with what it holds and
-    /// the other enqueued ones come back empty.
+    /// What the device delivered before it stopped goes into the buffer being filled and the
+    /// enqueued ones: an immediate stop (`AudioQueueStop(queue, true)`) hands back what was
+    /// recorded up to the stop, as a Mac's queue does, and drops only what no enqueued buffer
+    /// can take (it does not wait for callbacks to give buffers back); after a failure it is
+    /// all taken as far as buffers go. The buffer being filled comes back with what it holds
+    /// (and an encoder's last packets), the other enqueued ones empty.
     func emptyPipeline(_ c: inout CaptureLine, _ end: PipelineEnd) {
         switch end {
-        case .stopped: discardCaptured(c)
+        case .stopped:
+            pump(c, drops: .never)
+            discardCaptured(c)
         case .failed: pump(c, drops: .always)
         }
         returnEverything(c, keepingStaged: true)

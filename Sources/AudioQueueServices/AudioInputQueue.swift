@@ -228,11 +228,15 @@ public final class AudioInputQueue: Sendable {
 
     /// Stops recording (`AudioQueueStop`).
     ///
-    /// Immediately: stops the device now; the buffer being filled comes back with what it
-    /// holds and the other enqueued buffers come back empty, through the callback, before this
-    /// returns (from inside a callback: right after it returns). Asynchronously: returns at
-    /// once; everything recorded up to the call still arrives in callbacks, then the queue
-    /// stops and ``AudioQueuePropertyID/isRunning`` listeners hear it.
+    /// Immediately: stops the device now; what it had recorded goes into the buffer being
+    /// filled (and the enqueued ones after it, where it does not fit), which comes back with
+    /// it, as on a Mac; the other enqueued buffers come back empty (a callback sees 0 packets),
+    /// through the callback, before this returns (from inside a callback: right after it
+    /// returns). Asynchronously: returns at once; everything recorded up to the call still
+    /// arrives in callbacks, then the queue stops and ``AudioQueuePropertyID/isRunning``
+    /// listeners hear it. Either way an encoder's last packets (AAC holds about two packets'
+    /// worth of frames) come back too, so a recording is never short at its end.
+    public func stop(immediate: Bool) throws(AudioQueueError) { try stopQueue(immediate: immediate) }
     public func stop(immediate: Bool) throws(AudioQueueError) { try stopQueue(immediate: immediate) }
 
     /// Hands back the buffer being filled with what has been recorded so far, even though it

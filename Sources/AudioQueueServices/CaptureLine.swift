@@ -168,7 +168,11 @@ final class CaptureLine {
         dropping = false
         tap?.reset(at: 0)
         // What an encoder with a delay held back at the stop belongs to the last recording.
-        if encoder?.hasDelay == true { converter.reset() }
+        if encoder?.hasDelay == true {
+            converter.reset()
+            encoderHolds = false
+            holdsTail = false
+        }
     }
 
     /// Skips `frames` frames of the timeline that the device lost (a full ring) or that a reset
@@ -178,7 +182,8 @@ final class CaptureLine {
         tap?.skip(frames)
     }
 
-    private func begin(_ buffer: AudioQueueBuffer, hostTime: (Int64) -> UInt64) {
+    /// Makes `buffer` the one being filled, starting at the timeline's position.
+    func begin(_ buffer: AudioQueueBuffer, hostTime: (Int64) -> UInt64) {
         dropping = false
         current = buffer
         currentStart = position
@@ -210,17 +215,28 @@ final class CaptureLine {
         return k * framesPerPacket
     }
 
+    /// Set while an encoder with a delay (AAC) holds recorded frames that are not out in packets
+    /// yet: from the first frames it is given until a stop has ended its stream and every
+    /// packet is out.
+    private(set) var encoderHolds = false
+    /// Set when a stop ended the converter's stream and what an encoder with a delay held back
+    /// did not all fit in the buffer: the rest goes into the next ones, each begun (``begin(_:hostTime:)``)
+    /// and completed as the end of the stream.
+    private(set) var holdsTail = false
+
     /// Converts what is staged into the current buffer and hands it back. A buffer must be being
     /// filled. A last partial packet (a flush) is completed with silence; `ending` (a stop) also
     /// ends the converter's stream: what an encoder with a delay holds back goes into the buffer
-    /// too, as much as fits. Either way the converter then starts a new stream.
+    /// too, as much as fits, and ``holdsTail`` says whether more is left for the buffers after
+    /// it. Once everything is out the converter starts a new stream.
     func complete(ending: Bool = false) -> FinishedBuffer {
         let buffer = current!
         current = nil
         var packets = 0
         var bytes = 0
         let delayed = encoder?.hasDelay == true
-        if staged > 0 || (ending && delayed) {
+        holdsTail = false
+        if staged > 0 || (ending && encoderHolds) {
             // A flush of a partial packet pads it, except with an encoder whose packets overlap
             // (AAC): ending its stream would put a new priming in mid-recording, so the frames
             // wait in the converter for the next buffer.
@@ -228,6 +244,8 @@ final class CaptureLine {
             let frames = staged
             let input = UnsafeRawBufferPointer(start: staging, count: frames * channels * MemoryLayout<Float>.size)
             var given = frames == 0
+            var finished = !endStream
+            if frames > 0 && delayed { encoderHolds = true }
             let outputs: [UnsafeMutableRawBufferPointer]
             let capacity: Int
             if format.isPCM && !format.isInterleaved {
@@ -252,11 +270,17 @@ final class CaptureLine {
                     throw AudioCodecError(.inputPaused, "all staged frames given")
                 }
                 (packets, bytes) = (result.packetCount, result.byteCount * outputs.count)
+                finished = finished || result.endOfStream || !delayed
             } catch {
                 (packets, bytes) = (0, 0)
+                finished = true
             }
-            if endStream {
+            if !finished {
+                // The buffer is full and the encoder still holds packets of the recording.
+                holdsTail = true
+            } else if endStream {
                 paddingFrames += Int64(converter.primeInfo.trailingFrames)
+                encoderHolds = false
                 converter.reset()
             }
         }
@@ -280,6 +304,8 @@ final class CaptureLine {
     /// Forgets codec state (after a reset).
     func resetCodec() {
         converter.reset()
+        encoderHolds = false
+        holdsTail = false
         dropping = false
         tap?.reset(at: position)
     }
