@@ -43,19 +43,13 @@ final class RunLoop: @unchecked Sendable {
     /// its object, which only its ended thread could be given).
     private(set) var object: CFRunLoopRef!
 
-    /// How many run loops exist.
-    static let live = Atomic<Int>(0)
-
     init(immortal: Bool) {
         let cf = UnsafeMutablePointer<CFRunLoopObject>.allocate(capacity: 1)
         cf.initialize(to: CFRunLoopObject(
             header: CFObjectHeader(typeID: CFTypeID.runLoop.rawValue, retainCount: immortal ? -1 : 1),
             loop: immortal ? .passUnretained(self) : .passRetained(self)))
         object = CFRunLoopRef(cf)
-        Self.live.add(1, ordering: .relaxed)
     }
-
-    deinit { Self.live.subtract(1, ordering: .relaxed) }
 
     static func from(_ ref: CFRunLoopRef?) -> RunLoop? {
         guard let ref, CFObjects.header(UnsafeRawPointer(ref)).pointee.typeID == CFTypeID.runLoop.rawValue else { return nil }

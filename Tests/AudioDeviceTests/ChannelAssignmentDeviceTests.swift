@@ -12,11 +12,13 @@ import ProcessSupport
 /// Channel assignments on real devices: a stereo queue's channels on channels 3 and 4 of a
 /// four-channel device, silence on 1 and 2.
 enum ChannelAssignmentPlayback {
-    /// Registers the sound backends by name only (priority 0: the default chain is left as it
-    /// is), unless they are registered already.
+    /// Registers the sound backends, unless they are registered already, with the priorities
+    /// `AudioQueueKit.registerAll()` gives them: other suites of this process call that at any
+    /// time, even between the check and the registration here, and whichever registers last
+    /// leaves the default chain as the other would.
     static func registerBackends() {
-        if AudioBackends.backend(named: "pulse") == nil { AudioBackends.register(PulseBackend(), priority: 0) }
-        if AudioBackends.backend(named: "alsa") == nil { AudioBackends.register(ALSABackend(), priority: 0) }
+        if AudioBackends.backend(named: "pulse") == nil { AudioBackends.register(PulseBackend(), priority: 20) }
+        if AudioBackends.backend(named: "alsa") == nil { AudioBackends.register(ALSABackend(), priority: 10) }
     }
 
     static let seconds = 1.5

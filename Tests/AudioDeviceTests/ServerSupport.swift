@@ -163,6 +163,7 @@ func alignment(of signal: [Float], in recording: [Float], channels: Int, from: I
 func noiseFile(seconds: Int, name: String) throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("aq-noise-\(getpid())-\(name).wav").path
     if FileManager.default.fileExists(atPath: path) { return path }
+    let partial = "\(path).\(UUID().uuidString).wav"
     let ffmpeg = try #require(["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) },
                               "ffmpeg is needed (Scripts/test installs it)")
     let result = try runProcess(ffmpeg, [
@@ -170,9 +171,12 @@ func noiseFile(seconds: Int, name: String) throws -> String {
         "anoisesrc=color=white:sample_rate=48000:amplitude=0.3:seed=11:duration=\(seconds)[l];"
             + "anoisesrc=color=pink:sample_rate=48000:amplitude=0.3:seed=12:duration=\(seconds)[r];"
             + "[l][r]join=inputs=2:channel_layout=stereo[out]",
-        "-map", "[out]", "-c:a", "pcm_f32le", path,
+        "-map", "[out]", "-c:a", "pcm_f32le", partial,
     ])
     try #require(result.status == 0, "ffmpeg failed: \(result.err)")
+    // Tests running in parallel ask for the same file: each writes its own and renames it into
+    // place, so that none finds it half written.
+    try #require(rename(partial, path) == 0, "cannot rename \(partial) to \(path)")
     return path
 }
 

@@ -84,12 +84,18 @@ struct HardwareTests {
         defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", module]) }
 
         let env = ["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]
+        // Other suites load and unload sinks of their own on this server meanwhile: what pactl
+        // lists both before and after hal_output's listing was there during it, and only that
+        // is held against the listing.
+        let sinksBefore = try Self.pactlEndpoints("sinks"), sourcesBefore = try Self.pactlEndpoints("sources")
         let r = try runProcess(program, ["list"], environment: env)
         try #require(r.status == 0, "hal_output list: \(r.out)\(r.err)")
         let (devices, output, input) = Self.listing(r.out)
-        let sinks = try Self.pactlEndpoints("sinks")
-        let sources = try Self.pactlEndpoints("sources")
+        let sinksAfter = try Self.pactlEndpoints("sinks"), sourcesAfter = try Self.pactlEndpoints("sources")
+        let sinks = sinksBefore.filter { s in sinksAfter.contains { $0 == s } }
+        let sources = sourcesBefore.filter { s in sourcesAfter.contains { $0 == s } }
         #expect(sinks.contains { $0.name == sink && $0.channels == 1 && $0.rate == 22050 }, "pactl: \(sinks)")
+        #expect(sources.contains { $0.name == "\(sink).monitor" }, "pactl: \(sources)")
         for s in sinks {
             let device = devices.first { $0.uid == "pulse:\(s.name)" }
             #expect(device?.outputChannels == s.channels && device?.rate == s.rate && device?.alive == true,

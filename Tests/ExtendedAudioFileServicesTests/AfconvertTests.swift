@@ -107,8 +107,10 @@ struct AfconvertTests {
         let out = temporaryPath("never.wav")
         _ = try run(afconvert, ["-d", "LEF32", Fixtures.path(name), out])
         #expect(!FileManager.default.fileExists(atPath: out))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-            .filter { $0.contains("never.wav.afconvert-") }
+        // Only this output's partial files: the directory is shared with every other process.
+        let partial = URL(fileURLWithPath: out).lastPathComponent + ".afconvert-"
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: out).deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(partial) }
         #expect(leftovers.isEmpty)
     }
 
