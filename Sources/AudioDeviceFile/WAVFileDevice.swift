@@ -13,6 +13,14 @@ import Synchronization
 /// The file is created when the device is made; its header is brought up to date every time
 /// playback stops, and it is closed by ``close()``. By default it consumes audio at the sample
 /// rate, like real hardware, so a program's timing is the same as when it plays aloud.
+///
+/// It never loses audio: having no clock to miss, it waits for audio its source has on the
+/// way but not yet ready (an audio queue decoding late on a busy machine, a program still
+/// refilling a buffer in its callback) instead of writing silence in its place, and then goes
+/// on at the sample rate from where it is, without hurrying. The file holds exactly what the
+/// queue rendered, whatever the load. Silence goes into the file only where the program
+/// leaves a gap of its own: nothing enqueued and no callback outstanding. A queue playing
+/// through it counts its time in the frames written, so a wait is no discontinuity.
 public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
     public let info: AudioDeviceInfo
     public let format: AudioStreamBasicDescription
@@ -64,6 +72,13 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
         loop.stop()
         updateHeader()
     }
+
+    /// Ends a wait for audio the source had on the way.
+    public func sourceHasAudio() { loop.sourceHasAudio() }
+
+    /// How many times the device has found its source not ready and waited for it (each look
+    /// counts: the count goes on rising while a wait lasts).
+    package var waitCount: Int { loop.waitCount }
 
     private func updateHeader() {
         lock.withLock { _ in _ = try? writer?.updateHeader() }

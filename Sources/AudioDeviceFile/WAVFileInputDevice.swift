@@ -43,7 +43,9 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
     private let captured = Atomic<Int64>(0)
     private let running = Atomic<Bool>(false)
     private let thread = Guarded<IOThread?>(nil)
-    /// The next packet of the file to deliver (touched by the I/O thread only while it runs).
+    /// The next packet of the file to deliver (touched by the I/O thread only while it runs):
+    /// it moves on only once the sink has the frames, so that a period read but not delivered
+    /// before a stop is the first one the next start delivers.
     nonisolated(unsafe) private var nextPacket: Int64 = 0
 
     /// An input for interleaved Float32 at `sampleRate` with `channels`, recording the audio
@@ -126,7 +128,11 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
         }
     }
 
-    /// The I/O thread: a period at a time, the file's frames and then silence.
+    /// The I/O thread: a period at a time, the file's frames and then silence. What it reports
+    /// is what it read: a period's frame count, its host time (the time of its first frame at
+    /// the sample rate from the start, however late the thread runs) and the frames captured
+    /// all count the frames handed to the sink, never more; a period read but not handed over
+    /// (the device stopped meanwhile) is neither counted nor skipped.
     private func record(into sink: any AudioCaptureSink) {
         let rate = format.sampleRate
         let origin = HostTime.now()
@@ -150,12 +156,14 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
                 sink.device(self, didReport: .started(hostTime: recordedAt))
             }
             sink.capture(samples, frameCount: frames, hostTime: recordedAt)
+            nextPacket += Int64(fromFile)
             captured.add(Int64(frames), ordering: .releasing)
         }
     }
 
-    /// Converts up to a period of the file's frames into `samples`; 0 after its end (or when
-    /// it cannot be read any further).
+    /// Converts up to a period of the file's frames, from ``nextPacket`` on, into `samples`
+    /// (without moving on: the caller does once it has delivered them); 0 after the file's end
+    /// (or when it cannot be read any further).
     private func readPeriod() -> Int {
         guard let file, nextPacket < file.packetCount else { return 0 }
         let f = file.dataFormat
@@ -166,7 +174,6 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
             nextPacket = file.packetCount
             return 0
         }
-        nextPacket += Int64(read)
         let fileChannels = Int(f.channelsPerFrame)
         // The file's own channels as Float32 (straight into `samples` when they are the
         // device's), then mapped: a mono file to every channel, several into one as their mean.

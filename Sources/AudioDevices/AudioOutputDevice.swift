@@ -22,12 +22,32 @@ public protocol AudioRenderSource: AnyObject, Sendable {
     /// ``render(into:frameCount:)``; by default it is that call, whose silence never leaves
     /// the device idle.
     func renderReady(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool)
+    /// Writes up to `frameCount` frames for a device that has no clock of its own to keep (a
+    /// file, the null device), which can wait for audio that is late rather than take silence
+    /// in its place. Returns the frames written and whether the stream has ended after them.
+    ///
+    /// Fewer frames than asked without `ended` means the rest is on its way — decoded late, or
+    /// still being refilled by the program — and not yet ready: the device keeps what it got,
+    /// waits, and asks again for the rest, until it has them or the stream ends. Where nothing
+    /// is on its way (the program has paused its stream of its own accord), the source writes
+    /// silence, as ``render(into:frameCount:)`` does, so that the device does not wait for
+    /// ever. A device that waited is told when audio is ready by
+    /// ``AudioOutputDevice/sourceHasAudio()``, and asks again a few milliseconds later in any
+    /// case. Called on the device's I/O thread, under the same rules as
+    /// ``render(into:frameCount:)``; by default it is that call, which never leaves anything
+    /// to wait for.
+    func renderAwaiting(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool)
     /// An event from the device, on its I/O thread.
     func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent)
 }
 
 extension AudioRenderSource {
     public func renderReady(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
+        let frames = render(into: buffer, frameCount: frameCount)
+        return (frames, frames < frameCount)
+    }
+
+    public func renderAwaiting(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
         let frames = render(into: buffer, frameCount: frameCount)
         return (frames, frames < frameCount)
     }
@@ -71,9 +91,11 @@ public protocol AudioOutputDevice: AnyObject, Sendable {
     /// device says how it does; there is no default.
     var framesPlayed: Int64 { get }
     /// The source has audio again, or has ended, after
-    /// ``AudioRenderSource/renderReady(into:frameCount:)`` found it dry: a device that stopped
-    /// asking asks again. Called from any thread but the device's I/O thread; harmless when
-    /// the device is asking anyway. By default nothing: a device that never idles has no need.
+    /// ``AudioRenderSource/renderReady(into:frameCount:)`` found it dry or
+    /// ``AudioRenderSource/renderAwaiting(into:frameCount:)`` came back short: a device that
+    /// stopped asking, or is waiting, asks again. Called from any thread but the device's I/O
+    /// thread; harmless when the device is asking anyway. By default nothing: a device that
+    /// never idles or waits has no need.
     func sourceHasAudio()
     /// Releases the device; it cannot be started again.
     func close()

@@ -3,6 +3,10 @@ public import AudioCore
 /// An output device that plays nothing: it takes audio from its source at the sample rate
 /// (or as fast as the source renders) and discards it. The device for tests and for machines
 /// with no sound at all.
+///
+/// It has no clock to keep: audio its source has on the way but not yet ready is waited for,
+/// never replaced by silence, as the WAVE file device does, so that a queue's time on it
+/// counts exactly the frames the queue rendered (see ``AudioDevicePacing``).
 public final class NullDevice: AudioOutputDevice {
     public let info: AudioDeviceInfo
     public let format: AudioStreamBasicDescription
@@ -24,6 +28,9 @@ public final class NullDevice: AudioOutputDevice {
     }
 
     public func stop(drain: Bool) { loop.stop() }
+
+    /// Ends a wait for audio the source had on the way.
+    public func sourceHasAudio() { loop.sourceHasAudio() }
 
     /// Always 0: what the source renders is "played" at once.
     public var presentationDelay: Int { 0 }

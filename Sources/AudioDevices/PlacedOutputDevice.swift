@@ -61,6 +61,21 @@ public final class PlacedOutputDevice: PlacedDevice<any AudioOutputDevice>, Audi
         return (done, false)
     }
 
+    public func renderAwaiting(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
+        guard let source else { return (0, true) }
+        var done = 0
+        while done < frameCount {
+            let asked = min(bufferFrames, frameCount - done)
+            let (frames, ended) = source.renderAwaiting(into: self.buffer, frameCount: asked)
+            let got = min(max(frames, 0), asked)
+            placement.place(self.buffer, into: buffer + done * placement.deviceChannels, frames: got)
+            done += got
+            if ended { return (done, true) }
+            if got < asked { break }
+        }
+        return (done, false)
+    }
+
     public func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
         source?.device(self, didReport: event)
     }

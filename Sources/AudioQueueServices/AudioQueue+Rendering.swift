@@ -146,15 +146,17 @@ extension AudioQueue {
         core.state.withLock { s in s.phase.isStopping && s.side.pending.isEmpty }
     }
 
-    /// Tells a device that stopped asking for audio (the ring ran dry) that there is audio, or
-    /// that the stream has ended. The ring is written (or the end stored) before the flag is
-    /// read, as the feed sets the flag before it looks at the ring again: one of them sees
-    /// the other.
+    /// Tells a device that stopped asking for audio (the ring ran dry), or that waits for
+    /// audio that was late (``OutputFeed/renderAwaiting(into:frameCount:)``), that there is
+    /// audio, or that the stream has ended. The ring is written (or the end stored) before the
+    /// flags are read, as the feed sets a flag before it looks at the ring again: one of them
+    /// sees the other.
     private func wakeParkedDevice(hasAudio: Bool) {
         guard hasAudio || feed.endOfStream.load(ordering: .acquiring) else { return }
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        guard feed.parked.load(ordering: .sequentiallyConsistent),
-              feed.parked.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        let parked = feed.parked.load(ordering: .sequentiallyConsistent) && feed.parked.exchange(false, ordering: .sequentiallyConsistent)
+        let awaited = feed.awaited.load(ordering: .sequentiallyConsistent) && feed.awaited.exchange(false, ordering: .sequentiallyConsistent)
+        guard parked || awaited else { return }
         let device = core.state.withLock { s in s.side.session.status == .running ? s.side.session.device : nil }
         device?.sourceHasAudio()
     }

@@ -81,7 +81,8 @@ public final class AudioQueue: Sendable {
         let feed = self.feed
         core = QueueCore(
             side: OutputSide(decodeBufferFrames: decodeBufferFrames), callbackQueue: callbackQueue,
-            deliver: { queue, finished in queue.callback(queue, finished.buffer) })
+            deliver: { queue, finished in queue.callback(queue, finished.buffer) },
+            afterCallback: { feed.buffersOut.subtract(1, ordering: .sequentiallyConsistent) })
         render = PipelineLock(ahead, queue: core.serial)
         feed.queue = self
         if let device {
@@ -157,6 +158,7 @@ public final class AudioQueue: Sendable {
             s.side.pending.append(entry, requestedStart: requested)
             s.side.offline?.atEnd = false
             buffer.state = .enqueued
+            feed.buffersOut.add(1, ordering: .sequentiallyConsistent)
             let stamp = AudioTimeStamp(sampleTime: Double(entry.startTime), flags: .sampleTimeValid)
             // The render thread need only hear of it when the engine is waiting for a buffer:
             // otherwise it is busy with earlier ones, and the device wakes it as it plays them.

@@ -46,6 +46,17 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     /// asking: whoever next puts audio in the ring, or ends the stream, clears it and tells
     /// the device (``AudioOutputDevice/sourceHasAudio()``).
     let parked = Atomic<Bool>(false)
+    /// Buffers the program has enqueued whose callbacks have not returned yet: enqueue adds
+    /// one, and each buffer's trip through the callback line takes one off once its callback
+    /// has returned (or was skipped). While any is out, a ring that runs short means the
+    /// queue is late — decoding, or waiting for a callback to refill and enqueue — not that
+    /// the program has paused: a device without a clock waits
+    /// (``renderAwaiting(into:frameCount:)``).
+    let buffersOut = Atomic<Int>(0)
+    /// Set when ``renderAwaiting(into:frameCount:)`` came back short and the device waits:
+    /// whoever next puts audio in the ring, or ends the stream, clears it and tells the device
+    /// (``AudioOutputDevice/sourceHasAudio()``).
+    let awaited = Atomic<Bool>(false)
     nonisolated(unsafe) weak var queue: AudioQueue?
     /// The queue's time against the frames played, while a time/pitch unit changes the rate.
     let timeMap = QueueTimeMap()
@@ -65,6 +76,7 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
         hasPlayed.store(false, ordering: .releasing)
         dryReported.store(false, ordering: .releasing)
         parked.store(false, ordering: .releasing)
+        awaited.store(false, ordering: .releasing)
         refillRequested.store(false, ordering: .releasing)
     }
 
@@ -148,6 +160,48 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
         }
         requestRefillIfLow(short: n < frameCount)
         return (n, false)
+    }
+
+    /// For a device without a clock (a file, the null device): what is in the ring, and when
+    /// that is short of a period while the program still has buffers out (enqueued, being
+    /// played, or in a callback that has not returned), the frames read so far and no
+    /// silence: the queue is late, and the device waits for the rest. No underrun is counted,
+    /// and the queue's time, measured on the device's frames, stands still meanwhile. With no
+    /// buffer out the gap is the program's own, and is filled with silence as
+    /// ``render(into:frameCount:)`` fills it; a stream that has ended ends as there.
+    func renderAwaiting(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
+        guard ring.available < frameCount, isLate else {
+            let n = render(into: buffer, frameCount: frameCount)
+            return (n, n < frameCount)
+        }
+        var n = ring.read(into: buffer, frames: frameCount)
+        if n < frameCount {
+            // Refill now (on this thread, when that is cheap) or wake the render thread: at
+            // most once each time the render thread wakes, however long the wait.
+            requestRefillIfLow(short: true)
+            n += ring.read(into: buffer + n * channels, frames: frameCount - n)
+            if n < frameCount {
+                // Flag first, then look again: audio committed in between is read here, or
+                // the render thread, which commits before it looks at the flag, sees it.
+                awaited.store(true, ordering: .sequentiallyConsistent)
+                atomicMemoryFence(ordering: .sequentiallyConsistent)
+                n += ring.read(into: buffer + n * channels, frames: frameCount - n)
+                if n == frameCount { awaited.store(false, ordering: .releasing) }
+            }
+        } else {
+            requestRefillIfLow(short: false)
+        }
+        if n > 0 {
+            if !hasPlayed.load(ordering: .relaxed) { hasPlayed.store(true, ordering: .releasing) }
+            framesPulled.add(Int64(n), ordering: .releasing)
+        }
+        return (n, false)
+    }
+
+    /// Whether the program has buffers out and the stream has not ended: a ring running short
+    /// now is the queue being late.
+    private var isLate: Bool {
+        buffersOut.load(ordering: .sequentiallyConsistent) > 0 && !endOfStream.load(ordering: .sequentiallyConsistent)
     }
 
     func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {

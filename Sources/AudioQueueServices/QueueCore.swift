@@ -103,7 +103,9 @@ final class QueueCore<Owner: AnyObject & Sendable, Side>: Sendable {
     /// Tells the queue's own thread (render or capture) to end.
     let threadExit = ExitFlag()
     private let deliver: @Sendable (Owner, FinishedBuffer) -> Void
-    /// Called after each callback returns (the output queue wakes its render thread).
+    /// Called after each buffer's turn in the callback line, once its callback has returned
+    /// or was skipped (the input queue wakes its capture thread; the output queue counts the
+    /// buffer back from the program).
     private let afterCallback: (@Sendable () -> Void)?
 
     init(

@@ -165,6 +165,32 @@ struct WAVFileInputDeviceTests {
         #expect(elapsed >= 190_000_000, "\(elapsed) ns")
     }
 
+    /// A stop while the device waits to deliver a period it has read loses nothing: started
+    /// again, it delivers from the first frame it had not handed over, so the two recordings
+    /// together are the file. Periods of 50 ms at the sample rate: a stop from another thread
+    /// right after the first period lands while the next one, already read, waits its time.
+    @Test func aStopLosesNoFrameOfTheFile() throws {
+        let path = try Self.makeFile(codec: "pcm_f32le")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reference = try Self.decode(path)
+        let frames = reference.count / 2
+        let device = try WAVFileInputDevice(path: path, sampleRate: 44100, channels: 2, pacing: .realTime, periodFrames: 2205)
+        let before = CollectingSink(frames: 1, channels: 2)
+        try device.start(sink: before)
+        #expect(before.done.wait(timeout: .now() + 30) == .success)
+        device.stop()
+        let first = before.samples
+        #expect(device.framesCaptured == Int64(first.count / 2))
+        let after = CollectingSink(frames: frames - first.count / 2, channels: 2)
+        try device.start(sink: after)
+        #expect(after.done.wait(timeout: .now() + 30) == .success)
+        device.close()
+        let got = first + after.samples
+        try #require(got.count >= reference.count)
+        #expect(Array(got.prefix(reference.count)) == reference.map { $0 })
+        #expect(device.framesCaptured == Int64(got.count / 2))
+    }
+
     /// The backend opens the file a device name gives.
     @Test func theBackendOpensTheNamedFile() throws {
         let path = try Self.makeFile(codec: "pcm_s16le")
