@@ -237,7 +237,6 @@ public final class AudioInputQueue: Sendable {
     /// listeners hear it. Either way an encoder's last packets (AAC holds about two packets'
     /// worth of frames) come back too, so a recording is never short at its end.
     public func stop(immediate: Bool) throws(AudioQueueError) { try stopQueue(immediate: immediate) }
-    public func stop(immediate: Bool) throws(AudioQueueError) { try stopQueue(immediate: immediate) }
 
     /// Hands back the buffer being filled with what has been recorded so far, even though it
     /// is not full (`AudioQueueFlush`).
