@@ -60,6 +60,9 @@ for name in players:
         f"| {', '.join(str(r['result']['inserted_frames']) for r in rs)} "
         f"| {', '.join(str(r['result']['missing_at_start']) for r in rs)} "
         f"| {', '.join('%.2f' % r['wall'] for r in rs)} | {', '.join('%.2f' % r['load'] for r in rs)} |")
+failed = [r for r in rows if r.get("status", 0) != 0]
+for r in failed:
+    lines.append(f"- {r['player']} run {r['run']} **failed** (exit status {r['status']}): its blocks count as differing")
 lines.append("")
 lines.append("## Goals")
 lines.append("")
