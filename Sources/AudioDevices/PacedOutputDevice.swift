@@ -16,7 +16,7 @@ public enum AudioDevicePacing: Sendable, Hashable {
 /// the source on its own thread, paced by the monotonic clock, and hands each to `consume`.
 package final class PacedIOLoop: @unchecked Sendable {
     let format: AudioStreamBasicDescription
-    let pacing: AudioDevicePacing
+    package let pacing: AudioDevicePacing
     let periodFrames: Int
     private let channels: Int
     private let state = Guarded<(thread: IOThread?, generation: Int)>((nil, 0))
@@ -37,6 +37,9 @@ package final class PacedIOLoop: @unchecked Sendable {
 
     package var framesRendered: Int64 { rendered.load(ordering: .acquiring) }
 
+    /// What the running loop's thread got from the scheduler; nil while stopped or starting.
+    package var threadScheduling: ThreadScheduling? { state.withLock { $0.thread?.scheduling } }
+
     /// Starts the loop. `consume` gets each period's samples (on the I/O thread); `finish`
     /// runs on the I/O thread when the source ends, before `.stopped(drained: true)` is reported.
     package func start(
@@ -50,7 +53,8 @@ package final class PacedIOLoop: @unchecked Sendable {
             let period = periodFrames, channels = self.channels, rate = format.sampleRate
             let scratch = UnsafeMutableBufferPointer(start: self.scratch, count: period * channels)
             nonisolated(unsafe) let buffer = scratch
-            s.thread = try IOThread(name: "aq.\(device.info.backend)") { [self] in
+            // Paced, the loop sleeps between periods: real-time. Unpaced, it never sleeps.
+            s.thread = try IOThread(name: "aq.\(device.info.backend)", priority: pacing == .realTime ? .deviceIO : .normal) { [self] in
                 var next = HostTime.now()
                 var first = true
                 let nanosPerPeriod = Double(period) / rate * 1e9
