@@ -78,7 +78,11 @@ let package = Package(
             dependencies: ["AudioFileServices", "AudioCodecs", "AudioConverterServices", "Locking"],
             swiftSettings: strict
         ),
-        .target(name: "AudioDevices", dependencies: ["AudioCore", "Locking"], swiftSettings: strict),
+        // rtkit's D-Bus client, for threads that ask for real-time scheduling where the process may
+        // not set it itself: a plain C target that opens libdbus-1.so.3 with dlopen on first use
+        // (its few types declared in the source), so nothing is linked, and no header is needed.
+        .target(name: "CRealtimeKit"),
+        .target(name: "AudioDevices", dependencies: ["AudioCore", "CRealtimeKit", "Locking"], swiftSettings: strict),
         .target(name: "AudioDeviceFile", dependencies: ["AudioCore", "AudioCodecs", "AudioDevices", "AudioFileServices", "Locking"], swiftSettings: strict),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "AudioDeviceALSA", dependencies: ["AudioCore", "AudioDevices", "CALSA", "Locking"], swiftSettings: strict),

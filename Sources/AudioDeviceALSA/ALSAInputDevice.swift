@@ -204,3 +204,8 @@ public final class ALSAInputDevice: ALSADevice, AudioInputDevice, @unchecked Sen
         }
     }
 }
+
+extension ALSAInputDevice: ClockPacedDevice {
+    /// The PCM's clock paces it, or the monotonic clock for a PCM without one.
+    package var isPacedByClock: Bool { true }
+}

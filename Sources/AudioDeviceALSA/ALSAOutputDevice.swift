@@ -281,3 +281,8 @@ public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked S
         _ = snd_pcm_nonblock(pcm, 1)
     }
 }
+
+extension ALSAOutputDevice: ClockPacedDevice {
+    /// The PCM's clock paces it, or the monotonic clock for a PCM without one.
+    package var isPacedByClock: Bool { true }
+}

@@ -73,7 +73,8 @@ final class PCMLoop: @unchecked Sendable {
                 waiter.reset()
                 looping.store(true, ordering: .releasing)
                 do throws(AudioDeviceError) {
-                    s.thread = try IOThread(name: threadName) { [self] in
+                    // Paced by the PCM (waiting in poll), or by the monotonic clock for a clockless one.
+                    s.thread = try IOThread(name: threadName, priority: .deviceIO) { [self] in
                         body()
                         looping.store(false, ordering: .releasing)
                     }

@@ -27,6 +27,8 @@ public final class WAVFileDevice: AudioOutputDevice, @unchecked Sendable {
     /// The file being written.
     public let path: String
     private let loop: PacedIOLoop
+    /// How the loop consumes audio.
+    var loopPacing: AudioDevicePacing { loop.pacing }
     private let lock = Guarded(())
     private var writer: AudioFileWriter?
 
@@ -209,4 +211,13 @@ public struct WAVFileBackend: AudioFallbackBackend {
             }
         }
     }
+}
+
+extension WAVFileDevice: ClockPacedDevice {
+    package var isPacedByClock: Bool { loopPacing == .realTime }
+}
+
+extension WAVFileInputDevice: ClockPacedDevice {
+    /// Unpaced, the file's frames arrive as fast as the sink takes them.
+    package var isPacedByClock: Bool { inputPacing == .realTime }
 }

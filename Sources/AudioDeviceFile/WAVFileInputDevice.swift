@@ -30,6 +30,8 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
     public let path: String?
     private let file: AudioFile?
     private let pacing: AudioDevicePacing
+    /// How the file's frames arrive.
+    var inputPacing: AudioDevicePacing { pacing }
     private let periodFrames: Int
     private let channels: Int
     /// Interleaved Float32 of one period, in the device's channels.
@@ -124,7 +126,8 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
         try thread.withLock { t throws(AudioDeviceError) in
             guard t == nil else { throw AudioDeviceError(.invalidState, "\(info.uid) is already recording") }
             running.store(true, ordering: .releasing)
-            t = try IOThread(name: "aq.file.in") { [self] in record(into: sink) }
+            // Unpaced, the file's frames are read as fast as the sink takes them: not real-time.
+            t = try IOThread(name: "aq.file.in", priority: pacing == .realTime ? .deviceIO : .normal) { [self] in record(into: sink) }
         }
     }
 

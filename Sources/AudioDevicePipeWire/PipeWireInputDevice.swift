@@ -210,3 +210,8 @@ public final class PipeWireInputDevice: AudioInputDevice, PipeWireStreamDevice, 
         if state.withLock({ $0.phase == .idle }) { stream.setActive(false) }
     }
 }
+
+extension PipeWireInputDevice: ClockPacedDevice {
+    /// The server's clock paces the stream.
+    package var isPacedByClock: Bool { true }
+}

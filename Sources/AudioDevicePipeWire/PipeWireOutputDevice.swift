@@ -355,3 +355,8 @@ public final class PipeWireOutputDevice: AudioOutputDevice, PipeWireStreamDevice
         stream.flush()
     }
 }
+
+extension PipeWireOutputDevice: ClockPacedDevice {
+    /// The server's clock paces the stream.
+    package var isPacedByClock: Bool { true }
+}

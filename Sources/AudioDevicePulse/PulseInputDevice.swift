@@ -415,3 +415,8 @@ public final class PulseInputDevice: AudioInputDevice, PulseStreamOwner, @unchec
         if wasRunning, let sink { sink.device(self, didReport: .failed(error)) }
     }
 }
+
+extension PulseInputDevice: ClockPacedDevice {
+    /// The server's clock paces the stream.
+    package var isPacedByClock: Bool { true }
+}

@@ -533,3 +533,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         if wasActive, let source { source.device(self, didReport: .failed(error)) }
     }
 }
+
+extension PulseOutputDevice: ClockPacedDevice {
+    /// The server's clock paces the stream.
+    package var isPacedByClock: Bool { true }
+}

@@ -38,6 +38,12 @@ public final class NullDevice: AudioOutputDevice {
     /// Everything rendered is played at once: the loop's counter, an atomic.
     public var framesPlayed: Int64 { loop.framesRendered }
     public func close() { loop.stop() }
+
+    /// How the loop consumes audio.
+    var loopPacing: AudioDevicePacing { loop.pacing }
+
+    /// What the I/O thread got from the scheduler while it runs (``ThreadScheduler``).
+    package var ioThreadScheduling: ThreadScheduling? { loop.threadScheduling }
 }
 
 /// The null backend: one device, `null`, that discards audio in real time, and records

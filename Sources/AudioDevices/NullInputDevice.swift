@@ -40,7 +40,7 @@ public final class NullInputDevice: AudioInputDevice, @unchecked Sendable {
             running.store(true, ordering: .releasing)
             let period = periodFrames, rate = format.sampleRate
             nonisolated(unsafe) let zeros = self.zeros
-            t = try IOThread(name: "aq.null.in") { [self] in
+            t = try IOThread(name: "aq.null.in", priority: .deviceIO) { [self] in
                 let origin = HostTime.now()
                 var periods: UInt64 = 0
                 while running.load(ordering: .acquiring) {

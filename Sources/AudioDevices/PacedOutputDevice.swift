@@ -34,7 +34,7 @@ public enum AudioDevicePacing: Sendable, Hashable {
 /// Real-time pacing starts again from the end of a wait (see ``AudioDevicePacing/realTime``).
 package final class PacedIOLoop: @unchecked Sendable {
     let format: AudioStreamBasicDescription
-    let pacing: AudioDevicePacing
+    package let pacing: AudioDevicePacing
     let periodFrames: Int
     private let channels: Int
     private let state = Guarded<(thread: IOThread?, generation: Int)>((nil, 0))
@@ -70,6 +70,9 @@ package final class PacedIOLoop: @unchecked Sendable {
         if waiting.exchange(false, ordering: .acquiringAndReleasing) { wakeUp.signal() }
     }
 
+    /// What the running loop's thread got from the scheduler; nil while stopped or starting.
+    package var threadScheduling: ThreadScheduling? { state.withLock { $0.thread?.scheduling } }
+
     /// Starts the loop. `consume` gets each period's samples (on the I/O thread); `finish`
     /// runs on the I/O thread when the source ends, before `.stopped(drained: true)` is reported.
     package func start(
@@ -86,7 +89,9 @@ package final class PacedIOLoop: @unchecked Sendable {
             // How long a wait lasts when nobody says the audio is ready: a quarter of a period,
             // between 1 and 5 ms, doubling while the wait goes on, up to 50 ms.
             let firstPoll = min(max(Double(period) / rate * 0.25e9, 1e6), 5e6)
-            s.thread = try IOThread(name: "aq.\(device.info.backend)") { [self] in
+            // Paced, the loop sleeps between periods (and waits for late audio): real-time.
+            // Unpaced, it never sleeps but to wait for late audio: normal scheduling.
+            s.thread = try IOThread(name: "aq.\(device.info.backend)", priority: pacing == .realTime ? .deviceIO : .normal) { [self] in
                 // Real-time pacing: frame `paced` plays at `anchor` plus its time at the rate.
                 var anchor = HostTime.now()
                 var paced: Int64 = 0

@@ -1,5 +1,5 @@
 import AudioCore
-import AudioDevices
+package import AudioDevices
 import Dispatch
 
 extension AudioInputQueue {
@@ -45,17 +45,31 @@ extension AudioInputQueue {
         // wakeThreshold); the timeout only guards against a missed wake-up.
         feed.wakeThreshold.store(max(1, Int(sampleRate / 20)), ordering: .relaxed)
         do {
-            side.thread = try IOThread(name: "aq.capture") { [weak self] in
+            // Real-time while it serves a device paced by a clock, which wakes it as audio
+            // arrives: it sleeps on the semaphore otherwise, and never spins.
+            let startsRealTime = feed.realTimeThread.load(ordering: .relaxed)
+            side.thread = try IOThread(name: "aq.capture", priority: startsRealTime ? .pipeline : .normal) { [weak self] schedule in
+                var realTime = startsRealTime
                 while !exit.isSet {
                     _ = feed.wake.wait(timeout: .now() + .seconds(1))
                     if exit.isSet { return }
                     guard let queue = self else { return }
+                    if feed.realTimeThread.load(ordering: .relaxed) != realTime {
+                        realTime.toggle()
+                        schedule.change(to: realTime ? .pipeline : .normal)
+                    }
                     queue.captureTick()
                 }
             }
         } catch {
             throw AudioQueueError(.cannotStart, "\(error)")
         }
+    }
+
+    /// What the capture thread got from the scheduler (``ThreadScheduler``); nil before the
+    /// first start.
+    package var captureThreadScheduling: ThreadScheduling? {
+        core.state.withLock { $0.side.thread?.scheduling }
     }
 
     private func captureTick() {

@@ -61,6 +61,7 @@ extension AudioInputQueue: QueueDirection {
         guard Int(device.format.channelsPerFrame) == c.deviceChannels else {
             throw AudioQueueError(.invalidDevice, "\(device.info.uid) records \(device.format.channelsPerFrame) channels; the queue was made for \(c.deviceChannels)")
         }
+        feed.realTimeThread.store(ThreadPriority.pipeline(serving: device) == .pipeline, ordering: .relaxed)
         try startCaptureThread(&side)
         if fresh {
             feed.reset()

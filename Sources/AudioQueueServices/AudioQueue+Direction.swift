@@ -60,6 +60,7 @@ extension AudioQueue: QueueDirection {
 
     /// The render thread; after a stop, the counters and clock of a new run.
     func prepareStart(_ r: inout DecodeAhead, _ side: inout OutputSide, device: any AudioOutputDevice, fresh: Bool) throws(AudioQueueError) {
+        feed.realTimeThread.store(ThreadPriority.pipeline(serving: device) == .pipeline, ordering: .relaxed)
         try startRenderThread(&side)
         if fresh {
             feed.resetCounters()

@@ -1,5 +1,5 @@
 import AudioCore
-import AudioDevices
+package import AudioDevices
 import AudioCodecs
 import Dispatch
 import Synchronization
@@ -47,7 +47,11 @@ extension AudioQueue {
         let feed = self.feed
         let exit = threadExit
         do {
-            side.thread = try IOThread(name: "aq.render") { [weak self] in
+            // Real-time while it serves a device paced by a clock, which wakes it as the ring
+            // drains: it sleeps on the semaphore otherwise, and never spins.
+            let startsRealTime = feed.realTimeThread.load(ordering: .relaxed)
+            side.thread = try IOThread(name: "aq.render", priority: startsRealTime ? .pipeline : .normal) { [weak self] schedule in
+                var realTime = startsRealTime
                 var active = true
                 // While the device's thread refills the ring itself, nothing is left for this
                 // thread to do until it is woken, and its safety net can be slack.
@@ -60,6 +64,10 @@ extension AudioQueue {
                     feed.refillRequested.store(false, ordering: .releasing)
                     if exit.isSet { return }
                     guard let queue = self else { return }
+                    if feed.realTimeThread.load(ordering: .relaxed) != realTime {
+                        realTime.toggle()
+                        schedule.change(to: realTime ? .pipeline : .normal)
+                    }
                     active = queue.renderThreadTick()
                     if feed.refilledHere.exchange(false, ordering: .acquiringAndReleasing) {
                         (active, idle) = (false, 2000)
@@ -71,6 +79,12 @@ extension AudioQueue {
         } catch {
             throw AudioQueueError(.cannotStart, "\(error)")
         }
+    }
+
+    /// What the render thread got from the scheduler (``ThreadScheduler``); nil before the
+    /// first start.
+    package var renderThreadScheduling: ThreadScheduling? {
+        core.state.withLock { $0.side.thread?.scheduling }
     }
 
     /// One round of the render thread; returns whether the queue is playing audio.

@@ -17,6 +17,9 @@ final class InputFeed: AudioCaptureSink, @unchecked Sendable {
     /// Signalled when the ring holds ``wakeThreshold`` frames, on gaps and on device events;
     /// the capture thread waits on it.
     let wake = DispatchSemaphore(value: 0)
+    /// Whether the capture thread asks for real-time scheduling: the device it serves is
+    /// paced by a clock (``ThreadPriority/pipeline(serving:)``), set as the device starts.
+    let realTimeThread = Atomic<Bool>(false)
     /// Frames the capture thread wants before it is woken (it lowers this while stopping).
     let wakeThreshold = Atomic<Int>(1)
     /// Frames the device has delivered since the queue started, dropped ones included: the

@@ -27,6 +27,9 @@ final class OutputFeed: AudioRenderSource, @unchecked Sendable {
     let hasPlayed = Atomic<Bool>(false)
     /// Signalled when the ring is down to a quarter or ran dry; the render thread waits on it.
     let wake = DispatchSemaphore(value: 0)
+    /// Whether the render thread asks for real-time scheduling: the device it serves is paced
+    /// by a clock (``ThreadPriority/pipeline(serving:)``), set as the device starts.
+    let realTimeThread = Atomic<Bool>(false)
     /// Set when the device has woken the render thread to refill the ring, until the render
     /// thread wakes: the device periods in between do not signal again (each signal would be
     /// one more wake-up of the render thread, finding nothing to do).
