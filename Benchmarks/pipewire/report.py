@@ -7,6 +7,13 @@ import datetime, json, os, platform, statistics, subprocess, sys
 work, out, root, sink, quantum = sys.argv[1:6]
 lines = []
 add = lines.append
+# The notes on the runs are written by hand below the measurements; a new report keeps them.
+NOTES = "## Notes"
+notes = ""
+if os.path.exists(out):
+    previous = open(out).read()
+    if "\n" + NOTES in previous:
+        notes = previous[previous.index("\n" + NOTES) + 1:]
 
 
 def text(command):
@@ -39,9 +46,10 @@ def cpu_table(name, title, intro, reference, ours, through_pulse):
     add("")
     add("| command | CPU % | wall s | user ms | system ms | threads | max RSS MiB |")
     add("|:---|---:|---:|---:|---:|---:|---:|")
+    starts = rows.pop("start", {})
     cpu = {}
     for label, samples in rows.items():
-        cpu[label] = statistics.median((u + s) / w * 100 for w, u, s, _, _ in samples)
+        cpu[label] = statistics.median((r[1] + r[2]) / r[0] * 100 for r in samples)
         wall = statistics.median(r[0] for r in samples)
         user = statistics.median(r[1] for r in samples)
         system = statistics.median(r[2] for r in samples)
@@ -55,7 +63,52 @@ def cpu_table(name, title, intro, reference, ours, through_pulse):
             f"target ≤ {reference}: **{verdict}**")
     if ours in cpu and through_pulse in cpu and cpu[through_pulse] > 0:
         add(f"- {ours} against {through_pulse}: ratio **{cpu[ours]/cpu[through_pulse]:.2f}**")
+    ratios = [((a[1] + a[2]) / a[0]) / ((b[1] + b[2]) / b[0]) for a, b in zip(rows.get(ours, []), rows.get(reference, []))
+              if b[1] + b[2] > 0]
+    if ratios:
+        add(f"- the same, run by run (each pair measured one after the other): "
+            + ", ".join(f"{r:.2f}" for r in ratios))
     add("")
+    steady_table(rows, reference, ours)
+    if starts:
+        add("Starting and ending: CPU ms (user + system) of one run on a 0.1 s file, median of the runs "
+            "(`aqplay --help`: loading the program and its libraries alone).")
+        add("")
+        for label, values in starts.items():
+            add(f"- {label}: {statistics.median(values):.1f} ms")
+        add("")
+
+
+def steady_table(rows, reference, ours):
+    """The steady state, 5 to 25 s into each run: CPU and context switches per thread name."""
+    steady = {label: [r[5] for r in samples if len(r) > 5 and r[5]] for label, samples in rows.items()}
+    if not any(steady.values()):
+        return
+    add("Steady state, 5 to 25 s into each run (CPU from /proc/PID/task/*/schedstat, context switches, voluntary "
+        "and involuntary, from status; median of the runs): per thread name, context switches per second and CPU "
+        "ms per second.")
+    add("")
+    add("| command | CPU ms/s | context switches/s | threads: switches/s, CPU ms/s |")
+    add("|:---|---:|---:|:---|")
+    medians = {}
+    for label, samples in steady.items():
+        if not samples:
+            continue
+        medians[label] = statistics.median(x["cpu_ms_per_s"] for x in samples)
+        wakeups = statistics.median(x["wakeups_per_s"] for x in samples)
+        names = sorted({n for x in samples for n in x["threads"]})
+        parts = []
+        for name in names:
+            per = [x["threads"].get(name, [0, 0, 0]) for x in samples]
+            count = max(p[2] for p in per)
+            shown = f"{name} ×{count}" if count > 1 else name
+            parts.append(f"`{shown}` {statistics.median(p[0] for p in per):.1f}, {statistics.median(p[1] for p in per):.2f}")
+        add(f"| {label} | {medians[label]:.2f} | {wakeups:.1f} | {'; '.join(parts)} |")
+    add("")
+    if ours in medians and reference in medians and medians[reference] > 0:
+        add(f"- steady state: {ours} {medians[ours]:.2f} ms/s, {reference} {medians[reference]:.2f} ms/s: "
+            f"ratio **{medians[ours]/medians[reference]:.2f}**")
+        add("")
 
 
 cpu_table("play.json", "CPU while playing 30 s of 48 kHz stereo PCM",
@@ -100,12 +153,13 @@ if latency:
     add("")
 
 many_path = os.path.join(work, "many.txt")
+rows = {}
 if os.path.exists(many_path):
-    rows = {}
     for line in open(many_path):
         fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
         if "queues" in fields:
             rows.setdefault((fields["backend"], int(fields["queues"])), []).append(fields)
+if rows:
     add("## 32 queues at once")
     add("")
     add("`manyqueues`: one process, 0 or 32 output queues of 48 kHz stereo Float32 on the sink, each playing 150 ms "
@@ -124,5 +178,7 @@ if os.path.exists(many_path):
             add(f"| {backend} | {n} | {threads:.0f} | {cpu:.3f} | {per} |")
     add("")
 
+if notes:
+    lines.append(notes.rstrip("\n"))
 open(out, "w").write("\n".join(lines) + "\n")
 print("\n" + "\n".join(lines))

@@ -1,4 +1,5 @@
 import AudioQueueKit
+import Dispatch
 import Synchronization
 
 /// Buffers per queue (Listing 3-1's `kNumberBuffers`).
@@ -57,6 +58,9 @@ final class Player: Sendable {
     let remainderFrames: Int
     /// Set by the SIGINT handler.
     let interrupted = Atomic<Bool>(false)
+    /// What the main thread waits on: signalled when the queue has stopped, on Ctrl-C and when
+    /// the callback fails, so that the main thread need not look in now and then.
+    let wake = DispatchSemaphore(value: 0)
 
     private struct State {
         /// The next packet to read (`mCurrentPacket`).
@@ -138,6 +142,7 @@ final class Player: Sendable {
             } catch {
                 s.failure = error
                 s.done = true
+                wake.signal()
             }
         }
     }

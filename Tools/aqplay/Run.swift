@@ -62,8 +62,8 @@ func run(path: String, options: Options) throws -> Int32 {
     }
 
     // The main thread waits on this: the isRunning listener signals it when the queue has
-    // stopped, and so does Ctrl-C.
-    let stopped = DispatchSemaphore(value: 0)
+    // stopped, and so do Ctrl-C and a failed read.
+    let stopped = player.wake
     try queue.addPropertyListener(.isRunning) { queue, _ in
         if !queue.isRunning { stopped.signal() }
     }
@@ -126,9 +126,11 @@ func run(path: String, options: Options) throws -> Int32 {
     defer { keys?.restore() }
     while true {
         keys?.poll()
-        // The status line is redrawn ten times a second; without one, the loop only looks for
-        // a failed read now and then (the end and Ctrl-C signal it at once).
-        let signalled = stopped.wait(timeout: .now() + .milliseconds(showStatus ? 100 : 1000)) == .success
+        // The status line is redrawn and the rate keys read ten times a second; without them
+        // the main thread sleeps until the end, Ctrl-C or a failed read signals it (a wake-up
+        // a second would be one more context switch a second while playing).
+        let polling = showStatus || keys != nil
+        let signalled = stopped.wait(timeout: polling ? .now() + .milliseconds(100) : .distantFuture) == .success
         if player.interrupted.load(ordering: .relaxed) {
             interrupted = true
             break
