@@ -47,26 +47,24 @@ public final class PlacedOutputDevice: PlacedDevice<any AudioOutputDevice>, Audi
     }
 
     public func renderReady(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
-        guard let source else { return (0, true) }
-        var done = 0
-        while done < frameCount {
-            let asked = min(bufferFrames, frameCount - done)
-            let (frames, ended) = source.renderReady(into: self.buffer, frameCount: asked)
-            let got = min(max(frames, 0), asked)
-            placement.place(self.buffer, into: buffer + done * placement.deviceChannels, frames: got)
-            done += got
-            if ended { return (done, true) }
-            if got < asked { break }
-        }
-        return (done, false)
+        placing(into: buffer, frameCount: frameCount) { $0.renderReady(into: $1, frameCount: $2) }
     }
 
     public func renderAwaiting(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> (frames: Int, ended: Bool) {
+        placing(into: buffer, frameCount: frameCount) { $0.renderAwaiting(into: $1, frameCount: $2) }
+    }
+
+    /// Asks the source with `pull` a buffer at a time and places what it gives into `buffer`,
+    /// until `frameCount` frames, a short answer (the rest not ready) or the stream's end.
+    private func placing(
+        into buffer: UnsafeMutablePointer<Float>, frameCount: Int,
+        _ pull: (any AudioRenderSource, UnsafeMutablePointer<Float>, Int) -> (frames: Int, ended: Bool)
+    ) -> (frames: Int, ended: Bool) {
         guard let source else { return (0, true) }
         var done = 0
         while done < frameCount {
             let asked = min(bufferFrames, frameCount - done)
-            let (frames, ended) = source.renderAwaiting(into: self.buffer, frameCount: asked)
+            let (frames, ended) = pull(source, self.buffer, asked)
             let got = min(max(frames, 0), asked)
             placement.place(self.buffer, into: buffer + done * placement.deviceChannels, frames: got)
             done += got
