@@ -349,8 +349,10 @@ extension SharedServer {
             let noise = try noiseFile(seconds: 20, name: "long")
             try server.start()
             let player = try BackgroundAqplay(["--backend", "pulse", noise], environment: env)
-            // Once its stream is playing on the server, let it play a little, then take the
-            // server away.
+            // Once its queue has started (it says where it plays only then) and its stream is on
+            // the server, take the server away. A kill while the stream is still being set up
+            // is a start that fails, another path.
+            try #require(player.said("playing through pulse", within: 20), "aqplay never said it was playing")
             try #require(eventually(within: 10) { server.playsAStream }, "aqplay's stream never appeared on the server")
             #expect(player.process.isRunning, "aqplay ended before the server was killed")
             server.kill()

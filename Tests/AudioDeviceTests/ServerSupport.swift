@@ -263,13 +263,13 @@ func eventName(_ event: AudioDeviceEvent) -> String {
     }
 }
 
-/// aqplay (or aqrecord) running in the background, its output collected.
+/// aqplay (or aqrecord) running in the background, its output collected as it comes.
 struct BackgroundAqplay {
     let process: Process
-    let out: Pipe
-    let err: Pipe
     /// Signalled when the process ends.
     let ended: DispatchSemaphore
+    /// What it has written to stdout and stderr so far.
+    private let written: Written
 
     /// Starts `executable` (aqplay unless given) with `arguments`, with `environment` applied
     /// to the test's own.
@@ -278,14 +278,28 @@ struct BackgroundAqplay {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = mergedEnvironment(environment)
-        out = Pipe()
-        err = Pipe()
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let ended = DispatchSemaphore(value: 0)
         self.ended = ended
         process.terminationHandler = { _ in ended.signal() }
+        written = Written()
         try process.run()
+        written.collect(out.fileHandleForReading, isStdout: true)
+        written.collect(err.fileHandleForReading, isStdout: false)
+    }
+
+    /// Whether it has written `text` to stdout within `seconds` (false at once when it ends
+    /// without having written it).
+    func said(_ text: String, within seconds: Double) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while DispatchTime.now() < deadline {
+            if written.text.out.contains(text) { return true }
+            if !process.isRunning { break }
+            usleep(20_000)
+        }
+        return written.text.out.contains(text)
     }
 
     /// Waits up to `seconds` for it to end (then ends it: `inTime` false); its status and what
@@ -294,7 +308,34 @@ struct BackgroundAqplay {
         let inTime = ended.wait(timeout: .now() + seconds) == .success
         if !inTime { process.terminate() }
         process.waitUntilExit()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), inTime)
+        written.finished.wait()
+        written.finished.wait()
+        let text = written.text
+        return (process.terminationStatus, text.out, text.err, inTime)
+    }
+
+    /// The two streams' text, appended to by one reading thread each.
+    private final class Written: Sendable {
+        struct Text { var out = "", err = "" }
+        private let collected = Mutex(Text())
+        /// Signalled once by each reading thread when its stream ends.
+        let finished = DispatchSemaphore(value: 0)
+
+        var text: Text { collected.withLock { $0 } }
+
+        func collect(_ handle: FileHandle, isStdout: Bool) {
+            let thread = Thread { [self] in
+                var bytes = Data()
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    bytes.append(chunk)
+                    let decoded = String(decoding: bytes, as: UTF8.self)
+                    collected.withLock { if isStdout { $0.out = decoded } else { $0.err = decoded } }
+                }
+                finished.signal()
+            }
+            thread.start()
+        }
     }
 }
