@@ -166,7 +166,7 @@ public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked S
             }
         }
         while !loop.shouldStop {
-            let n = min(max(source.render(into: scratch, frameCount: period), 0), period)
+            let n = renderPeriod(from: source, frames: period)
             rendered.add(Int64(n), ordering: .releasing)
             if n > 0 {
                 if let converted = converted {
@@ -200,6 +200,27 @@ public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked S
                 }
                 return
             }
+        }
+    }
+
+    /// Renders a period into ``scratch``. Audio that is late (the source says it is on its
+    /// way) is waited for while the PCM has more than two periods left to play, a few
+    /// milliseconds at a time; only then does the source make up the rest with silence, as an
+    /// underrun. Fewer frames than `frames` means the stream has ended (or a stop came). A
+    /// PCM without a clock is paced instead: it takes what the source renders.
+    private func renderPeriod(from source: any AudioRenderSource, frames: Int) -> Int {
+        guard clockless == false else { return min(max(source.render(into: scratch, frameCount: frames), 0), frames) }
+        var got = 0
+        while true {
+            let (n, ended) = source.renderAwaiting(into: scratch + got * channels, frameCount: frames - got)
+            got += min(max(n, 0), frames - got)
+            if got == frames || ended || loop.shouldStop { return got }
+            var delay: snd_pcm_sframes_t = 0
+            guard snd_pcm_delay(pcm, &delay) >= 0, delay > 2 * frames else {
+                return got + min(max(source.render(into: scratch + got * channels, frameCount: frames - got), 0), frames - got)
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pause, nil)
         }
     }
 

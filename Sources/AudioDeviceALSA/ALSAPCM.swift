@@ -114,7 +114,8 @@ struct PCMSetup {
 
     /// Opens `name` and negotiates interleaved `channels` at `sampleRate`, float if the PCM
     /// takes it, else 32- or 16-bit integers. A `hw:` PCM that refuses is reopened as `plughw:`.
-    /// `periodTarget` is the period size to aim for; the buffer is about four periods.
+    /// `periodTarget` is the period size to aim for; the buffer is about four periods, and at
+    /// least a quarter of a second.
     static func open(
         name: String, stream: PCMStream, sampleRate: Double, channels: Int, periodTarget: Int
     ) throws(AudioDeviceError) -> PCMSetup {
@@ -231,7 +232,9 @@ struct PCMSetup {
             var periodSize = snd_pcm_uframes_t(period)
             var direction: Int32 = 0
             _ = snd_pcm_hw_params_set_period_size_near(pcm, hw, &periodSize, &direction)
-            var bufferSize = snd_pcm_uframes_t(period * 4)
+            // Four periods, and at least a quarter of a second: what the PCM holds plays on
+            // while this process waits for a core or for a page read back from disk.
+            var bufferSize = snd_pcm_uframes_t(max(period * 4, Int(rate) / 4))
             _ = snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &bufferSize)
 
             status = snd_pcm_hw_params(pcm, hw)

@@ -61,6 +61,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     /// requests are left unanswered until ``sourceHasAudio()``, so that the server plays out
     /// what it has and the stream idles, waking nobody.
     private var parked = false
+    /// This dry spell's silence has been written (``fill()``).
+    private var padded = false
     /// The server ran out of what the parked source gave it: the stream is idle, waiting for
     /// its prebuffer, and a trigger starts it again when audio comes.
     private var needsTrigger = false
@@ -107,12 +109,8 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         pulse.channelsByIndex = channelsByIndex
         clock = PulseClock(rate: sampleRate)
         position = PublishedPosition(rate: sampleRate)
-        let frameBytes = UInt32(pulse.frameBytes)
-        let target = UInt32(pulse.bufferFrames) * frameBytes
-        pulse.attributes = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
-            minreq: max(frameBytes, target / 4 / frameBytes * frameBytes), fragsize: UInt32.max
-        )
+        pulse.attributes = Self.bufferAttributes(
+            bufferFrames: pulse.bufferFrames, frameBytes: pulse.frameBytes, sampleRate: sampleRate)
         pulse.autoTimingUpdates = false
         let connection = pulse.connection
         connection.withLock {
@@ -152,6 +150,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
                 phase = pausedWhileEnding ? .ending : .running
                 pausedWhileEnding = false
                 parked = false
+                padded = false
                 // Still idle from before the pause: the queue's time runs again from now.
                 if needsTrigger { idleSince = HostTime.now() }
                 uncork(stream)
@@ -164,6 +163,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             self.source = source
             phase = .running
             parked = false
+            padded = false
             startReported = false
             streamUsed = true
             if let kick { connection.api.pointee.defer_enable?(kick, 1) }
@@ -313,6 +313,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         corked = true
         clock.reset()
         parked = false
+        padded = false
         needsTrigger = false
         idleSince = nil
         idleFrames = 0
@@ -328,6 +329,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         phase = .idle
         pausedWhileEnding = false
         parked = false
+        padded = false
         source = nil
         pausedSource = nil
         streamUsed = true
@@ -352,6 +354,37 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
         drainOperation = nil
         pa_operation_cancel(operation)
         pa_operation_unref(operation)
+    }
+
+    /// The stream's buffer: the server holds at least ``heldSeconds`` of audio (more when
+    /// `bufferFrames` asks for more), starts playing once it has `bufferFrames`, and asks for
+    /// more each time a quarter of `bufferFrames` has played.
+    ///
+    /// What the server holds is what plays while this process is not scheduled — on a busy
+    /// machine its threads can wait that long for a core or for a page read back from disk —
+    /// so it is not the client's decode-ahead (`bufferFrames`, what the source can give at
+    /// once, which also sets the start and the refill step) but a floor of its own. The
+    /// source's audio reaches the server a request at a time until it holds the target.
+    static func bufferAttributes(bufferFrames: Int, frameBytes: Int, sampleRate: Double) -> pa_buffer_attr {
+        let asked = UInt32(bufferFrames * frameBytes)
+        let held = max(asked, UInt32((sampleRate * heldSeconds).rounded(.up)) * UInt32(frameBytes))
+        return pa_buffer_attr(
+            maxlength: UInt32.max, tlength: held, prebuf: asked,
+            minreq: max(UInt32(frameBytes), asked / 4 / UInt32(frameBytes) * UInt32(frameBytes)), fragsize: UInt32.max
+        )
+    }
+
+    /// The least the server holds for the stream: a quarter of a second.
+    static let heldSeconds = 0.25
+
+    /// Frames of a refill: what the server asks for at a time (a quarter of `bufferFrames`).
+    private var refillFrames: Int { max(pulse.bufferFrames / 4, 1) }
+
+    /// Frames the server holds for the stream and has not played: its target less what it
+    /// asks for (lock held).
+    private func heldFrames(_ stream: OpaquePointer, writable: Int) -> Int {
+        guard let attributes = pa_stream_get_buffer_attr(stream) else { return 0 }
+        return max(Int(attributes.pointee.tlength) - writable, 0) / pulse.frameBytes
     }
 
     // MARK: Callbacks (on the main loop's thread, lock held)
@@ -383,12 +416,17 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
             if n > 0 {
                 pa_stream_write(stream, data, n * frameBytes, nil, 0, PA_SEEK_RELATIVE)
                 rendered.add(Int64(n), ordering: .releasing)
-            } else if !ended && !parked {
-                // Run dry: this request is answered with silence, once, so that a server that
-                // plays in whole periods (PipeWire's) plays the end of the audio before it
-                // idles instead of holding it back until the next sound.
-                data.initializeMemory(as: Float.self, repeating: 0, count: frames * frameBytes / MemoryLayout<Float>.size)
-                pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+                padded = false
+            } else if !ended && !padded && heldFrames(stream, writable: wanted) <= refillFrames {
+                // Run dry, and the server is nearly out too: a refill's worth of silence, once,
+                // so that a server that plays in whole periods (PipeWire's) plays the end of
+                // the audio before it idles instead of holding it back until the next sound.
+                // While the server still holds more, it plays that meanwhile: the source may
+                // only be late.
+                let silent = min(frames, refillFrames)
+                data.initializeMemory(as: Float.self, repeating: 0, count: silent * frameBytes / MemoryLayout<Float>.size)
+                pa_stream_write(stream, data, silent * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+                padded = true
             } else {
                 pa_stream_cancel_write(stream)
             }
