@@ -232,9 +232,12 @@ struct PCMSetup {
             var periodSize = snd_pcm_uframes_t(period)
             var direction: Int32 = 0
             _ = snd_pcm_hw_params_set_period_size_near(pcm, hw, &periodSize, &direction)
-            // Four periods, and at least a quarter of a second: what the PCM holds plays on
-            // while this process waits for a core or for a page read back from disk.
-            var bufferSize = snd_pcm_uframes_t(max(period * 4, Int(rate) / 4))
+            // Four periods, and for a PCM with a clock at least a quarter of a second: what it
+            // holds plays on while this process waits for a core or for a page read back from
+            // disk. (A file or null PCM plays nothing and is paced by the I/O thread.)
+            let type = snd_pcm_type(pcm)
+            let clockless = type == SND_PCM_TYPE_FILE || type == SND_PCM_TYPE_NULL
+            var bufferSize = snd_pcm_uframes_t(clockless ? period * 4 : max(period * 4, Int(rate) / 4))
             _ = snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &bufferSize)
 
             status = snd_pcm_hw_params(pcm, hw)

@@ -375,7 +375,7 @@ public final class PulseOutputDevice: AudioOutputDevice, PulseStreamOwner, @unch
     }
 
     /// The least the server holds for the stream: a quarter of a second.
-    static let heldSeconds = 0.25
+    static let heldSeconds = 0.17
 
     /// Frames of a refill: what the server asks for at a time (a quarter of `bufferFrames`).
     private var refillFrames: Int { max(pulse.bufferFrames / 4, 1) }
