@@ -19,7 +19,7 @@ struct HeaderTests {
         "CoreFoundation/CFByteOrder.h", "CoreFoundation/CFString.h", "CoreFoundation/CFURL.h",
         "CoreFoundation/CFRunLoop.h", "CoreAudio/CoreAudio.h", "CoreAudio/CoreAudioTypes.h", "CoreAudio/HostTime.h",
         "CoreServices/CoreServices.h", "TargetConditionals.h", "MacTypes.h", "AudioToolbox/AudioToolbox.h",
-        "AudioToolbox/CoreAudioTypes.h", "AvailabilityMacros.h", "Availability.h", "AvailabilityInternal.h",
+        "AudioToolbox/CoreAudioTypes.h", "CoreAudioTypes/CoreAudioTypes.h", "CoreAudioTypes/CoreAudioBaseTypes.h", "AvailabilityMacros.h", "Availability.h", "AvailabilityInternal.h",
         "AvailabilityVersions.h", "os/availability.h", "CarbonCore/MacErrors.h", "CarbonCore/Components.h",
         "CarbonCore/CarbonCore.h", "Carbon/Carbon.h", "AudioUnit/AudioUnit.h", "AudioUnit/AUComponent.h",
         "AudioUnit/AudioComponent.h", "AudioUnit/AudioUnitProperties.h", "AudioUnit/AudioOutputUnit.h",
