@@ -41,13 +41,17 @@ typedef struct AudioValueRange {
     Float64 mMaximum;
 } AudioValueRange;
 
-/* The buffers of a translation (a HAL property's value from a name, and back). */
+/* The buffers of a translation (a HAL property's value from a name, and back). Declared once
+   under AT_AUDIO_VALUE_TRANSLATION_DECLARED, which the HAL's header tests too. */
+#ifndef AT_AUDIO_VALUE_TRANSLATION_DECLARED
+#define AT_AUDIO_VALUE_TRANSLATION_DECLARED 1
 typedef struct AudioValueTranslation {
     void *_Nonnull mInputData;
     UInt32 mInputDataSize;
     void *_Nonnull mOutputData;
     UInt32 mOutputDataSize;
 } AudioValueTranslation;
+#endif
 
 /* A codec's class: component type, subtype and manufacturer (AudioConverterNewSpecific). */
 typedef struct AudioClassDescription {
