@@ -1,3 +1,4 @@
+import AudioToolbox
 import Foundation
 import ProcessSupport
 import Testing
@@ -20,5 +21,26 @@ struct CFServicesTests {
         let r = try runProcess(try Self.program.get(), [mode])
         #expect(r.status == 0, "\(r.out)\(r.err)")
         #expect(r.out.contains(" passed, 0 failed") && !r.out.hasPrefix("0 passed"), "\(r.out)")
+    }
+
+    @Test("From Swift under Apple's names: a one-shot timer fires on the current run loop; an unset preference reads as its default")
+    func swiftNames() throws {
+        let fired = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        defer { fired.deallocate() }
+        fired.pointee = 0
+        var context = CFRunLoopTimerContext(version: 0, info: UnsafeMutableRawPointer(fired), retain: nil, release: nil, copyDescription: nil)
+        let timer = try #require(CFRunLoopTimerCreate(nil, CFAbsoluteTimeGetCurrent(), 0, 0, 0, { _, info in
+            info!.assumingMemoryBound(to: Int.self).pointee += 1
+        }, &context))
+        let mode = CFStringCreateWithCString(nil, "swift-names-\(UUID().uuidString)", CFStringBuiltInEncodings.UTF8.rawValue)!
+        CFRunLoopAddTimer(CFRunLoopGetCurrent(), timer, mode)
+        CFRunLoopRunInMode(mode, 5, false)
+        #expect(fired.pointee == 1 && !CFRunLoopTimerIsValid(timer))
+        CFRelease(UnsafeRawPointer(timer))
+        CFRelease(UnsafeRawPointer(mode))
+        var valid = true
+        let key = CFStringCreateWithCString(nil, "swift-names-unset", CFStringBuiltInEncodings.UTF8.rawValue)!
+        #expect(CFPreferencesGetAppIntegerValue(key, kCFPreferencesCurrentApplication, &valid) == 0 && !valid)
+        CFRelease(UnsafeRawPointer(key))
     }
 }
