@@ -65,6 +65,27 @@ struct SystemSoundsTests {
         #expect(done.count == 3 && done.wrongThread == 0 && done.wrongData == 0, "\(r.out)")
     }
 
+    /// Built by clang with blocks (its misuse part passes NULL where the header says non-null, on
+    /// purpose), linked with the Swift toolchain's blocks runtime (a Mac's is
+    /// in libSystem; on Linux clang's -fblocks programs link one).
+    static let blocksProgram = Result { () throws -> String in
+        guard !CPrograms.flags.isEmpty else { throw CPrograms.Failure(description: CPrograms.missingLibrary) }
+        let output = CPrograms.scratch.appendingPathComponent("system_sounds_blocks").path
+        let runtime = "/opt/swift/usr/lib/swift/linux"
+        let arguments = ["-std=c11", "-fblocks", "-g", "-Wall", "-Wextra", "-Werror", "-Wno-nonnull", CPrograms.path("Tests/AudioToolboxTests/C/system_sounds.c")]
+            + CPrograms.flags + ["-L\(runtime)", "-lBlocksRuntime", "-Wl,-rpath,\(runtime)", "-pthread", "-o", output]
+        let r = try runProcess(ABITests.clangC, arguments)
+        guard r.status == 0 else { throw CPrograms.Failure(description: "clang -fblocks failed:\n\(r.err)\(r.out)") }
+        return output
+    }
+
+    @Test("The completion blocks run once each: after a sound has played, and for an alert there is no sound for")
+    func completionBlocks() throws {
+        let r = try GuideTests.run(try Self.blocksProgram.get(), ["blocks", Self.fixture], environment: ["AUDIOQUEUE_BACKEND": "null"])
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        #expect(r.out == "blocks=2\nblocks=2\n", "\(r.out)\(r.err)")
+    }
+
     @Test("Played through PulseAudio, a null sink's monitor hears the file once, and the completion comes once",
           .enabled(if: AudioServer.runTests, Comment(rawValue: AudioServer.skipReason)))
     func playsThroughPulse() throws {

@@ -7,9 +7,17 @@
  *                                          main run loop until every completion has come, then
  *                                          half a second more; prints "completions=N"
  *        system_sounds misuse FILE LONGFILE  the result codes of misuse; prints "N passed, F failed"
+ *        system_sounds blocks FILE        (built with blocks) plays FILE and an alert with completion
+ *                                          blocks; prints "blocks=N" once both have run, and
+ *                                          half a second later
  */
+#define _DEFAULT_SOURCE 1 /* usleep with -std=c11 */
 #include <AudioToolbox/AudioToolbox.h>
 #include <pthread.h>
+#include <unistd.h>
+#if defined(__BLOCKS__)
+#include <stdatomic.h>
+#endif
 
 static int completions;
 static int wrongThread;
@@ -121,7 +129,30 @@ static int misuse(const char *path, const char *longPath) {
     return failed ? 1 : 0;
 }
 
+#if defined(__BLOCKS__)
+static int blocks(const char *path) {
+    CFURLRef url = urlFor(path);
+    SystemSoundID sound;
+    OSStatus err = AudioServicesCreateSystemSoundID(url, &sound);
+    CFRelease(url);
+    if (err != noErr) { printf("AudioServicesCreateSystemSoundID: %d\n", (int)err); return 1; }
+    __block atomic_int done = 0;
+    AudioServicesPlaySystemSoundWithCompletion(sound, ^{ atomic_fetch_add(&done, 1); });
+    /* No alert sound to play: the block runs all the same. */
+    AudioServicesPlayAlertSoundWithCompletion(kSystemSoundID_UserPreferredAlert, ^{ atomic_fetch_add(&done, 1); });
+    for (int i = 0; i < 3000 && atomic_load(&done) < 2; i++) usleep(10000);
+    printf("blocks=%d\n", atomic_load(&done));
+    usleep(500000);
+    printf("blocks=%d\n", atomic_load(&done));
+    AudioServicesDisposeSystemSoundID(sound);
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv) {
+#if defined(__BLOCKS__)
+    if (argc >= 3 && !strcmp(argv[1], "blocks")) return blocks(argv[2]);
+#endif
     if (argc >= 3 && !strcmp(argv[1], "play")) return play(argv[2], argc > 3 ? atoi(argv[3]) : 1);
     if (argc >= 4 && !strcmp(argv[1], "misuse")) return misuse(argv[2], argv[3]);
     fprintf(stderr, "usage: %s play FILE [COUNT] | misuse FILE LONGFILE\n", argv[0]);
