@@ -90,6 +90,9 @@ final class RunLoop: @unchecked Sendable {
         // NaN and negative intervals return at once, as Apple's do; +infinity waits "forever".
         let interval = seconds.isNaN || seconds <= 0 ? 0 : min(seconds, 1e9)
         let deadline = monotonicSeconds() + interval
+        // Once the run's time is up, each timer fires at most once more before it returns (a
+        // timer whose function keeps moving its date into the past cannot hold the run).
+        var firedLate: Set<ObjectIdentifier> = []
         enum Step { case run(Item), fire(RunLoopTimer), finish(CFRunLoopRunResult) }
         while true {
             // Nil: it waited (the wait ends the lock's hold on the state, which is looked at
@@ -120,7 +123,8 @@ final class RunLoop: @unchecked Sendable {
                     }
                     return .run(item)
                 }
-                let timers = Self.timerSchedule(p.timers, mode: mode)
+                let late = monotonicSeconds() >= deadline
+                let timers = Self.timerSchedule(p.timers, mode: mode, skipping: late ? firedLate : [])
                 if let due = timers.due { return .fire(due) }
                 let audioSource = p.hasAudioSource && (mode == Self.defaultMode || mode == Self.commonModes)
                 if p.sources == 0 && !audioSource && !timers.any && p.head == p.items.count { return .finish(.finished) }
@@ -138,6 +142,7 @@ final class RunLoop: @unchecked Sendable {
             case .finish(let result): return result
             case .fire(let timer):
                 // A timer is not a source: a run that returns after a source goes on.
+                if monotonicSeconds() >= deadline { firedLate.insert(ObjectIdentifier(timer)) }
                 timer.fire()
             case .run(let next):
                 next.work()
@@ -223,7 +228,7 @@ extension RunLoop {
     /// Among the valid timers of `mode` (read under the loop's lock): the one due soonest, if
     /// any is due, else when the next is; and whether the mode has any (a run with a timer
     /// does not finish).
-    static func timerSchedule(_ entries: [TimerEntry], mode: String) -> (due: RunLoopTimer?, next: Double?, any: Bool) {
+    static func timerSchedule(_ entries: [TimerEntry], mode: String, skipping: Set<ObjectIdentifier>) -> (due: RunLoopTimer?, next: Double?, any: Bool) {
         let now = absoluteTimeNow()
         var due: (RunLoopTimer, Double)?
         var next: Double?
@@ -232,7 +237,7 @@ extension RunLoop {
             let (valid, fire, firing) = entry.timer.state.withLock { ($0.valid, $0.nextFire, $0.firing) }
             guard valid else { continue }
             any = true
-            guard !firing else { continue }
+            guard !firing, !skipping.contains(ObjectIdentifier(entry.timer)) else { continue }
             if fire <= now {
                 if due == nil || fire < due!.1 || (fire == due!.1 && entry.timer.order < due!.0.order) { due = (entry.timer, fire) }
             } else {

@@ -42,6 +42,12 @@ static void driverUpdate(CFRunLoopTimerRef timer, void *info) {
 
 static void countFire(CFRunLoopTimerRef timer, void *info) { (void)timer; (*(int *)info)++; }
 
+/* A timer that is always late: it moves its own date into the past each time. */
+static void alwaysLate(CFRunLoopTimerRef timer, void *info) {
+    (*(int *)info)++;
+    CFRunLoopTimerSetNextFireDate(timer, CFAbsoluteTimeGetCurrent() - 1);
+}
+
 static void *timerThread(void *unused) {
     (void)unused;
     DriverState d = {0, 5, 0, 0, 0, pthread_self(), 0, 0};
@@ -109,6 +115,19 @@ static void *timerThread(void *unused) {
     EXPECT(modeFires == before && r == kCFRunLoopRunFinished, "a removed timer does not fire");
     CFRunLoopTimerInvalidate(modal);
     CFRelease(modal);
+
+    /* A timer that is always due still lets a run end when its time is up. */
+    int lateFires = 0;
+    CFRunLoopTimerContext lateContext = {0, &lateFires, NULL, NULL, NULL};
+    CFRunLoopTimerRef late = CFRunLoopTimerCreate(NULL, 0, 1, 0, 0, alwaysLate, &lateContext);
+    CFRunLoopAddTimer(CFRunLoopGetCurrent(), late, kCFRunLoopDefaultMode);
+    r = CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.02, false);
+    EXPECT(r == kCFRunLoopRunTimedOut && lateFires >= 1, "an always-late timer: result %d after %d fires", (int)r, lateFires);
+    lateFires = 0;
+    r = CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0, false);
+    EXPECT(r == kCFRunLoopRunTimedOut && lateFires == 1, "a run of no time fires a due timer once: %d", lateFires);
+    CFRunLoopTimerInvalidate(late);
+    CFRelease(late);
     return NULL;
 }
 
