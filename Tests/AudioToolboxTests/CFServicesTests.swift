@@ -16,9 +16,14 @@ struct CFServicesTests {
             extra: ["-pthread", "-fsanitize=address", "-fno-omit-frame-pointer"])
     }
 
-    @Test("Each part", arguments: ["timer", "notify", "prefs", "bundle", "misuse"])
-    func part(_ mode: String) throws {
-        let r = try runProcess(try Self.program.get(), [mode])
+    /// The same program as C++ (engines are mostly written in it).
+    static let cxxProgram = Result {
+        try CPrograms.build("cf_services_cxx", sources: ["Tests/AudioToolboxTests/C/cf_services.c"], cxx: true, extra: ["-pthread"])
+    }
+
+    @Test("Each part", arguments: ["timer", "notify", "prefs", "bundle", "misuse"], [false, true])
+    func part(_ mode: String, cxx: Bool) throws {
+        let r = try runProcess(try (cxx ? Self.cxxProgram : Self.program).get(), [mode])
         #expect(r.status == 0, "\(r.out)\(r.err)")
         #expect(r.out.contains(" passed, 0 failed") && !r.out.hasPrefix("0 passed"), "\(r.out)")
     }

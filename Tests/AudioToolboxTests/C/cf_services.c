@@ -167,7 +167,10 @@ static void notifications(void) {
     CFNotificationCenterRef center = CFNotificationCenterGetLocalCenter();
     EXPECT(center != NULL && CFGetTypeID(center) == CFNotificationCenterGetTypeID(), "local centre");
     EXPECT(CFNotificationCenterGetLocalCenter() == center, "one local centre");
-    Observer device = {0}, everything = {0}, ofEngine = {0};
+    Observer device, everything, ofEngine;
+    memset(&device, 0, sizeof device);
+    memset(&everything, 0, sizeof everything);
+    memset(&ofEngine, 0, sizeof ofEngine);
     int engine = 1, other = 2;
     CFNotificationCenterAddObserver(center, &device, observe, CFSTR("DefaultDeviceChanged"), NULL,
                                     CFNotificationSuspensionBehaviorDeliverImmediately);
@@ -188,7 +191,7 @@ static void notifications(void) {
     EXPECT(everything.calls == 1 && everything.lastInfo == info, "observer of every name");
     EXPECT(device.calls == 0, "observer of another name");
     SInt32 got = 0;
-    EXPECT(CFNumberGetValue(CFDictionaryGetValue(ofEngine.lastInfo, CFSTR("volume")), kCFNumberSInt32Type, &got) && got == 70,
+    EXPECT(CFNumberGetValue((CFNumberRef)CFDictionaryGetValue(ofEngine.lastInfo, CFSTR("volume")), kCFNumberSInt32Type, &got) && got == 70,
            "user info");
     CFNotificationCenterPostNotification(center, volumeName, &other, NULL, false);
     EXPECT(ofEngine.calls == 1 && everything.calls == 2, "another object");
@@ -212,7 +215,8 @@ static void notifications(void) {
 
     /* The Darwin centre: within the process, without object or user info. */
     CFNotificationCenterRef darwin = CFNotificationCenterGetDarwinNotifyCenter();
-    Observer d = {0};
+    Observer d;
+    memset(&d, 0, sizeof d);
     EXPECT(darwin != NULL && darwin != center, "Darwin notify centre");
     CFNotificationCenterAddObserver(darwin, &d, observe, CFSTR("com.apple.sound.settingsChangedNotification"), NULL,
                                     CFNotificationSuspensionBehaviorDeliverImmediately);
