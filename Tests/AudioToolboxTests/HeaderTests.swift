@@ -17,7 +17,8 @@ struct HeaderTests {
     static let headers = [
         "CoreFoundation/CoreFoundation.h", "CoreFoundation/CFBase.h", "CoreFoundation/CFAvailability.h",
         "CoreFoundation/CFByteOrder.h", "CoreFoundation/CFString.h", "CoreFoundation/CFURL.h",
-        "CoreFoundation/CFRunLoop.h", "CoreAudio/CoreAudio.h", "CoreAudio/CoreAudioTypes.h", "CoreAudio/HostTime.h",
+        "CoreFoundation/CFRunLoop.h", "CoreFoundation/CFDate.h", "CoreFoundation/CFNotificationCenter.h",
+        "CoreFoundation/CFPreferences.h", "CoreFoundation/CFBundle.h", "CoreAudio/CoreAudio.h", "CoreAudio/CoreAudioTypes.h", "CoreAudio/HostTime.h",
         "CoreServices/CoreServices.h", "TargetConditionals.h", "MacTypes.h", "AudioToolbox/AudioToolbox.h",
         "AudioToolbox/CoreAudioTypes.h", "CoreAudioTypes/CoreAudioTypes.h", "CoreAudioTypes/CoreAudioBaseTypes.h", "AvailabilityMacros.h", "Availability.h", "AvailabilityInternal.h",
         "AvailabilityVersions.h", "os/availability.h", "CarbonCore/MacErrors.h", "CarbonCore/Components.h",
