@@ -82,8 +82,14 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         slots.deallocate()
     }
 
+    /// Cycles of audio the backend device holds (a sound server's target latency): one cycle
+    /// of 512 frames (10.7 ms at 48 kHz) underruns a PulseAudio stream on a loaded machine.
+    /// The cycles themselves are `frames` long whatever the backend's buffer.
+    static let deviceBufferCycles = 4
+
     /// Opens the device's sides (`uid`) and starts them, input first.
     func start(uid: String) throws(AudioDeviceError) {
+        let bufferFrames = frames * Self.deviceBufferCycles
         do throws(AudioDeviceError) {
             if inputChannels > 0 {
                 let device = try AudioBackends.open(AudioDeviceRequest(
@@ -93,7 +99,7 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
             }
             if outputChannels > 0 {
                 let device = try AudioBackends.open(AudioDeviceRequest(
-                    output: .uid(uid), sampleRate: rate, channels: outputChannels, bufferFrames: frames))
+                    output: .uid(uid), sampleRate: rate, channels: outputChannels, bufferFrames: bufferFrames))
                 output = device
                 try device.start(source: self)
             }
@@ -103,10 +109,11 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         }
     }
 
-    /// Stops and closes what it opened; no cycle runs after it returns.
+    /// Stops and closes what it opened; no cycle runs after it returns. What the cycles gave
+    /// the output side plays out first (a few cycles at most).
     func stop() {
         input?.stop(drain: false)
-        output?.stop(drain: false)
+        output?.stop(drain: true)
         input?.close()
         output?.close()
         input = nil

@@ -7,8 +7,8 @@
  *   ioproc_player play UID FRAMES REF.raw [mix]
  *       plays FRAMES frames of a deterministic noise signal through the device UID names
  *       ("default": the default output) at its nominal rate and channel count; with "mix", a
- *       second IOProc (registered the old way, AudioDeviceAddIOProc) plays a second signal
- *       beside it. Writes what the device should have played (the sum) to REF.raw as
+ *       second IOProc (registered the old way, AudioDeviceAddIOProc, and started by the first
+ *       from inside its first cycle) plays a second signal beside it. Writes what the device should have played (the sum) to REF.raw as
  *       interleaved Float32, and prints "rate R channels C frames N", "timestamps ok" (or what
  *       was wrong with them), "stopped".
  *   ioproc_player record UID SECONDS OUT.raw
@@ -45,6 +45,7 @@ typedef struct {
     UInt32 nowFlags[MAX_CYCLES], outputFlags[MAX_CYCLES], inputFlags[MAX_CYCLES];
     UInt32 badBuffers;
     OSStatus currentTimeStatus;
+    int startSecond;        /* "mix": start the second IOProc from inside the first cycle */
 } Player;
 
 static AudioDeviceID deviceForUID(const char *uid, AudioObjectPropertySelector defaultSelector) {
@@ -89,9 +90,13 @@ static void makeNoise(Float32 *out, UInt32 count, UInt32 seed) {
     UInt32 x = seed;
     for (UInt32 i = 0; i < count; i++) {
         x = x * 1664525u + 1013904223u;
-        out[i] = (Float32)((Int32)(x >> 16) - 32768) / 65536.0f;
+        out[i] = (Float32)((SInt32)(x >> 16) - 32768) / 65536.0f;
     }
 }
+
+static OSStatus secondProc(AudioObjectID inDevice, const AudioTimeStamp *inNow, const AudioBufferList *inInputData,
+                           const AudioTimeStamp *inInputTime, AudioBufferList *outOutputData, const AudioTimeStamp *inOutputTime,
+                           void *inClientData);
 
 static void note(Player *p, const AudioTimeStamp *inNow, const AudioTimeStamp *inInputTime, const AudioTimeStamp *inOutputTime) {
     if (p->cycles >= MAX_CYCLES) return;
@@ -119,6 +124,7 @@ static OSStatus playProc(AudioObjectID inDevice, const AudioTimeStamp *inNow, co
         return noErr;
     }
     note(p, inNow, inInputTime, inOutputTime);
+    if (p->startSecond && p->cycles == 1 && AudioDeviceStart(inDevice, secondProc) != noErr) p->badBuffers++;
     if (inDevice != p->device || outOutputData->mNumberBuffers != 1 || outOutputData->mBuffers[0].mNumberChannels != p->channels
         || outOutputData->mBuffers[0].mDataByteSize != p->bufferFrames * p->channels * sizeof(Float32)) {
         p->badBuffers++;
@@ -256,7 +262,7 @@ static int play(const char *uid, UInt32 frames, const char *refPath, int mix) {
         makeNoise(second.signal, frames * p.channels, 54321);
         second.frames = frames / 2;
         status = AudioDeviceAddIOProc(p.device, secondProc, &second);
-        if (status == noErr) status = AudioDeviceStart(p.device, secondProc);
+        p.startSecond = 1;
         if (status != noErr) {
             printf("second IOProc: %d\n", (int)status);
             return 1;
@@ -277,12 +283,14 @@ static int play(const char *uid, UInt32 frames, const char *refPath, int mix) {
     AudioDeviceDestroyIOProcID(p.device, p.procID);
     if (mix) AudioDeviceRemoveIOProc(p.device, secondProc);
 
-    /* What should have played: the first signal, plus the second over its first half (the
-       mix sums the second IOProc's buffer into the first's, in the order they were started). */
+    /* What should have played: the first signal, plus the second from the second cycle on (an
+       IOProc started inside a cycle is first called in the next), for half the first's length:
+       the HAL sums the IOProcs' outputs. */
     FILE *f = fopen(refPath, "wb");
     if (!f) return 1;
     if (mix) {
-        for (UInt32 i = 0; i < second.frames * p.channels; i++) p.signal[i] = second.signal[i] + p.signal[i];
+        size_t offset = (size_t)p.bufferFrames * p.channels;
+        for (UInt32 i = 0; i < second.frames * p.channels; i++) p.signal[offset + i] += second.signal[i];
     }
     fwrite(p.signal, sizeof(Float32), (size_t)frames * p.channels, f);
     fclose(f);
