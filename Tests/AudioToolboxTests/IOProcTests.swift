@@ -1,5 +1,7 @@
+import AudioToolbox
 import Foundation
 import ProcessSupport
+import Synchronization
 import Testing
 
 /// The HAL's IOProcs (<CoreAudio/AudioHardware.h>) as a small Mac tool drives a device with
@@ -227,5 +229,42 @@ struct IOProcTests {
             "create 0", "start 0", "running 1", "destroy-running 0", "running 0",
         ]
         #expect(lines == expected, "\(r.out)\(r.err)")
+    }
+
+    @Test("Swift code written for macOS passes an IOProc of Apple's signature; the null device runs it, stamping each cycle")
+    func swiftSignature() throws {
+        let proc: AudioDeviceIOProc = { (
+            _ device: AudioObjectID, _ now: UnsafePointer<AudioTimeStamp>, _ input: UnsafePointer<AudioBufferList>,
+            _ inputTime: UnsafePointer<AudioTimeStamp>, _ output: UnsafeMutablePointer<AudioBufferList>,
+            _ outputTime: UnsafePointer<AudioTimeStamp>, _ clientData: UnsafeMutableRawPointer?
+        ) -> OSStatus in
+            if now.pointee.mFlags.contains(.sampleTimeValid) && output.pointee.mNumberBuffers == 1 {
+                clientData!.assumingMemoryBound(to: Atomic<Int>.self).pointee.add(1, ordering: .relaxed)
+            }
+            return noErr
+        }
+        var id: AudioDeviceIOProcID?
+        #expect(AudioDeviceCreateIOProcID(AudioObjectID(12_345_678), proc, nil, &id) == kAudioHardwareBadDeviceError)
+
+        var address = AudioObjectPropertyAddress(
+            mSelector: kAudioHardwarePropertyTranslateUIDToDevice, mScope: kAudioObjectPropertyScopeGlobal, mElement: kAudioObjectPropertyElementMain)
+        var uid: CFStringRef? = CFStringCreateWithCString(nil, "null:null", CFStringBuiltInEncodings.UTF8.rawValue)
+        var device = AudioDeviceID(0)
+        var size = UInt32(MemoryLayout<AudioDeviceID>.size)
+        #expect(AudioObjectGetPropertyData(AudioObjectID(kAudioObjectSystemObject), &address, UInt32(MemoryLayout<CFStringRef?>.size), &uid, &size, &device) == noErr)
+        CFRelease(UnsafeRawPointer(uid!))
+        try #require(device != kAudioObjectUnknown)
+        let cycles = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
+        cycles.initialize(to: Atomic(0))
+        defer { cycles.deallocate() }
+        #expect(AudioDeviceCreateIOProcID(device, proc, cycles, &id) == noErr)
+        let procID = try #require(id)
+        #expect(AudioDeviceStart(device, procID) == noErr)
+        #expect(eventually(within: 20) { cycles.pointee.load(ordering: .relaxed) > 0 })
+        var time = AudioTimeStamp()
+        #expect(AudioDeviceGetCurrentTime(device, &time) == noErr && time.mFlags.contains(.hostTimeValid))
+        #expect(AudioDeviceStop(device, procID) == noErr)
+        #expect(AudioDeviceGetCurrentTime(device, &time) == kAudioHardwareNotRunningError)
+        #expect(AudioDeviceDestroyIOProcID(device, procID) == noErr)
     }
 }

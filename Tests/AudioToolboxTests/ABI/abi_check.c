@@ -635,10 +635,12 @@ static void checkConstants(void) {
 #include "abi_check_objects.h"
 #include "abi_check_hal.c"
 #include "abi_check_taps.h"
+#include "abi_check_ioproc.h"
 
 int main(void) {
     checkScalarTypes();
     checkHardware();
+    checkIOProcs();
     checkStructs();
     checkConstants();
     checkMacTypesAndCoreFoundation();
