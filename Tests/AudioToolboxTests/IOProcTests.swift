@@ -231,6 +231,20 @@ struct IOProcTests {
         #expect(lines == expected, "\(r.out)\(r.err)")
     }
 
+    @Test("AudioDeviceStartAtTime on a running device: the IOProc's first cycle is the first cycle boundary at or after the time asked for, the time returned and AudioDeviceGetNearestStartTime's")
+    func startAtTime() throws {
+        let program = try Self.program.get()
+        let r = try runProcess(program, ["startattime", "null:null"], environment: ["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""], timeout: 60)
+        #expect(r.status == 0 && r.out.hasPrefix("status 0\n"), "\(r.out)\(r.err)")
+        let words = r.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        func value(_ name: String) -> Double? { words.firstIndex(of: name).flatMap { Double(words[$0 + 1]) } }
+        let buffer = try #require(value("buffer"), "\(r.out)"), asked = try #require(value("asked"), "\(r.out)")
+        let returned = try #require(value("returned"), "\(r.out)")
+        #expect(returned >= asked && returned - asked < buffer && returned.truncatingRemainder(dividingBy: buffer) == 0, "\(r.out)")
+        #expect(value("nearest") == returned && value("first-output") == returned, "\(r.out)")
+        #expect(value("flags").map { Int($0) & 3 == 3 } == true, "\(r.out)")
+    }
+
     @Test("Swift code written for macOS passes an IOProc of Apple's signature; the null device runs it, stamping each cycle")
     func swiftSignature() throws {
         let proc: AudioDeviceIOProc = { (

@@ -17,6 +17,9 @@
  *       "timestamps ok".
  *   ioproc_player misuse UID
  *       prints "name status" for each call made wrong, and "running N" lines.
+ *   ioproc_player startattime UID
+ *       starts the device, then an IOProc with AudioDeviceStartAtTime about a second ahead;
+ *       prints the time asked for, the time returned and the first cycle's output time.
  */
 #define _DEFAULT_SOURCE 1
 #include <CoreAudio/CoreAudio.h>
@@ -373,11 +376,50 @@ static int misuse(const char *uid) {
     return 0;
 }
 
+static volatile Float64 firstOutputSample = -1;
+
+static OSStatus timedProc(AudioObjectID inDevice, const AudioTimeStamp *inNow, const AudioBufferList *inInputData,
+                          const AudioTimeStamp *inInputTime, AudioBufferList *outOutputData, const AudioTimeStamp *inOutputTime,
+                          void *inClientData) {
+    (void)inDevice; (void)inNow; (void)inInputData; (void)inInputTime; (void)outOutputData; (void)inClientData;
+    if (firstOutputSample < 0) firstOutputSample = inOutputTime->mSampleTime;
+    return noErr;
+}
+
+static int startAtTime(const char *uid) {
+    AudioDeviceID device = deviceForUID(uid, kAudioHardwarePropertyDefaultOutputDevice);
+    AudioDeviceIOProcID procID = NULL;
+    UInt32 frames = 0, size = sizeof(frames);
+    AudioObjectPropertyAddress address = { kAudioDevicePropertyBufferFrameSize, kAudioObjectPropertyScopeGlobal,
+                                           kAudioObjectPropertyElementMain };
+    AudioObjectGetPropertyData(device, &address, 0, NULL, &size, &frames);
+    if (AudioDeviceCreateIOProcID(device, timedProc, NULL, &procID) != noErr || AudioDeviceStart(device, NULL) != noErr) return 1;
+    usleep(50000);
+    AudioTimeStamp now, requested, nearest;
+    memset(&requested, 0, sizeof(requested));
+    OSStatus status = AudioDeviceGetCurrentTime(device, &now);
+    requested.mSampleTime = now.mSampleTime + 100.0 * frames + 100;
+    requested.mFlags = kAudioTimeStampSampleTimeValid;
+    nearest = requested;
+    if (status == noErr) status = AudioDeviceGetNearestStartTime(device, &nearest, 0);
+    Float64 asked = requested.mSampleTime;
+    if (status == noErr) status = AudioDeviceStartAtTime(device, procID, &requested, 0);
+    printf("status %d\n", (int)status);
+    printf("buffer %u asked %.0f nearest %.0f returned %.0f flags %u\n", frames, asked, nearest.mSampleTime, requested.mSampleTime,
+           (unsigned)requested.mFlags);
+    for (int i = 0; i < 2000 && firstOutputSample < 0; i++) usleep(10000);
+    printf("first-output %.0f\n", firstOutputSample);
+    AudioDeviceDestroyIOProcID(device, procID);
+    AudioDeviceStop(device, NULL);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc >= 5 && strcmp(argv[1], "play") == 0) return play(argv[2], (UInt32)atoi(argv[3]), argv[4], argc > 5 && strcmp(argv[5], "mix") == 0);
     if (argc >= 5 && strcmp(argv[1], "record") == 0) return record(argv[2], atof(argv[3]), argv[4]);
     if (argc >= 3 && strcmp(argv[1], "misuse") == 0) return misuse(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "startattime") == 0) return startAtTime(argv[2]);
     fprintf(stderr, "usage: ioproc_player play UID FRAMES REF.raw [mix] | record UID SECONDS OUT.raw | misuse UID\n");
     return 2;
 }
