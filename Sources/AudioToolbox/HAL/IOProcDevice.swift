@@ -82,6 +82,8 @@ final class IOProcDevice: @unchecked Sendable {
     let clock = IOProcClock()
     private let table = Guarded(Table())
     private let transitions = Guarded<IOProcSession?>(nil, rank: .transitions)
+    /// Whether `transitions` holds a run (set under it), for a start asked for inside a cycle.
+    private let hasSession = Atomic<Bool>(false)
 
     init(id: AudioObjectID, uid: String) {
         self.id = id
@@ -152,8 +154,9 @@ final class IOProcDevice: @unchecked Sendable {
                 return true
             }
         }
-        if IOProcClock.onCycleThread && isRunning {
-            // Inside an IOProc of a device that runs: its run goes on, with this one in it.
+        if IOProcClock.onCycleThread && hasSession.load(ordering: .acquiring) {
+            // Inside an IOProc, of a device that has a run: it goes on, with this one in it (a
+            // close that a stop in the same cycle scheduled finds it started and keeps it).
             guard mark() else { throw .illegal }
             return
         }
@@ -162,6 +165,7 @@ final class IOProcDevice: @unchecked Sendable {
             if session != nil { return }
             do throws(AudioDeviceError) {
                 session = try open()
+                hasSession.store(true, ordering: .releasing)
             } catch {
                 table.withLock { t in
                     if let key, let i = t.registrations.firstIndex(where: { $0.key == key }) {
@@ -197,13 +201,20 @@ final class IOProcDevice: @unchecked Sendable {
         }
     }
 
-    /// Closes the run when nothing is started (a start may have come since the stop).
+    /// Closes the run when nothing is started (a start may have come since the stop; one that
+    /// came inside a last cycle while it closed opens it again).
     private func closeIfIdle() {
         transitions.withLock { session in
             guard let running = session, !isRunning else { return }
+            // Its cycles may start IOProcs until it has stopped: they only mark them.
             running.stop()
+            hasSession.store(false, ordering: .releasing)
             session = nil
             clock.reset()
+            if isRunning, let reopened = try? open() {
+                session = reopened
+                hasSession.store(true, ordering: .releasing)
+            }
         }
     }
 
