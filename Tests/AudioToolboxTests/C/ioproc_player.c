@@ -23,8 +23,7 @@
  */
 #define _DEFAULT_SOURCE 1
 #include <CoreAudio/CoreAudio.h>
-#include <CoreAudio/HostTime.h>
-#include <AudioToolbox/AudioToolbox.h>
+#include <CoreFoundation/CoreFoundation.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
