@@ -150,9 +150,9 @@ enum HALObjects {
         return nil
     }
 
-    /// Whether a queue of this process runs on the device with `uid`.
+    /// Whether a queue of this process, or an IOProc of the device, runs on the device with `uid`.
     static func isRunning(_ uid: String) -> Bool {
-        QueueBox.table.all.contains { box in
+        IOProcDevices.isRunning(uid: uid) || QueueBox.table.all.contains { box in
             guard box.queue != nil else { return false }
             return box.control.isRunning && box.control.currentDevice == uid
         }

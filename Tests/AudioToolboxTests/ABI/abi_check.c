@@ -637,10 +637,12 @@ static void checkConstants(void) {
 #include "abi_check_hal.c"
 #include "abi_check_taps.h"
 #include "abi_check_units.h"
+#include "abi_check_ioproc.h"
 
 int main(void) {
     checkScalarTypes();
     checkHardware();
+    checkIOProcs();
     checkStructs();
     checkConstants();
     checkMacTypesAndCoreFoundation();

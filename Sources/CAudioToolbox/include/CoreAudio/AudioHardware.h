@@ -99,6 +99,48 @@ AT_EXPORT OSStatus AudioDeviceGetProperty(AudioDeviceID inDevice, UInt32 inChann
 
 AT_ASSUME_NONNULL_END
 
+/* IOProcs: a device driven directly. Each IOProc of a running device is called once per I/O
+   cycle, on the device's I/O thread, with the cycle's input (one buffer per input stream,
+   interleaved Float32) and the output to fill (likewise, zeroed before the call; the outputs of
+   several IOProcs are summed), each with its time on the device's clock: sample times count
+   frames, host times are AudioGetCurrentHostTime's clock. An IOProc ID made by
+   AudioDeviceCreateIOProcID names one registration; AudioDeviceAddIOProc (before 10.5) uses the
+   IOProc itself as its ID. A NULL ID for AudioDeviceStart and AudioDeviceStop means the device
+   itself, with no IOProc. */
+AT_ASSUME_NONNULL_BEGIN
+
+typedef OSStatus (*AudioDeviceIOProc)(AudioObjectID inDevice, const AudioTimeStamp *inNow,
+                                      const AudioBufferList *inInputData, const AudioTimeStamp *inInputTime,
+                                      AudioBufferList *outOutputData, const AudioTimeStamp *inOutputTime,
+                                      void *_Nullable inClientData);
+typedef AudioDeviceIOProc AudioDeviceIOProcID;
+
+/* Flags of AudioDeviceStartAtTime and AudioDeviceGetNearestStartTime. */
+CF_ENUM(UInt32) {
+    kAudioDeviceStartTimeIsInputFlag = (1U << 0),           /* the time is an input time */
+    kAudioDeviceStartTimeDontConsultDeviceFlag = (1U << 1),
+    kAudioDeviceStartTimeDontConsultHALFlag = (1U << 2),
+};
+
+AT_EXPORT OSStatus AudioDeviceCreateIOProcID(AudioObjectID inDevice, AudioDeviceIOProc inProc, void *_Nullable inClientData,
+                                             AudioDeviceIOProcID _Nullable *_Nonnull outIOProcID);
+AT_EXPORT OSStatus AudioDeviceDestroyIOProcID(AudioObjectID inDevice, AudioDeviceIOProcID inIOProcID);
+AT_EXPORT OSStatus AudioDeviceStart(AudioObjectID inDevice, AudioDeviceIOProcID _Nullable inProcID);
+AT_EXPORT OSStatus AudioDeviceStartAtTime(AudioObjectID inDevice, AudioDeviceIOProcID _Nullable inProcID,
+                                          AudioTimeStamp *ioRequestedStartTime, UInt32 inFlags);
+AT_EXPORT OSStatus AudioDeviceStop(AudioObjectID inDevice, AudioDeviceIOProcID _Nullable inProcID);
+/* The device's time now; kAudioHardwareNotRunningError when it is not running. */
+AT_EXPORT OSStatus AudioDeviceGetCurrentTime(AudioObjectID inDevice, AudioTimeStamp *outTime);
+/* A time of the running device in the other representations outTime's flags ask for. */
+AT_EXPORT OSStatus AudioDeviceTranslateTime(AudioObjectID inDevice, const AudioTimeStamp *inTime, AudioTimeStamp *outTime);
+/* The first cycle boundary at or after the requested time of the running device. */
+AT_EXPORT OSStatus AudioDeviceGetNearestStartTime(AudioObjectID inDevice, AudioTimeStamp *ioRequestedStartTime, UInt32 inFlags);
+/* Before 10.5: the IOProc is its own ID. */
+AT_EXPORT OSStatus AudioDeviceAddIOProc(AudioDeviceID inDevice, AudioDeviceIOProc inProc, void *_Nullable inClientData);
+AT_EXPORT OSStatus AudioDeviceRemoveIOProc(AudioDeviceID inDevice, AudioDeviceIOProc inProc);
+
+AT_ASSUME_NONNULL_END
+
 AT_EXTERN_C_END
 
 #endif /* CoreAudio_AudioHardware_h */
