@@ -29,12 +29,14 @@ public struct PulseBackend: AudioDefaultDeviceSetting, AudioDeviceChangeReportin
         (try? PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.probe)) != nil
     }
 
-    /// Every sink (output) and source (input, monitors included), the server's defaults marked.
+    /// Every sink (output) and source (input, monitors included), the server's defaults marked,
+    /// with their descriptions, channel counts and rates. While a ``reportChanges(_:)``
+    /// subscription is held, the sinks and sources are kept between the server's events, and a
+    /// listing costs one round trip (the defaults'), after which every event sent before it has
+    /// been seen.
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
         let connection = try PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.open)
-        let defaults = try connection.defaults(timeout: PulseTimeout.open)
-        let sinks = try connection.endpoints(.output, timeout: PulseTimeout.open)
-        let sources = try connection.endpoints(.input, timeout: PulseTimeout.open)
+        let (defaults, sinks, sources) = try connection.listing(timeout: PulseTimeout.open)
         return sinks.map { info($0, .output, isDefault: $0.name == defaults.sink) }
             + sources.map { info($0, .input, isDefault: $0.name == defaults.source) }
     }
