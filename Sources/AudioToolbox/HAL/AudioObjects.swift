@@ -9,7 +9,8 @@ import Locking
 //
 // The device list (kAudioHardwarePropertyDevices) is what a user can play to and record from:
 // the sound backends' devices, without ALSA's `pulse` and `pipewire` PCMs when that server's
-// own backend lists its devices (they would show the server's default twice). The file and
+// own backend lists its devices (they would show the server's default twice), and without the
+// PulseAudio backend's when its server is PipeWire's and the PipeWire backend lists the nodes. The file and
 // null backends' devices stand in for hardware rather than being it: they are listed only
 // while one of them is a default device (AUDIOQUEUE_BACKEND names its backend, or no sound
 // backend has a device), so that the default is always among the devices, as on a Mac; the
@@ -153,9 +154,14 @@ enum HALObjects {
         let sound = Set(AudioBackends.soundBackends.map(\.name))
         // ALSA's PCMs of a server whose own backend lists its devices.
         let servers = ["pulse", "pipewire"].filter { listed[$0]?.isEmpty == false }.map { "alsa:\($0)" }
-        for device in named(all) {
+        // PipeWire's PulseAudio server shows the PipeWire backend's nodes a second time.
+        let pulseOnPipeWire = listed["pipewire"]?.isEmpty == false && listed["pulse"]?.isEmpty == false
+            && (AudioBackends.backend(named: "pulse") as? any AudioServerIdentifying)?.serverIdentity()?.isPipeWire == true
+        let doubled: (HALDevice) -> Bool = { pulseOnPipeWire && $0.backend == "pulse" }
+        for device in named(all.filter { !doubled($0) }) + named(all.filter(doubled)) {
             let isDefault = device.id == snapshot.defaultOutput || device.id == snapshot.defaultInput
-            if isDefault || (sound.contains(device.backend) && !servers.contains(device.uid)) {
+            let hidden = servers.contains(device.uid) || doubled(device)
+            if isDefault || (sound.contains(device.backend) && !hidden) {
                 snapshot.devices.append(device)
             } else {
                 snapshot.unlisted.append(device)
