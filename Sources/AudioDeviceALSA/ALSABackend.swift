@@ -58,7 +58,7 @@ public struct ALSABackend: AudioBackend {
             var list = [AudioDeviceInfo(backend: name, name: "default", description: "Default ALSA Device", direction: direction, isDefault: true)]
             for pcm in ["pulse", "pipewire"] {
                 if let description = cards.1[pcm] {
-                    list.append(AudioDeviceInfo(backend: name, name: pcm, description: description, direction: direction))
+                    list.append(AudioDeviceInfo(backend: name, name: pcm, description: description, direction: direction, nativeBackend: pcm))
                 }
             }
             let stream: PCMStream = direction == .output ? .playback : .capture

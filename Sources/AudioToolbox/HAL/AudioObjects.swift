@@ -8,9 +8,9 @@ import Locking
 // process: a device that goes away and comes back has its old ID again.
 //
 // The device list (kAudioHardwarePropertyDevices) is what a user can play to and record from:
-// the sound backends' devices, without ALSA's `pulse` and `pipewire` PCMs when that server's
-// own backend lists its devices (they would show the server's default twice), and without the
-// PulseAudio backend's when its server is PipeWire's and the PipeWire backend lists the nodes. The file and
+// the sound backends' devices, without those another backend lists itself while it does
+// (AudioDeviceInfo.nativeBackend: ALSA's `pulse` and `pipewire` PCMs, the sinks of PipeWire's
+// PulseAudio server), which would show one device twice. The file and
 // null backends' devices stand in for hardware rather than being it: they are listed only
 // while one of them is a default device (AUDIOQUEUE_BACKEND names its backend, or no sound
 // backend has a device), so that the default is always among the devices, as on a Mac; the
@@ -152,16 +152,16 @@ enum HALObjects {
         snapshot.defaultOutput = defaultOutput?.id ?? kAudioObjectUnknown
         snapshot.defaultInput = defaultInput?.id ?? kAudioObjectUnknown
         let sound = Set(AudioBackends.soundBackends.map(\.name))
-        // ALSA's PCMs of a server whose own backend lists its devices.
-        let servers = ["pulse", "pipewire"].filter { listed[$0]?.isEmpty == false }.map { "alsa:\($0)" }
-        // PipeWire's PulseAudio server shows the PipeWire backend's nodes a second time.
-        let pulseOnPipeWire = listed["pipewire"]?.isEmpty == false && listed["pulse"]?.isEmpty == false
-            && (AudioBackends.backend(named: "pulse") as? any AudioServerIdentifying)?.serverIdentity()?.isPipeWire == true
-        let doubled: (HALDevice) -> Bool = { pulseOnPipeWire && $0.backend == "pulse" }
+        // A device another backend lists itself (ALSA's `pulse` PCM, PipeWire's PulseAudio
+        // server's sinks), while that backend lists devices.
+        let doubled: (HALDevice) -> Bool = { device in
+            [device.output, device.input].contains { info in
+                info?.nativeBackend.map { listed[$0]?.isEmpty == false } ?? false
+            }
+        }
         for device in named(all.filter { !doubled($0) }) + named(all.filter(doubled)) {
             let isDefault = device.id == snapshot.defaultOutput || device.id == snapshot.defaultInput
-            let hidden = servers.contains(device.uid) || doubled(device)
-            if isDefault || (sound.contains(device.backend) && !hidden) {
+            if isDefault || (sound.contains(device.backend) && !doubled(device)) {
                 snapshot.devices.append(device)
             } else {
                 snapshot.unlisted.append(device)
