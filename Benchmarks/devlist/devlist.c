@@ -1,7 +1,9 @@
 /* Benchmarks/devlist/devlist.c: the CPU time of the HAL's first device listing in a fresh
  * process. Lists the devices (kAudioHardwarePropertyDevices) ROUNDS times (default 3), timing
- * each call with getrusage (user + system, every thread of the process), then prints one line
- * per call: "listing N cpu_ms devices", and the names of the devices the first listing gave. */
+ * each call with getrusage (user + system, every thread of the process), and prints one line
+ * per call: "listing N cpu_ms devices"; then reads what a device menu shows of each device
+ * (name, UID, output and input stream configurations, nominal rate) and the default output,
+ * timed the same way: "menu cpu_ms devices"; then the names of the devices listed. */
 #include <AudioToolbox/AudioToolbox.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,35 @@ int main(int argc, char **argv) {
             for (UInt32 k = 0; k < firstCount; k++) first[k] = ids[k];
         }
     }
+    double before = cpu_seconds();
+    for (UInt32 k = 0; k < firstCount; k++) {
+        AudioObjectPropertyAddress p = {kAudioObjectPropertyName, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMain};
+        CFStringRef text = NULL;
+        UInt32 size = sizeof(text);
+        if (AudioObjectGetPropertyData(first[k], &p, 0, NULL, &size, &text) == noErr && text) CFRelease(text);
+        p.mSelector = kAudioDevicePropertyDeviceUID;
+        text = NULL;
+        size = sizeof(text);
+        if (AudioObjectGetPropertyData(first[k], &p, 0, NULL, &size, &text) == noErr && text) CFRelease(text);
+        AudioObjectPropertyScope scopes[2] = {kAudioObjectPropertyScopeOutput, kAudioObjectPropertyScopeInput};
+        for (int s = 0; s < 2; s++) {
+            AudioObjectPropertyAddress c = {kAudioDevicePropertyStreamConfiguration, scopes[s], kAudioObjectPropertyElementMain};
+            UInt32 listSize = 0;
+            if (AudioObjectGetPropertyDataSize(first[k], &c, 0, NULL, &listSize) != noErr) continue;
+            AudioBufferList *list = malloc(listSize);
+            AudioObjectGetPropertyData(first[k], &c, 0, NULL, &listSize, list);
+            free(list);
+        }
+        p.mSelector = kAudioDevicePropertyNominalSampleRate;
+        Float64 rate = 0;
+        size = sizeof(rate);
+        AudioObjectGetPropertyData(first[k], &p, 0, NULL, &size, &rate);
+    }
+    AudioObjectPropertyAddress d = {kAudioHardwarePropertyDefaultOutputDevice, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMain};
+    AudioObjectID output = 0;
+    UInt32 size = sizeof(output);
+    AudioObjectGetPropertyData(kAudioObjectSystemObject, &d, 0, NULL, &size, &output);
+    printf("menu %.3f %u\n", (cpu_seconds() - before) * 1000, (unsigned)firstCount);
     for (UInt32 k = 0; k < firstCount; k++) print_name(first[k]);
     return 0;
 }
