@@ -62,6 +62,11 @@ struct HALPropertyTests {
         #expect(r.status == 0, "\(r.out)\(r.err)")
         #expect(r.out.contains("checked "), "\(r.out)\(r.err)")
         #expect(!r.out.contains("FAIL"), "\(r.out)")
+        // The two sinks of this test were among the devices checked, with pactl's channels
+        // (their monitors are input devices of as many channels).
+        #expect(r.out.contains("device pulse:halprop\(getpid()): 1 output, 0 input channels\n"), "\(r.out)")
+        #expect(r.out.contains("device pulse:halprop6ch\(getpid()): 6 output, 0 input channels\n"), "\(r.out)")
+        #expect(r.out.contains("device pulse:halprop6ch\(getpid()).monitor: 0 output, 6 input channels\n"), "\(r.out)")
     }
 
     @Test("The file and null devices (AUDIOQUEUE_BACKEND=file, no server) read consistently and answer wrong sizes with a result code")

@@ -15,11 +15,13 @@
  * that every selector is tried on every object: one answered but missing from the table below is
  * a failure, and so is one in the table that nothing answers.
  *
- * Prints "FAIL …" lines and "checked D devices, S streams, P properties"; exits 1 on a failure.
+ * Prints "device UID: N output, M input channels" for each device, "FAIL …" lines, and "checked D
+ * devices, S streams, P properties"; exits 1 on a failure.
  */
 #define _DEFAULT_SOURCE 1
 #include <AudioToolbox/AudioToolbox.h>
 #include <CoreAudio/CoreAudio.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +29,39 @@
 
 static int failures = 0, propertiesChecked = 0;
 
-#define FAIL(...) do { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } while (0)
+/* Failures are held while a device is checked: other programs add and remove devices of the
+   sound server meanwhile, and what a device that went away answered is not held against it. */
+static char *held = NULL;
+static size_t heldLength = 0, heldCapacity = 0;
+static int heldFailures = 0;
+
+static void hold(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void hold(const char *format, ...) {
+    char line[1024];
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(line, sizeof line, format, args);
+    va_end(args);
+    if (n < 0) return;
+    size_t length = strlen(line);
+    if (heldLength + length + 1 > heldCapacity) {
+        heldCapacity = 2 * (heldLength + length + 1);
+        held = realloc(held, heldCapacity);
+    }
+    memcpy(held + heldLength, line, length + 1);
+    heldLength += length;
+}
+
+/* Prints the held failures (keep) or drops them. */
+static void release(Boolean keep) {
+    if (keep && heldLength > 0) fputs(held, stdout);
+    if (keep) failures += heldFailures;
+    heldLength = 0;
+    heldFailures = 0;
+    if (held) held[0] = 0;
+}
+
+#define FAIL(...) do { heldFailures++; hold("FAIL %s:%d: ", __FILE__, __LINE__); hold(__VA_ARGS__); hold("\n"); } while (0)
 #define CHECK(cond, ...) do { if (!(cond)) FAIL(__VA_ARGS__); } while (0)
 
 static const char *code(OSStatus status, char *text) {
@@ -227,10 +261,14 @@ static OSStatus readWithSize(AudioObjectID object, const AudioObjectPropertyAddr
         }
         break;
     case ARRAY: {
-        UInt32 fit = size / e->element * e->element;
-        UInt32 expected = fit < full ? fit : full;
-        CHECK(status == noErr && io == expected, "%s read with %u bytes: %s, %u bytes, expected %u", where(object, a, e, text), (unsigned)size,
-              code(status, got), (unsigned)io, (unsigned)expected);
+        /* Whole elements, as many as fit. The device list may change meanwhile (other programs
+           add and remove sinks): when the list was shorter than the buffer before or after the
+           read, any whole number of elements up to what fits is right. */
+        UInt32 fit = size / e->element * e->element, after = 0;
+        AudioObjectGetPropertyDataSize(object, a, 0, NULL, &after);
+        UInt32 shortest = full < after ? full : after;
+        CHECK(status == noErr && io % e->element == 0 && io <= fit && (fit > shortest || io == fit),
+              "%s read with %u bytes: %s, %u bytes, %u fit", where(object, a, e, text), (unsigned)size, code(status, got), (unsigned)io, (unsigned)fit);
         break;
     }
     case CSTRING:
@@ -584,6 +622,8 @@ static void checkDevice(AudioDeviceID device, int *streamsChecked) {
     CHECK(get(device, kAudioDevicePropertyDeviceUID, kAudioObjectPropertyScopeGlobal, 0, sizeof uid, &uid) == noErr, "device %u UID", (unsigned)device);
     text(nameString, name, sizeof name);
     text(uid, uidText, sizeof uidText);
+    printf("device %s: %u output, %u input channels\n", uidText, (unsigned)configurationChannels(device, kAudioObjectPropertyScopeOutput),
+           (unsigned)configurationChannels(device, kAudioObjectPropertyScopeInput));
     UInt32 size = sizeof cname;
     CHECK(AudioDeviceGetProperty(device, 0, false, kAudioDevicePropertyDeviceName, &size, cname) == noErr && strcmp(cname, name) == 0,
           "device %u: C name \"%s\", CFString name \"%s\"", (unsigned)device, cname, name);
@@ -750,13 +790,21 @@ int main(void) {
     CHECK(AudioObjectAddPropertyListener(kAudioObjectSystemObject, &restarted, heardNothing, NULL) == noErr &&
           AudioObjectRemovePropertyListener(kAudioObjectSystemObject, &restarted, heardNothing, NULL) == noErr, "a service-restarted listener");
 
+    release(true);
     int streams = 0;
-    for (UInt32 i = 0; i < count; i++) checkDevice(devices[i], &streams);
+    for (UInt32 i = 0; i < count; i++) {
+        checkDevice(devices[i], &streams);
+        AudioObjectPropertyAddress alive = { kAudioDevicePropertyDeviceIsAlive, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMain };
+        Boolean stillThere = AudioObjectHasProperty(devices[i], &alive);
+        if (!stillThere) printf("device %u went away while it was checked\n", (unsigned)devices[i]);
+        release(stillThere);
+    }
     CFStringRef firstUID = NULL;
     if (count > 0) get(devices[0], kAudioDevicePropertyDeviceUID, kAudioObjectPropertyScopeGlobal, 0, sizeof firstUID, &firstUID);
     probe(kAudioObjectSystemObject, SYS, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMain, firstUID, count > 0 ? devices[0] : 0);
     if (firstUID) CFRelease(firstUID);
     for (size_t i = 0; i < TABLE_COUNT; i++) CHECK(table[i].seen > 0, "%s is in the table but nothing answered it", table[i].name);
+    release(true);
     free(devices);
     printf("checked %u devices, %d streams, %d properties\n", (unsigned)count, streams, propertiesChecked);
     return failures ? 1 : 0;
