@@ -10,8 +10,9 @@ import Glibc
 // server's events: AudioDeviceChangeReporting), and every 100 ms for the backends that report
 // none (an ALSA card's removal is seen only by a device that has it open), and calls the
 // listeners of what changed: the system object's device list and default devices, a removed
-// device's DeviceIsAlive. The calls come on that thread, or on the run loop
-// kAudioHardwarePropertyRunLoop names.
+// device's DeviceIsAlive — and the changes this process makes by setting a property (announce).
+// The calls come on that thread, or on the run loop kAudioHardwarePropertyRunLoop names. The
+// calls before AudioObject register here too, each with its own kind of function.
 
 enum HALListeners {
     /// The function a listener calls: an AudioObject listener, or one of the calls before
