@@ -386,8 +386,33 @@ static void checkSets(AudioObjectID object, const AudioObjectPropertyAddress *a,
     free(after);
 }
 
+/* The calls before AudioObject answer the same size, settability and (for a fixed-size value
+   that is not a new CFString) the same bytes as the AudioObject calls. */
+static void checkOlderCalls(AudioObjectID object, const AudioObjectPropertyAddress *a, const Entry *e, int kind, UInt32 full) {
+    char text[160], got[16];
+    UInt32 size = 0xFFFF;
+    Boolean writable = 2;
+    OSStatus status;
+    Boolean input = a->mScope == kAudioObjectPropertyScopeInput;
+    if (kind == SYS) status = AudioHardwareGetPropertyInfo(a->mSelector, &size, &writable);
+    else if (kind == STR) status = AudioStreamGetPropertyInfo(object, a->mElement, a->mSelector, &size, &writable);
+    else if (a->mScope == kAudioObjectPropertyScopeGlobal) return; /* AudioDevice… calls have only input and output */
+    else status = AudioDeviceGetPropertyInfo(object, a->mElement, input, a->mSelector, &size, &writable);
+    CHECK(status == noErr && size == full && writable == e->settable, "%s: the older info call says %s, %u bytes, writable %d", where(object, a, e, text),
+          code(status, got), (unsigned)size, (int)writable);
+    if (e->shape != FIXED || full > 256) return;
+    unsigned char mine[256], older[256];
+    UInt32 mineSize = full, olderSize = full;
+    if (AudioObjectGetPropertyData(object, a, 0, NULL, &mineSize, mine) != noErr) return;
+    if (kind == SYS) status = AudioHardwareGetProperty(a->mSelector, &olderSize, older);
+    else if (kind == STR) status = AudioStreamGetProperty(object, a->mElement, a->mSelector, &olderSize, older);
+    else status = AudioDeviceGetProperty(object, a->mElement, input, a->mSelector, &olderSize, older);
+    CHECK(status == noErr && olderSize == mineSize && memcmp(mine, older, mineSize) == 0, "%s: the older call reads %s, %u bytes, not the same value",
+          where(object, a, e, text), code(status, got), (unsigned)olderSize);
+}
+
 /* Every size check of one answered property. */
-static void checkProperty(AudioObjectID object, const AudioObjectPropertyAddress *a, Entry *e, CFStringRef uid, AudioObjectID device) {
+static void checkProperty(AudioObjectID object, const AudioObjectPropertyAddress *a, Entry *e, int kind, CFStringRef uid, AudioObjectID device) {
     char text[160], got[16];
     e->seen++;
     propertiesChecked++;
@@ -399,6 +424,7 @@ static void checkProperty(AudioObjectID object, const AudioObjectPropertyAddress
     UInt32 sizes[] = { 0, 1, 3, full > 0 ? full - 1 : 0, full, full + 1, full + 3, 2 * full + 1 };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) readWithSize(object, a, e, full, sizes[i]);
     if (full > 0) checkSets(object, a, e, full);
+    checkOlderCalls(object, a, e, kind, full);
 }
 
 /* Tries every declared selector on one object at one address; checks what it answers. */
@@ -411,7 +437,7 @@ static void probe(AudioObjectID object, int kind, AudioObjectPropertyScope scope
             FAIL("%s is answered by object %u (kind %d, element %u) but is not in the table", declared[i].name, (unsigned)object, kind, (unsigned)element);
             continue;
         }
-        checkProperty(object, &a, e, uid, device);
+        checkProperty(object, &a, e, kind, uid, device);
     }
 }
 
