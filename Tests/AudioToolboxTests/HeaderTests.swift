@@ -15,6 +15,7 @@ struct HeaderTests {
         "CoreFoundation/CFByteOrder.h", "CoreFoundation/CFString.h", "CoreFoundation/CFURL.h",
         "CoreFoundation/CFRunLoop.h", "CoreAudio/CoreAudio.h", "CoreAudio/CoreAudioTypes.h",
         "CoreServices/CoreServices.h", "TargetConditionals.h", "MacTypes.h", "AudioToolbox/AudioToolbox.h",
+        "CoreAudio/AudioHardwareBase.h", "CoreAudio/AudioHardware.h", "CoreAudio/AudioHardwareDeprecated.h",
     ]
 
     /// A compiler, the language it compiles and its standard.
