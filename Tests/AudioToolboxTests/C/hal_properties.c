@@ -15,6 +15,7 @@
  * that every selector is tried on every object: one answered but missing from the table below is
  * a failure, and so is one in the table that nothing answers.
  *
+ * With --shared (a sound server other programs use meanwhile) the system's defaults are not set.
  * Prints "device UID: N output, M input channels" for each device, "FAIL …" lines, and "checked D
  * devices, S streams, P properties"; exits 1 on a failure.
  */
@@ -28,6 +29,17 @@
 #include <unistd.h>
 
 static int failures = 0, propertiesChecked = 0;
+/* --shared: the sound server is shared with other programs that set its defaults meanwhile, so
+   the defaults are not set, not even to what they are (a set racing theirs would undo it). */
+static int shared = 0;
+
+/* Whether another program may change the property's value between two reads: the defaults of a
+   shared server. */
+static Boolean changesMeanwhile(AudioObjectID object, AudioObjectPropertySelector selector) {
+    return shared && object == kAudioObjectSystemObject &&
+           (selector == kAudioHardwarePropertyDefaultInputDevice || selector == kAudioHardwarePropertyDefaultOutputDevice ||
+            selector == kAudioHardwarePropertyDefaultSystemOutputDevice);
+}
 
 /* Failures are held while a device is checked: other programs add and remove devices of the
    sound server meanwhile, and what a device that went away answered is not held against it. */
@@ -373,11 +385,13 @@ static void checkSets(AudioObjectID object, const AudioObjectPropertyAddress *a,
         CHECK(status == kAudioHardwareBadPropertySizeError, "%s set with %u of %u bytes: %s", where(object, a, e, text), (unsigned)sizes[i],
               (unsigned)full, code(status, got));
         io = full;
-        CHECK(AudioObjectGetPropertyData(object, a, 0, NULL, &io, after) == noErr && memcmp(current, after, full) == 0,
+        CHECK(AudioObjectGetPropertyData(object, a, 0, NULL, &io, after) == noErr &&
+              (changesMeanwhile(object, a->mSelector) || memcmp(current, after, full) == 0),
               "%s changed by a refused set of %u bytes", where(object, a, e, text), (unsigned)sizes[i]);
     }
     AudioObjectID none = kAudioObjectUnknown;
-    Boolean noDefault = a->mSelector != kAudioHardwarePropertyRunLoop && object == kAudioObjectSystemObject && memcmp(current, &none, sizeof none) == 0;
+    Boolean isDefault = a->mSelector != kAudioHardwarePropertyRunLoop && object == kAudioObjectSystemObject;
+    Boolean noDefault = isDefault && (shared || memcmp(current, &none, sizeof none) == 0);
     if (!noDefault) {
         status = AudioObjectSetPropertyData(object, a, 0, NULL, full, current);
         CHECK(status == noErr, "%s set to the value it has: %s", where(object, a, e, text), code(status, got));
@@ -407,7 +421,8 @@ static void checkOlderCalls(AudioObjectID object, const AudioObjectPropertyAddre
     if (kind == SYS) status = AudioHardwareGetProperty(a->mSelector, &olderSize, older);
     else if (kind == STR) status = AudioStreamGetProperty(object, a->mElement, a->mSelector, &olderSize, older);
     else status = AudioDeviceGetProperty(object, a->mElement, input, a->mSelector, &olderSize, older);
-    CHECK(status == noErr && olderSize == mineSize && memcmp(mine, older, mineSize) == 0, "%s: the older call reads %s, %u bytes, not the same value",
+    CHECK(status == noErr && olderSize == mineSize && (changesMeanwhile(object, a->mSelector) || memcmp(mine, older, mineSize) == 0),
+          "%s: the older call reads %s, %u bytes, not the same value",
           where(object, a, e, text), code(status, got), (unsigned)olderSize);
 }
 
@@ -781,8 +796,9 @@ static void checkDevice(AudioDeviceID device, int *streamsChecked) {
     if (uid) CFRelease(uid);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     char got[16];
+    shared = argc > 1 && strcmp(argv[1], "--shared") == 0;
     UInt32 count = 0;
     AudioDeviceID *devices = array(kAudioObjectSystemObject, kAudioHardwarePropertyDevices, kAudioObjectPropertyScopeGlobal, &count);
     CHECK(devices && count > 0, "no devices");
@@ -791,14 +807,19 @@ int main(void) {
     AudioDeviceID output = 0, deprecatedOutput = 0;
     UInt32 size = 4;
     CHECK(get(kAudioObjectSystemObject, kAudioHardwarePropertyDefaultOutputDevice, kAudioObjectPropertyScopeGlobal, 0, 4, &output) == noErr &&
-          AudioHardwareGetProperty(kAudioHardwarePropertyDefaultOutputDevice, &size, &deprecatedOutput) == noErr && output == deprecatedOutput,
+          AudioHardwareGetProperty(kAudioHardwarePropertyDefaultOutputDevice, &size, &deprecatedOutput) == noErr &&
+          (changesMeanwhile(kAudioObjectSystemObject, kAudioHardwarePropertyDefaultOutputDevice) || output == deprecatedOutput),
           "default output %u, %u the older way", (unsigned)output, (unsigned)deprecatedOutput);
     UInt32 infoSize = 0;
     Boolean writable = 0;
     CHECK(AudioHardwareGetPropertyInfo(kAudioHardwarePropertyDevices, &infoSize, &writable) == noErr && infoSize == 4 * count && !writable,
           "AudioHardwareGetPropertyInfo of the devices: %u bytes, writable %d", (unsigned)infoSize, (int)writable);
-    OSStatus status = AudioHardwareSetProperty(kAudioHardwarePropertyDefaultOutputDevice, 4, &output);
-    CHECK(status == noErr, "AudioHardwareSetProperty of the default output to itself: %s", code(status, got));
+    OSStatus status = AudioHardwareSetProperty(kAudioHardwarePropertyDefaultOutputDevice, 3, &output);
+    CHECK(status == kAudioHardwareBadPropertySizeError, "AudioHardwareSetProperty of the default output with 3 bytes: %s", code(status, got));
+    if (!shared) {
+        status = AudioHardwareSetProperty(kAudioHardwarePropertyDefaultOutputDevice, 4, &output);
+        CHECK(status == noErr, "AudioHardwareSetProperty of the default output to itself: %s", code(status, got));
+    }
     AudioClassID deviceClass = kAudioDeviceClassID;
     AudioObjectPropertyAddress ownd = { kAudioObjectPropertyOwnedObjects, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMain };
     UInt32 ownedSize = 0;
