@@ -71,7 +71,7 @@ struct HALPropertyTests {
         #expect(r.out.contains("device pulse:halprop6ch\(getpid()).monitor: 0 output, 6 input channels\n"), "\(r.out)")
     }
 
-    @Test("The file and null devices (AUDIOQUEUE_BACKEND=file, no server) read consistently and answer wrong sizes with a result code")
+    @Test("The file, null and ALSA devices (AUDIOQUEUE_BACKEND=file, no sound server reachable) read consistently, the defaults set to themselves, and every property answers wrong sizes with a result code")
     func fileDevices() throws {
         let program = try Self.program.get()
         let directory = CPrograms.scratch.appendingPathComponent("hal-properties-file")
@@ -79,6 +79,7 @@ struct HALPropertyTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let r = try runProcess(program, [], environment: [
             "AUDIOQUEUE_BACKEND": "file", "AUDIOQUEUE_DEVICE": "", "TMPDIR": directory.path, "PULSE_SERVER": "/nonexistent",
+            "PULSE_RUNTIME_PATH": directory.path, "PIPEWIRE_RUNTIME_DIR": directory.path, "PIPEWIRE_REMOTE": "",
         ])
         #expect(r.status == 0, "\(r.out)\(r.err)")
         #expect(r.out.contains("checked "), "\(r.out)\(r.err)")
