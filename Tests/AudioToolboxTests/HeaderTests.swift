@@ -28,6 +28,7 @@ struct HeaderTests {
         "AudioToolbox/AudioComponent.h", "AudioToolbox/AUComponent.h", "AudioToolbox/AudioUnitProperties.h",
         "AudioToolbox/AudioOutputUnit.h", "AudioToolbox/AudioUnitParameters.h", "AudioToolbox/MusicDevice.h",
         "libkern/OSAtomic.h", "os/workgroup.h",
+        "CoreAudio/AudioHardwareBase.h", "CoreAudio/AudioHardware.h", "CoreAudio/AudioHardwareDeprecated.h",
     ]
 
     /// A compiler, the language it compiles and its standard.

@@ -236,13 +236,13 @@ enum HALObjects {
     static func object(_ id: AudioObjectID) -> (HALObject, HALSnapshot)? {
         if id == systemObjectID { return (.system, current) }
         guard id != kAudioObjectUnknown, ids.withLock({ $0.byKey.values.contains(id) }) else { return nil }
-        // Listed again only when the last listing does not have it.
-        for listing in [{ current }, { refresh() }] {
-            let snapshot = listing()
+        func find(_ snapshot: HALSnapshot) -> (HALObject, HALSnapshot)? {
             if let device = snapshot.device(id) { return (.device(device), snapshot) }
             if let (device, direction) = snapshot.stream(id) { return (.stream(device, direction), snapshot) }
+            return nil
         }
-        return nil
+        // The last listing first; a new one only when the object is not in it.
+        return find(current) ?? find(refresh())
     }
 
     /// Whether a queue of this process, or an IOProc of the device, runs on the device with `uid`.
