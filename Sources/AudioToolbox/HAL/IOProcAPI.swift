@@ -77,6 +77,17 @@ public func _AudioDeviceRemoveIOProc(_ inDevice: AudioObjectID, _ inProc: AudioD
     }
 }
 
+@_spi(CImplementation) @_cdecl("AudioDeviceRead")
+public func _AudioDeviceRead(
+    _ inDevice: AudioObjectID, _ inStartTime: UnsafePointer<CAudioToolbox.AudioTimeStamp>?,
+    _ outData: UnsafeMutablePointer<CAudioToolbox.AudioBufferList>?
+) -> OSStatus {
+    status { () throws(HALError) in
+        _ = try IOProcDevices.device(inDevice)
+        throw HALError(status: kAudioHardwareUnsupportedOperationError)
+    }
+}
+
 @_spi(CImplementation) @_cdecl("AudioDeviceStart")
 public func _AudioDeviceStart(_ inDevice: AudioObjectID, _ inProcID: AudioDeviceIOProcID?) -> OSStatus {
     status { () throws(HALError) in
@@ -111,7 +122,7 @@ private func stamp(_ sample: Double, _ line: (rate: Double, hostOfZero: UInt64))
 private func runningLine(_ device: IOProcDevice) throws(HALError) -> (rate: Double, hostOfZero: UInt64) {
     guard device.isRunning else { throw HALError(status: kAudioHardwareNotRunningError) }
     if let line = device.clock.line { return line }
-    let rate = HALObjects.current.device(device.id)?.sampleRate ?? 44100
+    let rate = HALObjects.current.device(device.id).map(HALDeviceSettings.sampleRate(of:)) ?? 44100
     return (rate, HostTime.now())
 }
 

@@ -17,8 +17,9 @@ import Glibc
 // held only to read or change a registration: the cycle takes it once per cycle to copy out
 // the running IOProcs, and calls them without it.
 
-/// The buffer frame size of a device's I/O cycle: `kAudioDevicePropertyBufferFrameSize`.
-func ioBufferFrames(for device: AudioObjectID) -> Int { 512 }
+/// The buffer frame size of a device's I/O cycle: `kAudioDevicePropertyBufferFrameSize`, as the
+/// program set it (``HALDeviceSettings``).
+func ioBufferFrames(for device: AudioObjectID) -> Int { Int(HALDeviceSettings.bufferFrameSize(of: device)) }
 
 /// A device's time as its cycles keep it, read without a lock: by `AudioDeviceGetCurrentTime`
 /// on any thread, the IOProcs' among them.
@@ -226,7 +227,7 @@ final class IOProcDevice: @unchecked Sendable {
         }
         clock.reset()
         let session = IOProcSession(
-            owner: self, frames: ioBufferFrames(for: id), rate: device.sampleRate,
+            owner: self, frames: ioBufferFrames(for: id), rate: HALDeviceSettings.sampleRate(of: device),
             outputChannels: device.channels(.output) ?? 0, inputChannels: device.channels(.input) ?? 0)
         try session.start(uid: uid)
         return session

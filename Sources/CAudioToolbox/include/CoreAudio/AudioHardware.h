@@ -131,6 +131,9 @@ AT_EXPORT OSStatus AudioDeviceGetNearestStartTime(AudioObjectID inDevice, AudioT
 /* Before 10.5: the IOProc is its own ID. */
 AT_EXPORT OSStatus AudioDeviceAddIOProc(AudioDeviceID inDevice, AudioDeviceIOProc inProc, void *_Nullable inClientData);
 AT_EXPORT OSStatus AudioDeviceRemoveIOProc(AudioDeviceID inDevice, AudioDeviceIOProc inProc);
+/* Before 10.5: a read of the device's recent input outside an IOProc. Not provided:
+   kAudioHardwareUnsupportedOperationError (an input IOProc gets the input). */
+AT_EXPORT OSStatus AudioDeviceRead(AudioDeviceID inDevice, const AudioTimeStamp *inStartTime, AudioBufferList *outData);
 
 AT_ASSUME_NONNULL_END
 
