@@ -199,9 +199,9 @@ public struct AudioChannelLabel: RawRepresentable, Hashable, Sendable {
         case 13: "Vhl"
         case 14: "Vhc"
         case 15: "Vhr"
-        case 16: "Ltr"
-        case 17: "Ctr"
-        case 18: "Rtr"
+        case 16: "Tbl"
+        case 17: "Tbc"
+        case 18: "Tbr"
         case 33: "Rls"
         case 34: "Rrs"
         case 35: "Lw"
@@ -209,10 +209,51 @@ public struct AudioChannelLabel: RawRepresentable, Hashable, Sendable {
         case 37: "LFE2"
         case 38: "Lt"
         case 39: "Rt"
+        case 40: "HI"
+        case 41: "VI"
         case 42: "M"
+        case 43: "DLG"
+        case 44: "Csd"
+        case 45: "Haptic"
+        case 49: "Ltm"
+        case 51: "Rtm"
+        case 52: "Ltr"
+        case 53: "Ctr"
+        case 54: "Rtr"
+        case 55: "Lss"
+        case 56: "Rss"
+        case 57: "Lb"
+        case 58: "Rb"
+        case 59: "Cb"
+        case 60: "Lts"
+        case 61: "Rts"
+        case 62: "LFE3"
+        case 63: "Lbs"
+        case 64: "Rbs"
+        case 65: "Leos"
+        case 66: "Reos"
+        case 200: "W"
+        case 201: "X"
+        case 202: "Y"
+        case 203: "Z"
+        case 204: "Mid"
+        case 205: "Side"
+        case 206: "X"
+        case 207: "Y"
+        case 208: "BinL"
+        case 209: "BinR"
+        case 301: "Lh"
+        case 302: "Rh"
+        case 304: "Click"
+        case 305: "Lang"
+        case 400: "D"
+        case 500: "ACN"
         case 100: "Coordinates"
         case 0xFFFF_FFFF: "?"
         case 0x1_0000...0x1_FFFF: "D\(rawValue & 0xFFFF)"
+        case 0x2_0000...0x2_FFFF: "ACN\(rawValue & 0xFFFF)"
+        case 0x3_0000...0x3_FFFF: "N3D\(rawValue & 0xFFFF)"
+        case 0x4_0000...0x4_FFFF: "Obj\(rawValue & 0xFFFF)"
         default: "#\(rawValue)"
         }
     }
@@ -383,37 +424,6 @@ public struct AudioChannelLayout: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { name }
-
-    private typealias L = AudioChannelLabel
-    private static let knownTags: [UInt32: (name: String, labels: [AudioChannelLabel])] = [
-        AudioChannelLayoutTag.mono.rawValue: ("Mono", [L.center]),
-        AudioChannelLayoutTag.stereo.rawValue: ("Stereo", [L.left, L.right]),
-        AudioChannelLayoutTag.stereoHeadphones.rawValue: ("Stereo Headphones", [L.left, L.right]),
-        AudioChannelLayoutTag.matrixStereo.rawValue: ("Matrix Stereo", [L.leftTotal, L.rightTotal]),
-        AudioChannelLayoutTag.quadraphonic.rawValue: ("Quadraphonic", [L.left, L.right, L.leftSurround, L.rightSurround]),
-        AudioChannelLayoutTag.pentagonal.rawValue: ("Pentagonal", [L.left, L.right, L.rearSurroundLeft, L.rearSurroundRight, L.center]),
-        AudioChannelLayoutTag.hexagonal.rawValue: ("Hexagonal", [L.left, L.right, L.rearSurroundLeft, L.rearSurroundRight, L.center, L.centerSurround]),
-        AudioChannelLayoutTag.mpeg_3_0_A.rawValue: ("3.0", [L.left, L.right, L.center]),
-        AudioChannelLayoutTag.mpeg_3_0_B.rawValue: ("3.0", [L.center, L.left, L.right]),
-        AudioChannelLayoutTag.mpeg_4_0_A.rawValue: ("4.0", [L.left, L.right, L.center, L.centerSurround]),
-        AudioChannelLayoutTag.mpeg_4_0_B.rawValue: ("4.0", [L.center, L.left, L.right, L.centerSurround]),
-        AudioChannelLayoutTag.mpeg_5_0_A.rawValue: ("5.0", [L.left, L.right, L.center, L.leftSurround, L.rightSurround]),
-        AudioChannelLayoutTag.mpeg_5_0_B.rawValue: ("5.0", [L.left, L.right, L.leftSurround, L.rightSurround, L.center]),
-        AudioChannelLayoutTag.mpeg_5_0_C.rawValue: ("5.0", [L.left, L.center, L.right, L.leftSurround, L.rightSurround]),
-        AudioChannelLayoutTag.mpeg_5_0_D.rawValue: ("5.0", [L.center, L.left, L.right, L.leftSurround, L.rightSurround]),
-        AudioChannelLayoutTag.mpeg_5_1_A.rawValue: ("5.1", [L.left, L.right, L.center, L.lfeScreen, L.leftSurround, L.rightSurround]),
-        AudioChannelLayoutTag.mpeg_5_1_B.rawValue: ("5.1", [L.left, L.right, L.leftSurround, L.rightSurround, L.center, L.lfeScreen]),
-        AudioChannelLayoutTag.mpeg_5_1_C.rawValue: ("5.1", [L.left, L.center, L.right, L.leftSurround, L.rightSurround, L.lfeScreen]),
-        AudioChannelLayoutTag.mpeg_5_1_D.rawValue: ("5.1", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.lfeScreen]),
-        AudioChannelLayoutTag.mpeg_6_1_A.rawValue: ("6.1", [L.left, L.right, L.center, L.lfeScreen, L.leftSurround, L.rightSurround, L.centerSurround]),
-        AudioChannelLayoutTag.mpeg_7_1_A.rawValue: ("7.1", [L.left, L.right, L.center, L.lfeScreen, L.leftSurround, L.rightSurround, L.leftCenter, L.rightCenter]),
-        AudioChannelLayoutTag.mpeg_7_1_B.rawValue: ("7.1", [L.center, L.leftCenter, L.rightCenter, L.left, L.right, L.leftSurround, L.rightSurround, L.lfeScreen]),
-        AudioChannelLayoutTag.mpeg_7_1_C.rawValue: ("7.1", [L.left, L.right, L.center, L.lfeScreen, L.leftSurround, L.rightSurround, L.rearSurroundLeft, L.rearSurroundRight]),
-        AudioChannelLayoutTag.aac_6_0.rawValue: ("6.0", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.centerSurround]),
-        AudioChannelLayoutTag.aac_6_1.rawValue: ("6.1", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.centerSurround, L.lfeScreen]),
-        AudioChannelLayoutTag.aac_7_0.rawValue: ("7.0", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.rearSurroundLeft, L.rearSurroundRight]),
-        AudioChannelLayoutTag.aac_octagonal.rawValue: ("Octagonal", [L.center, L.left, L.right, L.leftSurround, L.rightSurround, L.rearSurroundLeft, L.rearSurroundRight, L.centerSurround]),
-    ]
 }
 
 extension AudioChannelLayout {

@@ -35,46 +35,40 @@ public struct ALSABackend: AudioBackend {
         return status >= 0
     }
 
-    /// The PCMs alsa-lib's configuration and the sound cards name (`snd_device_name_hint`),
-    /// one entry per direction a PCM supports, with `default` first and marked default. A PCM
-    /// listed is one that can be named, not necessarily one that opens now.
+    /// What a program can play to and record from: `default` (first, marked default), the
+    /// `pulse` and `pipewire` PCMs when alsa-lib's configuration defines them, and every sound
+    /// card's PCM devices as `hw:card,device`, described by the card's name (and the PCM's, when
+    /// the card has more than one that way), with the hardware's channel count and rate. The
+    /// cards are read from their control devices (`snd_ctl_*`, non-blocking); a PCM's
+    /// parameters are asked once, through a non-blocking open that a PCM another program holds
+    /// refuses at once (it is then listed without them). alsa-lib's plug-in PCMs that are not
+    /// devices (`jack`, `oss`, `speex`, `upmix`, …) are not listed, though they open by name.
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
-        let (hints, _) = ALSAMessages.collecting { () -> (Int32, [(name: String, description: String, ioid: String?)]) in
-            var list: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-            let status = snd_device_name_hint(-1, "pcm", &list)
-            guard status >= 0, let list else { return (status, []) }
-            defer { snd_device_name_free_hint(list) }
-            var found: [(name: String, description: String, ioid: String?)] = []
-            var i = 0
-            while let hint = list[i] {
-                i += 1
-                guard let name = hintValue(hint, "NAME") else { continue }
-                let description = hintValue(hint, "DESC")?.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init)
-                found.append((name, description ?? name, hintValue(hint, "IOID")))
-            }
-            return (0, found)
-        }
-        guard hints.0 >= 0 else {
-            throw AudioDeviceError(.ioFailed, "cannot list ALSA PCMs: \(alsaErrorText(hints.0))")
-        }
         var outputs: [AudioDeviceInfo] = []
         var inputs: [AudioDeviceInfo] = []
-        for hint in hints.1 {
-            let isDefault = hint.name == "default"
-            if hint.ioid == nil || hint.ioid == "Output" {
-                outputs.append(AudioDeviceInfo(backend: name, name: hint.name, description: hint.description, direction: .output, isDefault: isDefault))
+        let (cards, _) = ALSAMessages.collecting { () -> ([ALSACardPCM], [String: String]) in
+            var servers: [String: String] = [:]
+            for (pcm, description) in [("pulse", "PulseAudio Sound Server"), ("pipewire", "PipeWire Sound Server")]
+            where ALSACards.configurationDefines(pcm) {
+                servers[pcm] = description
             }
-            if hint.ioid == nil || hint.ioid == "Input" {
-                inputs.append(AudioDeviceInfo(backend: name, name: hint.name, description: hint.description, direction: .input, isDefault: isDefault))
-            }
+            return (ALSACards.pcms(), servers)
         }
-        // `default` always exists as a name, even when its hint cannot be evaluated (no card).
         for direction in [AudioDeviceDirection.output, .input] {
-            var list = direction == .output ? outputs : inputs
-            if let index = list.firstIndex(where: { $0.name == "default" }) {
-                list.insert(list.remove(at: index), at: 0)
-            } else {
-                list.insert(AudioDeviceInfo(backend: name, name: "default", description: "Default ALSA device", direction: direction, isDefault: true), at: 0)
+            var list = [AudioDeviceInfo(backend: name, name: "default", description: "Default ALSA Device", direction: direction, isDefault: true)]
+            for pcm in ["pulse", "pipewire"] {
+                if let description = cards.1[pcm] {
+                    list.append(AudioDeviceInfo(backend: name, name: pcm, description: description, direction: direction, nativeBackend: pcm))
+                }
+            }
+            let stream: PCMStream = direction == .output ? .playback : .capture
+            let pcms = cards.0.filter { $0.stream == stream }
+            for pcm in pcms {
+                let several = pcms.filter { $0.card == pcm.card }.count > 1
+                let description = several && !pcm.pcmName.isEmpty ? "\(pcm.cardName): \(pcm.pcmName)" : pcm.cardName
+                list.append(AudioDeviceInfo(
+                    backend: name, name: pcm.name, description: description, direction: direction,
+                    channels: pcm.channels, sampleRate: pcm.sampleRate))
             }
             if direction == .output { outputs = list } else { inputs = list }
         }
@@ -90,11 +84,4 @@ public struct ALSABackend: AudioBackend {
     public func makeInput(name: String?, sampleRate: Double, channels: Int, bufferFrames: Int) throws(AudioDeviceError) -> any AudioInputDevice {
         try ALSAInputDevice(name: name ?? "default", sampleRate: sampleRate, channels: channels, bufferFrames: bufferFrames)
     }
-}
-
-/// One field of a name hint, freed after copying.
-private func hintValue(_ hint: UnsafeMutableRawPointer, _ id: String) -> String? {
-    guard let value = snd_device_name_get_hint(hint, id) else { return nil }
-    defer { free(value) }
-    return String(cString: value)
 }

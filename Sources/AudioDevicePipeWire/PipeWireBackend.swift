@@ -35,9 +35,12 @@ public struct PipeWireBackend: AudioIndexedChannelsBackend {
 
     /// The devices the server's audio nodes stand for, from its registry
     /// (PipeWireBackend+Graph.swift): sinks, their monitors and sources, the defaults marked.
-    /// Throws `.openFailed` when no server answers.
+    /// Throws `.openFailed` when no server answers (at once when no socket accepts a
+    /// connection, before libpipewire is set up).
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
-        try graphDevices()
+        // No socket accepts a connection: no server, found without starting libpipewire.
+        guard Self.located() != nil else { throw AudioDeviceError(.openFailed, "PipeWire: no server answers") }
+        return try graphDevices()
     }
 
     /// A ``PipeWireOutputDevice`` playing to node `name` (nil or `"default"`: the default).

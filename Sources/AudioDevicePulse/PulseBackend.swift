@@ -29,14 +29,21 @@ public struct PulseBackend: AudioDefaultDeviceSetting, AudioDeviceChangeReportin
         (try? PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.probe)) != nil
     }
 
-    /// Every sink (output) and source (input, monitors included), the server's defaults marked.
+    /// Every sink (output) and source (input, monitors included), the server's defaults marked,
+    /// with their descriptions, channel counts and rates (and, on PipeWire's PulseAudio server,
+    /// `pipewire` as their ``AudioDeviceInfo/nativeBackend``). While a ``reportChanges(_:)``
+    /// subscription is held, the sinks and sources are kept between the server's events, and a
+    /// listing costs one round trip (the defaults'), after which every event sent before it has
+    /// been seen.
     public func devices() throws(AudioDeviceError) -> [AudioDeviceInfo] {
         let connection = try PulseConnection.shared(applicationName: applicationName, timeout: PulseTimeout.open)
-        let defaults = try connection.defaults(timeout: PulseTimeout.open)
-        let sinks = try connection.endpoints(.output, timeout: PulseTimeout.open)
-        let sources = try connection.endpoints(.input, timeout: PulseTimeout.open)
-        return sinks.map { info($0, .output, isDefault: $0.name == defaults.sink) }
-            + sources.map { info($0, .input, isDefault: $0.name == defaults.source) }
+        let (defaults, sinks, sources) = try connection.listing(timeout: PulseTimeout.open)
+        // PipeWire's PulseAudio server: the PipeWire backend lists the same nodes itself.
+        let onPipeWire = (try? connection.serverIdentity(timeout: PulseTimeout.open))?.name.map {
+            AudioServerIdentity(name: $0, socketPath: nil).isPipeWire
+        } ?? false
+        return sinks.map { info($0, .output, isDefault: $0.name == defaults.sink, onPipeWire: onPipeWire) }
+            + sources.map { info($0, .input, isDefault: $0.name == defaults.source, onPipeWire: onPipeWire) }
     }
 
     /// Makes sink or source `name` the server's default (`pactl set-default-sink` and
@@ -54,10 +61,11 @@ public struct PulseBackend: AudioDefaultDeviceSetting, AudioDeviceChangeReportin
     }
 
     /// The device a sink or source stands for, with its own channel count and rate.
-    private func info(_ endpoint: PulseEndpoint, _ direction: AudioDeviceDirection, isDefault: Bool) -> AudioDeviceInfo {
+    private func info(_ endpoint: PulseEndpoint, _ direction: AudioDeviceDirection, isDefault: Bool, onPipeWire: Bool) -> AudioDeviceInfo {
         AudioDeviceInfo(
             backend: name, name: endpoint.name, description: endpoint.description, direction: direction, isDefault: isDefault,
-            channels: endpoint.channels > 0 ? endpoint.channels : nil, sampleRate: endpoint.rate > 0 ? Double(endpoint.rate) : nil
+            channels: endpoint.channels > 0 ? endpoint.channels : nil, sampleRate: endpoint.rate > 0 ? Double(endpoint.rate) : nil,
+            nativeBackend: onPipeWire ? "pipewire" : nil
         )
     }
 

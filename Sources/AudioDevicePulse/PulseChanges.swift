@@ -31,7 +31,29 @@ extension PulseConnection {
 
     /// An event came (on the loop's thread, lock held).
     private func serverChanged() {
+        changeGeneration += 1
         for handler in changeHandlers.values { handler() }
+    }
+
+    /// The server's sinks and sources, and its defaults. While the connection hears of the
+    /// server's changes (someone holds a ``PulseChangeSubscription``), the sinks and sources
+    /// listed last are given again when no event has come since: the defaults are asked first,
+    /// a round trip after which every event the server sent before it has been seen (the server
+    /// sends its events before answering a later request), so a sink added a moment ago by
+    /// another program is never missed. Without a subscription, all is asked every time.
+    func listing(timeout: UInt64) throws(AudioDeviceError) -> (defaults: (sink: String?, source: String?), sinks: [PulseEndpoint], sources: [PulseEndpoint]) {
+        let defaults = try defaults(timeout: timeout)
+        let (generation, kept) = withLock { () -> (Int?, (sinks: [PulseEndpoint], sources: [PulseEndpoint])?) in
+            guard subscribedToChanges, isReady else { return (nil, nil) }
+            if let kept = keptEndpoints, kept.generation == changeGeneration { return (changeGeneration, (kept.sinks, kept.sources)) }
+            return (changeGeneration, nil)
+        }
+        if let kept { return (defaults, kept.sinks, kept.sources) }
+        let sinks = try endpoints(.output, timeout: timeout)
+        let sources = try endpoints(.input, timeout: timeout)
+        // Kept under the number read before listing: an event meanwhile makes the next call ask again.
+        if let generation { withLock { keptEndpoints = (generation, sinks, sources) } }
+        return (defaults, sinks, sources)
     }
 }
 

@@ -47,6 +47,12 @@ final class PulseConnection: @unchecked Sendable {
     var nextChangeHandler = 0
     /// Whether the context subscribes to the server's events. Guarded by the lock.
     var subscribedToChanges = false
+    /// How many of the server's events have come since the subscription (PulseChanges.swift),
+    /// and the sinks and sources listed when it was a given number. Guarded by the lock.
+    var changeGeneration = 0
+    var keptEndpoints: (generation: Int, sinks: [PulseEndpoint], sources: [PulseEndpoint])?
+    /// The server's name and address, once asked (they stay for the connection). Guarded by the lock.
+    private var knownIdentity: (name: String?, address: String?)?
 
     /// Connects to `server` (a PulseAudio server address such as `unix:/path/native`), or when
     /// nil to the server libpulse finds by default (`PULSE_SERVER`, `PULSE_RUNTIME_PATH`, the
@@ -296,6 +302,7 @@ final class PulseConnection: @unchecked Sendable {
     /// The server's name ("pulseaudio", "PulseAudio (on PipeWire 0.3.65)") and the address the
     /// context reached it at.
     func serverIdentity(timeout: UInt64) throws(AudioDeviceError) -> (name: String?, address: String?) {
+        if let known = withLock({ knownIdentity }) { return known }
         let collector = Collector(mainloop: mainloop)
         try run(collector, timeout: timeout, what: "the server's name") { context, userdata in
             pa_context_get_server_info(context, { _, info, userdata in
@@ -305,6 +312,7 @@ final class PulseConnection: @unchecked Sendable {
             }, userdata)
         }
         let address = withLock { pa_context_get_server(context).map { String(cString: $0) } }
+        withLock { knownIdentity = (collector.serverName, address) }
         return (collector.serverName, address)
     }
 

@@ -29,11 +29,15 @@ public struct AudioDeviceInfo: Hashable, Sendable, CustomStringConvertible {
     public var channels: Int?
     /// The device's own sample rate in Hz, when the backend knows it; nil when it does not.
     public var sampleRate: Double?
+    /// The backend that lists the same device itself, when this one reaches it through another
+    /// (ALSA's `pulse` PCM: `"pulse"`; a sink of PipeWire's PulseAudio server: `"pipewire"`);
+    /// nil when none does. A list of every backend's devices shows it once, under that backend.
+    public var nativeBackend: String?
 
     /// A device `name` of `backend`.
     public init(
         backend: String, name: String, description: String, direction: AudioDeviceDirection = .output, isDefault: Bool = false,
-        note: String? = nil, channels: Int? = nil, sampleRate: Double? = nil
+        note: String? = nil, channels: Int? = nil, sampleRate: Double? = nil, nativeBackend: String? = nil
     ) {
         self.backend = backend
         self.name = name
@@ -43,6 +47,7 @@ public struct AudioDeviceInfo: Hashable, Sendable, CustomStringConvertible {
         self.note = note
         self.channels = channels
         self.sampleRate = sampleRate
+        self.nativeBackend = nativeBackend
     }
 
     /// The unique identifier: `backend:name` (what `kAudioQueueProperty_CurrentDevice` holds).

@@ -8,19 +8,19 @@ import AudioCore
 enum FormatLayouts {
     typealias Tag = AudioCore.AudioChannelLayoutTag
 
-    /// The predefined tags expanded here, in Core Audio's numeric order.
-    static let tags: [Tag] = [
-        .mono, .stereo, .stereoHeadphones, .matrixStereo, .quadraphonic, .pentagonal, .hexagonal,
-        .mpeg_3_0_A, .mpeg_3_0_B, .mpeg_4_0_A, .mpeg_4_0_B, .mpeg_5_0_A, .mpeg_5_0_B, .mpeg_5_0_C, .mpeg_5_0_D,
-        .mpeg_5_1_A, .mpeg_5_1_B, .mpeg_5_1_C, .mpeg_5_1_D, .mpeg_6_1_A, .mpeg_7_1_A, .mpeg_7_1_B, .mpeg_7_1_C,
-        .aac_6_0, .aac_6_1, .aac_7_0, .aac_octagonal,
-    ]
+    /// The predefined tags expanded here (every tag whose channels AudioCore knows), in Core
+    /// Audio's numeric order.
+    static let tags: [Tag] = AudioCore.AudioChannelLayout.knownLayoutTags
 
     /// The channel labels of `tag` in order: a predefined layout's, `Discrete_n` for
-    /// DiscreteInOrder, `Unknown` for the Unknown tag; `unsupportedData` for any other.
+    /// DiscreteInOrder, `HOA_ACN_n` (SN3D) or `HOA_N3D | n` for the ambisonic tags, `Unknown` for
+    /// the Unknown tag; `unsupportedData` for any other.
     static func labels(for tag: Tag) throws(FormatFailure) -> [AudioCore.AudioChannelLabel] {
         switch tag.rawValue >> 16 {
         case 147: return (0..<UInt16(tag.numberOfChannels)).map(AudioCore.AudioChannelLabel.discrete)
+        case 190, 191:
+            let kind: UInt32 = tag.rawValue >> 16 == 190 ? 2 : 3
+            return (0..<tag.numberOfChannels).map { AudioCore.AudioChannelLabel(rawValue: kind << 16 | $0) }
         case 0xFFFF: return Array(repeating: .unknown, count: Int(tag.numberOfChannels))
         default:
             guard tag != .useChannelBitmap, tag != .useChannelDescriptions,
@@ -106,6 +106,13 @@ enum FormatLayouts {
         7: "Left Center", 8: "Right Center", 9: "Center Surround", 10: "Left Surround Direct", 11: "Right Surround Direct",
         12: "Top Center Surround", 13: "Vertical Height Left", 14: "Vertical Height Center", 15: "Vertical Height Right",
         16: "Top Back Left", 17: "Top Back Center", 18: "Top Back Right", 33: "Rear Surround Left", 34: "Rear Surround Right",
-        35: "Left Wide", 36: "Right Wide", 37: "LFE 2", 38: "Left Total", 39: "Right Total", 42: "Mono",
+        35: "Left Wide", 36: "Right Wide", 37: "LFE 2", 38: "Left Total", 39: "Right Total", 40: "Hearing Impaired",
+        41: "Narration", 42: "Mono", 43: "Dialog Centric Mix", 44: "Center Surround Direct", 45: "Haptic",
+        49: "Left Top Middle", 51: "Right Top Middle", 52: "Left Top Rear", 53: "Center Top Rear", 54: "Right Top Rear",
+        55: "Left Side Surround", 56: "Right Side Surround", 57: "Left Bottom", 58: "Right Bottom", 59: "Center Bottom",
+        60: "Left Top Surround", 61: "Right Top Surround", 62: "LFE3", 63: "Left Back Surround", 64: "Right Back Surround",
+        65: "Left Edge of Screen", 66: "Right Edge of Screen", 200: "Ambisonic W", 201: "Ambisonic X", 202: "Ambisonic Y",
+        203: "Ambisonic Z", 204: "MS Mid", 205: "MS Side", 206: "XY X", 207: "XY Y", 208: "Binaural Left",
+        209: "Binaural Right", 301: "Headphones Left", 302: "Headphones Right", 304: "Click Track", 305: "Foreign Language",
     ]
 }

@@ -29,6 +29,9 @@ enum CFDescriptions {
             let url = cf.assumingMemoryBound(to: CFURLObject.self).pointee
             return prefix("CFURL", cf) + "{string = \(CFObjects.string(url.string) ?? ""), encoding = 134217984, base = (null)}"
         case .runLoop: return prefix("CFRunLoop", cf) + "{}"
+        case .runLoopTimer: return prefix("CFRunLoopTimer", cf) + (CFObjects.instance(cf, .runLoopTimer, as: RunLoopTimer.self)?.summary ?? "{}")
+        case .notificationCenter: return prefix("CFNotificationCenter", cf) + "{}"
+        case .bundle: return prefix("CFBundle", cf) + "{path = \(CFObjects.instance(cf, .bundle, as: MainBundle.self)?.directory ?? "")}"
         case .boolean: return prefix("CFBoolean", cf) + "{value = \(_CFBooleanGetValue(CFBooleanRef(cf)) ? "true" : "false")}"
         case .number: return prefix("CFNumber", cf) + (CFNumbers.number(cf).map(CFNumbers.describe) ?? "")
         case .data:
@@ -82,7 +85,7 @@ enum CFDescriptions {
                 guard let j = y.index(of: x.keys[i]) else { return false }
                 return x.values[i] == y.values[j] || (x.valueCallbacks?.equal?(x.values[i], y.values[j]) ?? false)
             }
-        case .boolean, .runLoop: return false
+        case .boolean, .runLoop, .runLoopTimer, .notificationCenter, .bundle: return false
         }
     }
 
@@ -94,7 +97,7 @@ enum CFDescriptions {
         case .data: return CFObjects.data(cf).map { UInt(bitPattern: fnv(Array(UnsafeBufferPointer(start: $0.bytes, count: $0.length)))) } ?? 0
         case .array: return UInt(CFObjects.array(cf)?.values.count ?? 0)
         case .dictionary: return UInt(CFObjects.dictionary(cf)?.keys.count ?? 0)
-        case .boolean, .runLoop, nil: return UInt(bitPattern: cf)
+        case .boolean, .runLoop, .runLoopTimer, .notificationCenter, .bundle, nil: return UInt(bitPattern: cf)
         }
     }
 

@@ -19,6 +19,9 @@ enum CFTypeID: UInt32 {
     case array = 6
     case dictionary = 7
     case data = 8
+    case runLoopTimer = 9
+    case notificationCenter = 10
+    case bundle = 11
 }
 
 /// The header every CF object here begins with (CFConstants.c's `struct ATConstantString`
@@ -48,7 +51,28 @@ struct CFRunLoopObject {
     var loop: Unmanaged<RunLoop>
 }
 
+/// An object whose state is a Swift class (a timer, a notification centre, a bundle): the
+/// header, then the class instance (retained).
+struct CFClassObject {
+    var header: CFObjectHeader
+    var instance: Unmanaged<AnyObject>
+}
+
 enum CFObjects {
+    /// A new object of `kind` (reference count 1, or immortal) standing for `instance`.
+    static func makeClassObject(_ kind: CFTypeID, _ instance: AnyObject, immortal: Bool = false) -> UnsafeMutableRawPointer {
+        let object = UnsafeMutablePointer<CFClassObject>.allocate(capacity: 1)
+        object.initialize(to: CFClassObject(
+            header: CFObjectHeader(typeID: kind.rawValue, retainCount: immortal ? -1 : 1), instance: .passRetained(instance)))
+        return UnsafeMutableRawPointer(object)
+    }
+
+    /// The instance a class object of `kind` stands for; nil for NULL or another kind.
+    static func instance<T: AnyObject>(_ cf: UnsafeRawPointer?, _ kind: CFTypeID, as type: T.Type) -> T? {
+        guard let object = object(cf, kind, as: CFClassObject.self) else { return nil }
+        return object.pointee.instance.takeUnretainedValue() as? T
+    }
+
     static func header(_ cf: UnsafeRawPointer) -> UnsafeMutablePointer<CFObjectHeader> {
         UnsafeMutablePointer(mutating: cf.assumingMemoryBound(to: CFObjectHeader.self))
     }
@@ -140,6 +164,10 @@ enum CFObjects {
             freeValue(cf)
         case .array, .dictionary:
             freeCollection(cf)
+        case .runLoopTimer, .notificationCenter, .bundle:
+            let o = UnsafeMutablePointer(mutating: cf.assumingMemoryBound(to: CFClassObject.self))
+            o.pointee.instance.release()
+            o.deallocate()
         case .boolean, nil:
             break
         }

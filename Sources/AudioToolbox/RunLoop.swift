@@ -31,6 +31,14 @@ final class RunLoop: @unchecked Sendable {
         /// Set on the main thread's loop once the process has used audio: the source the
         /// audio HAL attaches there (in the common modes) since Mac OS X 10.6, which stays.
         var hasAudioSource = false
+        /// The timers added to this loop, each with its modes; the loop holds each timer's CF
+        /// object (a reference of its own) while the timer is here.
+        var timers: [TimerEntry] = []
+    }
+
+    struct TimerEntry {
+        let timer: RunLoopTimer
+        var modes: Set<String>
     }
 
     private let posted = Guarded(Posted())
@@ -82,7 +90,10 @@ final class RunLoop: @unchecked Sendable {
         // NaN and negative intervals return at once, as Apple's do; +infinity waits "forever".
         let interval = seconds.isNaN || seconds <= 0 ? 0 : min(seconds, 1e9)
         let deadline = monotonicSeconds() + interval
-        enum Step { case run(Item), finish(CFRunLoopRunResult) }
+        // Once the run's time is up, each timer fires at most once more before it returns (a
+        // timer whose function keeps moving its date into the past cannot hold the run).
+        var firedLate: Set<ObjectIdentifier> = []
+        enum Step { case run(Item), fire(RunLoopTimer), finish(CFRunLoopRunResult) }
         while true {
             // Nil: it waited (the wait ends the lock's hold on the state, which is looked at
             // afresh after it).
@@ -112,18 +123,27 @@ final class RunLoop: @unchecked Sendable {
                     }
                     return .run(item)
                 }
+                let late = monotonicSeconds() >= deadline
+                let timers = Self.timerSchedule(p.timers, mode: mode, skipping: late ? firedLate : [])
+                if let due = timers.due { return .fire(due) }
                 let audioSource = p.hasAudioSource && (mode == Self.defaultMode || mode == Self.commonModes)
-                if p.sources == 0 && !audioSource && p.head == p.items.count { return .finish(.finished) }
+                if p.sources == 0 && !audioSource && !timers.any && p.head == p.items.count { return .finish(.finished) }
                 let now = monotonicSeconds()
                 if now >= deadline { return .finish(.timedOut) }
+                var wait = deadline - now
+                if let next = timers.next { wait = min(wait, max(0, next - absoluteTimeNow()) + 0.0005) }
                 waiting.store(true, ordering: .relaxed)
-                posted.wait(timeoutNanos: UInt64((deadline - now) * 1e9))
+                posted.wait(timeoutNanos: UInt64(wait * 1e9))
                 waiting.store(false, ordering: .relaxed)
                 return nil
             }
             switch step {
             case nil: continue
             case .finish(let result): return result
+            case .fire(let timer):
+                // A timer is not a source: a run that returns after a source goes on.
+                if monotonicSeconds() >= deadline { firedLate.insert(ObjectIdentifier(timer)) }
+                timer.fire()
             case .run(let next):
                 next.work()
                 if returnAfterSourceHandled { return .handledSource }
@@ -196,6 +216,86 @@ public func _CFRunLoopWakeUp(_ rl: CFRunLoopRef?) { RunLoop.from(rl)?.wake() }
 
 @_spi(CImplementation) @_cdecl("ATCFRunLoopIsWaiting")
 public func _CFRunLoopIsWaiting(_ rl: CFRunLoopRef?) -> Bool { RunLoop.from(rl)?.isWaiting == true }
+
+// MARK: Timers
+
+extension RunLoop {
+    /// Whether a timer added in `timerMode` fires in a run in `mode`.
+    static func timerMatches(_ entry: TimerEntry, running mode: String) -> Bool {
+        entry.modes.contains { matches($0, running: mode) }
+    }
+
+    /// Among the valid timers of `mode` (read under the loop's lock): the one due soonest, if
+    /// any is due, else when the next is; and whether the mode has any (a run with a timer
+    /// does not finish).
+    static func timerSchedule(_ entries: [TimerEntry], mode: String, skipping: Set<ObjectIdentifier>) -> (due: RunLoopTimer?, next: Double?, any: Bool) {
+        let now = absoluteTimeNow()
+        var due: (RunLoopTimer, Double)?
+        var next: Double?
+        var any = false
+        for entry in entries where timerMatches(entry, running: mode) {
+            let (valid, fire, firing) = entry.timer.state.withLock { ($0.valid, $0.nextFire, $0.firing) }
+            guard valid else { continue }
+            any = true
+            guard !firing, !skipping.contains(ObjectIdentifier(entry.timer)) else { continue }
+            if fire <= now {
+                if due == nil || fire < due!.1 || (fire == due!.1 && entry.timer.order < due!.0.order) { due = (entry.timer, fire) }
+            } else {
+                next = min(next ?? fire, fire)
+            }
+        }
+        return (due?.0, next, any)
+    }
+
+    /// Adds `timer` in `mode`; a timer of another run loop, or an invalid one, is left alone.
+    func addTimer(_ timer: RunLoopTimer, mode: String) {
+        let mine = timer.state.withLock { s -> Bool in
+            guard s.valid else { return false }
+            if let loop = s.loop { return loop === self }
+            s.loop = self
+            return true
+        }
+        guard mine else { return }
+        posted.withLock { p in
+            if let i = p.timers.firstIndex(where: { $0.timer === timer }) {
+                p.timers[i].modes.insert(mode)
+            } else {
+                _ = _CFRetain(UnsafeRawPointer(timer.object))
+                p.timers.append(TimerEntry(timer: timer, modes: [mode]))
+            }
+            posted.broadcast()
+        }
+        // Invalidated meanwhile: it leaves again.
+        if !timer.isValid { removeTimer(timer, mode: nil) }
+    }
+
+    /// Removes `timer` from `mode` (nil: from every mode); the loop lets go of it once it is
+    /// in none.
+    func removeTimer(_ timer: RunLoopTimer, mode: String?) {
+        let gone = posted.withLock { p -> Bool in
+            guard let i = p.timers.firstIndex(where: { $0.timer === timer }) else { return false }
+            if let mode { p.timers[i].modes.remove(mode) } else { p.timers[i].modes.removeAll() }
+            guard p.timers[i].modes.isEmpty else { return false }
+            p.timers.remove(at: i)
+            return true
+        }
+        guard gone else { return }
+        timer.state.withLock { s in if s.loop === self { s.loop = nil } }
+        _CFRelease(UnsafeRawPointer(timer.object))
+    }
+
+    func containsTimer(_ timer: RunLoopTimer, mode: String) -> Bool {
+        posted.withLock { p in p.timers.contains { $0.timer === timer && $0.modes.contains(mode) } }
+    }
+
+    /// When the next valid timer of `mode` fires.
+    func nextTimerFireDate(mode: String) -> Double? {
+        posted.withLock { p in
+            p.timers.filter { Self.timerMatches($0, running: mode) }
+                .compactMap { e in e.timer.state.withLock { $0.valid ? $0.nextFire : nil } }.min()
+        }
+    }
+}
 
 extension RunLoop {
     /// Runs, on the calling thread, everything posted for `mode` so far.

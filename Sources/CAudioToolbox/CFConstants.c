@@ -23,6 +23,27 @@ const CFRunLoopMode ATkCFRunLoopDefaultMode = (CFRunLoopMode)&defaultMode;
 const CFStringRef ATkCFRunLoopCommonModes = (CFStringRef)&commonModes;
 const CFAllocatorRef ATkCFAllocatorDefault = NULL;
 
+#define AT_CONSTANT_STRING(symbol, text) \
+    static const struct ATConstantString symbol##Object = {1, -1, text, sizeof(text) - 1}; \
+    const CFStringRef symbol = (CFStringRef)&symbol##Object;
+
+AT_CONSTANT_STRING(ATkCFPreferencesAnyApplication, "kCFPreferencesAnyApplication")
+AT_CONSTANT_STRING(ATkCFPreferencesCurrentApplication, "kCFPreferencesCurrentApplication")
+AT_CONSTANT_STRING(ATkCFPreferencesAnyHost, "kCFPreferencesAnyHost")
+AT_CONSTANT_STRING(ATkCFPreferencesCurrentHost, "kCFPreferencesCurrentHost")
+AT_CONSTANT_STRING(ATkCFPreferencesAnyUser, "kCFPreferencesAnyUser")
+AT_CONSTANT_STRING(ATkCFPreferencesCurrentUser, "kCFPreferencesCurrentUser")
+AT_CONSTANT_STRING(ATkCFBundleInfoDictionaryVersionKey, "CFBundleInfoDictionaryVersion")
+AT_CONSTANT_STRING(ATkCFBundleExecutableKey, "CFBundleExecutable")
+AT_CONSTANT_STRING(ATkCFBundleIdentifierKey, "CFBundleIdentifier")
+AT_CONSTANT_STRING(ATkCFBundleVersionKey, "CFBundleVersion")
+AT_CONSTANT_STRING(ATkCFBundleDevelopmentRegionKey, "CFBundleDevelopmentRegion")
+AT_CONSTANT_STRING(ATkCFBundleNameKey, "CFBundleName")
+AT_CONSTANT_STRING(ATkCFBundleLocalizationsKey, "CFBundleLocalizations")
+
+const CFTimeInterval ATkCFAbsoluteTimeIntervalSince1970 = 978307200.0;
+const CFTimeInterval ATkCFAbsoluteTimeIntervalSince1904 = 3061152000.0;
+
 /* Must match CFObjectHeader and CFBooleanObject in CFObjects.swift. */
 struct ATConstantBoolean {
     UInt32 typeID;        /* 4: boolean */

@@ -13,9 +13,16 @@ enum CPrograms {
 
     static func path(_ relative: String) -> String { repository.appendingPathComponent(relative).path }
 
-    /// The include paths `Scripts/audiotoolbox-config --cflags` gives: the headers, and the
-    /// directory of those only C and C++ see (TargetConditionals.h).
+    /// The include paths `Scripts/audiotoolbox-config --cflags` gives for the package's headers:
+    /// the headers, and the directory of those only C and C++ see (TargetConditionals.h,
+    /// Availability.h, …), as system directories, which is how a Mac's compiler sees its SDK.
     static let includeFlags: [String] = [
+        "-isystem", path("Sources/CAudioToolbox/include"), "-isystem", path("Sources/CAudioToolbox/include-c"),
+    ]
+
+    /// The same directories as ordinary ones (-I), so that the compiler reports what it finds in
+    /// the package's own headers: the strict check of ``HeaderTests``.
+    static let strictIncludeFlags: [String] = [
         "-I" + path("Sources/CAudioToolbox/include"), "-I" + path("Sources/CAudioToolbox/include-c"),
     ]
 
@@ -87,7 +94,7 @@ enum CPrograms {
         let files = sources.map { $0.hasPrefix("/") ? $0 : path($0) }
         let compiler = cxx ? "/usr/bin/c++" : "/usr/bin/cc"
         let arguments = ["-std=" + (cxx ? "c++17" : "c11"), "-g", "-Wall", "-Wextra", "-Werror", "-Wno-deprecated-declarations"]
-            + compatible(extra) + files + flags + ["-lm", "-o", output]
+            + compatible(extra) + files + flags + ["-o", output]
         let r = try runProcess(compiler, arguments)
         guard r.status == 0 else { throw Failure(description: "\(compiler) \(arguments.joined(separator: " ")) failed:\n\(r.err)\(r.out)") }
         return output

@@ -188,11 +188,11 @@ struct HardwareTests {
         #expect(try server.defaultSink() == "first")
 
         // Setting the default output sets the server's default sink, as a Mac sets the
-        // system's; a device whose backend has no settable default refuses ('nope').
+        // system's; a device whose backend has no settable default (ALSA's) refuses ('nope').
         let set = try runProcess(program, ["setdefault", "HALSecond"], environment: env)
         #expect(set.status == 0 && set.out.contains("status 0"), "\(set.out)\(set.err)")
         #expect(try server.defaultSink() == "second")
-        let refused = try runProcess(program, ["setdefault", "Discards audio"], environment: env)
+        let refused = try runProcess(program, ["setdefault", "Default ALSA Device"], environment: env)
         #expect(refused.out.contains("status \(0x6E6F7065)"), "\(refused.out)\(refused.err)")
         #expect(try server.defaultSink() == "second")
     }
@@ -211,7 +211,8 @@ struct HardwareTests {
         let fileDevice = devices.first { $0.uid.hasPrefix("file:\(directory.path)/") }
         #expect(fileDevice?.outputChannels == 2 && fileDevice?.inputChannels == 0, "\(r.out)")
         #expect(output == fileDevice?.uid, "\(r.out)")
-        #expect(devices.contains { $0.uid == "null:null" }, "\(r.out)")
+        // The file device is listed as the default; the null device, no default, is not.
+        #expect(!devices.contains { $0.uid == "null:null" }, "\(r.out)")
 
         let played = try runProcess(program, ["play", "default"], environment: env)
         #expect(played.status == 0, "\(played.out)\(played.err)")

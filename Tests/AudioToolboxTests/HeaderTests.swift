@@ -3,18 +3,32 @@ import ProcessSupport
 import Testing
 
 /// The headers a Mac provides beside AudioToolbox's own: each compiles alone as C and as C++
-/// with GCC and Clang without a warning; <AudioToolbox/AudioToolbox.h> brings in the C library
-/// headers a Mac's CoreFoundation includes; CFByteOrder.h converts as Apple's does;
-/// <TargetConditionals.h> has macOS's values; and a C++ program written as Apple's
-/// AudioFileStreamExample is (listener with `UInt32 *ioFlags`, parse flags `0`) compiles and runs
-/// in every C++ language mode.
+/// with GCC and Clang without a warning — with -Wall -Wextra where the compiler sees them as the
+/// package's own headers (-I), and with -pedantic too where it sees them as
+/// `audiotoolbox-config` gives them (-isystem, as a Mac's SDK); <AudioToolbox/AudioToolbox.h>
+/// brings in the C library headers a Mac's CoreFoundation includes; CFByteOrder.h converts as
+/// Apple's does; <TargetConditionals.h> has macOS's values; a C++ program written as Apple's
+/// AudioFileStreamExample (listener with `UInt32 *ioFlags`, parse flags `0`) compiles and runs in
+/// every C++ language mode; and a program written as a macOS audio driver is (Availability
+/// macros, Carbon, AudioUnit types, channel layout tags, OSAtomic, result codes) compiles with
+/// -pedantic in every mode and finds Apple's values.
 @Suite("Mac headers")
 struct HeaderTests {
     static let headers = [
         "CoreFoundation/CoreFoundation.h", "CoreFoundation/CFBase.h", "CoreFoundation/CFAvailability.h",
         "CoreFoundation/CFByteOrder.h", "CoreFoundation/CFString.h", "CoreFoundation/CFURL.h",
-        "CoreFoundation/CFRunLoop.h", "CoreAudio/CoreAudio.h", "CoreAudio/CoreAudioTypes.h",
+        "CoreFoundation/CFRunLoop.h", "CoreFoundation/CFDate.h", "CoreFoundation/CFNotificationCenter.h",
+        "CoreFoundation/CFPreferences.h", "CoreFoundation/CFBundle.h", "CoreAudio/CoreAudio.h", "CoreAudio/CoreAudioTypes.h", "CoreAudio/HostTime.h",
         "CoreServices/CoreServices.h", "TargetConditionals.h", "MacTypes.h", "AudioToolbox/AudioToolbox.h",
+        "AudioToolbox/CoreAudioTypes.h", "CoreAudioTypes/CoreAudioTypes.h", "CoreAudioTypes/CoreAudioBaseTypes.h", "AvailabilityMacros.h", "Availability.h", "AvailabilityInternal.h",
+        "AvailabilityVersions.h", "os/availability.h", "CarbonCore/MacErrors.h", "CarbonCore/Components.h",
+        "CarbonCore/CarbonCore.h", "Carbon/Carbon.h", "AudioUnit/AudioUnit.h", "AudioUnit/AUComponent.h",
+        "AudioUnit/AudioComponent.h", "AudioUnit/AudioUnitProperties.h", "AudioUnit/AudioOutputUnit.h",
+        "AudioUnit/AudioUnitParameters.h", "AudioUnit/MusicDevice.h", "AudioToolbox/AudioUnit.h",
+        "AudioToolbox/AudioComponent.h", "AudioToolbox/AUComponent.h", "AudioToolbox/AudioUnitProperties.h",
+        "AudioToolbox/AudioOutputUnit.h", "AudioToolbox/AudioUnitParameters.h", "AudioToolbox/MusicDevice.h",
+        "libkern/OSAtomic.h", "os/workgroup.h",
+        "CoreAudio/AudioHardwareBase.h", "CoreAudio/AudioHardware.h", "CoreAudio/AudioHardwareDeprecated.h",
     ]
 
     /// A compiler, the language it compiles and its standard.
@@ -40,35 +54,40 @@ struct HeaderTests {
     ]
     static let cxxModes = modes.filter(\.cxx)
 
-    /// Compiles `source` (a path, or text when `text`) in `mode` with -Wall -Wextra -Werror; links
-    /// against the library unless `syntaxOnly`. The compiler's status and output, and the program.
-    static func compile(_ source: String, name: String, mode: Mode, syntaxOnly: Bool = false) throws -> (status: Int32, out: String, program: String) {
+    /// Compiles `source` (a path) in `mode` with -Wall -Wextra -Werror (and -pedantic when
+    /// `pedantic`); links against the library unless `syntaxOnly`, which sees the headers through
+    /// `includeFlags` (audiotoolbox-config's -isystem by default). The compiler's status and
+    /// output, and the program.
+    static func compile(_ source: String, name: String, mode: Mode, syntaxOnly: Bool = false, pedantic: Bool = false,
+                        includeFlags: [String] = CPrograms.includeFlags) throws -> (status: Int32, out: String, program: String) {
         let program = CPrograms.scratch.appendingPathComponent("\(name)-\(mode.std)-\((mode.compiler as NSString).lastPathComponent)").path
-        var arguments = ["-x", mode.language, "-std=\(mode.std)", "-Wall", "-Wextra", "-Werror", source]
+        var arguments = ["-x", mode.language, "-std=\(mode.std)", "-Wall", "-Wextra", "-Werror"] + (pedantic ? ["-pedantic"] : []) + [source]
         if syntaxOnly {
-            arguments = ["-fsyntax-only"] + arguments + CPrograms.includeFlags
+            arguments = ["-fsyntax-only"] + arguments + includeFlags
         } else {
             guard !CPrograms.flags.isEmpty else { throw CPrograms.Failure(description: CPrograms.missingLibrary) }
-            arguments += CPrograms.flags + ["-lm", "-o", program]
+            arguments += CPrograms.flags + ["-o", program]
         }
         let r = try runProcess(mode.compiler, arguments)
         return (r.status, r.err + r.out, program)
     }
 
-    @Test("Each header compiles alone without a warning", arguments: headers)
+    @Test("Each header compiles alone without a warning: -Wall -Wextra as the package's, and -pedantic as the SDK's", arguments: headers)
     func alone(_ header: String) throws {
         let file = CPrograms.scratch.appendingPathComponent("alone-\(UUID().uuidString).c")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data("#include <\(header)>\n\nint main(void) { return 0; }\n".utf8).write(to: file)
         for mode in Self.modes {
-            let r = try Self.compile(file.path, name: "alone", mode: mode, syntaxOnly: true)
-            #expect(r.status == 0 && !r.out.contains("warning"), "\(mode.testDescription) <\(header)>:\n\(r.out)")
+            let strict = try Self.compile(file.path, name: "alone", mode: mode, syntaxOnly: true, includeFlags: CPrograms.strictIncludeFlags)
+            #expect(strict.status == 0 && !strict.out.contains("warning"), "\(mode.testDescription) -I <\(header)>:\n\(strict.out)")
+            let pedantic = try Self.compile(file.path, name: "alone", mode: mode, syntaxOnly: true, pedantic: true)
+            #expect(pedantic.status == 0 && !pedantic.out.contains("warning"), "\(mode.testDescription) -pedantic <\(header)>:\n\(pedantic.out)")
         }
     }
 
     /// Builds and runs one of the programs in C/ in `mode`; its status and output.
-    static func run(_ program: String, mode: Mode, arguments: [String] = []) throws -> (status: Int32, out: String) {
-        let built = try compile(CPrograms.path("Tests/AudioToolboxTests/C/\(program)"), name: program, mode: mode)
+    static func run(_ program: String, mode: Mode, pedantic: Bool = false, arguments: [String] = []) throws -> (status: Int32, out: String) {
+        let built = try compile(CPrograms.path("Tests/AudioToolboxTests/C/\(program)"), name: program, mode: mode, pedantic: pedantic)
         guard built.status == 0 else {
             throw CPrograms.Failure(description: "\(mode.testDescription) \(program) failed to build:\n\(built.out)")
         }
@@ -108,5 +127,22 @@ struct HeaderTests {
         #expect(r.status == 0, "\(r.out)")
         #expect(r.out.hasPrefix("packets 89 ready 1 format 1 "), "\(r.out)")
         #expect(r.out.hasSuffix("ok\n"), "\(r.out)")
+    }
+
+    /// mac_audio_driver.c checks every value against Apple's (see the program): versions, result
+    /// codes, audio unit types and constants, AAC descriptions, channel layout tags and their
+    /// channels through Audio Format Services, OSAtomic, workgroups and the host clock.
+    @Test("A program written as a macOS audio driver compiles with -pedantic and finds Apple's values", arguments: modes)
+    func macAudioDriver(_ mode: Mode) throws {
+        let r = try Self.run("mac_audio_driver.c", mode: mode, pedantic: true)
+        #expect(r.status == 0 && r.out == "ok\n", "\(mode.testDescription):\n\(r.out)")
+    }
+
+    /// A program on libdispatch, as Mac audio code uses it to hand work off the render thread:
+    /// `audiotoolbox-config` gives its include path and library.
+    @Test("<dispatch/dispatch.h> compiles and links with audiotoolbox-config's flags", arguments: modes)
+    func dispatch(_ mode: Mode) throws {
+        let r = try Self.run("dispatch_queue.c", mode: mode, pedantic: true)
+        #expect(r.status == 0 && r.out == "ok\n", "\(mode.testDescription):\n\(r.out)")
     }
 }

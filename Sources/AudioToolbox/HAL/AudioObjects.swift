@@ -6,6 +6,17 @@ import Locking
 // registered backends list, and a stream object for each side (output, input) a device has.
 // An object's ID is a number given out the first time its UID is seen and kept for the
 // process: a device that goes away and comes back has its old ID again.
+//
+// The device list (kAudioHardwarePropertyDevices) is what a user can play to and record from:
+// the sound backends' devices, without those another backend lists itself while it does
+// (AudioDeviceInfo.nativeBackend: ALSA's `pulse` and `pipewire` PCMs, the sinks of PipeWire's
+// PulseAudio server), which would show one device twice. The file and
+// null backends' devices stand in for hardware rather than being it: they are listed only
+// while one of them is a default device (AUDIOQUEUE_BACKEND names its backend, or no sound
+// backend has a device), so that the default is always among the devices, as on a Mac; the
+// others keep their IDs and answer by ID and through kAudioHardwarePropertyTranslateUIDToDevice.
+// Two devices with the same description are told apart by their backend names ("Same (a)",
+// "Same (b)"), else by a number ("Same (2)").
 
 /// The system object's ID (`kAudioObjectSystemObject` is an int, as in Apple's header).
 let systemObjectID = AudioObjectID(kAudioObjectSystemObject)
@@ -22,8 +33,12 @@ struct HALDevice: Sendable, Equatable {
     var outputStream: AudioObjectID
     var inputStream: AudioObjectID
 
-    /// The description for people (the output side's, if it has one).
-    var name: String { (output ?? input)?.description ?? uid }
+    /// The name for people: the description (the output side's, if it has one), with what
+    /// tells it apart from another device of the same description when there is one.
+    var name: String = ""
+
+    /// The backend's description (the output side's, if it has one).
+    var description: String { (output ?? input)?.description ?? uid }
 
     /// The side a scope asks about: input for the input scope, output for any other.
     func side(_ scope: AudioObjectPropertyScope) -> AudioDeviceInfo? {
@@ -54,13 +69,15 @@ struct HALSnapshot: Sendable, Equatable {
     var devices: [HALDevice] = []
     var defaultOutput: AudioObjectID = kAudioObjectUnknown
     var defaultInput: AudioObjectID = kAudioObjectUnknown
+    /// The devices not in the list (see above) that answer by ID and UID all the same.
+    var unlisted: [HALDevice] = []
 
-    func device(_ id: AudioObjectID) -> HALDevice? { devices.first { $0.id == id } }
-    func device(uid: String) -> HALDevice? { devices.first { $0.uid == uid } }
+    func device(_ id: AudioObjectID) -> HALDevice? { devices.first { $0.id == id } ?? unlisted.first { $0.id == id } }
+    func device(uid: String) -> HALDevice? { devices.first { $0.uid == uid } ?? unlisted.first { $0.uid == uid } }
 
     /// The device and side a stream object belongs to.
     func stream(_ id: AudioObjectID) -> (HALDevice, AudioDeviceDirection)? {
-        for device in devices {
+        for device in devices + unlisted {
             if device.stream(.output) == id { return (device, .output) }
             if device.stream(.input) == id { return (device, .input) }
         }
@@ -98,41 +115,117 @@ enum HALObjects {
 
     /// Lists every registered backend's devices now (a backend that cannot list them — no
     /// server answers — has none) and chooses the defaults as the queues' default chain does.
+    /// A backend that reports its changes is listed from what it kept since its last report
+    /// (``subscriptions``), so a listing costs little more than a round trip to each server.
     @discardableResult
     static func refresh() -> HALSnapshot {
         AudioToolboxSetUp.audioInUse()
         var listed: [String: [AudioDeviceInfo]] = [:]
-        var snapshot = HALSnapshot()
-        for backend in AudioBackends.all {
+        var all: [HALDevice] = []
+        let backends = AudioBackends.all
+        for backend in backends {
             guard let devices = try? backend.devices() else { continue }
             listed[backend.name] = devices
             for info in devices {
                 let uid = info.uid
                 let index: Int
-                if let found = snapshot.devices.firstIndex(where: { $0.uid == uid }) {
+                if let found = all.firstIndex(where: { $0.uid == uid }) {
                     index = found
                 } else {
-                    snapshot.devices.append(HALDevice(
+                    all.append(HALDevice(
                         id: id(uid), uid: uid, backend: info.backend,
                         outputStream: id(uid + "\u{0}output"), inputStream: id(uid + "\u{0}input")))
-                    index = snapshot.devices.count - 1
+                    index = all.count - 1
                 }
                 if info.direction == .input {
-                    if snapshot.devices[index].input == nil { snapshot.devices[index].input = info }
-                } else if snapshot.devices[index].output == nil {
-                    snapshot.devices[index].output = info
+                    if all[index].input == nil { all[index].input = info }
+                } else if all[index].output == nil {
+                    all[index].output = info
                 }
             }
         }
+        subscribe(backends.filter { listed[$0.name] != nil })
+        var snapshot = HALSnapshot()
         let listing: (any AudioBackend) -> [AudioDeviceInfo]? = { listed[$0.name] }
-        if let info = AudioBackends.defaultDevice(.output, listing: listing), let device = snapshot.device(uid: info.uid) {
-            snapshot.defaultOutput = device.id
+        let defaultOutput = AudioBackends.defaultDevice(.output, listing: listing).flatMap { info in all.first { $0.uid == info.uid } }
+        let defaultInput = AudioBackends.defaultDevice(.input, listing: listing).flatMap { info in all.first { $0.uid == info.uid } }
+        snapshot.defaultOutput = defaultOutput?.id ?? kAudioObjectUnknown
+        snapshot.defaultInput = defaultInput?.id ?? kAudioObjectUnknown
+        let sound = Set(AudioBackends.soundBackends.map(\.name))
+        // A device another backend lists itself (ALSA's `pulse` PCM, PipeWire's PulseAudio
+        // server's sinks), while that backend lists devices.
+        let doubled: (HALDevice) -> Bool = { device in
+            [device.output, device.input].contains { info in
+                info?.nativeBackend.map { listed[$0]?.isEmpty == false } ?? false
+            }
         }
-        if let info = AudioBackends.defaultDevice(.input, listing: listing), let device = snapshot.device(uid: info.uid) {
-            snapshot.defaultInput = device.id
+        for device in named(all.filter { !doubled($0) }) + named(all.filter(doubled)) {
+            let isDefault = device.id == snapshot.defaultOutput || device.id == snapshot.defaultInput
+            if isDefault || (sound.contains(device.backend) && !doubled(device)) {
+                snapshot.devices.append(device)
+            } else {
+                snapshot.unlisted.append(device)
+            }
         }
         latest.withLock { $0 = snapshot }
         return snapshot
+    }
+
+    /// The devices with their names for people: the description, and when another device has
+    /// the same one, its backend name in parentheses ("Same (a)"), else a number ("Same (2)").
+    static func named(_ devices: [HALDevice]) -> [HALDevice] {
+        var devices = devices
+        let counts = Dictionary(devices.map { ($0.description, 1) }, uniquingKeysWith: +)
+        var taken: Set<String> = []
+        for index in devices.indices {
+            let device = devices[index]
+            var name = device.description
+            if counts[name, default: 0] > 1 {
+                let own = (device.output ?? device.input)?.name ?? device.uid
+                name = own == name ? name : "\(name) (\(own))"
+            }
+            let base = name
+            var number = 2
+            while taken.contains(name) {
+                name = "\(base) (\(number))"
+                number += 1
+            }
+            taken.insert(name)
+            devices[index].name = name
+        }
+        return devices
+    }
+
+    /// What the HAL holds of the backends that report their changes: one subscription each,
+    /// which keeps the backend's connection to its server and lets it keep its listing between
+    /// reports; asked for again, at most every 2 s, when it is lost (the server went away).
+    private struct Subscriptions: Sendable {
+        var held: [String: any AudioDeviceChangeSubscription] = [:]
+        var asked: [String: UInt64] = [:]
+    }
+
+    private static let subscriptions = Guarded(Subscriptions())
+
+    /// Subscribes to the changes of those of `backends` that report them and have no active
+    /// subscription.
+    private static func subscribe(_ backends: [any AudioBackend]) {
+        let now = HostTime.now()
+        // Asked outside the table's lock: a backend's subscription takes its server's lock.
+        let held = subscriptions.withLock { $0.held }
+        let lost = Set(held.filter { !$0.value.isActive }.keys)
+        let wanted = subscriptions.withLock { s -> [any AudioDeviceChangeReporting] in
+            var wanted: [any AudioDeviceChangeReporting] = []
+            for case let backend as any AudioDeviceChangeReporting in backends where s.held[backend.name] == nil || lost.contains(backend.name) {
+                if let last = s.asked[backend.name], now &- last < 2_000_000_000 { continue }
+                s.asked[backend.name] = now
+                wanted.append(backend)
+            }
+            return wanted
+        }
+        for backend in wanted {
+            guard let subscription = backend.reportChanges({}) else { continue }
+            subscriptions.withLock { $0.held[backend.name] = subscription }
+        }
     }
 
     /// The last listing, or a new one when there is none yet.
@@ -143,16 +236,18 @@ enum HALObjects {
     static func object(_ id: AudioObjectID) -> (HALObject, HALSnapshot)? {
         if id == systemObjectID { return (.system, current) }
         guard id != kAudioObjectUnknown, ids.withLock({ $0.byKey.values.contains(id) }) else { return nil }
-        for snapshot in [current, refresh()] {
+        func find(_ snapshot: HALSnapshot) -> (HALObject, HALSnapshot)? {
             if let device = snapshot.device(id) { return (.device(device), snapshot) }
             if let (device, direction) = snapshot.stream(id) { return (.stream(device, direction), snapshot) }
+            return nil
         }
-        return nil
+        // The last listing first; a new one only when the object is not in it.
+        return find(current) ?? find(refresh())
     }
 
-    /// Whether a queue of this process runs on the device with `uid`.
+    /// Whether a queue of this process, or an IOProc of the device, runs on the device with `uid`.
     static func isRunning(_ uid: String) -> Bool {
-        QueueBox.table.all.contains { box in
+        IOProcDevices.isRunning(uid: uid) || QueueBox.table.all.contains { box in
             guard box.queue != nil else { return false }
             return box.control.isRunning && box.control.currentDevice == uid
         }

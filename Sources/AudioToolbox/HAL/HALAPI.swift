@@ -81,7 +81,7 @@ private func addListener(
 ) -> OSStatus {
     guard let address, let proc else { return illegal }
     guard HALObjects.object(id) != nil else { return kAudioHardwareBadObjectError }
-    HALListeners.add(id, address.pointee, proc, data)
+    HALListeners.add(id, address.pointee, .object(proc), data)
     return kAudioHardwareNoError
 }
 
@@ -90,7 +90,7 @@ private func removeListener(
     _ data: UnsafeMutableRawPointer?
 ) -> OSStatus {
     guard let address, let proc else { return illegal }
-    HALListeners.remove(id, address.pointee, proc, data)
+    HALListeners.remove(id, address.pointee, .object(proc), data)
     return kAudioHardwareNoError
 }
 
@@ -163,6 +163,41 @@ public func _AudioObjectShow(_ id: AudioObjectID) {
     writeLineToStandardError(text)
 }
 
+@_spi(CImplementation) @_cdecl("AudioObjectAddPropertyListenerBlock")
+public func _AudioObjectAddPropertyListenerBlock(
+    _ id: AudioObjectID, _ address: UnsafePointer<AudioObjectPropertyAddress>?, _ queue: OpaquePointer?, _ block: UnsafeRawPointer?
+) -> OSStatus {
+    // Blocks need a blocks runtime and a dispatch queue, which C programs here rarely have.
+    kAudioHardwareUnsupportedOperationError
+}
+
+@_spi(CImplementation) @_cdecl("AudioObjectRemovePropertyListenerBlock")
+public func _AudioObjectRemovePropertyListenerBlock(
+    _ id: AudioObjectID, _ address: UnsafePointer<AudioObjectPropertyAddress>?, _ queue: OpaquePointer?, _ block: UnsafeRawPointer?
+) -> OSStatus {
+    kAudioHardwareUnsupportedOperationError
+}
+
+// MARK: The system object
+
+@_spi(CImplementation) @_cdecl("AudioHardwareUnload")
+public func _AudioHardwareUnload() -> OSStatus {
+    // Nothing is held between calls: the listing and the listeners stay as they are.
+    kAudioHardwareNoError
+}
+
+@_spi(CImplementation) @_cdecl("AudioHardwareCreateAggregateDevice")
+public func _AudioHardwareCreateAggregateDevice(_ description: UnsafeRawPointer?, _ out: UnsafeMutablePointer<AudioObjectID>?) -> OSStatus {
+    guard description != nil, let out else { return illegal }
+    out.pointee = kAudioObjectUnknown
+    return kAudioHardwareUnsupportedOperationError
+}
+
+@_spi(CImplementation) @_cdecl("AudioHardwareDestroyAggregateDevice")
+public func _AudioHardwareDestroyAggregateDevice(_ id: AudioObjectID) -> OSStatus {
+    HALObjects.object(id) == nil ? kAudioHardwareBadObjectError : kAudioHardwareUnsupportedOperationError
+}
+
 // MARK: Audio Hardware Services
 
 @_spi(CImplementation) @_cdecl("AudioHardwareServiceHasProperty")
@@ -215,49 +250,4 @@ public func _AudioHardwareServiceRemovePropertyListener(
     _ data: UnsafeMutableRawPointer?
 ) -> OSStatus {
     removeListener(id, address, proc, data)
-}
-
-// MARK: Before AudioObject
-
-private func address(_ selector: UInt32, input: Bool? = nil, element: UInt32 = kAudioObjectPropertyElementMain) -> AudioObjectPropertyAddress {
-    let scope = input.map { $0 ? kAudioObjectPropertyScopeInput : kAudioObjectPropertyScopeOutput } ?? kAudioObjectPropertyScopeGlobal
-    return AudioObjectPropertyAddress(mSelector: selector, mScope: scope, mElement: element)
-}
-
-private func propertyInfo(
-    _ id: AudioObjectID, _ address: AudioObjectPropertyAddress, _ size: UnsafeMutablePointer<UInt32>?, _ writable: UnsafeMutablePointer<UInt8>?
-) -> OSStatus {
-    status { () throws(HALError) in
-        let found = try HALProperties.property(id, address)
-        size?.pointee = UInt32(found.value.size)
-        writable?.pointee = found.settable ? 1 : 0
-    }
-}
-
-@_spi(CImplementation) @_cdecl("AudioHardwareGetPropertyInfo")
-public func _AudioHardwareGetPropertyInfo(_ selector: UInt32, _ size: UnsafeMutablePointer<UInt32>?, _ writable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
-    propertyInfo(systemObjectID, address(selector), size, writable)
-}
-
-@_spi(CImplementation) @_cdecl("AudioHardwareGetProperty")
-public func _AudioHardwareGetProperty(_ selector: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?, _ out: UnsafeMutableRawPointer?) -> OSStatus {
-    var a = address(selector)
-    return getData(systemObjectID, &a, 0, nil, ioSize, out, service: false)
-}
-
-@_spi(CImplementation) @_cdecl("AudioDeviceGetPropertyInfo")
-public func _AudioDeviceGetPropertyInfo(
-    _ device: AudioObjectID, _ channel: UInt32, _ isInput: UInt8, _ selector: UInt32, _ size: UnsafeMutablePointer<UInt32>?,
-    _ writable: UnsafeMutablePointer<UInt8>?
-) -> OSStatus {
-    propertyInfo(device, address(selector, input: isInput != 0, element: channel), size, writable)
-}
-
-@_spi(CImplementation) @_cdecl("AudioDeviceGetProperty")
-public func _AudioDeviceGetProperty(
-    _ device: AudioObjectID, _ channel: UInt32, _ isInput: UInt8, _ selector: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?,
-    _ out: UnsafeMutableRawPointer?
-) -> OSStatus {
-    var a = address(selector, input: isInput != 0, element: channel)
-    return getData(device, &a, 0, nil, ioSize, out, service: false)
 }

@@ -10,24 +10,48 @@ import Glibc
 // server's events: AudioDeviceChangeReporting), and every 100 ms for the backends that report
 // none (an ALSA card's removal is seen only by a device that has it open), and calls the
 // listeners of what changed: the system object's device list and default devices, a removed
-// device's DeviceIsAlive. The calls come on that thread, or on the run loop
-// kAudioHardwarePropertyRunLoop names.
+// device's DeviceIsAlive — and the changes this process makes by setting a property (announce).
+// The calls come on that thread, or on the run loop kAudioHardwarePropertyRunLoop names. The
+// calls before AudioObject register here too, each with its own kind of function.
 
 enum HALListeners {
+    /// The function a listener calls: an AudioObject listener, or one of the calls before
+    /// AudioObject (the system object's, a device's, a stream's), each with its own arguments.
+    enum Callback: @unchecked Sendable {
+        case object(AudioObjectPropertyListenerProc)
+        case hardware(AudioHardwarePropertyListenerProc)
+        case device(AudioDevicePropertyListenerProc)
+        case stream(AudioStreamPropertyListenerProc)
+
+        /// The function's address and its kind, which identify it.
+        var identity: (UInt, Int) {
+            switch self {
+            case .object(let proc): (unsafeBitCast(proc, to: UInt.self), 0)
+            case .hardware(let proc): (unsafeBitCast(proc, to: UInt.self), 1)
+            case .device(let proc): (unsafeBitCast(proc, to: UInt.self), 2)
+            case .stream(let proc): (unsafeBitCast(proc, to: UInt.self), 3)
+            }
+        }
+    }
+
     /// A registered listener: the object and address it listens to, the function and its data.
     private struct Listener: @unchecked Sendable {
         let object: AudioObjectID
         let address: AudioObjectPropertyAddress
-        let proc: AudioObjectPropertyListenerProc
+        let callback: Callback
         let clientData: UnsafeMutableRawPointer?
 
-        func matches(_ object: AudioObjectID, _ proc: AudioObjectPropertyListenerProc, _ address: AudioObjectPropertyAddress, _ data: UnsafeMutableRawPointer?) -> Bool {
-            self.object == object && unsafeBitCast(self.proc, to: UInt.self) == unsafeBitCast(proc, to: UInt.self)
+        /// Whether it was registered with these arguments; `data` nil matches any client data
+        /// (the older calls remove a function without naming its data).
+        func matches(
+            _ object: AudioObjectID, _ callback: Callback, _ address: AudioObjectPropertyAddress, _ data: UnsafeMutableRawPointer??
+        ) -> Bool {
+            self.object == object && self.callback.identity == callback.identity
                 && self.address.mSelector == address.mSelector && self.address.mScope == address.mScope
-                && self.address.mElement == address.mElement && clientData == data
+                && self.address.mElement == address.mElement && (data.map { clientData == $0 } ?? true)
         }
 
-        /// Whether it hears of a change of `selector` of `object` (scope global, element main).
+        /// Whether it hears of a change of `selector` of `object`.
         func hears(_ object: AudioObjectID, _ selector: AudioObjectPropertySelector) -> Bool {
             self.object == object
                 && (address.mSelector == selector || address.mSelector == kAudioObjectPropertySelectorWildcard)
@@ -44,6 +68,8 @@ enum HALListeners {
         var loop: RunLoop?
         /// A backend reported a change the notification thread has not looked at yet.
         var changeReported = false
+        /// Changes this process made (a property set), for the notification thread to tell.
+        var announced: [(AudioObjectID, AudioObjectPropertySelector)] = []
     }
 
     private static let state = Guarded(State())
@@ -75,9 +101,9 @@ enum HALListeners {
 
     /// Registers a listener; starts the notification thread (from a listing made now, so that
     /// a change after this returns is heard) when it is not running.
-    static func add(_ object: AudioObjectID, _ address: AudioObjectPropertyAddress, _ proc: AudioObjectPropertyListenerProc, _ data: UnsafeMutableRawPointer?) {
+    static func add(_ object: AudioObjectID, _ address: AudioObjectPropertyAddress, _ callback: Callback, _ data: UnsafeMutableRawPointer?) {
         let start = state.withLock { s -> Bool in
-            s.listeners.append(Listener(object: object, address: address, proc: proc, clientData: data))
+            s.listeners.append(Listener(object: object, address: address, callback: callback, clientData: data))
             defer { s.threadRunning = true }
             return !s.threadRunning
         }
@@ -92,11 +118,32 @@ enum HALListeners {
     }
 
     /// Removes a listener registered with the same arguments (none: nothing happens).
-    static func remove(_ object: AudioObjectID, _ address: AudioObjectPropertyAddress, _ proc: AudioObjectPropertyListenerProc, _ data: UnsafeMutableRawPointer?) {
+    static func remove(_ object: AudioObjectID, _ address: AudioObjectPropertyAddress, _ callback: Callback, _ data: UnsafeMutableRawPointer?) {
         state.withLock { s in
-            if let index = s.listeners.firstIndex(where: { $0.matches(object, proc, address, data) }) {
+            if let index = s.listeners.firstIndex(where: { $0.matches(object, callback, address, .some(data)) }) {
                 s.listeners.remove(at: index)
             }
+            state.broadcast()
+        }
+    }
+
+    /// Removes every listener registered with this object, address and function, whatever
+    /// its client data (the older calls' remove).
+    static func removeAll(_ object: AudioObjectID, _ address: AudioObjectPropertyAddress, _ callback: Callback) {
+        state.withLock { s in
+            s.listeners.removeAll { $0.matches(object, callback, address, nil) }
+            state.broadcast()
+        }
+    }
+
+    /// Tells the listeners of changes this process made (a property it set); the notification
+    /// thread calls them, as it calls them for the changes it finds. Nothing when no listener
+    /// is registered.
+    static func announce(_ changes: [(AudioObjectID, AudioObjectPropertySelector)]) {
+        state.withLock { s in
+            guard s.threadRunning, !s.listeners.isEmpty else { return }
+            s.announced += changes
+            s.changeReported = true
             state.broadcast()
         }
     }
@@ -125,16 +172,17 @@ enum HALListeners {
                 }
             }
             round += 1
-            let keepGoing = state.withLock { s -> Bool in
-                if s.listeners.isEmpty { s.threadRunning = false; return false }
+            let next = state.withLock { s -> [(AudioObjectID, AudioObjectPropertySelector)]? in
+                if s.listeners.isEmpty { s.threadRunning = false; return nil }
                 if !s.changeReported { state.wait(timeoutNanos: interval) }
                 s.changeReported = false
-                if s.listeners.isEmpty { s.threadRunning = false; return false }
-                return true
+                if s.listeners.isEmpty { s.threadRunning = false; return nil }
+                defer { s.announced = [] }
+                return s.announced
             }
-            guard keepGoing else { return }
+            guard let announced = next else { return }
             let now = HALObjects.refresh()
-            deliver(changes(from: previous, to: now))
+            deliver(announced + changes(from: previous, to: now))
             previous = now
         }
     }
@@ -189,12 +237,17 @@ enum HALListeners {
 
         func run() {
             let registered = HALListeners.state.withLock { s in
-                s.listeners.contains { $0.matches(listener.object, listener.proc, listener.address, listener.clientData) }
+                s.listeners.contains { $0.matches(listener.object, listener.callback, listener.address, .some(listener.clientData)) }
             }
             guard registered else { return }
-            var address = AudioObjectPropertyAddress(
-                mSelector: selector, mScope: kAudioObjectPropertyScopeGlobal, mElement: kAudioObjectPropertyElementMain)
-            _ = listener.proc(object, 1, &address, listener.clientData)
+            let scope = listener.address.mScope == kAudioObjectPropertyScopeWildcard ? kAudioObjectPropertyScopeGlobal : listener.address.mScope
+            var address = AudioObjectPropertyAddress(mSelector: selector, mScope: scope, mElement: kAudioObjectPropertyElementMain)
+            switch listener.callback {
+            case .object(let proc): _ = proc(object, 1, &address, listener.clientData)
+            case .hardware(let proc): _ = proc(selector, listener.clientData)
+            case .device(let proc): _ = proc(object, 0, scope == kAudioObjectPropertyScopeInput, selector, listener.clientData)
+            case .stream(let proc): _ = proc(object, 0, selector, listener.clientData)
+            }
         }
     }
 }

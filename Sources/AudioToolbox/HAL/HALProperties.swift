@@ -1,7 +1,9 @@
 import CAudioToolbox
 import AudioDevices
 
-// The properties each object has, their values, and setting them.
+// The properties each object has, their values, and setting them. The system object's,
+// devices' and streams' selectors are answered in HALSystemProperties.swift,
+// HALDeviceProperties.swift and HALStreamProperties.swift.
 
 /// A property found at an address: its value, and whether a program may set it.
 struct HALProperty {
@@ -20,123 +22,67 @@ enum HALProperties {
 
     /// The property at `address` of object `id`. `service`: asked through Audio Hardware
     /// Services, which adds the virtual main volume and balance. `qualifier` is the qualifier
-    /// data given with the call. Throws kAudioHardwareBadObjectError for an unknown object and
+    /// data given with the call. An element other than the main one (or the wildcard) is a
+    /// channel: only the per-channel properties have it, for channels 1 to the scope's count.
+    /// Throws kAudioHardwareBadObjectError for an unknown object and
     /// kAudioHardwareUnknownPropertyError for a property it does not have.
     static func property(
         _ id: AudioObjectID, _ address: AudioObjectPropertyAddress, qualifier: UnsafeRawBufferPointer? = nil, service: Bool = false
     ) throws(HALError) -> HALProperty {
         guard let (object, snapshot) = HALObjects.object(id) else { throw .badObject }
-        guard scopes.contains(address.mScope),
-              address.mElement == kAudioObjectPropertyElementMain || address.mElement == kAudioObjectPropertyElementWildcard
-        else { throw .unknownProperty }
+        guard scopes.contains(address.mScope) else { throw .unknownProperty }
+        let element = address.mElement
+        let channel = element == kAudioObjectPropertyElementMain || element == kAudioObjectPropertyElementWildcard ? nil : element
         let found: HALProperty?
         switch object {
-        case .system: found = try system(address.mSelector, qualifier: qualifier)
-        case .device(let device): found = deviceProperty(address.mSelector, address.mScope, device, snapshot, service: service)
-        case .stream(let device, let direction): found = stream(address.mSelector, device, direction)
+        case .system:
+            if channel == nil { found = try system(address.mSelector, qualifier: qualifier) } else { found = nil }
+        case .device(let device):
+            if let channel {
+                found = deviceChannel(address.mSelector, address.mScope, channel, device)
+            } else {
+                found = try deviceProperty(address.mSelector, address.mScope, device, snapshot, qualifier: qualifier, service: service)
+            }
+        case .stream(let device, let direction):
+            if channel == nil { found = try stream(address.mSelector, device, direction, qualifier: qualifier) } else { found = nil }
         }
         guard let found else { throw .unknownProperty }
         return found
     }
 
-    // MARK: The system object
-
-    private static func system(_ selector: AudioObjectPropertySelector, qualifier: UnsafeRawBufferPointer?) throws(HALError) -> HALProperty? {
-        switch selector {
-        case kAudioObjectPropertyClass: return HALProperty(value: .uint32(kAudioSystemObjectClassID))
-        case kAudioObjectPropertyBaseClass: return HALProperty(value: .uint32(kAudioObjectClassID))
-        case kAudioObjectPropertyOwner: return HALProperty(value: .uint32(kAudioObjectUnknown))
-        case kAudioObjectPropertyName: return HALProperty(value: .string("The Audio System"))
-        case kAudioObjectPropertyManufacturer: return HALProperty(value: .string("swift-audio-queue"))
-        case kAudioHardwarePropertyDevices, kAudioObjectPropertyOwnedObjects:
-            return HALProperty(value: .uint32s(HALObjects.refresh().devices.map(\.id)))
-        case kAudioHardwarePropertyDefaultOutputDevice, kAudioHardwarePropertyDefaultSystemOutputDevice:
-            return HALProperty(value: .uint32(HALObjects.refresh().defaultOutput), settable: true)
-        case kAudioHardwarePropertyDefaultInputDevice:
-            return HALProperty(value: .uint32(HALObjects.refresh().defaultInput), settable: true)
-        case kAudioHardwarePropertyRunLoop:
-            return HALProperty(value: .pointer(HALListeners.runLoopBits), settable: true)
-        case kAudioHardwarePropertyTranslateUIDToDevice:
-            // The UID comes as the qualifier: a CFStringRef.
-            guard let qualifier else { return HALProperty(value: .uint32(kAudioObjectUnknown), qualifierMissing: true) }
-            guard qualifier.count == MemoryLayout<UInt>.size, let base = qualifier.baseAddress else { throw .badSize }
-            let ref = UnsafeRawPointer(bitPattern: base.loadUnaligned(as: UInt.self))
-            guard let ref, let uid = CFObjects.string(ref) else { throw .illegal }
-            return HALProperty(value: .uint32(HALObjects.refresh().device(uid: uid)?.id ?? kAudioObjectUnknown))
-        default:
-            return nil
-        }
+    /// The side of a device a scope asks about: input for the input scope, output for any other.
+    static func direction(_ scope: AudioObjectPropertyScope) -> AudioDeviceDirection {
+        scope == kAudioObjectPropertyScopeInput ? .input : .output
     }
 
-    // MARK: Devices
+    // MARK: Qualifiers
 
-    /// What the device's backend says of its maker (`AudioBackend.manufacturer`).
-    private static func manufacturer(_ backend: String) -> String {
-        AudioBackends.backend(named: backend)?.manufacturer ?? backend
+    /// The class IDs an OwnedObjects qualifier lists (none: every class); a size that is not a
+    /// whole number of AudioClassIDs is kAudioHardwareBadPropertySizeError.
+    static func classes(_ qualifier: UnsafeRawBufferPointer?) throws(HALError) -> [AudioClassID] {
+        guard let qualifier, let base = qualifier.baseAddress else { return [] }
+        guard qualifier.count % 4 == 0 else { throw .badSize }
+        return (0..<qualifier.count / 4).map { base.loadUnaligned(fromByteOffset: 4 * $0, as: AudioClassID.self) }
     }
 
-    private static func deviceProperty(
-        _ selector: AudioObjectPropertySelector, _ scope: AudioObjectPropertyScope, _ device: HALDevice, _ snapshot: HALSnapshot,
-        service: Bool
-    ) -> HALProperty? {
-        let direction: AudioDeviceDirection = scope == kAudioObjectPropertyScopeInput ? .input : .output
-        switch selector {
-        case kAudioObjectPropertyClass: return HALProperty(value: .uint32(kAudioDeviceClassID))
-        case kAudioObjectPropertyBaseClass: return HALProperty(value: .uint32(kAudioObjectClassID))
-        case kAudioObjectPropertyOwner: return HALProperty(value: .uint32(systemObjectID))
-        case kAudioObjectPropertyName: return HALProperty(value: .string(device.name))
-        case kAudioObjectPropertyModelName: return HALProperty(value: .string(device.name))
-        case kAudioObjectPropertyManufacturer: return HALProperty(value: .string(manufacturer(device.backend)))
-        case kAudioDevicePropertyDeviceName: return HALProperty(value: .cString(device.name))
-        case kAudioDevicePropertyDeviceManufacturer: return HALProperty(value: .cString(manufacturer(device.backend)))
-        case kAudioDevicePropertyDeviceUID: return HALProperty(value: .string(device.uid))
-        case kAudioDevicePropertyModelUID: return HALProperty(value: .string(device.backend))
-        case kAudioDevicePropertyTransportType:
-            let hardware = AudioBackends.backend(named: device.backend)?.isHardware ?? false
-            return HALProperty(value: .uint32(hardware ? kAudioDeviceTransportTypeBuiltIn : kAudioDeviceTransportTypeVirtual))
-        case kAudioDevicePropertyDeviceIsAlive: return HALProperty(value: .uint32(1))
-        case kAudioDevicePropertyDeviceIsRunning, kAudioDevicePropertyDeviceIsRunningSomewhere:
-            return HALProperty(value: .uint32(HALObjects.isRunning(device.uid) ? 1 : 0))
-        case kAudioDevicePropertyNominalSampleRate:
-            return HALProperty(value: .float64(device.sampleRate), settable: true)
-        case kAudioDevicePropertyAvailableNominalSampleRates:
-            return HALProperty(value: .ranges([(device.sampleRate, device.sampleRate)]))
-        case kAudioDevicePropertyBufferFrameSize: return HALProperty(value: .uint32(512))
-        case kAudioDevicePropertyBufferFrameSizeRange: return HALProperty(value: .ranges([(512, 512)]))
-        case kAudioDevicePropertyLatency, kAudioDevicePropertySafetyOffset: return HALProperty(value: .uint32(0))
-        case kAudioDevicePropertyStreamConfiguration: return HALProperty(value: .bufferList(channels: device.channels(direction)))
-        case kAudioDevicePropertyStreams:
-            if scope == kAudioObjectPropertyScopeGlobal || scope == kAudioObjectPropertyScopeWildcard {
-                return HALProperty(value: .uint32s([device.stream(.output), device.stream(.input)].compactMap { $0 }))
-            }
-            return HALProperty(value: .uint32s(device.stream(direction).map { [$0] } ?? []))
-        case kAudioDevicePropertyPreferredChannelsForStereo:
-            return device.side(direction) == nil ? nil : HALProperty(value: .uint32s([1, 2]))
-        case kAudioHardwareServiceDeviceProperty_VirtualMainVolume where service:
-            return device.side(direction) == nil ? nil : HALProperty(value: .float32(1))
-        case kAudioHardwareServiceDeviceProperty_VirtualMainBalance where service:
-            return device.side(direction) == nil ? nil : HALProperty(value: .float32(0.5))
-        default:
-            return nil
-        }
+    /// Whether objects of `classID` (whose base class is AudioObject) pass a class qualifier.
+    static func passes(_ classID: AudioClassID, _ qualifier: [AudioClassID]) -> Bool {
+        qualifier.isEmpty || qualifier.contains(classID) || qualifier.contains(kAudioObjectClassID)
+            || qualifier.contains(kAudioObjectClassIDWildcard)
     }
 
-    // MARK: Streams
-
-    private static func stream(_ selector: AudioObjectPropertySelector, _ device: HALDevice, _ direction: AudioDeviceDirection) -> HALProperty? {
-        switch selector {
-        case kAudioObjectPropertyClass: return HALProperty(value: .uint32(kAudioStreamClassID))
-        case kAudioObjectPropertyBaseClass: return HALProperty(value: .uint32(kAudioObjectClassID))
-        case kAudioObjectPropertyOwner: return HALProperty(value: .uint32(device.id))
-        case kAudioObjectPropertyName: return HALProperty(value: .string(device.name))
-        case kAudioStreamPropertyDirection: return HALProperty(value: .uint32(direction == .input ? 1 : 0))
-        case kAudioStreamPropertyStartingChannel: return HALProperty(value: .uint32(1))
-        case kAudioStreamPropertyLatency: return HALProperty(value: .uint32(0))
-        case kAudioStreamPropertyVirtualFormat, kAudioStreamPropertyPhysicalFormat:
-            return HALProperty(value: .floatFormat(sampleRate: device.sampleRate, channels: device.channels(direction) ?? 2))
-        default:
-            return nil
-        }
+    /// A property whose qualifier is one CFStringRef, translated by `translate`; without a
+    /// qualifier it exists but reads as kAudioHardwareBadPropertySizeError, a qualifier of
+    /// another size is kAudioHardwareBadPropertySizeError, one that is not a string
+    /// kAudioHardwareIllegalOperationError.
+    static func stringQualified(
+        _ qualifier: UnsafeRawBufferPointer?, _ translate: (String) -> AudioObjectID
+    ) throws(HALError) -> HALProperty {
+        guard let qualifier else { return HALProperty(value: .uint32(kAudioObjectUnknown), qualifierMissing: true) }
+        guard qualifier.count == MemoryLayout<UInt>.size, let base = qualifier.baseAddress else { throw .badSize }
+        let ref = UnsafeRawPointer(bitPattern: base.loadUnaligned(as: UInt.self))
+        guard let ref, let text = CFObjects.string(ref) else { throw .illegal }
+        return HALProperty(value: .uint32(translate(text)))
     }
 
     // MARK: Setting
@@ -149,24 +95,67 @@ enum HALProperties {
         let found = try property(id, address, qualifier: qualifier, service: service)
         guard found.settable else { throw .illegal }
         guard data.count == found.value.size, let base = data.baseAddress else { throw .badSize }
-        switch (id, address.mSelector) {
-        case (systemObjectID, kAudioHardwarePropertyRunLoop):
+        guard let (object, _) = HALObjects.object(id) else { throw .badObject }
+        switch object {
+        case .system:
+            try setSystem(address.mSelector, base)
+        case .device(let device):
+            try setDevice(address.mSelector, direction(address.mScope), device, base)
+        case .stream(let device, let direction):
+            try HALDeviceSettings.setStreamFormat(base.loadUnaligned(as: AudioStreamBasicDescription.self), of: device, direction: direction)
+            formatChanged(device)
+        }
+    }
+
+    private static func setSystem(_ selector: AudioObjectPropertySelector, _ base: UnsafeRawPointer) throws(HALError) {
+        switch selector {
+        case kAudioHardwarePropertyRunLoop:
             let bits = base.loadUnaligned(as: UInt.self)
             guard bits == 0 || RunLoop.from(CFRunLoopRef(bitPattern: bits)) != nil else { throw .illegal }
             HALListeners.setRunLoop(bits)
-        case (systemObjectID, kAudioHardwarePropertyDefaultInputDevice):
+        case kAudioHardwarePropertyDefaultInputDevice:
             try setDefault(base.loadUnaligned(as: UInt32.self), .input)
-        case (systemObjectID, _):
+        default:
             try setDefault(base.loadUnaligned(as: UInt32.self), .output)
-        case (_, kAudioDevicePropertyNominalSampleRate):
-            // The rate a device runs at is its server's or card's choice; a queue's stream is
-            // converted to it. Only the rate it has already is accepted.
-            guard case .float64(let rate) = found.value, base.loadUnaligned(as: Double.self) == rate else {
-                throw HALError(status: kAudioDeviceUnsupportedFormatError)
-            }
+        }
+    }
+
+    private static func setDevice(
+        _ selector: AudioObjectPropertySelector, _ direction: AudioDeviceDirection, _ device: HALDevice, _ base: UnsafeRawPointer
+    ) throws(HALError) {
+        switch selector {
+        case kAudioDevicePropertyNominalSampleRate:
+            try HALDeviceSettings.setSampleRate(base.loadUnaligned(as: Double.self), of: device)
+            formatChanged(device)
+        case kAudioDevicePropertyBufferFrameSize:
+            try HALDeviceSettings.setBufferFrameSize(base.loadUnaligned(as: UInt32.self), of: device.id)
+            HALListeners.announce([(device.id, kAudioDevicePropertyBufferFrameSize), (device.id, kAudioDevicePropertyBufferSize)])
+        case kAudioDevicePropertyBufferSize:
+            // Bytes of the scope's stream: a whole number of its frames.
+            guard let format = HALDeviceSettings.streamFormat(of: device, direction: direction) else { throw .unknownProperty }
+            let bytes = base.loadUnaligned(as: UInt32.self)
+            guard format.mBytesPerFrame > 0, bytes % format.mBytesPerFrame == 0 else { throw .illegal }
+            try HALDeviceSettings.setBufferFrameSize(bytes / format.mBytesPerFrame, of: device.id)
+            HALListeners.announce([(device.id, kAudioDevicePropertyBufferFrameSize), (device.id, kAudioDevicePropertyBufferSize)])
+        case kAudioDevicePropertyStreamFormat:
+            try HALDeviceSettings.setStreamFormat(base.loadUnaligned(as: AudioStreamBasicDescription.self), of: device, direction: direction)
+            formatChanged(device)
         default:
             throw .illegal
         }
+    }
+
+    /// Tells the listeners that `device`'s rate, and so its streams' formats, may have changed.
+    private static func formatChanged(_ device: HALDevice) {
+        var changes: [(AudioObjectID, AudioObjectPropertySelector)] = [
+            (device.id, kAudioDevicePropertyNominalSampleRate), (device.id, kAudioDevicePropertyStreamFormat),
+        ]
+        for direction in [AudioDeviceDirection.output, .input] {
+            guard let stream = device.stream(direction) else { continue }
+            changes.append((stream, kAudioStreamPropertyVirtualFormat))
+            changes.append((stream, kAudioStreamPropertyPhysicalFormat))
+        }
+        HALListeners.announce(changes)
     }
 
     /// Makes device `id` the default for `direction`: a no-op for the default already, the

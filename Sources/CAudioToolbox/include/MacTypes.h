@@ -1,9 +1,10 @@
 /*
  * MacTypes.h — the basic Mac types and constants with Apple's names and 64-bit widths: the
  * fixed-width integers, Float32/Float64, Boolean, OSStatus, OSErr, FourCharCode, OSType, Ptr,
- * Handle, Pascal strings, UniChar, noErr. Not provided: nil (a macro that would break C and C++
- * code using the name), the QuickDraw structs (Point, Rect), Float80/Float96, and the debugging
- * functions (Debugger, DebugStr).
+ * Handle, Pascal strings, UniChar, noErr, and nil as Apple's header defines it (nullptr in C++
+ * where Clang or GCC has it, a null pointer constant otherwise; Nil, which a Mac's programs get
+ * from the Objective-C headers its frameworks include, the same). Not provided: the QuickDraw
+ * structs (Point, Rect), Float80/Float96, and the debugging functions (Debugger, DebugStr).
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -25,6 +26,30 @@ extern "C" {
 #endif
 #ifndef FALSE
     #define FALSE 0
+#endif
+
+/* As Apple's MacTypes.h: nullptr where the C++ compiler has it, otherwise the system's null
+   pointer constant (__null in C++, a null void pointer in C). Swift has nil of its own. */
+#if !defined(__swift__)
+    #if defined(__cplusplus)
+        #define __AT_NULL_POINTER __null
+    #else
+        #define __AT_NULL_POINTER ((void *)0)
+    #endif
+    #ifndef nil
+        #if defined(__has_feature)
+            #if __has_feature(cxx_nullptr)
+                #define nil nullptr
+            #else
+                #define nil __AT_NULL_POINTER
+            #endif
+        #else
+            #define nil __AT_NULL_POINTER
+        #endif
+    #endif
+    #ifndef Nil
+        #define Nil __AT_NULL_POINTER
+    #endif
 #endif
 
 typedef unsigned char UInt8;
@@ -115,7 +140,7 @@ typedef const unsigned char *ConstStr15Param;
 
 /* noErr is an OSStatus to Swift (and has the type's width in C++), as on a Mac. */
 #if defined(__clang__) || (defined(__cplusplus) && __cplusplus >= 201103L)
-enum : OSStatus {
+__extension__ enum : OSStatus {
 #else
 enum {
 #endif

@@ -2,7 +2,8 @@
  * abi_check_cf.h — the part of abi_check.c for <MacTypes.h>, <CoreServices/CoreServices.h> and
  * the CoreFoundation headers: type widths, struct layouts and constants, from Apple's SDK
  * (MacOSX10.15.sdk: MacTypes.h, MacErrors.h, Files.h, CFBase.h, CFByteOrder.h, CFString.h,
- * CFURL.h). Included by abi_check.c, whose check macros it uses.
+ * CFURL.h, CFRunLoop.h, CFDate.h, CFNotificationCenter.h), and System Sound Services' constants
+ * (AudioServices.h). Included by abi_check.c, whose check macros it uses.
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -94,4 +95,40 @@ static void checkMacTypesAndCoreFoundation(void) {
     CONST_S64(kCFURLHFSPathStyle, 1);
     CONST_S32(kCFRunLoopRunStopped, 2);
     CONST_S32(kCFRunLoopRunTimedOut, 3);
+
+    /* CFRunLoop.h timers, CFDate.h, CFNotificationCenter.h (Apple's LP64 layouts and values). */
+    STRUCT(CFRunLoopTimerContext, 40, 8);
+    FIELD(CFRunLoopTimerContext, version, 0, 8);
+    FIELD(CFRunLoopTimerContext, info, 8, 8);
+    FIELD(CFRunLoopTimerContext, retain, 16, 8);
+    FIELD(CFRunLoopTimerContext, release, 24, 8);
+    FIELD(CFRunLoopTimerContext, copyDescription, 32, 8);
+    WIDTH(CFAbsoluteTime, 8);
+    WIDTH(CFTimeInterval, 8);
+    WIDTH(CFNotificationSuspensionBehavior, 8);
+    CONST_S64(CFNotificationSuspensionBehaviorDrop, 1);
+    CONST_S64(CFNotificationSuspensionBehaviorCoalesce, 2);
+    CONST_S64(CFNotificationSuspensionBehaviorHold, 3);
+    CONST_S64(CFNotificationSuspensionBehaviorDeliverImmediately, 4);
+    CONST_U32(kCFNotificationDeliverImmediately, 1);
+    CONST_U32(kCFNotificationPostToAllSessions, 2);
+    check("kCFAbsoluteTimeIntervalSince1970", (unsigned long long)kCFAbsoluteTimeIntervalSince1970, 978307200ULL);
+    check("kCFAbsoluteTimeIntervalSince1904", (unsigned long long)kCFAbsoluteTimeIntervalSince1904, 3061152000ULL);
+
+    /* AudioServices.h, System Sound Services. */
+    WIDTH(SystemSoundID, 4);
+    WIDTH(AudioServicesPropertyID, 4);
+    CONST_S32(kAudioServicesNoError, 0);
+    CONST_S32(kAudioServicesUnsupportedPropertyError, 0x7074793F); /* 'pty?' */
+    CONST_S32(kAudioServicesBadPropertySizeError, 0x2173697A);     /* '!siz' */
+    CONST_S32(kAudioServicesBadSpecifierSizeError, 0x21737063);    /* '!spc' */
+    CONST_S32(kAudioServicesSystemSoundUnspecifiedError, -1500);
+    CONST_S32(kAudioServicesSystemSoundClientTimedOutError, -1501);
+    CONST_S32(kAudioServicesSystemSoundExceededMaximumDurationError, -1502);
+    CONST_U32(kSystemSoundID_UserPreferredAlert, 0x00001000);
+    CONST_U32(kSystemSoundID_FlashScreen, 0x00000FFE);
+    CONST_U32(kSystemSoundID_Vibrate, 0x00000FFF);
+    CONST_U32(kUserPreferredAlert, 0x00001000);
+    CONST_U32(kAudioServicesPropertyIsUISound, 0x69737569);                 /* 'isui' */
+    CONST_U32(kAudioServicesPropertyCompletePlaybackIfAppDies, 0x69666469); /* 'ifdi' */
 }

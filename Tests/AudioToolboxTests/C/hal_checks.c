@@ -17,6 +17,21 @@ static OSStatus noteChange(AudioObjectID o, UInt32 n, const AudioObjectPropertyA
     return noErr;
 }
 
+static OSStatus noteSystemChange(AudioHardwarePropertyID selector, void *data) {
+    (void)selector; (void)data;
+    return noErr;
+}
+
+static OSStatus noteDeviceChange(AudioDeviceID device, UInt32 channel, Boolean isInput, AudioDevicePropertyID selector, void *data) {
+    (void)device; (void)channel; (void)isInput; (void)selector; (void)data;
+    return noErr;
+}
+
+static OSStatus noteStreamChange(AudioStreamID stream, UInt32 channel, AudioDevicePropertyID selector, void *data) {
+    (void)stream; (void)channel; (void)selector; (void)data;
+    return noErr;
+}
+
 void halErrors(int *passed, int *failed);
 
 void halErrors(int *passed, int *failed) {
@@ -146,4 +161,40 @@ void halErrors(int *passed, int *failed) {
     EXPECT(value == 1, "the default output is alive");
     EXPECT_STATUS(AudioDeviceGetPropertyInfo(bogus, 0, true, kAudioDevicePropertyStreamConfiguration, &size, NULL), kAudioHardwareBadObjectError);
     EXPECT_STATUS(AudioDeviceGetPropertyInfo(device, 0, false, 0x7A7A7A7A, &size, NULL), kAudioHardwareUnknownPropertyError);
+    EXPECT_STATUS(AudioHardwareSetProperty(kAudioHardwarePropertyDevices, sizeof value, &value), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioHardwareSetProperty(kAudioHardwarePropertyDefaultOutputDevice, sizeof value, NULL), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioHardwareSetProperty(kAudioHardwarePropertyDefaultOutputDevice, 3, &value), kAudioHardwareBadPropertySizeError);
+    EXPECT_STATUS(AudioHardwareAddPropertyListener(kAudioHardwarePropertyDevices, NULL, NULL), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioHardwareRemovePropertyListener(kAudioHardwarePropertyDevices, NULL), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioHardwareRemovePropertyListener(kAudioHardwarePropertyDevices, noteSystemChange), kAudioHardwareNoError);
+    EXPECT_STATUS(AudioHardwareAddPropertyListener(kAudioHardwarePropertyDevices, noteSystemChange, NULL), kAudioHardwareNoError);
+    EXPECT_STATUS(AudioHardwareRemovePropertyListener(kAudioHardwarePropertyDevices, noteSystemChange), kAudioHardwareNoError);
+    EXPECT_STATUS(AudioHardwareAddRunLoopSource(NULL), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioDeviceSetProperty(bogus, NULL, 0, false, kAudioDevicePropertyBufferFrameSize, sizeof value, &value), kAudioHardwareBadObjectError);
+    EXPECT_STATUS(AudioDeviceSetProperty(device, NULL, 0, false, kAudioDevicePropertyBufferFrameSize, sizeof value, NULL), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioDeviceSetProperty(device, NULL, 0, false, kAudioDevicePropertyDeviceIsAlive, sizeof value, &value), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioDeviceSetProperty(device, NULL, 0, false, kAudioDevicePropertyBufferFrameSize, 2, &value), kAudioHardwareBadPropertySizeError);
+    value = 0; /* no buffer of no frames */
+    EXPECT_STATUS(AudioDeviceSetProperty(device, NULL, 0, false, kAudioDevicePropertyBufferFrameSize, sizeof value, &value), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioDeviceAddPropertyListener(bogus, 0, false, kAudioDevicePropertyDeviceIsAlive, noteDeviceChange, NULL), kAudioHardwareBadObjectError);
+    EXPECT_STATUS(AudioDeviceAddPropertyListener(device, 0, false, kAudioDevicePropertyDeviceIsAlive, NULL, NULL), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioDeviceRemovePropertyListener(device, 0, false, kAudioDevicePropertyDeviceIsAlive, NULL), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioDeviceRemovePropertyListener(device, 0, false, kAudioDevicePropertyDeviceIsAlive, noteDeviceChange), kAudioHardwareNoError);
+    size = sizeof value;
+    EXPECT_STATUS(AudioStreamGetProperty(bogus, 0, kAudioStreamPropertyDirection, &size, &value), kAudioHardwareBadObjectError);
+    EXPECT_STATUS(AudioStreamGetPropertyInfo(bogus, 0, kAudioStreamPropertyDirection, &size, NULL), kAudioHardwareBadObjectError);
+    EXPECT_STATUS(AudioStreamSetProperty(bogus, NULL, 0, kAudioStreamPropertyDirection, sizeof value, &value), kAudioHardwareBadObjectError);
+    EXPECT_STATUS(AudioStreamAddPropertyListener(bogus, 0, kAudioStreamPropertyVirtualFormat, noteStreamChange, NULL), kAudioHardwareBadObjectError);
+    EXPECT_STATUS(AudioStreamAddPropertyListener(bogus, 0, kAudioStreamPropertyVirtualFormat, NULL, NULL), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioStreamRemovePropertyListener(bogus, 0, kAudioStreamPropertyVirtualFormat, noteStreamChange), kAudioHardwareNoError);
+    /* A channel past the device's last has no properties; channel 1 has a name. */
+    size = sizeof value;
+    EXPECT_STATUS(AudioDeviceGetProperty(device, 4096, false, kAudioDevicePropertyChannelName, &size, &value), kAudioHardwareUnknownPropertyError);
+
+    /* Aggregate devices and block listeners: declared, unsupported. */
+    AudioObjectID aggregate = 9;
+    EXPECT_STATUS(AudioHardwareCreateAggregateDevice(NULL, &aggregate), kAudioHardwareIllegalOperationError);
+    EXPECT_STATUS(AudioHardwareDestroyAggregateDevice(bogus), kAudioHardwareBadObjectError);
+    EXPECT_STATUS(AudioHardwareDestroyAggregateDevice(device), kAudioHardwareUnsupportedOperationError);
+    EXPECT_STATUS(AudioHardwareUnload(), kAudioHardwareNoError);
 }

@@ -24,12 +24,7 @@ typedef struct AudioFormatInfo {
     UInt32 mMagicCookieSize;
 } AudioFormatInfo;
 
-/* One format a stream can be decoded as (kAudioFormatProperty_FormatList, and the format lists
-   of files and streams). */
-typedef struct AudioFormatListItem {
-    AudioStreamBasicDescription mASBD;
-    AudioChannelLayoutTag mChannelLayoutTag;
-} AudioFormatListItem;
+/* AudioFormatListItem, one format a stream can be decoded as, is in <CoreAudio/CoreAudioTypes.h>. */
 
 CF_ENUM(AudioFormatPropertyID) {
     kAudioFormatProperty_FormatInfo = 0x666D7469,                  /* 'fmti' */

@@ -2,7 +2,9 @@
  * AudioToolbox.h — Apple's AudioToolbox C API on Linux: Audio Queue Services, Audio File
  * Services, Audio File Stream Services, Extended Audio File Services and Audio Format Services
  * (with the audio converter properties a queue answers), and the CoreFoundation subset their
- * programs use.
+ * programs use; and, as Apple's umbrella includes them, the audio unit headers' types and
+ * constants (AudioComponent.h, AUComponent.h, AudioOutputUnit.h, AudioUnitProperties.h,
+ * AudioUnitParameters.h, MusicDevice.h; not <AudioToolbox/AudioUnit.h> itself).
  * Compile and link with the flags `Scripts/audiotoolbox-config --cflags --libs` prints.
  *
  * swift-audio-queue. Apache License 2.0.
@@ -19,5 +21,11 @@
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
 #include <AudioToolbox/AudioServices.h>
+#include <AudioToolbox/AudioComponent.h>
+#include <AudioToolbox/AUComponent.h>
+#include <AudioToolbox/AudioOutputUnit.h>
+#include <AudioToolbox/AudioUnitProperties.h>
+#include <AudioToolbox/AudioUnitParameters.h>
+#include <AudioToolbox/MusicDevice.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */

@@ -67,6 +67,16 @@
     #define __CF_OPTIONS_SWIFT_UNAVAILABLE
 #endif
 
+/* Enumerations with a fixed underlying type are an extension of C before C23, and enumerators
+   beyond int's range (0x80000000 flags, 0xFFFFFFFF labels) one of ISO C: what Apple's API is
+   written with. `__extension__` keeps -pedantic from warning of them in the declarations
+   themselves, as it would not of a Mac's system headers. */
+#if defined(__GNUC__) || defined(__clang__)
+    #define __CF_EXTENSION __extension__
+#else
+    #define __CF_EXTENSION
+#endif
+
 #define __CF_ENUM_GET_MACRO(_1, _2, NAME, ...) NAME
 #if (defined(__cplusplus) && __cplusplus >= 201103L && (__has_extension(cxx_strong_enums) || __has_feature(objc_fixed_enum))) \
     || (!defined(__cplusplus) && (__has_feature(objc_fixed_enum) || __has_extension(cxx_fixed_enum)))
@@ -76,21 +86,21 @@
 #endif
 
 #if __CF_ENUM_FIXED_IS_AVAILABLE
-    #define __CF_NAMED_ENUM(_type, _name) int __CF_ENUM_##_name; enum __CF_ENUM_ATTRIBUTES _name : _type; typedef enum _name _name; enum _name : _type
-    #define __CF_ANON_ENUM(_type) enum __CF_ENUM_ATTRIBUTES : _type
-    #define CF_CLOSED_ENUM(_type, _name) int __CF_ENUM_##_name; enum __CF_CLOSED_ENUM_ATTRIBUTES _name : _type; typedef enum _name _name; enum _name : _type
+    #define __CF_NAMED_ENUM(_type, _name) int __CF_ENUM_##_name; __CF_EXTENSION enum __CF_ENUM_ATTRIBUTES _name : _type; typedef enum _name _name; __CF_EXTENSION enum _name : _type
+    #define __CF_ANON_ENUM(_type) __CF_EXTENSION enum __CF_ENUM_ATTRIBUTES : _type
+    #define CF_CLOSED_ENUM(_type, _name) int __CF_ENUM_##_name; __CF_EXTENSION enum __CF_CLOSED_ENUM_ATTRIBUTES _name : _type; typedef enum _name _name; __CF_EXTENSION enum _name : _type
     #if defined(__cplusplus)
         #define CF_OPTIONS(_type, _name) __CF_OPTIONS_SWIFT_UNAVAILABLE _type _name; enum __CF_OPTIONS_ATTRIBUTES : _name
     #else
-        #define CF_OPTIONS(_type, _name) int __CF_OPTIONS_##_name; enum __CF_OPTIONS_ATTRIBUTES _name : _type; typedef enum _name _name; enum _name : _type
+        #define CF_OPTIONS(_type, _name) int __CF_OPTIONS_##_name; __CF_EXTENSION enum __CF_OPTIONS_ATTRIBUTES _name : _type; typedef enum _name _name; __CF_EXTENSION enum _name : _type
     #endif
 #else
     /* No fixed underlying types (C with GCC, C++03): the type is the integer type, the
        enumeration unnamed. */
-    #define __CF_NAMED_ENUM(_type, _name) _type _name; enum
-    #define __CF_ANON_ENUM(_type) enum
-    #define CF_CLOSED_ENUM(_type, _name) _type _name; enum
-    #define CF_OPTIONS(_type, _name) _type _name; enum
+    #define __CF_NAMED_ENUM(_type, _name) _type _name; __CF_EXTENSION enum
+    #define __CF_ANON_ENUM(_type) __CF_EXTENSION enum
+    #define CF_CLOSED_ENUM(_type, _name) _type _name; __CF_EXTENSION enum
+    #define CF_OPTIONS(_type, _name) _type _name; __CF_EXTENSION enum
 #endif
 
 /* CF_ENUM(_type) { ... }; or typedef CF_ENUM(_type, _name) { ... }; */

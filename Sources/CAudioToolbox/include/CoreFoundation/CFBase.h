@@ -95,6 +95,8 @@ typedef ATTypePointer CFTypeRef;
 typedef ATAllocatorPointer CFAllocatorRef;
 typedef ATStringPointer CFStringRef;
 typedef ATMutableStringPointer CFMutableStringRef;
+/* A property list value (a string, number, boolean, data, array or dictionary). */
+typedef CFTypeRef CFPropertyListRef;
 
 /* A range of items: its first index and its count. */
 typedef struct {

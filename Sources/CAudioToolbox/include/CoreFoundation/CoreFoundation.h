@@ -46,4 +46,11 @@
 #include <CoreFoundation/CFArray.h>
 #include <CoreFoundation/CFDictionary.h>
 
+/* Dates, notification centres, preferences (kept in memory for the process) and the main
+   bundle. */
+#include <CoreFoundation/CFDate.h>
+#include <CoreFoundation/CFNotificationCenter.h>
+#include <CoreFoundation/CFPreferences.h>
+#include <CoreFoundation/CFBundle.h>
+
 #endif /* __COREFOUNDATION_COREFOUNDATION__ */

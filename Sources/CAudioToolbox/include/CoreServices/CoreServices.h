@@ -1,8 +1,10 @@
 /*
  * CoreServices.h — the part of Apple's CoreServices that AudioToolbox programs use: the File
- * Manager's permission constants (fsRdPerm, which programs pass to AudioFileOpenURL) and
- * paramErr, with the types of <MacTypes.h> and the CoreFoundation subset. The rest of
- * CoreServices (File Manager functions, Launch Services, …) is not provided.
+ * Manager's permission constants (fsRdPerm, which programs pass to AudioFileOpenURL), the classic
+ * result codes of <CarbonCore/MacErrors.h> (paramErr, eofErr, fnfErr, …) and the Component
+ * Manager's types of <CarbonCore/Components.h>, with the types of <MacTypes.h> and the
+ * CoreFoundation subset. The rest of CoreServices (File Manager functions, Launch Services, …)
+ * is not provided.
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -12,18 +14,12 @@
 #include <MacTypes.h>
 #include <CoreFoundation/CoreFoundation.h>
 
-/* MacErrors.h */
-#if defined(__clang__) || (defined(__cplusplus) && __cplusplus >= 201103L)
-enum : OSStatus {
-#else
-enum {
-#endif
-    paramErr = -50
-};
+#include <CarbonCore/MacErrors.h>
+#include <CarbonCore/Components.h>
 
 /* Files.h: permissions of the Carbon File Manager. */
 #if defined(__clang__) || (defined(__cplusplus) && __cplusplus >= 201103L)
-enum : SInt8 {
+__extension__ enum : SInt8 {
 #else
 enum {
 #endif
