@@ -94,6 +94,11 @@ final class IOProcDevice: @unchecked Sendable {
     /// Whether the device runs: an IOProc of it, or the device itself, is started.
     var isRunning: Bool { table.withLock { $0.running } }
 
+    /// Whether the device runs or still plays out what its IOProcs gave it before they
+    /// stopped (`kAudioDevicePropertyDeviceIsRunning`): a program that waits for the device
+    /// to stop and then exits has heard everything.
+    var isRunningOrPlayingOut: Bool { isRunning || hasSession.load(ordering: .acquiring) }
+
     // MARK: Registrations
 
     /// Registers `proc` under `key`. False when the table is full.
@@ -253,9 +258,10 @@ enum IOProcDevices {
         }
     }
 
-    /// Whether an IOProc of the device with `uid`, or the device itself, is started.
+    /// Whether an IOProc of the device with `uid`, or the device itself, is started, or the
+    /// device still plays out what they gave it.
     static func isRunning(uid: String) -> Bool {
         let devices = table.withLock { Array($0.values) }
-        return devices.contains { $0.uid == uid && $0.isRunning }
+        return devices.contains { $0.uid == uid && $0.isRunningOrPlayingOut }
     }
 }

@@ -1,6 +1,7 @@
 import CAudioToolbox
 import AudioDevices
 import Synchronization
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,6 +50,8 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
     /// Frames of `inputSamples` recorded (input-driven).
     private var inputFill = 0
     private var cycle: Int64 = 0
+    /// Signalled when the output side has ended (played out the last cycle) or failed.
+    private let outputEnded = DispatchSemaphore(value: 0)
     private var hostOfZero: UInt64 = 0
 
     init(owner: IOProcDevice, frames: Int, rate: Double, outputChannels: Int, inputChannels: Int) {
@@ -113,6 +116,9 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
     /// the output side plays out first (a few cycles at most).
     func stop() {
         input?.stop(drain: false)
+        // Nothing of the device is started: the output plays the rest of the last cycle, ends
+        // by itself and says so; a stop before that would leave the rest unwritten.
+        if output != nil { _ = outputEnded.wait(timeout: .now() + 2) }
         output?.stop(drain: true)
         input?.close()
         output?.close()
@@ -122,10 +128,13 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
 
     // MARK: The output side drives
 
+    /// The device's audio, a cycle at a time. Once nothing of the device is started, the rest
+    /// of the last cycle is the end of the stream: the backend plays it out and stops.
     func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int) -> Int {
         var done = 0
         while done < frameCount {
             if mixPosition == frames {
+                if !owner.isRunning { return done }
                 runCycle()
                 mixPosition = 0
             }
@@ -137,7 +146,9 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         return frameCount
     }
 
-    func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {}
+    func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
+        if event.kind == .stopped || event.kind == .failed { outputEnded.signal() }
+    }
 
     // MARK: The input side records
 
