@@ -31,7 +31,7 @@ public struct PulseBackend: AudioDefaultDeviceSetting, AudioDeviceChangeReportin
 
     /// Every sink (output) and source (input, monitors included), the server's defaults marked,
     /// with their descriptions, channel counts and rates (and, on PipeWire's PulseAudio server,
-    /// `pipewire` as their ``AudioDeviceInfo/nativeBackend``). While a ``reportChanges(_:)``
+    /// `pipewire` as their `AudioDeviceInfo.nativeBackend`). While a ``reportChanges(_:)``
     /// subscription is held, the sinks and sources are kept between the server's events, and a
     /// listing costs one round trip (the defaults'), after which every event sent before it has
     /// been seen.
