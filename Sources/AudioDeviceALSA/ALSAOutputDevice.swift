@@ -16,8 +16,9 @@ import Musl
 ///
 /// Between ``start(source:)`` and ``stop(drain:)`` a dedicated thread renders a period at a
 /// time from the source and writes it to the PCM. Playback begins as soon as the first period
-/// is written. The thread allocates nothing and takes no lock the program can hold; an xrun is
-/// recovered from and reported as `AudioDeviceEvent.underrun`.
+/// is written. Audio the source is late with is waited for while the PCM still has more than
+/// two periods to play. The thread allocates nothing and takes no lock the program can hold;
+/// an xrun is recovered from and reported as `AudioDeviceEvent.underrun`.
 public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked Sendable {
     /// Frames taken from the source.
     private let rendered = Atomic<Int64>(0)
@@ -37,7 +38,8 @@ public final class ALSAOutputDevice: ALSADevice, AudioOutputDevice, @unchecked S
     /// Opens ALSA PCM `name` for playback of interleaved Float32 at `sampleRate` with `channels`.
     ///
     /// `bufferFrames` is how much audio the caller keeps ahead: the period is about a quarter
-    /// of it (256 to 4096 frames) and the PCM buffers about four periods.
+    /// of it (256 to 4096 frames) and the PCM buffers about four periods, and at least a
+    /// quarter of a second when it has a clock (a sound card, a sound server's PCM).
     ///
     /// - Throws: `AudioDeviceError` `.notFound` when there is no such PCM, `.openFailed` when
     ///   it exists but cannot be opened (busy, no permission, no server), `.formatNotSupported`
