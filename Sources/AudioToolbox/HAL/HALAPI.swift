@@ -10,14 +10,7 @@ import Glibc
 
 private let illegal = kAudioHardwareIllegalOperationError
 
-private func status(_ body: () throws(HALError) -> Void) -> OSStatus {
-    do throws(HALError) {
-        try body()
-        return kAudioHardwareNoError
-    } catch {
-        return error.status
-    }
-}
+private func status(_ body: () throws(HALError) -> Void) -> OSStatus { HALError.status(body) }
 
 private func qualifierBytes(_ size: UInt32, _ data: UnsafeRawPointer?) -> UnsafeRawBufferPointer? {
     guard let data, size > 0 else { return nil }

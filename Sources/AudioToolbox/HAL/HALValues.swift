@@ -12,6 +12,16 @@ struct HALError: Error {
     static let unspecified = HALError(status: kAudioHardwareUnspecifiedError)
     static let unsupported = HALError(status: kAudioHardwareUnsupportedOperationError)
     static let unsupportedFormat = HALError(status: kAudioDeviceUnsupportedFormatError)
+
+    /// What a C function returns for `body`: kAudioHardwareNoError, or the code it threw.
+    static func status(_ body: () throws(HALError) -> Void) -> OSStatus {
+        do throws(HALError) {
+            try body()
+            return kAudioHardwareNoError
+        } catch {
+            return error.status
+        }
+    }
 }
 
 /// What a translation property (an AudioValueTranslation the caller fills) translates.

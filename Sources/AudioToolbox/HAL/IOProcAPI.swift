@@ -7,14 +7,7 @@ import Locking
 // device does not know, kAudioHardwareIllegalOperationError; the time of a device that is not
 // running, kAudioHardwareNotRunningError.
 
-private func status(_ body: () throws(HALError) -> Void) -> OSStatus {
-    do throws(HALError) {
-        try body()
-        return kAudioHardwareNoError
-    } catch {
-        return error.status
-    }
-}
+private func status(_ body: () throws(HALError) -> Void) -> OSStatus { HALError.status(body) }
 
 private func key(_ proc: AudioDeviceIOProcID) -> UInt { UInt(bitPattern: unsafeBitCast(proc, to: UnsafeRawPointer.self)) }
 
