@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "AudioDevicePipeWire", targets: ["AudioDevicePipeWire"]),
         .library(name: "AudioTimePitch", targets: ["AudioTimePitch"]),
         .library(name: "AudioQueueServices", targets: ["AudioQueueServices"]),
+        .library(name: "AudioUnitServices", targets: ["AudioUnitServices"]),
         .library(name: "AudioQueueKit", targets: ["AudioQueueKit"]),
         .library(name: "AudioCodecKit", targets: ["AudioCodecKit"]),
         // Apple's C API: libAudioToolbox.so and the headers in Sources/CAudioToolbox/include.
@@ -106,6 +107,12 @@ let package = Package(
         .target(
             name: "AudioQueueServices",
             dependencies: ["AudioCore", "AudioCodecs", "AudioConverterServices", "AudioDevices", "AudioTimePitch", "Locking"],
+            swiftSettings: strict
+        ),
+        // Audio units: components, output units over the devices, the converter and mixer units, graphs.
+        .target(
+            name: "AudioUnitServices",
+            dependencies: ["AudioCore", "AudioCodecs", "AudioConverterServices", "AudioDevices", "Locking"],
             swiftSettings: strict
         ),
         // The codecs of the package's own modules, registered in one call (no devices, no queues).

@@ -44,7 +44,7 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
     private let stamps: UnsafeMutablePointer<CAudioToolbox.AudioTimeStamp>
     private let slots: UnsafeMutablePointer<IOProcRegistration>
     /// Recorded input waiting for the output side's cycle (a device with both sides).
-    private let ring: IOProcInputRing?
+    private let ring: SampleRing?
     /// Frames of `mix` the output has taken.
     private var mixPosition: Int
     /// Frames of `inputSamples` recorded (input-driven).
@@ -71,7 +71,7 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         stamps = .allocate(capacity: 3)
         stamps.initialize(repeating: CAudioToolbox.AudioTimeStamp(), count: 3)
         slots = .allocate(capacity: IOProcDevice.capacity)
-        ring = outputChannels > 0 && inputChannels > 0 ? IOProcInputRing(samples: frames * inputChannels * 16) : nil
+        ring = outputChannels > 0 && inputChannels > 0 ? SampleRing(samples: frames * inputChannels * 16) : nil
         mixPosition = frames
     }
 
@@ -234,40 +234,5 @@ final class IOProcSession: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         }
         cycle += 1
         owner.clock.leaveCycle(cycles: cycle)
-    }
-}
-
-/// Recorded samples on their way from a device's input side to the cycle its output side
-/// runs: one writer (the input's I/O thread), one reader (the output's), no lock.
-final class IOProcInputRing: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<Float>
-    private let capacity: Int
-    private let written = Atomic<Int>(0)
-    private let taken = Atomic<Int>(0)
-
-    init(samples: Int) {
-        capacity = samples
-        storage = .allocate(capacity: samples)
-        storage.initialize(repeating: 0, count: samples)
-    }
-
-    deinit { storage.deallocate() }
-
-    /// Adds `count` samples; what does not fit is dropped (an overrun).
-    func write(_ samples: UnsafePointer<Float>, count: Int) {
-        let w = written.load(ordering: .relaxed)
-        let free = capacity - (w - taken.load(ordering: .acquiring))
-        let n = min(count, free)
-        for i in 0..<n { storage[(w + i) % capacity] = samples[i] }
-        written.store(w + n, ordering: .releasing)
-    }
-
-    /// Takes `count` samples when there are that many; false (nothing taken) when not.
-    func read(into out: UnsafeMutablePointer<Float>, count: Int) -> Bool {
-        let t = taken.load(ordering: .relaxed)
-        guard written.load(ordering: .acquiring) - t >= count else { return false }
-        for i in 0..<count { out[i] = storage[(t + i) % capacity] }
-        taken.store(t + count, ordering: .releasing)
-        return true
     }
 }
