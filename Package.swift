@@ -138,7 +138,7 @@ let package = Package(
             // Every module its files import, named here (AudioQueueKit registers the codecs and backends).
             dependencies: [
                 "CAudioToolbox", "AudioQueueKit", "AudioCore", "AudioCodecs", "AudioCodecFAAD", "AudioConverterServices",
-                "AudioDevices", "AudioFileServices", "AudioQueueServices", "ExtendedAudioFileServices", "Locking",
+                "AudioDevices", "AudioFileServices", "AudioQueueServices", "AudioUnitServices", "ExtendedAudioFileServices", "Locking",
             ],
             swiftSettings: strict),
         // What the command-line tools share (status line, level bars, afconvert's data format names).
