@@ -23,6 +23,12 @@ static void abiPropertyListener(void *inRefCon, AudioUnit inUnit, AudioUnitPrope
     (void)inRefCon; (void)inUnit; (void)inID; (void)inScope; (void)inElement;
 }
 
+/* Apple's AUInputSamplesInOutputCallback. */
+static void abiInputSamples(void *inRefCon, const AudioTimeStamp *inOutputTimeStamp, Float64 inInputSample,
+                            Float64 inNumberInputSamples) {
+    (void)inRefCon; (void)inOutputTimeStamp; (void)inInputSample; (void)inNumberInputSamples;
+}
+
 static void checkAudioUnits(void) {
     WIDTH(AudioComponent, 8);
     WIDTH(AudioComponentInstance, 8);
@@ -177,5 +183,7 @@ static void checkAudioUnits(void) {
 
     AURenderCallback render = abiRenderCallback;
     AudioUnitPropertyListenerProc listener = abiPropertyListener;
-    check("AURenderCallback and AudioUnitPropertyListenerProc have Apple's signatures", render != 0 && listener != 0, 1);
+    AUInputSamplesInOutputCallback samples = abiInputSamples;
+    check("AURenderCallback, AudioUnitPropertyListenerProc and AUInputSamplesInOutputCallback have Apple's signatures",
+          render != 0 && listener != 0 && samples != 0, 1);
 }
