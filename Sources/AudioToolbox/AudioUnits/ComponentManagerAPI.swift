@@ -82,8 +82,8 @@ public func _GetComponentInfo(
     return 0
 }
 
-@_spi(CImplementation) @_cdecl("GetComponentVersion")
-public func _GetComponentVersion(_ aComponentInstance: OpaquePointer?) -> Int {
-    guard let box = UnitBox.box(aComponentInstance) else { return Int(invalidComponentID) }
-    return Int(box.unit.component.version)
+@_spi(CImplementation) @_cdecl("CallComponentVersion")
+public func _CallComponentVersion(_ ci: OpaquePointer?) -> ComponentResult {
+    guard let box = UnitBox.box(ci) else { return ComponentResult(invalidComponentID) }
+    return ComponentResult(box.unit.component.version)
 }
