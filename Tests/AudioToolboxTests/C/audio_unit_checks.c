@@ -218,8 +218,27 @@ static void offline(void) {
     EXPECT_STATUS(AudioComponentInstanceDispose(unit), noErr);
 }
 
+/* A library that makes a private aggregate device for duplex finds no plug-in and falls back. */
+static void aggregate(void) {
+    CFStringRef bundle = CFSTR("com.apple.audio.CoreAudio");
+    AudioObjectID plugIn = 12345;
+    AudioValueTranslation translation = { &bundle, sizeof bundle, &plugIn, sizeof plugIn };
+    UInt32 size = sizeof translation;
+    AudioObjectPropertyAddress address = { kAudioHardwarePropertyPlugInForBundleID, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMain };
+    OSStatus s = AudioObjectGetPropertyData(kAudioObjectSystemObject, &address, 0, NULL, &size, &translation);
+    EXPECT(s == noErr && plugIn == kAudioObjectUnknown, "plug-in lookup: %d, %u", (int)s, (unsigned)plugIn);
+    CFMutableDictionaryRef description = CFDictionaryCreateMutable(NULL, 0, &kCFTypeDictionaryKeyCallBacks, &kCFTypeDictionaryValueCallBacks);
+    AudioObjectPropertyAddress create = { kAudioPlugInCreateAggregateDevice, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMain };
+    AudioObjectID device = kAudioObjectUnknown;
+    size = sizeof device;
+    s = AudioObjectGetPropertyData(plugIn, &create, sizeof description, &description, &size, &device);
+    EXPECT(s != noErr && device == kAudioObjectUnknown, "an aggregate device was made: %d, %u", (int)s, (unsigned)device);
+    CFRelease(description);
+}
+
 int main(void) {
     components();
+    aggregate();
     misuse();
     offline();
     printf("%d passed, %d failed\n", passed, failed);
