@@ -1,6 +1,9 @@
 import AudioCore
 import AudioUnitServices
 import Foundation
+import AudioDevices
+import ProcessSupport
+import Synchronization
 import Testing
 
 /// AudioUnitGraph: nodes, connections, update semantics and errors, with a generic output at
@@ -160,5 +163,64 @@ import Testing
         let got = try renderHead(graph, output)
         #expect(got[0].allSatisfy { $0 == 0.125 })
         #expect(got[1].allSatisfy { $0 == 0.125 })
+    }
+}
+
+/// A graph whose head is AUHAL on the null device (which takes audio as its source renders it),
+/// running on the device's thread.
+@Suite struct RunningGraphTests {
+    /// While running, a changed callback reaches the converter at update(), not before; the
+    /// output node cannot be removed.
+    @Test func changesWaitForUpdateWhileRunning() throws {
+        let graph = AudioUnitGraph()
+        let output = try graph.addNode(.halOutput)
+        let converter = try graph.addNode(.converter)
+        graph.open()
+        let head = try #require(try graph.nodeInfo(output).unit as? AudioOutputUnit)
+        let null = try #require(try AudioBackends.backend(named: "null")?.devices().first { $0.direction == .output })
+        try head.setCurrentDevice(null.uid)
+        let converterUnit = try #require(try graph.nodeInfo(converter).unit)
+        let format = try head.streamFormat(scope: .input)
+        try converterUnit.setStreamFormat(format, scope: .input)
+        try converterUnit.setStreamFormat(format, scope: .output)
+        try graph.connect(sourceNode: converter, sourceOutput: 0, destNode: output, destInput: 0)
+        let a = CallCounter(), b = CallCounter()
+        try graph.setNodeInputCallback(destNode: converter, destInput: 0, a.callback)
+        try graph.initialize()
+        try graph.start()
+        defer { graph.uninitialize() }
+        #expect(graph.isRunning)
+        #expect(eventually { a.count > 0 }, "the device renders the graph")
+
+        try graph.disconnectNodeInput(destNode: converter, destInput: 0)
+        try graph.setNodeInputCallback(destNode: converter, destInput: 0, b.callback)
+        let seen = a.count
+        #expect(eventually { a.count > seen + 2 }, "the old callback still renders")
+        #expect(b.count == 0, "not before update()")
+        #expect(try graph.update())
+        #expect(eventually { b.count > 0 })
+        let removal = #expect(throws: AudioUnitError.self) { try graph.removeNode(output) }
+        #expect(removal?.code == .outputNode)
+        graph.stop()
+        #expect(!graph.isRunning)
+    }
+}
+
+/// A callback that renders silence and counts its calls, from any thread.
+final class CallCounter: Sendable {
+    private let calls = Atomic<Int>(0)
+    var count: Int { calls.load(ordering: .acquiring) }
+
+    var callback: AudioUnitRenderCallback {
+        { [self] _, _, _, frames, data in
+            if let data {
+                for i in 0..<data.count where data[i].data != nil {
+                    data[i].data!.initializeMemory(as: UInt8.self, repeating: 0, count: Int(data[i].dataByteSize))
+                }
+            }
+            _ = frames
+            calls.add(1, ordering: .releasing)
+            return 0
+        }
     }
 }
