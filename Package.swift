@@ -205,6 +205,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "AudioUnitServicesTests",
+            dependencies: ["AudioUnitServices", "AudioCore", "AudioCodecs", "AudioConverterServices", "AudioDevices", "ProcessSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ExtendedAudioFileServicesTests",
             dependencies: ["ExtendedAudioFileServices", "AudioConverterServices", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec", "ProcessSupport"],
             swiftSettings: strict
