@@ -138,7 +138,7 @@ let package = Package(
             // Every module its files import, named here (AudioQueueKit registers the codecs and backends).
             dependencies: [
                 "CAudioToolbox", "AudioQueueKit", "AudioCore", "AudioCodecs", "AudioCodecFAAD", "AudioConverterServices",
-                "AudioDevices", "AudioFileServices", "AudioQueueServices", "ExtendedAudioFileServices", "Locking",
+                "AudioDevices", "AudioFileServices", "AudioQueueServices", "AudioUnitServices", "ExtendedAudioFileServices", "Locking",
             ],
             swiftSettings: strict),
         // What the command-line tools share (status line, level bars, afconvert's data format names).
@@ -202,6 +202,11 @@ let package = Package(
         .testTarget(
             name: "AudioConverterServicesTests",
             dependencies: ["AudioConverterServices", "AudioCodecs", "ProcessSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AudioUnitServicesTests",
+            dependencies: ["AudioUnitServices", "AudioCore", "AudioCodecs", "AudioConverterServices", "AudioDevices", "ProcessSupport"],
             swiftSettings: strict
         ),
         .testTarget(

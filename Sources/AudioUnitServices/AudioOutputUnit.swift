@@ -64,10 +64,10 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
         super.init(component: component, inputs: elements, outputs: elements, format: Self.canonicalFormat(sampleRate: 48_000, channels: 2))
         if kind != .generic {
             let device = Self.deviceFormat(for: .output, uid: nil)
+            let input = Self.deviceFormat(for: .input, uid: nil)
             configuration.withLock { c in
                 c.inputs[0].format = device
                 c.outputs[0].format = device
-                let input = Self.deviceFormat(for: .input, uid: nil)
                 c.inputs[1].format = input
                 c.outputs[1].format = input
             }

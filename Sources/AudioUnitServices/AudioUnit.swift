@@ -141,6 +141,9 @@ public class AudioUnit: @unchecked Sendable {
         changed(.elementCount, scope: scope, element: 0)
     }
 
+    /// Whether ``setElementCount(_:scope:)`` may change the number of elements in `scope`.
+    public func canSetElementCount(_ scope: AudioUnitScope) -> Bool { elementCountIsWritable(scope) }
+
     /// Subclasses: whether ``setElementCount(_:scope:)`` may change `scope`.
     func elementCountIsWritable(_ scope: AudioUnitScope) -> Bool { false }
 

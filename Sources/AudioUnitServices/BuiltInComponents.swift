@@ -6,5 +6,7 @@ extension AudioComponent {
         AudioComponent(description: .defaultOutput, name: "Apple: DefaultOutputUnit") { AudioOutputUnit(component: $0, kind: .defaultOutput) },
         AudioComponent(description: .systemOutput, name: "Apple: SystemOutputUnit") { AudioOutputUnit(component: $0, kind: .systemOutput) },
         AudioComponent(description: .genericOutput, name: "Apple: GenericOutput") { AudioOutputUnit(component: $0, kind: .generic) },
+        AudioComponent(description: .converter, name: "Apple: AUConverter") { AUConverter(component: $0) },
+        AudioComponent(description: .multiChannelMixer, name: "Apple: AUMultiChannelMixer") { MultiChannelMixer(component: $0) },
     ]
 }

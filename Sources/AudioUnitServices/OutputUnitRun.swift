@@ -17,7 +17,10 @@ import Glibc
 final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Sendable {
     let unit: AudioOutputUnit
     let frames: Int
+    /// The output's rate (the input's when there is no output).
     let rate: Double
+    /// The input's rate: the program's format on output scope element 1.
+    let inputRate: Double
     private(set) var output: (any AudioOutputDevice)?
     private(set) var input: (any AudioInputDevice)?
 
@@ -63,6 +66,7 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         outFlags.initialize(to: [])
         inFlags = .allocate(capacity: 1)
         inFlags.initialize(to: [])
+        inputRate = clientIn.sampleRate
         if settings.outputEnabled {
             rate = clientOut.sampleRate
             outBridge = try SampleBridge(format: clientOut, capacity: frames)
@@ -116,7 +120,7 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         do throws(AudioDeviceError) {
             if inBridge != nil {
                 let device = try AudioBackends.open(AudioDeviceRequest(
-                    input: AudioDeviceTarget(uid: uid, defaultOf: nil), sampleRate: rate, channels: inputChannels, bufferFrames: frames))
+                    input: AudioDeviceTarget(uid: uid, defaultOf: nil), sampleRate: inputRate, channels: inputChannels, bufferFrames: frames))
                 input = device
                 try device.start(sink: self)
             }
@@ -223,7 +227,7 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         guard let callback = unit.io.withLock({ $0.inputCallback }) else { return }
         let cycle = frames * inputChannels
         while ring.available >= cycle, !stopping.load(ordering: .acquiring) {
-            let offset = (inputSample - lastCaptureFirst) / rate * 1e9
+            let offset = (inputSample - lastCaptureFirst) / inputRate * 1e9
             inTime.set(sampleTime: inputSample, hostTime: offset >= 0 ? lastCaptureHost &+ UInt64(offset) : lastCaptureHost &- UInt64(-offset))
             inFlags.pointee = []
             let before = ring.available

@@ -11,7 +11,8 @@ import Testing
 /// AudioFileStreamExample (listener with `UInt32 *ioFlags`, parse flags `0`) compiles and runs in
 /// every C++ language mode; and a program written as a macOS audio driver is (Availability
 /// macros, Carbon, AudioUnit types, channel layout tags, OSAtomic, result codes) compiles with
-/// -pedantic in every mode and finds Apple's values.
+/// -pedantic in every mode and finds Apple's values; and a program calling every audio unit,
+/// AUGraph and Component Manager function compiles against Apple's prototypes.
 @Suite("Mac headers")
 struct HeaderTests {
     static let headers = [
@@ -27,6 +28,7 @@ struct HeaderTests {
         "AudioUnit/AudioUnitParameters.h", "AudioUnit/MusicDevice.h", "AudioToolbox/AudioUnit.h",
         "AudioToolbox/AudioComponent.h", "AudioToolbox/AUComponent.h", "AudioToolbox/AudioUnitProperties.h",
         "AudioToolbox/AudioOutputUnit.h", "AudioToolbox/AudioUnitParameters.h", "AudioToolbox/MusicDevice.h",
+        "AudioToolbox/AUGraph.h", "AudioUnit/AUGraph.h",
         "libkern/OSAtomic.h", "os/workgroup.h",
         "CoreAudio/AudioHardwareBase.h", "CoreAudio/AudioHardware.h", "CoreAudio/AudioHardwareDeprecated.h",
     ]
@@ -55,15 +57,22 @@ struct HeaderTests {
     static let cxxModes = modes.filter(\.cxx)
 
     /// Compiles `source` (a path) in `mode` with -Wall -Wextra -Werror (and -pedantic when
-    /// `pedantic`); links against the library unless `syntaxOnly`, which sees the headers through
-    /// `includeFlags` (audiotoolbox-config's -isystem by default). The compiler's status and
-    /// output, and the program.
-    static func compile(_ source: String, name: String, mode: Mode, syntaxOnly: Bool = false, pedantic: Bool = false,
+    /// `pedantic`, and `extra`); links against the library unless `syntaxOnly` or `objectOnly`
+    /// (which stops at an object file: -c), which see the headers through `includeFlags`
+    /// (audiotoolbox-config's -isystem by default). The compiler's status and output, and the
+    /// program (or object file).
+    static func compile(_ source: String, name: String, mode: Mode, syntaxOnly: Bool = false, objectOnly: Bool = false,
+                        pedantic: Bool = false, extra: [String] = [],
                         includeFlags: [String] = CPrograms.includeFlags) throws -> (status: Int32, out: String, program: String) {
-        let program = CPrograms.scratch.appendingPathComponent("\(name)-\(mode.std)-\((mode.compiler as NSString).lastPathComponent)").path
-        var arguments = ["-x", mode.language, "-std=\(mode.std)", "-Wall", "-Wextra", "-Werror"] + (pedantic ? ["-pedantic"] : []) + [source]
+        let suffix = extra.joined().replacingOccurrences(of: "-", with: "")
+        let program = CPrograms.scratch.appendingPathComponent(
+            "\(name)-\(mode.std)-\((mode.compiler as NSString).lastPathComponent)\(suffix)\(objectOnly ? ".o" : "")").path
+        var arguments = ["-x", mode.language, "-std=\(mode.std)", "-Wall", "-Wextra", "-Werror"] + (pedantic ? ["-pedantic"] : [])
+            + extra + [source]
         if syntaxOnly {
             arguments = ["-fsyntax-only"] + arguments + includeFlags
+        } else if objectOnly {
+            arguments = ["-c"] + arguments + includeFlags + ["-o", program]
         } else {
             guard !CPrograms.flags.isEmpty else { throw CPrograms.Failure(description: CPrograms.missingLibrary) }
             arguments += CPrograms.flags + ["-o", program]
@@ -136,6 +145,53 @@ struct HeaderTests {
     func macAudioDriver(_ mode: Mode) throws {
         let r = try Self.run("mac_audio_driver.c", mode: mode, pedantic: true)
         #expect(r.status == 0 && r.out == "ok\n", "\(mode.testDescription):\n\(r.out)")
+    }
+
+    /// The functions of Apple's 64-bit audio unit headers (AudioComponent.h, AUComponent.h,
+    /// AudioOutputUnit.h), AUGraph.h and the Component Manager calls of Components.h that find and
+    /// open audio units, by the names a Mac's SDK declares them with.
+    static let audioUnitFunctions: [String] = [
+        "AudioComponentFindNext", "AudioComponentCount", "AudioComponentCopyName", "AudioComponentGetDescription",
+        "AudioComponentGetVersion", "AudioComponentInstanceNew", "AudioComponentInstanceDispose",
+        "AudioComponentInstanceGetComponent", "AudioComponentInstanceCanDo", "AudioComponentRegister",
+        "AudioComponentCopyConfigurationInfo",
+        "AudioUnitInitialize", "AudioUnitUninitialize", "AudioUnitGetPropertyInfo", "AudioUnitGetProperty",
+        "AudioUnitSetProperty", "AudioUnitAddPropertyListener", "AudioUnitRemovePropertyListenerWithUserData",
+        "AudioUnitAddRenderNotify", "AudioUnitRemoveRenderNotify", "AudioUnitGetParameter", "AudioUnitSetParameter",
+        "AudioUnitScheduleParameters", "AudioUnitRender", "AudioUnitProcess", "AudioUnitProcessMultiple", "AudioUnitReset",
+        "AudioOutputUnitStart", "AudioOutputUnitStop",
+        "NewAUGraph", "DisposeAUGraph", "AUGraphAddNode", "AUGraphRemoveNode", "AUGraphGetNodeCount", "AUGraphGetIndNode",
+        "AUGraphNodeInfo", "AUGraphOpen", "AUGraphClose", "AUGraphIsOpen", "AUGraphInitialize", "AUGraphUninitialize",
+        "AUGraphIsInitialized", "AUGraphStart", "AUGraphStop", "AUGraphIsRunning", "AUGraphConnectNodeInput",
+        "AUGraphSetNodeInputCallback", "AUGraphDisconnectNodeInput", "AUGraphClearConnections",
+        "AUGraphGetNumberOfInteractions", "AUGraphGetInteractionInfo", "AUGraphCountNodeInteractions",
+        "AUGraphGetNodeInteractions", "AUGraphUpdate", "AUGraphGetCPULoad", "AUGraphGetMaxCPULoad",
+        "AUGraphAddRenderNotify", "AUGraphRemoveRenderNotify",
+        "FindNextComponent", "CountComponents", "GetComponentInfo", "OpenAComponent", "OpenComponent",
+        "OpenADefaultComponent", "CloseComponent", "CallComponentVersion",
+    ]
+
+    /// audio_unit_calls.c declares every one of ``audioUnitFunctions`` again with the prototype of
+    /// Apple's header (so that a declaration of ours that differs is a compile error) and calls
+    /// it; compiled to an object file only, with -pedantic, in every mode (and with -fblocks under
+    /// Clang, which declares AudioComponentInstantiate too): the object's undefined symbols are
+    /// the functions' plain C names, so C++ sees them as extern "C".
+    @Test("A program calling every audio unit, AUGraph and Component Manager function compiles with Apple's signatures",
+          arguments: modes)
+    func audioUnitCalls(_ mode: Mode) throws {
+        let source = CPrograms.path("Tests/AudioToolboxTests/C/audio_unit_calls.c")
+        let clang = mode.compiler.hasPrefix("/opt/swift/")
+        for extra in clang ? [[], ["-fblocks"]] : [[]] {
+            let built = try Self.compile(source, name: "audio_unit_calls", mode: mode, objectOnly: true, pedantic: true, extra: extra)
+            #expect(built.status == 0 && !built.out.contains("warning"), "\(mode.testDescription) \(extra):\n\(built.out)")
+            guard built.status == 0 else { continue }
+            let symbols = try runProcess("/usr/bin/nm", ["-u", built.program])
+            #expect(symbols.status == 0, "\(symbols.err)")
+            let undefined = Set(symbols.out.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
+            let expected = Self.audioUnitFunctions + (extra.isEmpty ? [] : ["AudioComponentInstantiate"])
+            let missing = expected.filter { !undefined.contains($0) }
+            #expect(missing.isEmpty, "\(mode.testDescription) \(extra): not referenced by their C names: \(missing)")
+        }
     }
 
     /// A program on libdispatch, as Mac audio code uses it to hand work off the render thread:

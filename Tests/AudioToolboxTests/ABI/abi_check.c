@@ -12,7 +12,8 @@
  * Built as C (c99, c11) and, through abi_check.cpp, as C++ (c++03, c++11, c++17), with GCC and
  * Clang. Prints one line per mismatch and a summary; exits 1 on any mismatch. The checks of
  * MacTypes.h and the CoreFoundation headers are in abi_check_cf.h, the CF objects (numbers, collections, data) and global info in abi_check_objects.h,
- * the audio unit and Component Manager structs in abi_check_units.h.
+ * the audio unit and Component Manager structs in abi_check_units.h, AUGraph.h's structs and the
+ * audio unit calls' constants in abi_check_unit_api.h.
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -637,6 +638,7 @@ static void checkConstants(void) {
 #include "abi_check_hal.c"
 #include "abi_check_taps.h"
 #include "abi_check_units.h"
+#include "abi_check_unit_api.h"
 #include "abi_check_ioproc.h"
 
 int main(void) {
@@ -649,6 +651,7 @@ int main(void) {
     checkCoreFoundationObjects();
     checkProcessingTaps();
     checkAudioUnits();
+    checkAudioUnitAPI();
     printf("%s ABI: %d passed, %d failed\n", ABI_LANGUAGE, passed, failed);
     return failed == 0 ? 0 : 1;
 }

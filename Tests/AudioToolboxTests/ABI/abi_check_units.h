@@ -23,6 +23,12 @@ static void abiPropertyListener(void *inRefCon, AudioUnit inUnit, AudioUnitPrope
     (void)inRefCon; (void)inUnit; (void)inID; (void)inScope; (void)inElement;
 }
 
+/* Apple's AUInputSamplesInOutputCallback. */
+static void abiInputSamples(void *inRefCon, const AudioTimeStamp *inOutputTimeStamp, Float64 inInputSample,
+                            Float64 inNumberInputSamples) {
+    (void)inRefCon; (void)inOutputTimeStamp; (void)inInputSample; (void)inNumberInputSamples;
+}
+
 static void checkAudioUnits(void) {
     WIDTH(AudioComponent, 8);
     WIDTH(AudioComponentInstance, 8);
@@ -40,52 +46,96 @@ static void checkAudioUnits(void) {
     WIDTH(MPEG4ObjectID, 8); /* CF_ENUM(long, MPEG4ObjectID) */
     WIDTH(AudioChannelCoordinateIndex, 4);
 
-    /* AudioComponent.h / Components.h: OSType componentType, componentSubType,
-       componentManufacturer; UInt32 componentFlags, componentFlagsMask. */
+    /* AudioComponent.h: OSType componentType, componentSubType, componentManufacturer; UInt32
+       componentFlags, componentFlagsMask. */
     STRUCT(AudioComponentDescription, 20, 4);
+    FIELD(AudioComponentDescription, componentType, 0, 4);
+    FIELD(AudioComponentDescription, componentSubType, 4, 4);
     FIELD(AudioComponentDescription, componentManufacturer, 8, 4);
+    FIELD(AudioComponentDescription, componentFlags, 12, 4);
     FIELD(AudioComponentDescription, componentFlagsMask, 16, 4);
-    STRUCT(ComponentDescription, 20, 4);
-    FIELD(ComponentDescription, componentFlags, 12, 4);
 
-    /* Components.h: UInt8 flags, paramSize; SInt16 what; UInt32 padding (LP64); long params[1]. */
-    STRUCT(ComponentParameters, 16, 8);
+    /* Components.h, whose structs are under #pragma pack(push, 2): the same fields as
+       AudioComponentDescription, aligned to 2 bytes. */
+    STRUCT(ComponentDescription, 20, 2);
+    FIELD(ComponentDescription, componentType, 0, 4);
+    FIELD(ComponentDescription, componentSubType, 4, 4);
+    FIELD(ComponentDescription, componentManufacturer, 8, 4);
+    FIELD(ComponentDescription, componentFlags, 12, 4);
+    FIELD(ComponentDescription, componentFlagsMask, 16, 4);
+
+    /* Components.h (packed to 2): UInt8 flags, paramSize; SInt16 what; UInt32 padding (LP64);
+       long params[1]. */
+    STRUCT(ComponentParameters, 16, 2);
+    FIELD(ComponentParameters, flags, 0, 1);
+    FIELD(ComponentParameters, paramSize, 1, 1);
     FIELD(ComponentParameters, what, 2, 2);
+    FIELD(ComponentParameters, padding, 4, 4);
     FIELD(ComponentParameters, params, 8, 8);
 
     /* AudioUnitProperties.h: AURenderCallback inputProc; void *inputProcRefCon. */
     STRUCT(AURenderCallbackStruct, 16, 8);
+    FIELD(AURenderCallbackStruct, inputProc, 0, 8);
     FIELD(AURenderCallbackStruct, inputProcRefCon, 8, 8);
 
     /* AudioUnit sourceAudioUnit; UInt32 sourceOutputNumber, destInputNumber. */
     STRUCT(AudioUnitConnection, 16, 8);
+    FIELD(AudioUnitConnection, sourceAudioUnit, 0, 8);
+    FIELD(AudioUnitConnection, sourceOutputNumber, 8, 4);
     FIELD(AudioUnitConnection, destInputNumber, 12, 4);
 
+    /* SInt16 inChannels, outChannels. */
     STRUCT(AUChannelInfo, 4, 2);
+    FIELD(AUChannelInfo, inChannels, 0, 2);
+    FIELD(AUChannelInfo, outChannels, 2, 2);
     STRUCT(AUPreset, 16, 8);
     FIELD(AUPreset, presetName, 8, 8);
 
     /* char name[52]; CFStringRef unitName; UInt32 clumpID; CFStringRef cfNameString;
        AudioUnitParameterUnit unit; Float32 minValue, maxValue, defaultValue; UInt32 flags. */
     STRUCT(AudioUnitParameterInfo, 104, 8);
+    FIELD(AudioUnitParameterInfo, name, 0, 52);
     FIELD(AudioUnitParameterInfo, unitName, 56, 8);
     FIELD(AudioUnitParameterInfo, clumpID, 64, 4);
     FIELD(AudioUnitParameterInfo, cfNameString, 72, 8);
     FIELD(AudioUnitParameterInfo, unit, 80, 4);
+    FIELD(AudioUnitParameterInfo, minValue, 84, 4);
+    FIELD(AudioUnitParameterInfo, maxValue, 88, 4);
     FIELD(AudioUnitParameterInfo, defaultValue, 92, 4);
     FIELD(AudioUnitParameterInfo, flags, 96, 4);
 
-    /* AUComponent.h: scope, element, parameter, eventType; a union of 16 bytes. */
+    /* AUComponent.h: AudioUnitScope scope; AudioUnitElement element; AudioUnitParameterID
+       parameter; AUParameterEventType eventType; a union of ramp (SInt32 startBufferOffset;
+       UInt32 durationInFrames; Float32 startValue, endValue) and immediate (UInt32
+       bufferOffset; Float32 value). */
     STRUCT(AudioUnitParameterEvent, 32, 4);
+    FIELD(AudioUnitParameterEvent, scope, 0, 4);
+    FIELD(AudioUnitParameterEvent, element, 4, 4);
+    FIELD(AudioUnitParameterEvent, parameter, 8, 4);
+    FIELD(AudioUnitParameterEvent, eventType, 12, 4);
     FIELD(AudioUnitParameterEvent, eventValues, 16, 16);
+    FIELD(AudioUnitParameterEvent, eventValues.ramp.startBufferOffset, 16, 4);
+    FIELD(AudioUnitParameterEvent, eventValues.ramp.durationInFrames, 20, 4);
+    FIELD(AudioUnitParameterEvent, eventValues.ramp.startValue, 24, 4);
+    FIELD(AudioUnitParameterEvent, eventValues.ramp.endValue, 28, 4);
+    FIELD(AudioUnitParameterEvent, eventValues.immediate.bufferOffset, 16, 4);
+    FIELD(AudioUnitParameterEvent, eventValues.immediate.value, 20, 4);
 
     /* AudioUnit mAudioUnit; UInt32 mParameterID (mPropertyID), mScope, mElement. */
     STRUCT(AudioUnitParameter, 24, 8);
+    FIELD(AudioUnitParameter, mAudioUnit, 0, 8);
+    FIELD(AudioUnitParameter, mParameterID, 8, 4);
+    FIELD(AudioUnitParameter, mScope, 12, 4);
+    FIELD(AudioUnitParameter, mElement, 16, 4);
     STRUCT(AudioUnitProperty, 24, 8);
+    FIELD(AudioUnitProperty, mAudioUnit, 0, 8);
+    FIELD(AudioUnitProperty, mPropertyID, 8, 4);
+    FIELD(AudioUnitProperty, mScope, 12, 4);
     FIELD(AudioUnitProperty, mElement, 16, 4);
 
     /* AudioTimeStamp mTimestamp; UInt32 mFlags. */
     STRUCT(AudioOutputUnitStartAtTimeParams, 72, 8);
+    FIELD(AudioOutputUnitStartAtTimeParams, mTimestamp, 0, 64);
     FIELD(AudioOutputUnitStartAtTimeParams, mFlags, 64, 4);
 
     STRUCT(HostCallbackInfo, 40, 8);
@@ -133,5 +183,7 @@ static void checkAudioUnits(void) {
 
     AURenderCallback render = abiRenderCallback;
     AudioUnitPropertyListenerProc listener = abiPropertyListener;
-    check("AURenderCallback and AudioUnitPropertyListenerProc have Apple's signatures", render != 0 && listener != 0, 1);
+    AUInputSamplesInOutputCallback samples = abiInputSamples;
+    check("AURenderCallback, AudioUnitPropertyListenerProc and AUInputSamplesInOutputCallback have Apple's signatures",
+          render != 0 && listener != 0 && samples != 0, 1);
 }

@@ -1,10 +1,15 @@
 /*
- * AUComponent.h — the types and constants of Apple's audio units: AudioUnit (an
- * AudioComponentInstance), the unit types and Apple's subtypes and manufacturer, the render
- * action flags, the error codes, property/scope/element/parameter types, parameter events,
- * AURenderCallback and the listener callbacks, and the dispatch selectors. The functions
- * (AudioUnitInitialize, AudioUnitRender, AudioUnitSetProperty, …) are not declared: a program that
- * calls them fails to compile rather than to link.
+ * AUComponent.h — Apple's audio units: AudioUnit (an AudioComponentInstance), the unit types and
+ * Apple's subtypes and manufacturer, the render action flags, the error codes,
+ * property/scope/element/parameter types, parameter events, AURenderCallback and the listener
+ * callbacks, and the dispatch selectors; and the functions, with Apple's signatures:
+ * AudioUnitInitialize and AudioUnitUninitialize, the properties (AudioUnitGetPropertyInfo,
+ * AudioUnitGetProperty, AudioUnitSetProperty) and their listeners
+ * (AudioUnitAddPropertyListener, AudioUnitRemovePropertyListenerWithUserData), render
+ * notifications, parameters (AudioUnitGetParameter, AudioUnitSetParameter,
+ * AudioUnitScheduleParameters), AudioUnitRender, AudioUnitProcess, AudioUnitProcessMultiple and
+ * AudioUnitReset. AudioUnitRemovePropertyListener is declared only for 32-bit programs, as on a
+ * Mac.
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -192,6 +197,65 @@ typedef void (*AudioUnitPropertyListenerProc)(void *inRefCon, AudioUnit inUnit, 
 typedef void (*AUInputSamplesInOutputCallback)(void *inRefCon, const AudioTimeStamp *inOutputTimeStamp,
                                                Float64 inInputSample, Float64 inNumberInputSamples);
 
+/* Initializes the unit: its formats are checked and its buffers allocated, so that it can render. */
+AT_EXPORT OSStatus AudioUnitInitialize(AudioUnit inUnit);
+/* Returns the unit to the state before AudioUnitInitialize, so that its formats can change. */
+AT_EXPORT OSStatus AudioUnitUninitialize(AudioUnit inUnit);
+
+/* The size of a property's value and whether it can be set (either may be NULL). */
+AT_EXPORT OSStatus AudioUnitGetPropertyInfo(AudioUnit inUnit, AudioUnitPropertyID inID, AudioUnitScope inScope,
+                                            AudioUnitElement inElement, UInt32 *_Nullable outDataSize,
+                                            Boolean *_Nullable outWritable);
+/* Copies a property's value into outData (*ioDataSize bytes at most); *ioDataSize is set to what
+   was written. */
+AT_EXPORT OSStatus AudioUnitGetProperty(AudioUnit inUnit, AudioUnitPropertyID inID, AudioUnitScope inScope,
+                                        AudioUnitElement inElement, void *outData, UInt32 *ioDataSize);
+/* Sets a property's value (NULL and 0: clears it, where the property allows). */
+AT_EXPORT OSStatus AudioUnitSetProperty(AudioUnit inUnit, AudioUnitPropertyID inID, AudioUnitScope inScope,
+                                        AudioUnitElement inElement, const void *_Nullable inData, UInt32 inDataSize);
+/* Calls inProc with inProcUserData when the property changes, on any scope or element. */
+AT_EXPORT OSStatus AudioUnitAddPropertyListener(AudioUnit inUnit, AudioUnitPropertyID inID,
+                                                AudioUnitPropertyListenerProc inProc, void *_Nullable inProcUserData);
+/* Removes the listener added with the same procedure and user data. */
+AT_EXPORT OSStatus AudioUnitRemovePropertyListenerWithUserData(AudioUnit inUnit, AudioUnitPropertyID inID,
+                                                               AudioUnitPropertyListenerProc inProc,
+                                                               void *_Nullable inProcUserData);
+
+/* Calls inProc before (kAudioUnitRenderAction_PreRender) and after
+   (kAudioUnitRenderAction_PostRender, with the rendered audio) each render of the unit. */
+AT_EXPORT OSStatus AudioUnitAddRenderNotify(AudioUnit inUnit, AURenderCallback inProc, void *_Nullable inProcUserData);
+/* Removes the notification added with the same procedure and user data. */
+AT_EXPORT OSStatus AudioUnitRemoveRenderNotify(AudioUnit inUnit, AURenderCallback inProc, void *_Nullable inProcUserData);
+
+/* A parameter's value. */
+AT_EXPORT OSStatus AudioUnitGetParameter(AudioUnit inUnit, AudioUnitParameterID inID, AudioUnitScope inScope,
+                                         AudioUnitElement inElement, AudioUnitParameterValue *outValue);
+/* Sets a parameter's value, from inBufferOffsetInFrames into the next render (usually 0). */
+AT_EXPORT OSStatus AudioUnitSetParameter(AudioUnit inUnit, AudioUnitParameterID inID, AudioUnitScope inScope,
+                                         AudioUnitElement inElement, AudioUnitParameterValue inValue,
+                                         UInt32 inBufferOffsetInFrames);
+/* Schedules immediate and ramped parameter changes within the next render. */
+AT_EXPORT OSStatus AudioUnitScheduleParameters(AudioUnit inUnit, const AudioUnitParameterEvent *inParameterEvent,
+                                               UInt32 inNumParamEvents);
+
+/* Renders inNumberFrames frames of output bus inOutputBusNumber into ioData (into the unit's own
+   buffers where ioData's mData pointers are NULL). */
+AT_EXPORT OSStatus AudioUnitRender(AudioUnit inUnit, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
+                                   const AudioTimeStamp *inTimeStamp, UInt32 inOutputBusNumber, UInt32 inNumberFrames,
+                                   AudioBufferList *ioData);
+/* Processes ioData in place (an effect with one input and one output, and no render callback). */
+AT_EXPORT OSStatus AudioUnitProcess(AudioUnit inUnit, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
+                                    const AudioTimeStamp *inTimeStamp, UInt32 inNumberFrames, AudioBufferList *ioData);
+/* Processes several input buffer lists into several output buffer lists. */
+AT_EXPORT OSStatus AudioUnitProcessMultiple(AudioUnit inUnit, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
+                                            const AudioTimeStamp *inTimeStamp, UInt32 inNumberFrames,
+                                            UInt32 inNumberInputBufferLists,
+                                            const AudioBufferList *_Nonnull *_Nonnull inInputBufferLists,
+                                            UInt32 inNumberOutputBufferLists,
+                                            AudioBufferList *_Nonnull *_Nonnull ioOutputBufferLists);
+/* Clears the unit's render state (delay lines, filter history), keeping its allocations. */
+AT_EXPORT OSStatus AudioUnitReset(AudioUnit inUnit, AudioUnitScope inScope, AudioUnitElement inElement);
+
 /* The selectors of the unit's methods (AudioComponentPlugInInterface.Lookup). */
 enum {
     kAudioUnitRange = 0x0000,
@@ -238,6 +302,14 @@ typedef OSStatus (*AudioUnitComplexRenderProc)(void *self, AudioUnitRenderAction
                                                UInt32 inNumberOfPackets, UInt32 *outNumberOfPackets,
                                                AudioStreamPacketDescription *outPacketDescriptions, AudioBufferList *ioData,
                                                void *outMetadata, UInt32 *outMetadataByteSize);
+typedef OSStatus (*AudioUnitProcessProc)(void *self, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
+                                         const AudioTimeStamp *inTimeStamp, UInt32 inNumberFrames, AudioBufferList *ioData);
+typedef OSStatus (*AudioUnitProcessMultipleProc)(void *self, AudioUnitRenderActionFlags *_Nullable ioActionFlags,
+                                                 const AudioTimeStamp *inTimeStamp, UInt32 inNumberFrames,
+                                                 UInt32 inNumberInputBufferLists,
+                                                 const AudioBufferList *_Nonnull *_Nonnull inInputBufferLists,
+                                                 UInt32 inNumberOutputBufferLists,
+                                                 AudioBufferList *_Nonnull *_Nonnull ioOutputBufferLists);
 typedef OSStatus (*AudioUnitGetParameterProc)(void *inComponentStorage, AudioUnitParameterID inID, AudioUnitScope inScope,
                                               AudioUnitElement inElement, AudioUnitParameterValue *outValue);
 typedef OSStatus (*AudioUnitSetParameterProc)(void *inComponentStorage, AudioUnitParameterID inID, AudioUnitScope inScope,
@@ -251,6 +323,13 @@ CF_ENUM(OSStatus) {
     kAudioUnitErr_IllegalInstrument = -10873,
     kAudioUnitErr_InstrumentTypeNotFound = -10872,
 };
+
+#if !defined(__LP64__)
+/* Removes a listener by its procedure alone (replaced by
+   AudioUnitRemovePropertyListenerWithUserData): a Mac declares it for 32-bit programs only. */
+AT_EXPORT OSStatus AudioUnitRemovePropertyListener(AudioUnit inUnit, AudioUnitPropertyID inID,
+                                                   AudioUnitPropertyListenerProc inProc);
+#endif
 
 AT_ASSUME_NONNULL_END
 AT_EXTERN_C_END

@@ -1,10 +1,13 @@
 /*
- * AudioComponent.h — the types and constants of Apple's Audio Component Services: AudioComponent,
- * AudioComponentInstance (on a Mac the Component Manager's ComponentInstance, so that the two
- * convert), AudioComponentDescription, the component flags, instantiation options, validation
- * results and errors, and the plug-in interface a component implements. The functions
- * (AudioComponentFindNext, AudioComponentInstanceNew, …) are not declared: a program that calls
- * them fails to compile rather than to link.
+ * AudioComponent.h — Apple's Audio Component Services: AudioComponent, AudioComponentInstance (on
+ * a Mac the Component Manager's ComponentInstance, so that the two convert),
+ * AudioComponentDescription, the component flags, instantiation options, validation results and
+ * errors, and the plug-in interface a component implements; and the functions, with Apple's
+ * signatures: finding and counting components (AudioComponentFindNext, AudioComponentCount), their
+ * name, description and version, creating and disposing of instances (AudioComponentInstanceNew,
+ * AudioComponentInstanceDispose, and AudioComponentInstantiate for compilers with blocks),
+ * AudioComponentInstanceGetComponent, AudioComponentInstanceCanDo, registering a component of the
+ * process's own (AudioComponentRegister) and AudioComponentCopyConfigurationInfo.
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -65,6 +68,43 @@ CF_ENUM(OSStatus) {
     kAudioComponentErr_InitializationTimedOut = -66747,
     kAudioComponentErr_InvalidFormat = -66746,
 };
+
+/* The next component after inComponent (NULL: the first) that matches inDesc: type, subtype and
+   manufacturer, 0 matching any; NULL when there is none. */
+AT_EXPORT AudioComponent _Nullable AudioComponentFindNext(AudioComponent _Nullable inComponent,
+                                                          const AudioComponentDescription *inDesc);
+/* How many components match inDesc. */
+AT_EXPORT UInt32 AudioComponentCount(const AudioComponentDescription *inDesc);
+/* The component's name ("manufacturer: unit"), which the caller releases. */
+AT_EXPORT OSStatus AudioComponentCopyName(AudioComponent inComponent, CFStringRef _Nullable *_Nonnull outName);
+/* The component's full description. */
+AT_EXPORT OSStatus AudioComponentGetDescription(AudioComponent inComponent, AudioComponentDescription *outDesc);
+/* The component's version, 0xMMMMmmDD. */
+AT_EXPORT OSStatus AudioComponentGetVersion(AudioComponent inComponent, UInt32 *outVersion);
+
+/* A new instance of the component (for an audio unit, the AudioUnit itself). */
+AT_EXPORT OSStatus AudioComponentInstanceNew(AudioComponent inComponent,
+                                             AudioComponentInstance _Nullable *_Nonnull outInstance);
+#if defined(__BLOCKS__)
+/* The asynchronous form of AudioComponentInstanceNew: inCompletionHandler receives the instance
+   (or NULL) and the result, on a thread of the library's. Declared for compilers with blocks
+   (clang -fblocks). */
+AT_EXPORT void AudioComponentInstantiate(AudioComponent inComponent, AudioComponentInstantiationOptions inOptions,
+                                         void (^inCompletionHandler)(AudioComponentInstance _Nullable, OSStatus));
+#endif
+/* Disposes of an instance and everything it holds. */
+AT_EXPORT OSStatus AudioComponentInstanceDispose(AudioComponentInstance inInstance);
+/* The component an instance was made from. */
+AT_EXPORT AudioComponent AudioComponentInstanceGetComponent(AudioComponentInstance inInstance);
+/* Whether the instance implements the method of selector inSelectorID (kAudioUnitRenderSelect, …). */
+AT_EXPORT Boolean AudioComponentInstanceCanDo(AudioComponentInstance inInstance, SInt16 inSelectorID);
+
+/* Registers a component of this process: instances are made by inFactory. */
+AT_EXPORT AudioComponent AudioComponentRegister(const AudioComponentDescription *inDesc, CFStringRef inName,
+                                                UInt32 inVersion, AudioComponentFactoryFunction inFactory);
+/* A dictionary describing the component's capabilities, which the caller releases. */
+AT_EXPORT OSStatus AudioComponentCopyConfigurationInfo(AudioComponent inComponent,
+                                                       CFDictionaryRef _Nullable *_Nonnull outConfigurationInfo);
 
 typedef CF_ENUM(UInt32, AudioComponentValidationResult) {
     kAudioComponentValidationResult_Unknown = 0,

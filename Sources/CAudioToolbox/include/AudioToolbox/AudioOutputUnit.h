@@ -1,7 +1,8 @@
 /*
- * AudioOutputUnit.h — the selectors of an output unit's start and stop methods. The functions
- * (AudioOutputUnitStart, AudioOutputUnitStop) are not declared: a program that calls them fails
- * to compile rather than to link.
+ * AudioOutputUnit.h — the functions of Apple's output units, with Apple's signatures:
+ * AudioOutputUnitStart (the unit starts pulling audio through its render callback or its
+ * connection and playing it, or recording) and AudioOutputUnitStop; and the selectors of the two
+ * methods. (AudioOutputUnitPublish and the other inter-app audio calls are iOS's.)
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -11,6 +12,12 @@
 #include <AudioToolbox/AUComponent.h>
 
 AT_EXTERN_C_BEGIN
+AT_ASSUME_NONNULL_BEGIN
+
+/* Starts the output unit's I/O. */
+AT_EXPORT OSStatus AudioOutputUnitStart(AudioUnit ci);
+/* Stops the output unit's I/O. */
+AT_EXPORT OSStatus AudioOutputUnitStop(AudioUnit ci);
 
 enum {
     kAudioOutputUnitRange = 0x0200,
@@ -21,6 +28,7 @@ enum {
 typedef OSStatus (*AudioOutputUnitStartProc)(void *self);
 typedef OSStatus (*AudioOutputUnitStopProc)(void *self);
 
+AT_ASSUME_NONNULL_END
 AT_EXTERN_C_END
 
 #endif /* AudioToolbox_AudioOutputUnit_h */

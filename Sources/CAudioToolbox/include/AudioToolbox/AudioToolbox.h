@@ -2,9 +2,9 @@
  * AudioToolbox.h — Apple's AudioToolbox C API on Linux: Audio Queue Services, Audio File
  * Services, Audio File Stream Services, Extended Audio File Services and Audio Format Services
  * (with the audio converter properties a queue answers), and the CoreFoundation subset their
- * programs use; and, as Apple's umbrella includes them, the audio unit headers' types and
- * constants (AudioComponent.h, AUComponent.h, AudioOutputUnit.h, AudioUnitProperties.h,
- * AudioUnitParameters.h, MusicDevice.h; not <AudioToolbox/AudioUnit.h> itself).
+ * programs use; and, as Apple's umbrella includes them, the audio unit headers (AudioComponent.h,
+ * AUComponent.h, AudioOutputUnit.h, AudioUnitProperties.h, AudioUnitParameters.h, MusicDevice.h)
+ * and AUGraph.h, which brings in <AudioToolbox/AudioUnit.h>.
  * Compile and link with the flags `Scripts/audiotoolbox-config --cflags --libs` prints.
  *
  * swift-audio-queue. Apache License 2.0.
@@ -27,5 +27,6 @@
 #include <AudioToolbox/AudioUnitProperties.h>
 #include <AudioToolbox/AudioUnitParameters.h>
 #include <AudioToolbox/MusicDevice.h>
+#include <AudioToolbox/AUGraph.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */

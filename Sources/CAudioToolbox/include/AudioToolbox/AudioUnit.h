@@ -1,7 +1,8 @@
 /*
  * <AudioToolbox/AudioUnit.h> — the former AudioUnit framework's umbrella, now part of AudioToolbox:
  * AudioComponent.h, AUComponent.h, AudioOutputUnit.h, AudioUnitProperties.h,
- * AudioUnitParameters.h and MusicDevice.h. Types and constants only (see AUComponent.h).
+ * AudioUnitParameters.h and MusicDevice.h: the types, constants and functions of audio components
+ * and audio units.
  *
  * swift-audio-queue. Apache License 2.0.
  */

@@ -1,8 +1,7 @@
 /*
  * <AudioUnit/AudioUnit.h> — the AudioUnit framework's umbrella: <AudioToolbox/AudioUnit.h>, with
- * Core Audio's types. Types and constants only: the functions (AudioComponentFindNext,
- * AudioUnitInitialize, AudioUnitRender, AudioOutputUnitStart, …) are not declared, so a program
- * that calls them fails to compile rather than to link.
+ * Core Audio's types: the types, constants and functions of audio components and audio units
+ * (AudioComponentFindNext, AudioUnitInitialize, AudioUnitRender, AudioOutputUnitStart, …).
  *
  * swift-audio-queue. Apache License 2.0.
  */

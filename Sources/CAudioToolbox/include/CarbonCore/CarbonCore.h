@@ -1,7 +1,7 @@
 /*
  * <CarbonCore/CarbonCore.h> — the CarbonCore part of CoreServices provided here: <MacTypes.h>,
- * the classic result codes (<CarbonCore/MacErrors.h>) and the Component Manager's types
- * (<CarbonCore/Components.h>).
+ * the classic result codes (<CarbonCore/MacErrors.h>) and the Component Manager's types and the
+ * calls that find and open audio units (<CarbonCore/Components.h>).
  *
  * swift-audio-queue. Apache License 2.0.
  */

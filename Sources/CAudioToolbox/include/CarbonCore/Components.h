@@ -1,10 +1,13 @@
 /*
- * <CarbonCore/Components.h> — the types of the classic Component Manager, with Apple's
- * definitions, which audio programs written before AudioComponent still name: Component,
- * ComponentInstance (the same type as AudioComponentInstance and AudioUnit on a Mac),
- * ComponentResult, ComponentDescription, ComponentParameters, the kAny… wildcards and the
- * standard selectors. The Component Manager's functions (FindNextComponent, OpenAComponent, …) are
- * not provided: a program that calls them fails to compile.
+ * <CarbonCore/Components.h> — the classic Component Manager, with Apple's definitions, which audio
+ * programs written before AudioComponent still use: Component, ComponentInstance (the same type
+ * as AudioComponentInstance and AudioUnit on a Mac), ComponentResult, ComponentDescription,
+ * ComponentParameters, the kAny… wildcards and the standard selectors; and the calls that find
+ * and open audio units through it, with Apple's 64-bit signatures: FindNextComponent,
+ * CountComponents, GetComponentInfo, OpenAComponent, OpenComponent, OpenADefaultComponent,
+ * CloseComponent and CallComponentVersion (GetComponentVersion is a Mac's 32-bit name for it, and
+ * is declared for 32-bit programs only, as there). Its structs are packed to 2 bytes, as Apple's
+ * header packs them.
  *
  * swift-audio-queue. Apache License 2.0.
  */
@@ -16,6 +19,8 @@
 #if defined(__cplusplus)
 extern "C" {
 #endif
+
+#pragma pack(push, 2)
 
 enum {
     kAppleManufacturer = 0x6170706C,          /* 'appl' */
@@ -87,6 +92,31 @@ typedef long ComponentResult;
 
 typedef ComponentResult (*ComponentRoutineProcPtr)(ComponentParameters *cp, Handle componentStorage);
 typedef ComponentRoutineProcPtr ComponentRoutineUPP;
+
+/* The next component after aComponent (NULL: the first) that matches looking (a zero type,
+   subtype or manufacturer matches any); NULL when there is none. */
+extern Component FindNextComponent(Component aComponent, ComponentDescription *looking);
+/* How many components match looking. */
+extern long CountComponents(ComponentDescription *looking);
+/* The component's description, and its name and information strings (Pascal strings) into the
+   handles given (each may be NULL). */
+extern OSErr GetComponentInfo(Component aComponent, ComponentDescription *cd, Handle componentName,
+                              Handle componentInfo, Handle componentIcon);
+/* Opens an instance of the component into *ci. */
+extern OSErr OpenAComponent(Component aComponent, ComponentInstance *ci);
+/* Opens an instance of the component; NULL when it cannot. */
+extern ComponentInstance OpenComponent(Component aComponent);
+/* Opens an instance of the first component of the type and subtype into *ci. */
+extern OSErr OpenADefaultComponent(OSType componentType, OSType componentSubType, ComponentInstance *ci);
+/* Closes an instance. */
+extern OSErr CloseComponent(ComponentInstance aComponentInstance);
+/* The instance's component version, 0xMMMMmmDD. */
+extern ComponentResult CallComponentVersion(ComponentInstance ci);
+#if !defined(__LP64__)
+extern ComponentResult GetComponentVersion(ComponentInstance ci);
+#endif
+
+#pragma pack(pop)
 
 #if defined(__cplusplus)
 }

@@ -2,7 +2,8 @@
  * CoreServices.h — the part of Apple's CoreServices that AudioToolbox programs use: the File
  * Manager's permission constants (fsRdPerm, which programs pass to AudioFileOpenURL), the classic
  * result codes of <CarbonCore/MacErrors.h> (paramErr, eofErr, fnfErr, …) and the Component
- * Manager's types of <CarbonCore/Components.h>, with the types of <MacTypes.h> and the
+ * Manager of <CarbonCore/Components.h> (its types, and the calls that find and open audio units:
+ * FindNextComponent, OpenAComponent, …), with the types of <MacTypes.h> and the
  * CoreFoundation subset. The rest of CoreServices (File Manager functions, Launch Services, …)
  * is not provided.
  *

@@ -1,0 +1,246 @@
+/*
+ * audio_unit_checks.c: Audio Component and Audio Unit Services without a device — the
+ * components a program finds, each function's result code for misuse, and the generic output
+ * unit rendered offline from a callback, with its format conversion, render notifications and
+ * property listeners. Prints "N passed, M failed".
+ */
+#include <AudioToolbox/AudioToolbox.h>
+#include <CoreServices/CoreServices.h>
+#include <stdio.h>
+#include <string.h>
+
+int passed, failed;
+
+#define EXPECT(cond, ...) do { if (cond) passed++; else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#define EXPECT_STATUS(call, expected) do { OSStatus s_ = (call); EXPECT(s_ == (OSStatus)(expected), "%s = %d, expected %s = %d", #call, (int)s_, #expected, (int)(expected)); } while (0)
+
+static AudioUnit make(OSType type, OSType subType) {
+    AudioComponentDescription d = { type, subType, kAudioUnitManufacturer_Apple, 0, 0 };
+    AudioComponent c = AudioComponentFindNext(NULL, &d);
+    AudioUnit unit = NULL;
+    if (c == NULL || AudioComponentInstanceNew(c, &unit) != noErr) { printf("FAIL: no component %4.4s\n", (char *)&subType); failed++; }
+    return unit;
+}
+
+static AudioStreamBasicDescription int16(Float64 rate, UInt32 channels) {
+    AudioStreamBasicDescription f = { rate, kAudioFormatLinearPCM, kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+                                      2 * channels, 1, 2 * channels, channels, 16, 0 };
+    return f;
+}
+
+static AudioStreamBasicDescription float32Planar(Float64 rate, UInt32 channels) {
+    AudioStreamBasicDescription f = { rate, kAudioFormatLinearPCM,
+                                      kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved, 4, 1, 4,
+                                      channels, 32, 0 };
+    return f;
+}
+
+static void components(void) {
+    AudioComponentDescription outputs = { kAudioUnitType_Output, 0, kAudioUnitManufacturer_Apple, 0, 0 };
+    EXPECT(AudioComponentCount(&outputs) == 4, "output units: %u", (unsigned)AudioComponentCount(&outputs));
+    const OSType subtypes[] = { kAudioUnitSubType_HALOutput, kAudioUnitSubType_DefaultOutput, kAudioUnitSubType_SystemOutput,
+                                kAudioUnitSubType_GenericOutput };
+    const char *names[] = { "Apple: AUHAL", "Apple: DefaultOutputUnit", "Apple: SystemOutputUnit", "Apple: GenericOutput" };
+    for (int i = 0; i < 4; i++) {
+        AudioComponentDescription d = { kAudioUnitType_Output, subtypes[i], kAudioUnitManufacturer_Apple, 0, 0 };
+        AudioComponent c = AudioComponentFindNext(NULL, &d);
+        EXPECT(c != NULL, "no component %d", i);
+        if (c == NULL) continue;
+        CFStringRef name = NULL;
+        EXPECT_STATUS(AudioComponentCopyName(c, &name), noErr);
+        char text[64] = "";
+        if (name) { CFStringGetCString(name, text, sizeof text, kCFStringEncodingUTF8); CFRelease(name); }
+        EXPECT(strcmp(text, names[i]) == 0, "name %s, expected %s", text, names[i]);
+        AudioComponentDescription got;
+        EXPECT_STATUS(AudioComponentGetDescription(c, &got), noErr);
+        EXPECT(got.componentType == kAudioUnitType_Output && got.componentSubType == subtypes[i], "description");
+        UInt32 version = 0;
+        EXPECT_STATUS(AudioComponentGetVersion(c, &version), noErr);
+        EXPECT(version != 0, "version 0");
+        /* Searching on from the last match finds the next, then nothing. */
+        AudioComponent next = AudioComponentFindNext(c, &d);
+        EXPECT(next == NULL, "a second %4.4s", (char *)&subtypes[i]);
+    }
+    /* Walking every component with an empty description visits each once. */
+    AudioComponentDescription any = { 0, 0, 0, 0, 0 };
+    UInt32 walked = 0;
+    for (AudioComponent c = AudioComponentFindNext(NULL, &any); c != NULL && walked < 100; c = AudioComponentFindNext(c, &any)) walked++;
+    EXPECT(walked == AudioComponentCount(&any) && walked >= 4, "walked %u of %u", (unsigned)walked, (unsigned)AudioComponentCount(&any));
+    EXPECT(AudioComponentFindNext(NULL, NULL) == NULL, "NULL description");
+
+    /* The Component Manager's spellings find and open the same units. */
+    ComponentDescription old = { kAudioUnitType_Output, kAudioUnitSubType_DefaultOutput, kAudioUnitManufacturer_Apple, 0, 0 };
+    Component component = FindNextComponent(NULL, &old);
+    EXPECT(component != NULL, "FindNextComponent");
+    EXPECT(CountComponents(&old) == 1, "CountComponents");
+    ComponentInstance instance = NULL;
+    EXPECT(OpenAComponent(component, &instance) == noErr && instance != NULL, "OpenAComponent");
+    EXPECT(CallComponentVersion(instance) > 0, "CallComponentVersion");
+    EXPECT(AudioComponentInstanceGetComponent((AudioUnit)instance) == (AudioComponent)component, "same component");
+    EXPECT(CloseComponent(instance) == noErr, "CloseComponent");
+    EXPECT(CloseComponent(instance) == invalidComponentID, "CloseComponent twice");
+}
+
+static void misuse(void) {
+    AudioUnit unit = make(kAudioUnitType_Output, kAudioUnitSubType_GenericOutput);
+    AudioStreamBasicDescription format = int16(44100, 2);
+    UInt32 size = sizeof format;
+    EXPECT_STATUS(AudioUnitInitialize(NULL), kAudio_ParamError);
+    EXPECT_STATUS(AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, NULL), kAudio_ParamError);
+    EXPECT_STATUS(AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Global, 0, &format, &size), kAudioUnitErr_InvalidScope);
+    EXPECT_STATUS(AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 3, &format, &size), kAudioUnitErr_InvalidElement);
+    EXPECT_STATUS(AudioUnitGetProperty(unit, 0x7A7A7A7A, kAudioUnitScope_Global, 0, &format, &size), kAudioUnitErr_InvalidProperty);
+    size = 8;
+    EXPECT_STATUS(AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, &size), kAudioUnitErr_InvalidPropertyValue);
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, 8), kAudioUnitErr_InvalidPropertyValue);
+    AudioStreamBasicDescription aac = { 44100, kAudioFormatMPEG4AAC, 0, 0, 1024, 0, 2, 0, 0 };
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &aac, sizeof aac), kAudioUnitErr_FormatNotSupported);
+    Float64 latency = 1;
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, sizeof latency), kAudioUnitErr_PropertyNotWritable);
+    UInt32 frames = 0;
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, sizeof frames), kAudioUnitErr_InvalidPropertyValue);
+    EXPECT_STATUS(AudioUnitSetParameter(unit, 12345, kAudioUnitScope_Global, 0, 1, 0), kAudioUnitErr_InvalidParameter);
+    AudioUnitRenderActionFlags flags = 0;
+    AudioTimeStamp time;
+    memset(&time, 0, sizeof time);
+    struct { UInt32 n; AudioBuffer b[2]; } list;
+    EXPECT_STATUS(AudioUnitRender(unit, &flags, &time, 0, 64, (AudioBufferList *)&list), kAudioUnitErr_Uninitialized);
+    EXPECT_STATUS(AudioOutputUnitStart(unit), noErr); /* a generic output has no device: starting does nothing */
+    UInt32 writable = 0;
+    EXPECT_STATUS(AudioUnitGetPropertyInfo(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &size, (Boolean *)&writable), noErr);
+    EXPECT(size == sizeof(AudioStreamBasicDescription) && writable, "StreamFormat info %u %u", (unsigned)size, (unsigned)writable);
+    EXPECT_STATUS(AudioComponentInstanceDispose(unit), noErr);
+    EXPECT_STATUS(AudioComponentInstanceDispose(unit), kAudio_ParamError);
+    EXPECT_STATUS(AudioUnitInitialize(unit), kAudio_ParamError);
+
+    AudioUnit hal = make(kAudioUnitType_Output, kAudioUnitSubType_DefaultOutput);
+    UInt32 on = 1;
+    /* Only AUHAL records. */
+    EXPECT_STATUS(AudioUnitSetProperty(hal, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, sizeof on), kAudioUnitErr_InvalidPropertyValue);
+    EXPECT_STATUS(AudioUnitSetProperty(hal, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 5, &on, sizeof on), kAudioUnitErr_InvalidElement);
+    EXPECT_STATUS(AudioOutputUnitStart(hal), kAudioUnitErr_Uninitialized);
+    UInt32 elements = 0;
+    size = sizeof elements;
+    EXPECT_STATUS(AudioUnitGetProperty(hal, kAudioUnitProperty_ElementCount, kAudioUnitScope_Output, 0, &elements, &size), noErr);
+    EXPECT(elements == 2, "output elements %u", (unsigned)elements);
+    elements = 4;
+    EXPECT_STATUS(AudioUnitSetProperty(hal, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &elements, sizeof elements), kAudioUnitErr_PropertyNotWritable);
+    AudioComponentInstanceDispose(hal);
+}
+
+/* The source: a ramp of 16-bit stereo frames, left k, right -k, counting on across renders. */
+static SInt16 next = 0;
+static UInt32 lastBus = 99;
+static OSStatus source(void *ref, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *io) {
+    (void)ref; (void)flags; (void)time;
+    lastBus = bus;
+    SInt16 *out = (SInt16 *)io->mBuffers[0].mData;
+    for (UInt32 i = 0; i < frames; i++) { out[2 * i] = next; out[2 * i + 1] = (SInt16)-next; next++; }
+    return noErr;
+}
+
+static int preCalls, postCalls, badFlags;
+static OSStatus notify(void *ref, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *io) {
+    (void)ref; (void)time; (void)bus; (void)frames; (void)io;
+    if (*flags & kAudioUnitRenderAction_PreRender) preCalls++;
+    else if (*flags & kAudioUnitRenderAction_PostRender) postCalls++;
+    else badFlags++;
+    return noErr;
+}
+
+static int heard;
+static AudioUnitScope heardScope;
+static void listener(void *ref, AudioUnit unit, AudioUnitPropertyID id, AudioUnitScope scope, AudioUnitElement element) {
+    (void)unit; (void)element;
+    if (id == kAudioUnitProperty_StreamFormat) { heard++; heardScope = scope; }
+    (*(int *)ref)++;
+}
+
+static void offline(void) {
+    AudioUnit unit = make(kAudioUnitType_Output, kAudioUnitSubType_GenericOutput);
+    int calls = 0;
+    EXPECT_STATUS(AudioUnitAddPropertyListener(unit, kAudioUnitProperty_StreamFormat, listener, &calls), noErr);
+    AudioStreamBasicDescription in = int16(44100, 2), out = float32Planar(44100, 2);
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &in, sizeof in), noErr);
+    EXPECT(heard == 1 && heardScope == kAudioUnitScope_Input, "listener heard %d (scope %u)", heard, (unsigned)heardScope);
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &out, sizeof out), noErr);
+    EXPECT_STATUS(AudioUnitRemovePropertyListenerWithUserData(unit, kAudioUnitProperty_StreamFormat, listener, &calls), noErr);
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &in, sizeof in), noErr);
+    EXPECT(heard == 2, "listener heard %d after its removal", heard);
+
+    AudioStreamBasicDescription back;
+    UInt32 size = sizeof back;
+    EXPECT_STATUS(AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &back, &size), noErr);
+    EXPECT(memcmp(&back, &out, sizeof out) == 0, "the output format read back differs");
+
+    AURenderCallbackStruct callback = { source, NULL };
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback, sizeof callback), noErr);
+    EXPECT_STATUS(AudioUnitAddRenderNotify(unit, notify, NULL), noErr);
+    EXPECT_STATUS(AudioUnitInitialize(unit), noErr);
+
+    static Float32 left[512], right[512];
+    struct { UInt32 n; AudioBuffer b[2]; } list = { 2, { { 1, sizeof left, left }, { 1, sizeof right, right } } };
+    AudioUnitRenderActionFlags flags = 0;
+    AudioTimeStamp time;
+    memset(&time, 0, sizeof time);
+    time.mFlags = kAudioTimeStampSampleTimeValid;
+    int exact = 1;
+    for (int round = 0; round < 3; round++) {
+        time.mSampleTime = round * 512;
+        list.b[0].mDataByteSize = list.b[1].mDataByteSize = sizeof left;
+        EXPECT_STATUS(AudioUnitRender(unit, &flags, &time, 0, 512, (AudioBufferList *)&list), noErr);
+        for (int i = 0; i < 512; i++) {
+            SInt16 k = (SInt16)(round * 512 + i);
+            if (left[i] != k / 32768.0f || right[i] != -k / 32768.0f) exact = 0;
+        }
+    }
+    EXPECT(exact, "16-bit samples did not convert to k / 32768");
+    EXPECT(lastBus == 0, "the callback was asked for bus %u", (unsigned)lastBus);
+    EXPECT(preCalls == 3 && postCalls == 3 && badFlags == 0, "notifications: %d pre, %d post, %d other", preCalls, postCalls, badFlags);
+    EXPECT(flags == 0, "the caller's flags changed to %u", (unsigned)flags);
+    EXPECT_STATUS(AudioUnitRemoveRenderNotify(unit, notify, NULL), noErr);
+    EXPECT_STATUS(AudioUnitRender(unit, &flags, &time, 0, 512, (AudioBufferList *)&list), noErr);
+    EXPECT(preCalls == 3, "a removed notification was called");
+    EXPECT_STATUS(AudioUnitRender(unit, &flags, &time, 0, 5000, (AudioBufferList *)&list), kAudioUnitErr_TooManyFramesToProcess);
+    EXPECT_STATUS(AudioUnitRender(unit, &flags, &time, 1, 512, (AudioBufferList *)&list), kAudioUnitErr_InvalidElement);
+    /* A render with no source fails with NoConnection, and the unit remembers the error. */
+    AURenderCallbackStruct none = { NULL, NULL };
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &none, sizeof none), noErr);
+    EXPECT_STATUS(AudioUnitRender(unit, &flags, &time, 0, 512, (AudioBufferList *)&list), kAudioUnitErr_NoConnection);
+    OSStatus last = 0;
+    size = sizeof last;
+    EXPECT_STATUS(AudioUnitGetProperty(unit, kAudioUnitProperty_LastRenderError, kAudioUnitScope_Global, 0, &last, &size), noErr);
+    EXPECT(last == kAudioUnitErr_NoConnection, "last render error %d", (int)last);
+    UInt32 maxFrames = 1024;
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maxFrames, sizeof maxFrames), kAudioUnitErr_Initialized);
+    EXPECT_STATUS(AudioUnitUninitialize(unit), noErr);
+    EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maxFrames, sizeof maxFrames), noErr);
+    EXPECT_STATUS(AudioComponentInstanceDispose(unit), noErr);
+}
+
+/* A library that makes a private aggregate device for duplex finds no plug-in and falls back. */
+static void aggregate(void) {
+    CFStringRef bundle = CFSTR("com.apple.audio.CoreAudio");
+    AudioObjectID plugIn = 12345;
+    AudioValueTranslation translation = { &bundle, sizeof bundle, &plugIn, sizeof plugIn };
+    UInt32 size = sizeof translation;
+    AudioObjectPropertyAddress address = { kAudioHardwarePropertyPlugInForBundleID, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMain };
+    OSStatus s = AudioObjectGetPropertyData(kAudioObjectSystemObject, &address, 0, NULL, &size, &translation);
+    EXPECT(s == noErr && plugIn == kAudioObjectUnknown, "plug-in lookup: %d, %u", (int)s, (unsigned)plugIn);
+    CFMutableDictionaryRef description = CFDictionaryCreateMutable(NULL, 0, &kCFTypeDictionaryKeyCallBacks, &kCFTypeDictionaryValueCallBacks);
+    AudioObjectPropertyAddress create = { kAudioPlugInCreateAggregateDevice, kAudioObjectPropertyScopeGlobal, kAudioObjectPropertyElementMain };
+    AudioObjectID device = kAudioObjectUnknown;
+    size = sizeof device;
+    s = AudioObjectGetPropertyData(plugIn, &create, sizeof description, &description, &size, &device);
+    EXPECT(s != noErr && device == kAudioObjectUnknown, "an aggregate device was made: %d, %u", (int)s, (unsigned)device);
+    CFRelease(description);
+}
+
+int main(void) {
+    components();
+    aggregate();
+    misuse();
+    offline();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
