@@ -8,8 +8,9 @@
 # stops each process by its PID. Source it; it defines start_private_pipewire and
 # stop_private_pipewire.
 #
-# Scripts/test runs the server-dependent suites (AudioDeviceTests, GuideTests) against it after
-# the PulseAudio run, through pipewire-pulse, and then AudioDevicePipeWireTests natively.
+# Scripts/test runs the server-dependent suites (AudioDeviceTests, GuideTests, the audio-unit
+# programs' suites) against it after the PulseAudio run, through pipewire-pulse, and then
+# AudioDevicePipeWireTests natively.
 
 # start_private_pipewire [SINK [DIR]]: starts pipewire, wireplumber and pipewire-pulse, with a
 # null sink SINK (default aqtest) as the default, in DIR (default a new temporary directory),
