@@ -52,6 +52,8 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
     let transitions = Guarded<OutputUnitRun?>(nil, rank: .transitions)
     let running = Atomic<Bool>(false)
     let volumeBits = Atomic<UInt32>(Float(1).bitPattern)
+    /// Times the unit followed the default since the program started it.
+    let follows = Atomic<Int>(0)
     /// The run now rendering, for a stop asked from its own render thread and for latency.
     let current = Guarded<OutputUnitRun?>(nil)
     /// The generic output's conversion from its input format to its output format, made when
@@ -253,6 +255,13 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
     /// (`AudioOutputUnitStart`); starting a running unit does nothing. `uninitialized` before
     /// ``initialize()``; the device's error when it does not open.
     public func start() throws(AudioUnitError) {
+        follows.store(0, ordering: .relaxed)
+        try start(on: nil)
+    }
+
+    /// Starts on the backend `backend`'s default output when given (following the default
+    /// after the device was lost), else on the device the unit names.
+    func start(on backend: String?) throws(AudioUnitError) {
         guard kind != .generic else { return }
         guard isInitialized else { throw AudioUnitError(.uninitialized, "AudioOutputUnitStart before AudioUnitInitialize") }
         let started = try transitions.withLock { run throws(AudioUnitError) -> Bool in
@@ -262,7 +271,7 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
             current.withLock { $0 = made }
             running.store(true, ordering: .releasing)
             do throws(AudioUnitError) {
-                try made.start()
+                try made.start(defaultOf: backend)
             } catch {
                 running.store(false, ordering: .releasing)
                 current.withLock { $0 = nil }
@@ -294,11 +303,19 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
         if ended { changed(.isRunning, scope: .global, element: 0) }
     }
 
-    /// The device failed while running: the unit stops and says so.
-    func deviceFailed(_ run: OutputUnitRun) {
+    /// The device failed while running: the unit stops and says so. The default and system
+    /// output units then follow the default: they start again on the same backend's default
+    /// output, as a Mac's follow the default device (sample times start again at 0).
+    func deviceFailed(_ run: OutputUnitRun, backend: String?) {
         DispatchQueue.global().async { [self] in
             let isCurrent = transitions.withLock { $0 === run }
-            if isCurrent { stop() }
+            guard isCurrent else { return }
+            stop()
+            // A device that keeps failing is followed a few times, not for ever.
+            let followed = follows.add(1, ordering: .relaxed).newValue
+            if kind == .defaultOutput || kind == .systemOutput, currentDevice == nil, let backend, followed <= 3 {
+                try? start(on: backend)
+            }
         }
     }
 

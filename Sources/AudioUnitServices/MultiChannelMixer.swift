@@ -45,6 +45,16 @@ public struct AudioUnitParameterRange: Hashable, Sendable {
     public var unit: Unit
     /// Whether it can only be read (meters).
     public var isReadOnly: Bool
+
+    /// A parameter's facts.
+    public init(name: String, minimum: Float, maximum: Float, defaultValue: Float, unit: Unit, isReadOnly: Bool) {
+        self.name = name
+        self.minimum = minimum
+        self.maximum = maximum
+        self.defaultValue = defaultValue
+        self.unit = unit
+        self.isReadOnly = isReadOnly
+    }
 }
 
 /// The multichannel mixer (`kAudioUnitType_Mixer`, `kAudioUnitSubType_MultiChannelMixer`): any

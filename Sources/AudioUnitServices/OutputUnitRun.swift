@@ -115,18 +115,18 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
     }
 
     /// Opens the devices and starts them, input first.
-    func start() throws(AudioUnitError) {
-        let uid = unit.currentDevice
+    func start(defaultOf backend: String? = nil) throws(AudioUnitError) {
+        let uid = backend == nil ? unit.currentDevice : nil
         do throws(AudioDeviceError) {
             if inBridge != nil {
                 let device = try AudioBackends.open(AudioDeviceRequest(
-                    input: AudioDeviceTarget(uid: uid, defaultOf: nil), sampleRate: inputRate, channels: inputChannels, bufferFrames: frames))
+                    input: AudioDeviceTarget(uid: uid, defaultOf: backend), sampleRate: inputRate, channels: inputChannels, bufferFrames: frames))
                 input = device
                 try device.start(sink: self)
             }
             if outBridge != nil {
                 let device = try AudioBackends.open(AudioDeviceRequest(
-                    output: AudioDeviceTarget(uid: uid, defaultOf: nil), sampleRate: rate, channels: max(1, deviceMap.count),
+                    output: AudioDeviceTarget(uid: uid, defaultOf: backend), sampleRate: rate, channels: max(1, deviceMap.count),
                     bufferFrames: frames * 4))
                 output = device
                 try device.start(source: self)
@@ -210,7 +210,7 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         case .stopped: outputEnded.signal()
         case .failed:
             outputEnded.signal()
-            unit.deviceFailed(self)
+            unit.deviceFailed(self, backend: device.info.backend)
         default: break
         }
     }
@@ -240,7 +240,7 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
     }
 
     func device(_ device: any AudioInputDevice, didReport event: AudioDeviceEvent) {
-        if event.kind == .failed { unit.deviceFailed(self) }
+        if event.kind == .failed { unit.deviceFailed(self, backend: device.info.backend) }
     }
 
     /// A render of bus 1: the oldest `count` frames recorded (silence for what has not been),

@@ -194,6 +194,20 @@ struct HeaderTests {
         }
     }
 
+    /// Every declared audio unit, AUGraph and Component Manager function is defined by the
+    /// library, so a program that calls it links (a declaration without a definition would only
+    /// fail at link time, in the program's build).
+    @Test("libAudioToolbox.so defines every audio unit, AUGraph and Component Manager function")
+    func audioUnitFunctionsDefined() throws {
+        let flag = CPrograms.flags.first { $0.hasPrefix("-L") }
+        let directory = try #require(flag.map { String($0.dropFirst(2)) }, "\(CPrograms.missingLibrary)")
+        let symbols = try runProcess("/usr/bin/nm", ["-D", "--defined-only", directory + "/libAudioToolbox.so"])
+        #expect(symbols.status == 0, "\(symbols.err)")
+        let defined = Set(symbols.out.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
+        let missing = Self.audioUnitFunctions.filter { !defined.contains($0) }
+        #expect(missing.isEmpty, "not defined: \(missing)")
+    }
+
     /// A program on libdispatch, as Mac audio code uses it to hand work off the render thread:
     /// `audiotoolbox-config` gives its include path and library.
     @Test("<dispatch/dispatch.h> compiles and links with audiotoolbox-config's flags", arguments: modes)

@@ -109,3 +109,11 @@ public func _AudioComponentRegister(
 ) -> OpaquePointer? {
     nil
 }
+
+@_spi(CImplementation) @_cdecl("AudioComponentCopyConfigurationInfo")
+public func _AudioComponentCopyConfigurationInfo(_ inComponent: OpaquePointer?, _ outConfigurationInfo: UnsafeMutablePointer<CFDictionaryRef?>?) -> OSStatus {
+    // Apple's units report no configuration of note (validation applies to third-party ones).
+    guard ComponentHandles.component(inComponent) != nil, let outConfigurationInfo else { return paramError }
+    outConfigurationInfo.pointee = _CFDictionaryCreate(nil, nil, nil, 0, nil, nil)
+    return noErrStatus
+}

@@ -56,6 +56,11 @@ private func value(_ box: UnitBox, _ id: UInt32, _ scope: UInt32, _ element: UIn
         return (bytes(of: string), true)
     case kAudioUnitProperty_ParameterList:
         return (unit.parameterList(scope: s).flatMap { bytes(of: $0.rawValue) }, false)
+    case kAudioUnitProperty_ParameterInfo:
+        return (bytes(of: try parameterInfo(unit, s, element)), false)
+    case kAudioUnitProperty_MeteringMode:
+        guard let mixer = unit as? MultiChannelMixer else { throw invalidProperty }
+        return (u32(try mixer.meteringMode(scope: s, element: element) ? 1 : 0), true)
     case kAudioOutputUnitProperty_CurrentDevice:
         guard let output else { throw invalidProperty }
         try global()
@@ -92,6 +97,34 @@ private func value(_ box: UnitBox, _ id: UInt32, _ scope: UInt32, _ element: UIn
     default:
         throw AudioUnitError(.invalidProperty, "the \(unit.component.name) unit has no property \(id)")
     }
+}
+
+/// `kAudioUnitProperty_ParameterInfo` of parameter `id` (the property's element) in `scope`.
+private func parameterInfo(_ unit: SwiftUnit, _ scope: AudioUnitServices.AudioUnitScope, _ id: UInt32) throws(AudioUnitError) -> AudioUnitParameterInfo {
+    let parameter = AudioUnitParameterID(rawValue: id)
+    let range: AudioUnitParameterRange
+    if let mixer = unit as? MultiChannelMixer, let found = mixer.parameterRange(parameter, scope: scope) {
+        range = found
+    } else if unit is AudioOutputUnit, parameter == .outputVolume, unit.parameterList(scope: .global).contains(parameter) {
+        range = AudioUnitParameterRange(name: "Volume", minimum: 0, maximum: 1, defaultValue: 1, unit: .linearGain, isReadOnly: false)
+    } else {
+        throw AudioUnitError(.invalidParameter, "no parameter \(id) in the \(scope) scope")
+    }
+    var info = AudioUnitParameterInfo()
+    withUnsafeMutableBytes(of: &info.name) { name in
+        let utf8 = Array(range.name.utf8.prefix(name.count - 1))
+        name.copyBytes(from: utf8)
+    }
+    info.cfNameString = CFStringRef(CFObjects.makeString(range.name, immortal: true))
+    info.unit = AudioUnitParameterUnit(rawValue: range.unit.rawValue) ?? AudioUnitParameterUnit(rawValue: 0)!
+    info.minValue = range.minimum
+    info.maxValue = range.maximum
+    info.defaultValue = range.defaultValue
+    // kAudioUnitParameterFlag_IsReadable, _HasCFNameString, and _MeterReadOnly or _IsWritable.
+    var flags: UInt32 = 1 << 30 | 1 << 27
+    flags |= range.isReadOnly ? 1 << 15 : 1 << 31
+    info.flags = AudioUnitParameterOptions(rawValue: flags)
+    return info
 }
 
 /// The UID of the device a unit on the default device plays to.
@@ -170,6 +203,9 @@ private func set(_ box: UnitBox, _ id: UInt32, _ scope: UInt32, _ element: UInt3
     case kAudioOutputUnitProperty_StartTimestampsAtZero:
         guard let output else { throw invalidProperty }
         output.startTimestampsAtZero = try flag("a UInt32")
+    case kAudioUnitProperty_MeteringMode:
+        guard let mixer = unit as? MultiChannelMixer else { throw invalidProperty }
+        try mixer.setMeteringMode(try flag("a UInt32"), scope: s, element: element)
     case kAudioDevicePropertyBufferFrameSize:
         guard let output, output.kind != .generic else { throw invalidProperty }
         try output.setBufferFrameSize(Int(try load(UInt32.self, "a UInt32")))

@@ -236,11 +236,132 @@ static void aggregate(void) {
     CFRelease(description);
 }
 
+/* A source of one stereo Float32 value pair (left v, right -v), v from the user data. */
+static OSStatus constant(void *ref, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *io) {
+    (void)flags; (void)time; (void)bus;
+    Float32 v = *(Float32 *)ref;
+    Float32 *left = (Float32 *)io->mBuffers[0].mData, *right = (Float32 *)io->mBuffers[1].mData;
+    for (UInt32 i = 0; i < frames; i++) { left[i] = v; right[i] = -v; }
+    return noErr;
+}
+
+/* A 16-bit mono ramp. */
+static SInt16 monoNext;
+static OSStatus monoRamp(void *ref, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *io) {
+    (void)ref; (void)flags; (void)time; (void)bus;
+    SInt16 *out = (SInt16 *)io->mBuffers[0].mData;
+    for (UInt32 i = 0; i < frames; i++) out[i] = monoNext++;
+    return noErr;
+}
+
+/* Graphs rendered offline through the generic output: a converter fed by a callback, and a
+   mixer of two callbacks. */
+static void graphs(void) {
+    AUGraph graph = NULL;
+    EXPECT_STATUS(NewAUGraph(&graph), noErr);
+    AudioComponentDescription generic = { kAudioUnitType_Output, kAudioUnitSubType_GenericOutput, kAudioUnitManufacturer_Apple, 0, 0 };
+    AudioComponentDescription converter = { kAudioUnitType_FormatConverter, kAudioUnitSubType_AUConverter, kAudioUnitManufacturer_Apple, 0, 0 };
+    AudioComponentDescription mixer = { kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer, kAudioUnitManufacturer_Apple, 0, 0 };
+    AudioComponentDescription defaultOutput = { kAudioUnitType_Output, kAudioUnitSubType_DefaultOutput, kAudioUnitManufacturer_Apple, 0, 0 };
+    AUNode outNode = 0, convNode = 0, extra = 0;
+    EXPECT_STATUS(AUGraphAddNode(graph, &generic, &outNode), noErr);
+    EXPECT_STATUS(AUGraphAddNode(graph, &converter, &convNode), noErr);
+    EXPECT_STATUS(AUGraphAddNode(graph, &defaultOutput, &extra), kAUGraphErr_OutputNodeErr);
+    AudioUnit unit = (AudioUnit)1;
+    EXPECT_STATUS(AUGraphNodeInfo(graph, convNode, NULL, &unit), noErr);
+    EXPECT(unit == NULL, "a unit before AUGraphOpen");
+    EXPECT_STATUS(AUGraphOpen(graph), noErr);
+    AudioUnit outUnit = NULL, convUnit = NULL;
+    AudioComponentDescription got;
+    EXPECT_STATUS(AUGraphNodeInfo(graph, outNode, &got, &outUnit), noErr);
+    EXPECT(got.componentSubType == kAudioUnitSubType_GenericOutput && outUnit != NULL, "node info");
+    EXPECT_STATUS(AUGraphNodeInfo(graph, convNode, NULL, &convUnit), noErr);
+    EXPECT_STATUS(AUGraphNodeInfo(graph, 999, NULL, &unit), kAUGraphErr_NodeNotFound);
+
+    AudioStreamBasicDescription in = int16(44100, 1), out = float32Planar(44100, 2);
+    EXPECT_STATUS(AudioUnitSetProperty(convUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &in, sizeof in), noErr);
+    EXPECT_STATUS(AudioUnitSetProperty(convUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &out, sizeof out), noErr);
+    EXPECT_STATUS(AudioUnitSetProperty(outUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &out, sizeof out), noErr);
+    EXPECT_STATUS(AudioUnitSetProperty(outUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &out, sizeof out), noErr);
+    EXPECT_STATUS(AUGraphConnectNodeInput(graph, convNode, 0, outNode, 0), noErr);
+    AURenderCallbackStruct ramp = { monoRamp, NULL };
+    EXPECT_STATUS(AUGraphSetNodeInputCallback(graph, convNode, 0, &ramp), noErr);
+    UInt32 count = 0;
+    EXPECT_STATUS(AUGraphGetNumberOfInteractions(graph, &count), noErr);
+    EXPECT(count == 2, "%u interactions", (unsigned)count);
+    AUNodeInteraction interaction;
+    int connections = 0, callbacks = 0;
+    for (UInt32 i = 0; i < count; i++) {
+        EXPECT_STATUS(AUGraphGetInteractionInfo(graph, i, &interaction), noErr);
+        if (interaction.nodeInteractionType == kAUNodeInteraction_Connection && interaction.nodeInteraction.connection.sourceNode == convNode) connections++;
+        if (interaction.nodeInteractionType == kAUNodeInteraction_InputCallback && interaction.nodeInteraction.inputCallback.cback.inputProc == monoRamp) callbacks++;
+    }
+    EXPECT(connections == 1 && callbacks == 1, "interactions: %d connections, %d callbacks", connections, callbacks);
+    EXPECT_STATUS(AUGraphInitialize(graph), noErr);
+    Boolean initialized = false;
+    EXPECT_STATUS(AUGraphIsInitialized(graph, &initialized), noErr);
+    EXPECT(initialized, "not initialized");
+
+    static Float32 left[256], right[256];
+    struct { UInt32 n; AudioBuffer b[2]; } list = { 2, { { 1, sizeof left, left }, { 1, sizeof right, right } } };
+    AudioUnitRenderActionFlags flags = 0;
+    AudioTimeStamp time;
+    memset(&time, 0, sizeof time);
+    time.mFlags = kAudioTimeStampSampleTimeValid;
+    EXPECT_STATUS(AudioUnitRender(outUnit, &flags, &time, 0, 256, (AudioBufferList *)&list), noErr);
+    int exact = 1;
+    for (int i = 0; i < 256; i++) if (left[i] != i / 32768.0f || right[i] != i / 32768.0f) exact = 0;
+    EXPECT(exact, "the converter's mono 16-bit ramp did not arrive as k / 32768 on both channels (%g %g)", left[5], right[5]);
+    EXPECT_STATUS(AUGraphUninitialize(graph), noErr);
+    EXPECT_STATUS(AUGraphClose(graph), noErr);
+    EXPECT_STATUS(DisposeAUGraph(graph), noErr);
+    EXPECT_STATUS(DisposeAUGraph(graph), kAudio_ParamError);
+
+    /* The mixer: stereo 0.25 at volume 0.5 and stereo 0.5 at volume 1 sum to 0.625. */
+    EXPECT_STATUS(NewAUGraph(&graph), noErr);
+    AUNode mixNode = 0;
+    EXPECT_STATUS(AUGraphAddNode(graph, &generic, &outNode), noErr);
+    EXPECT_STATUS(AUGraphAddNode(graph, &mixer, &mixNode), noErr);
+    EXPECT_STATUS(AUGraphOpen(graph), noErr);
+    AudioUnit mixUnit = NULL;
+    AUGraphNodeInfo(graph, outNode, NULL, &outUnit);
+    AUGraphNodeInfo(graph, mixNode, NULL, &mixUnit);
+    UInt32 buses = 2;
+    EXPECT_STATUS(AudioUnitSetProperty(mixUnit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &buses, sizeof buses), noErr);
+    for (UInt32 bus = 0; bus < 2; bus++)
+        EXPECT_STATUS(AudioUnitSetProperty(mixUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, bus, &out, sizeof out), noErr);
+    EXPECT_STATUS(AudioUnitSetProperty(mixUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &out, sizeof out), noErr);
+    AudioUnitSetProperty(outUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &out, sizeof out);
+    AudioUnitSetProperty(outUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &out, sizeof out);
+    static Float32 quarter = 0.25f, half = 0.5f;
+    AURenderCallbackStruct a = { constant, &quarter }, b = { constant, &half };
+    EXPECT_STATUS(AUGraphSetNodeInputCallback(graph, mixNode, 0, &a), noErr);
+    EXPECT_STATUS(AUGraphSetNodeInputCallback(graph, mixNode, 1, &b), noErr);
+    EXPECT_STATUS(AUGraphConnectNodeInput(graph, mixNode, 0, outNode, 0), noErr);
+    EXPECT_STATUS(AudioUnitSetParameter(mixUnit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 0, 0.5f, 0), noErr);
+    EXPECT_STATUS(AudioUnitSetParameter(mixUnit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 7, 0.5f, 0), kAudioUnitErr_InvalidElement);
+    Float32 volume = 0;
+    EXPECT_STATUS(AudioUnitGetParameter(mixUnit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 0, &volume), noErr);
+    EXPECT(volume == 0.5f, "volume %g", volume);
+    AudioUnitParameterInfo info;
+    UInt32 size = sizeof info;
+    EXPECT_STATUS(AudioUnitGetProperty(mixUnit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Input, kMultiChannelMixerParam_Volume, &info, &size), noErr);
+    EXPECT(info.minValue == 0 && info.maxValue == 1 && (info.flags & kAudioUnitParameterFlag_IsWritable), "volume info %g…%g", info.minValue, info.maxValue);
+    EXPECT_STATUS(AUGraphInitialize(graph), noErr);
+    list.b[0].mDataByteSize = list.b[1].mDataByteSize = sizeof left;
+    EXPECT_STATUS(AudioUnitRender(outUnit, &flags, &time, 0, 256, (AudioBufferList *)&list), noErr);
+    exact = 1;
+    for (int i = 0; i < 256; i++) if (left[i] != 0.625f || right[i] != -0.625f) exact = 0;
+    EXPECT(exact, "mix %g %g, expected 0.625 -0.625", left[0], right[0]);
+    EXPECT_STATUS(DisposeAUGraph(graph), noErr);
+}
+
 int main(void) {
     components();
     aggregate();
     misuse();
     offline();
+    graphs();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
