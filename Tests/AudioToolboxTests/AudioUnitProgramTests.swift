@@ -99,14 +99,16 @@ struct AudioUnitProgramTests {
 
     /// Which program plays, and how.
     enum Player: String, CaseIterable, CustomTestStringConvertible {
-        case toneInt16 = "au_default_tone (SInt16, 44.1 kHz)"
+        case toneInt16 = "au_default_tone (SInt16, 44.1 kHz; 48 kHz on PipeWire)"
         case toneFloat = "au_default_tone (Float32, 48 kHz)"
         case componentManager = "component_output (Component Manager)"
         case halDevice = "auhal_device (C++, by name)"
 
         var testDescription: String { rawValue }
 
-        var rate: Int { self == .toneInt16 ? 44100 : 48000 }
+        /// The program's rate, and the sink's: PipeWire's graph runs at 48 kHz and resamples a
+        /// sink at any other rate, so there the 16-bit player plays at 48 kHz too.
+        var rate: Int { self == .toneInt16 && !AudioUnitProgramTests.isPipeWire ? 44100 : 48000 }
 
         /// Plays `frames` frames to `sink` (described to the HAL as `description`); the
         /// program's exit status, output and reference.
@@ -296,9 +298,13 @@ struct AudioUnitProgramTests {
         }
         // Every frame the program rendered, and the callbacks went on (silent) until the stop.
         #expect(cycles.reduce(0) { $0 + $1.frames } >= frames)
-        for (previous, cycle) in zip(cycles, cycles.dropFirst()) where cycle.hostNanos <= previous.hostNanos {
-            Issue.record("host time \(cycle.hostNanos) at sample \(cycle.sampleTime) after \(previous.hostNanos)")
-            break
+        // PipeWire's server: where its first report replaces the prebuffer's guess, a host time
+        // can step back a little.
+        Self.onTime("render host times rising") {
+            for (previous, cycle) in zip(cycles, cycles.dropFirst()) where cycle.hostNanos <= previous.hostNanos {
+                Issue.record("host time \(cycle.hostNanos) at sample \(cycle.sampleTime) after \(previous.hostNanos)")
+                break
+            }
         }
         let running = cycles.filter { $0.sampleTime >= rate / 4 }
         try #require(running.count > 20, "\(running.count) callbacks after the first quarter second")
