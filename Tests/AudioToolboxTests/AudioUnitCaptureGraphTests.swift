@@ -7,8 +7,8 @@ import Testing
 /// the AUGraph player (Corpus/augraph_player.c), whose AUConverter turns 16-bit mono at 22.05 kHz
 /// into the output's stereo at the device's rate. The recorder's WAVE file holds, sample for
 /// sample, what paplay played into a null sink (recorded from its monitor, the default input)
-/// or the file the file backend plays in; the player's output is sox's resampling of its source
-/// within the resampling tests' bound.
+/// or the file the file backend plays in; the player's output matches sox's resampling of its
+/// source within the resampling tests' bound.
 @Suite("Audio unit capture and graph programs", .serialized)
 struct AudioUnitCaptureGraphTests {
     static let capture = Result { try CorpusTests.build("corpus-auhal-capture", "auhal_capture.c") }
@@ -91,9 +91,10 @@ struct AudioUnitCaptureGraphTests {
 
     /// The graph plays sox's 997 Hz tone (16-bit mono, 22.05 kHz, 2 s) into the file device;
     /// its AUConverter's rate conversion is compared with `sox … rate -v` to the file's rate:
-    /// at their best alignment (which must be none: both trim their filter's delay) each channel
-    /// is within 90 dB of sox's away from the ends, the bound the resampler's own comparison
-    /// with sox uses, and the mono source reaches both channels alike.
+    /// at their best alignment (which must be none: both trim their filter's delay) each
+    /// channel's difference from sox's is more than 90 dB below the signal away from the ends
+    /// (the bound the resampler's own comparison with sox uses), so the mono source reaches both
+    /// channels alike.
     @Test("augraph_player's AUConverter → DefaultOutput graph plays 16-bit mono at 22.05 kHz as sox resamples it, on both channels")
     func graphMatchesSox() throws {
         let program = try Self.graph.get()
