@@ -95,8 +95,14 @@ struct AudioUnitCaptureGraphTests {
     /// channel's difference from sox's is more than 90 dB below the signal away from the ends
     /// (the bound the resampler's own comparison with sox uses), so the mono source reaches both
     /// channels alike.
-    @Test("augraph_player's AUConverter → DefaultOutput graph plays 16-bit mono at 22.05 kHz as sox resamples it, on both channels")
-    func graphMatchesSox() throws {
+    ///
+    /// With a rate on its command line the program sets only the converter's output format and
+    /// counts on the connection to give it to the output unit's input, as a Mac's units do
+    /// (AUBase copies the source's output format when a connection is made): the output unit
+    /// then plays at that rate, and the file device writes it.
+    @Test("augraph_player's AUConverter → DefaultOutput graph plays 16-bit mono at 22.05 kHz as sox resamples it, on both channels",
+          arguments: [nil, 44100] as [Int?])
+    func graphMatchesSox(_ connectedRate: Int?) throws {
         let program = try Self.graph.get()
         let source = Self.scratch("source.raw"), wav = Self.scratch("graph.wav")
         defer {
@@ -107,12 +113,14 @@ struct AudioUnitCaptureGraphTests {
             "-R", "-n", "-r", "22050", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", source, "synth", "2", "sine", "997", "vol", "0.5",
         ])
         try #require(made.status == 0, "sox: \(made.err)")
-        let r = try GuideTests.run(program, [source], environment: GuideTests.fileOutput(wav))
+        let r = try GuideTests.run(program, [source] + (connectedRate.map { ["\($0)"] } ?? []), environment: GuideTests.fileOutput(wav))
         try #require(r.status == 0, "augraph_player exited with \(r.status): \(r.out)\(r.err)")
         #expect(r.out.contains("nodes 2\n") && r.out.contains("interactions 2\n"), "\(r.out)")
         #expect(r.out.contains("played 44100 of 44100 running 1\n"), "\(r.out)")
         let rateLine = try #require(AudioUnitProgramTests.lines(r.out, "output rate ").first, "\(r.out)")
         let outputRate = try #require(Int(rateLine.split(separator: " ")[0]), "\(r.out)")
+        if let connectedRate { #expect(outputRate == connectedRate, "the connection left the output unit at \(outputRate) Hz") }
+        #expect(rateLine.hasSuffix(" channels 2"), "\(r.out)")
 
         let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate,channels", "-of", "csv=p=0", wav])
         #expect(probe.out.trimmingCharacters(in: .whitespacesAndNewlines) == "\(outputRate),2", "\(probe.out)\(probe.err)")

@@ -5,10 +5,14 @@
  * converter turns it into the output unit's canonical format (Float32, non-interleaved, stereo
  * at the device's rate), converting the rate and the channels.
  *
- *   augraph_player SOURCE.raw
+ *   augraph_player SOURCE.raw [RATE]
  *
  * plays SOURCE.raw (headerless 16-bit little-endian mono at 22,050 Hz) to the default output,
- * then stops. Prints "output rate R channels C", "nodes N", "interactions N", "played N".
+ * then stops. Without RATE the program gives both units the canonical format at the device's
+ * rate; with RATE it sets only the converter's output, at RATE, and the connection gives the
+ * output unit that format (as AUBase's MakeConnection does on a Mac), whose device side then
+ * converts to the device's rate. Prints "output rate R channels C" (the output unit's input
+ * format after AUGraphInitialize), "nodes N", "interactions N", "played N".
  */
 #define _DEFAULT_SOURCE 1
 #include <AudioToolbox/AudioToolbox.h>
@@ -66,7 +70,7 @@ static int readSource(const char *path, Source *source) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s SOURCE.raw\n", argv[0]);
+        fprintf(stderr, "usage: %s SOURCE.raw [RATE]\n", argv[0]);
         return 2;
     }
     static Source source;
@@ -89,13 +93,14 @@ int main(int argc, char **argv) {
     CHECK(AUGraphNodeInfo(graph, outputNode, NULL, &outputUnit));
     CHECK(AUGraphNodeInfo(graph, converterNode, NULL, &converterUnit));
 
-    /* The device's rate, and the canonical format at that rate in stereo between the two units. */
+    /* The canonical format in stereo between the two units, at the device's rate unless the
+       command line gives one. */
     AudioStreamBasicDescription deviceFormat;
     UInt32 size = sizeof(deviceFormat);
     CHECK(AudioUnitGetProperty(outputUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &deviceFormat, &size));
     AudioStreamBasicDescription canonical;
     memset(&canonical, 0, sizeof(canonical));
-    canonical.mSampleRate = deviceFormat.mSampleRate;
+    canonical.mSampleRate = argc > 2 ? atof(argv[2]) : deviceFormat.mSampleRate;
     canonical.mFormatID = kAudioFormatLinearPCM;
     canonical.mFormatFlags = kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved;
     canonical.mBytesPerPacket = 4;
@@ -104,8 +109,9 @@ int main(int argc, char **argv) {
     canonical.mChannelsPerFrame = 2;
     canonical.mBitsPerChannel = 32;
     CHECK(AudioUnitSetProperty(converterUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &canonical, sizeof(canonical)));
-    CHECK(AudioUnitSetProperty(outputUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &canonical, sizeof(canonical)));
-    printf("output rate %.0f channels %u\n", canonical.mSampleRate, (unsigned)canonical.mChannelsPerFrame);
+    if (argc <= 2) {
+        CHECK(AudioUnitSetProperty(outputUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &canonical, sizeof(canonical)));
+    }
 
     AudioStreamBasicDescription sourceFormat;
     memset(&sourceFormat, 0, sizeof(sourceFormat));
@@ -132,6 +138,10 @@ int main(int argc, char **argv) {
     printf("nodes %u\ninteractions %u\n", (unsigned)nodes, (unsigned)interactions);
 
     CHECK(AUGraphInitialize(graph));
+    AudioStreamBasicDescription outputInput;
+    size = sizeof(outputInput);
+    CHECK(AudioUnitGetProperty(outputUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &outputInput, &size));
+    printf("output rate %.0f channels %u\n", outputInput.mSampleRate, (unsigned)outputInput.mChannelsPerFrame);
     CHECK(AUGraphStart(graph));
 
     /* Until the converter has taken every frame (at most a minute), then a little longer for
