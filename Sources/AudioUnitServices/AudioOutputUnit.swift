@@ -63,7 +63,9 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
     init(component: AudioComponent, kind: Kind) {
         self.kind = kind
         let elements = kind == .generic ? 1 : 2
-        super.init(component: component, inputs: elements, outputs: elements, format: Self.canonicalFormat(sampleRate: 48_000, channels: 2))
+        // 44.1 kHz stereo, as every Apple unit starts (the generic output keeps it; the others
+        // take their devices' formats below).
+        super.init(component: component, inputs: elements, outputs: elements, format: Self.canonicalFormat(sampleRate: 44_100, channels: 2))
         if kind != .generic {
             let device = Self.deviceFormat(for: .output, uid: nil)
             let input = Self.deviceFormat(for: .input, uid: nil)

@@ -208,13 +208,17 @@ public class AudioUnit: @unchecked Sendable {
     // MARK: Inputs
 
     /// Sets where input bus `element` gets its audio: a render callback
-    /// (`kAudioUnitProperty_SetRenderCallback`), another unit (`kAudioUnitProperty_MakeConnection`),
-    /// or nothing.
+    /// (`kAudioUnitProperty_SetRenderCallback`), another unit (`kAudioUnitProperty_MakeConnection`:
+    /// the input takes the stream format of that unit's output bus, or the connection fails with
+    /// the error setting it gives), or nothing.
     public func setInputSource(_ source: AudioUnitInputSource, element: UInt32 = 0) throws(AudioUnitError) {
         try checkScope(.input, element: element)
         if case .connection(let unit, let bus) = source {
             guard unit !== self else { throw AudioUnitError(.invalidPropertyValue, "a unit cannot take its own output") }
             try unit.checkScope(.output, element: bus)
+            // As a Mac's units do (AUBase's SetConnection), the input takes the format of the
+            // output it is connected to.
+            try setStreamFormat(try unit.streamFormat(scope: .output, element: bus), scope: .input, element: element)
         }
         configuration.withLock { $0.inputs[Int(element)].source = source }
         changed(source.isConnection ? .makeConnection : .setRenderCallback, scope: .input, element: element)

@@ -160,7 +160,8 @@ static void offline(void) {
     AudioUnit unit = make(kAudioUnitType_Output, kAudioUnitSubType_GenericOutput);
     int calls = 0;
     EXPECT_STATUS(AudioUnitAddPropertyListener(unit, kAudioUnitProperty_StreamFormat, listener, &calls), noErr);
-    AudioStreamBasicDescription in = int16(44100, 2), out = float32Planar(44100, 2);
+    /* At 22.05 kHz: the output format differs from the unit's default (44.1 kHz), so setting it is a change. */
+    AudioStreamBasicDescription in = int16(22050, 2), out = float32Planar(22050, 2);
     EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &in, sizeof in), noErr);
     EXPECT(heard == 1 && heardScope == kAudioUnitScope_Input, "listener heard %d (scope %u)", heard, (unsigned)heardScope);
     EXPECT_STATUS(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &out, sizeof out), noErr);
