@@ -53,15 +53,26 @@ public final class AUConverter: AudioUnit, @unchecked Sendable {
     /// Sets (or with nil clears) ``channelMap``: 1 to 64 entries of -1…63, else
     /// `invalidPropertyValue`. It must name as many entries as the output has channels, and
     /// input channels that exist, when the unit is initialized (`failedInitialization`
-    /// otherwise). Set while initialized, the conversion starts again with it, as after a reset.
+    /// otherwise). Set while initialized, the conversion starts again with it, as after a reset;
+    /// a map that does not fit the formats is refused then and the old one kept.
     public func setChannelMap(_ channels: [Int32]?) throws(AudioUnitError) {
         if let channels {
             guard !channels.isEmpty, channels.count <= 64, channels.allSatisfy({ $0 >= -1 && $0 < 64 }) else {
                 throw AudioUnitError(.invalidPropertyValue, "a channel map holds 1 to 64 entries of -1…63")
             }
         }
-        map.withLock { $0 = channels }
-        if isInitialized { try prepare() }
+        let old = map.withLock { m in
+            defer { m = channels }
+            return m
+        }
+        if isInitialized {
+            do {
+                try prepare()
+            } catch {
+                map.withLock { $0 = old }
+                throw error
+            }
+        }
         changed(.channelMap, scope: .output, element: 0)
     }
 
