@@ -24,11 +24,16 @@ import Locking
 /// `kRenderQuality_High` unless set, as Apple's converter defaults to `kAudioConverterQuality_High`).
 ///
 /// Memory: the converter, its resampler and its stages are made when the unit is initialized
-/// (and made again, off the render thread, by a reset or a change of quality or channel map);
-/// the buffers the input is pulled into are allocated then too. The converter's stages keep
-/// frames between them in queues that grow to the most frames they held and never shrink: the
-/// first renders after initialization may enlarge them (at most to a few slices' worth of
-/// frames), after which a render allocates nothing.
+/// (and made again, off the render thread, by a reset or a change of quality or channel map),
+/// and so are the buffers the input is pulled into. The render itself is not free of allocation
+/// at first: the converter keeps frames between its stages in queues that start at 4096 frames
+/// and grow, once, to the most they have held (a slice of input above 4096 frames, or a
+/// 4096-frame chunk's worth of output after upsampling), and it allocates a gathering buffer for
+/// non-interleaved input and a scratch buffer for non-interleaved output at their first use.
+/// Those happen in the first renders after initialization or a reset; after them, with the same
+/// slice sizes, a render allocates nothing. Same-rate, same-channel conversion between
+/// interleaved (or mono) formats converts straight from the input to the output and allocates
+/// nothing at all.
 public final class AUConverter: AudioUnit, @unchecked Sendable {
     private let map = Guarded<[Int32]?>(nil)
     private let state = Guarded<ConverterRender?>(nil)
@@ -48,15 +53,26 @@ public final class AUConverter: AudioUnit, @unchecked Sendable {
     /// Sets (or with nil clears) ``channelMap``: 1 to 64 entries of -1…63, else
     /// `invalidPropertyValue`. It must name as many entries as the output has channels, and
     /// input channels that exist, when the unit is initialized (`failedInitialization`
-    /// otherwise). Set while initialized, the conversion starts again with it, as after a reset.
+    /// otherwise). Set while initialized, the conversion starts again with it, as after a reset;
+    /// a map that does not fit the formats is refused then and the old one kept.
     public func setChannelMap(_ channels: [Int32]?) throws(AudioUnitError) {
         if let channels {
             guard !channels.isEmpty, channels.count <= 64, channels.allSatisfy({ $0 >= -1 && $0 < 64 }) else {
                 throw AudioUnitError(.invalidPropertyValue, "a channel map holds 1 to 64 entries of -1…63")
             }
         }
-        map.withLock { $0 = channels }
-        if isInitialized { try prepare() }
+        let old = map.withLock { m in
+            defer { m = channels }
+            return m
+        }
+        if isInitialized {
+            do {
+                try prepare()
+            } catch {
+                map.withLock { $0 = old }
+                throw error
+            }
+        }
         changed(.channelMap, scope: .output, element: 0)
     }
 

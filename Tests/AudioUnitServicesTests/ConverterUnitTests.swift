@@ -144,6 +144,10 @@ import Testing
         #expect(got[0] == b)
         #expect(got[1] == Array(repeating: 0, count: frames))
 
+        let refused = #expect(throws: AudioUnitError.self) { try converter.setChannelMap([0]) }
+        #expect(refused?.code == .failedInitialization)
+        #expect(converter.channelMap == [1, -1], "a refused map leaves the old one")
+
         let mono = Formats.float(48_000, 1, interleaved: true)
         let (dual, _) = try chain(input: mono, output: out, feeder: Feeder([a], format: mono))
         let both = try renderAll(dual, format: out, total: frames, slice: frames)

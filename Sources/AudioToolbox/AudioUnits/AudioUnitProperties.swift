@@ -70,6 +70,10 @@ private func value(_ box: UnitBox, _ id: UInt32, _ scope: UInt32, _ element: UIn
     case kAudioOutputUnitProperty_IsRunning:
         guard let output else { throw invalidProperty }
         return (u32(output.isRunning ? 1 : 0), false)
+    case kAudioOutputUnitProperty_ChannelMap where unit is AUConverter:
+        let converter = unit as! AUConverter
+        let channels = try converter.streamFormat(scope: .output, element: 0).channelsPerFrame
+        return ((converter.channelMap ?? Array(0..<Int32(channels))).flatMap { bytes(of: $0) }, true)
     case kAudioOutputUnitProperty_ChannelMap:
         guard let output else { throw invalidProperty }
         let channels = try output.streamFormat(scope: .output, element: element).channelsPerFrame
@@ -188,10 +192,14 @@ private func set(_ box: UnitBox, _ id: UInt32, _ scope: UInt32, _ element: UInt3
         guard let device = HALObjects.current.device(id) else { throw AudioUnitError(.invalidPropertyValue, "no device has ID \(id)") }
         try output.setCurrentDevice(device.uid)
     case kAudioOutputUnitProperty_ChannelMap:
-        guard let output else { throw invalidProperty }
         guard let data, size >= 4, size % 4 == 0 else { throw badSize("an array of SInt32") }
         let map = (0..<(size / 4)).map { data.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self) }
-        try output.setChannelMap(map, element: element)
+        if let converter = unit as? AUConverter {
+            try converter.setChannelMap(map)
+        } else {
+            guard let output else { throw invalidProperty }
+            try output.setChannelMap(map, element: element)
+        }
     case kAudioOutputUnitProperty_EnableIO:
         guard let output else { throw invalidProperty }
         try output.setIOEnabled(try flag("a UInt32"), scope: s, element: element)
