@@ -32,6 +32,8 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
     private let outFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>
     private let outTime: AudioTimeStampPointer
     private var sample: Double = 0
+    private var lastHost: UInt64 = 0
+    private var lastHostSample: Double = -1
     private let stopping = Atomic<Bool>(false)
     private let outputEnded = DispatchSemaphore(value: 0)
     private let outputThread = Atomic<UInt>(0)
@@ -182,8 +184,7 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
             if stopping.load(ordering: .acquiring) { return done }
             let n = min(frameCount - done, frames)
             storage.reset(frames: n)
-            let ahead = (sample - Double(device.framesPlayed)) / rate * 1e9
-            outTime.set(sampleTime: sample, hostTime: HostTime.now() &+ UInt64(max(0, ahead)))
+            outTime.set(sampleTime: sample, hostTime: hostTime(of: sample, played: device.framesPlayed))
             outFlags.pointee = []
             let status = unit.render(flags: outFlags, time: outTime, bus: 0, frames: UInt32(n), data: storage.list)
             let out = buffer + done * deviceChannels
@@ -203,6 +204,24 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
             done += n
         }
         return frameCount
+    }
+
+    /// When frame `sample` will be heard: now plus the frames ahead of what the device has
+    /// played. The device's count moves in steps (its server's timing reports), so the estimate
+    /// jitters by a few milliseconds; within 20 ms of the time the previous cycle predicts, a
+    /// quarter of the difference is taken, so that host times advance smoothly and never step
+    /// back; further off (before the stream runs, the first reports), the estimate is taken as
+    /// it is.
+    private func hostTime(of sample: Double, played: Int64) -> UInt64 {
+        let estimate = Double(HostTime.now()) + max(0, (sample - Double(played)) / rate * 1e9)
+        var host = estimate
+        if lastHostSample >= 0 {
+            let predicted = Double(lastHost) + (sample - lastHostSample) / rate * 1e9
+            if abs(estimate - predicted) < 20e6 { host = max(predicted + (estimate - predicted) / 4, Double(lastHost) + 1) }
+        }
+        lastHost = UInt64(host)
+        lastHostSample = sample
+        return lastHost
     }
 
     func device(_ device: any AudioOutputDevice, didReport event: AudioDeviceEvent) {
