@@ -127,7 +127,7 @@ let package = Package(
                 "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecKit",
                 "AudioConverterServices", "ExtendedAudioFileServices",
                 "AudioDevices", "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioDevicePipeWire", "AudioQueueServices",
-                "AudioTimePitch",
+                "AudioTimePitch", "AudioUnitServices",
             ],
             swiftSettings: strict
         ),
@@ -278,7 +278,7 @@ let package = Package(
                 "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
                 "AudioCodecFLAC", "AudioCodecOpus", "AudioConverterServices", "ExtendedAudioFileServices", "AudioDevices",
                 "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioTimePitch", "AudioQueueServices",
-                "AudioQueueKit", "AudioToolbox",
+                "AudioUnitServices", "AudioQueueKit", "AudioToolbox",
             ],
             path: "Tests/DocumentationSnippets",
             swiftSettings: strict + [.enableUpcomingFeature("MemberImportVisibility")]

@@ -137,6 +137,23 @@ let package = Package(
             dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
             path: "Sources/sinklatency"
         ),
+        // A tone through the default output unit's render callback, its twin through an output
+        // queue, and the time from either callback to the sink; run by `Benchmarks/units/run`.
+        .executableTarget(
+            name: "unittone",
+            dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
+            path: "Sources/unittone"
+        ),
+        .executableTarget(
+            name: "queuetone",
+            dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
+            path: "Sources/queuetone"
+        ),
+        .executableTarget(
+            name: "tonelatency",
+            dependencies: [.product(name: "AudioQueueKit", package: "swift-audio-queue")],
+            path: "Sources/tonelatency"
+        ),
         // From an input queue's start() to the first frames it receives and to its first
         // callback, from the default input; run by `Benchmarks/record`.
         .executableTarget(

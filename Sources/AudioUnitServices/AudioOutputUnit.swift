@@ -9,11 +9,11 @@ import Synchronization
 /// generic output (`_GenericOutput`), which has no device and renders when the program asks.
 ///
 /// Element 0 is the output: the program's audio enters at its input scope in any linear PCM
-/// format (set with ``setStreamFormat(_:scope:element:)``), from a render callback or a
+/// format (set with ``AudioUnit/setStreamFormat(_:scope:element:)``), from a render callback or a
 /// connected unit, and its output scope reports the device's format. Element 1 is the input
 /// (AUHAL with ``setIOEnabled(_:scope:element:)`` on input scope element 1): the device's format at
 /// its input scope, the program's at its output scope, delivered through the input callback and
-/// fetched with ``render(flags:time:bus:frames:data:)`` on bus 1.
+/// fetched with ``AudioUnit/render(flags:time:bus:frames:data:)`` on bus 1.
 ///
 /// The device is opened at the program's sample rate and channel count on ``start()`` (the sound
 /// server or ALSA's plug layer converts to the hardware) and pulls ``bufferFrameSize`` frames at
@@ -67,6 +67,7 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
         // take their devices' formats below).
         super.init(component: component, inputs: elements, outputs: elements, format: Self.canonicalFormat(sampleRate: 44_100, channels: 2))
         if kind != .generic {
+            // The backends are asked with no lock of the unit's held (they take their own).
             let device = Self.deviceFormat(for: .output, uid: nil)
             let input = Self.deviceFormat(for: .input, uid: nil)
             configuration.withLock { c in
@@ -255,7 +256,7 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
 
     /// Opens the device (output, and input where enabled) and starts its I/O cycles
     /// (`AudioOutputUnitStart`); starting a running unit does nothing. `uninitialized` before
-    /// ``initialize()``; the device's error when it does not open.
+    /// ``AudioUnit/initialize()``; the device's error when it does not open.
     public func start() throws(AudioUnitError) {
         follows.store(0, ordering: .relaxed)
         try start(on: nil)

@@ -32,6 +32,8 @@ let runnableSnippets: [RunnableSnippet] = [
     ("AudioQueueServices_TimeAndPitch_1", [], false, snippet_AudioQueueServices_TimeAndPitch_1),
     ("AudioTimePitch_1", ["683"], false, snippet_AudioTimePitch_1),
     ("AudioToolbox_1", ["0"], false, snippet_AudioToolbox_1),
+    ("AudioUnitServices_PlayingAndRecording_2", [], true, snippet_AudioUnitServices_PlayingAndRecording_2),
+    ("AudioUnitServices_PlayingAndRecording_3", [], true, snippet_AudioUnitServices_PlayingAndRecording_3),
     ("ExtendedAudioFileServices_1", ["176400"], false, snippet_ExtendedAudioFileServices_1),
     ("ExtendedAudioFileServices_2", [], false, snippet_ExtendedAudioFileServices_2),
 ]
@@ -44,4 +46,5 @@ let compileOnlySnippets: [String] = [
     "AudioFileServices_WritingFiles_2",
     "AudioQueueServices_Playing_2",
     "AudioQueueServices_Recording_3",
+    "AudioUnitServices_PlayingAndRecording_1",
 ]
