@@ -4,7 +4,7 @@ import AudioConverterServices
 import Locking
 
 /// The format converter unit (`kAudioUnitType_FormatConverter`, `kAudioUnitSubType_AUConverter`):
-/// one input bus, one output bus, and between them the package's ``AudioConverter``, so the
+/// one input bus, one output bus, and between them the package's `AudioConverter`, so the
 /// input and output scopes may differ in anything linear PCM has: sample format, interleaving,
 /// channel count and sample rate.
 ///
@@ -14,11 +14,11 @@ import Locking
 /// input frames pulled: the first pull after ``AudioUnit/initialize()`` or a reset starts at the
 /// render's sample time scaled to the input rate, and each later one follows the last.
 ///
-/// Conversion is the converter's: the same input gives exactly what an ``AudioConverter`` from
+/// Conversion is the converter's: the same input gives exactly what an `AudioConverter` from
 /// the input format to the output format gives, with its sample-rate converter's delay trimmed
 /// (so ``AudioUnit/latency`` is 0: output frame j is the input at time j × A / B, the converter
 /// reading ahead instead of lagging), channels mapped by ``channelMap`` or, without one, as
-/// ``ChannelMixer`` describes (mono copied to every channel), and the resampler's quality taken
+/// `ChannelMixer` describes (mono copied to every channel), and the resampler's quality taken
 /// from ``AudioUnit/renderQuality`` (`kAudioUnitProperty_RenderQuality`, 0…127, the values of
 /// `kRenderQuality_Min` … `_Max`, which are those of `kAudioConverterQuality_*`;
 /// `kRenderQuality_High` unless set, as Apple's converter defaults to `kAudioConverterQuality_High`).
