@@ -176,25 +176,16 @@ struct AudioUnitProgramTests {
     @Test("Through the native PipeWire backend, on a PipeWire server of the test's own, the default output unit's signal reaches the sink's monitor sample for sample",
           .enabled(if: IOProcTests.pipeWireInstalled, "PipeWire is not installed (Scripts/test installs it)"))
     func pipeWireIsBitExact() throws {
-        let directory = NSTemporaryDirectory() + "aq-pw-auprog-\(getpid())"
         let sink = "auprogpw"
-        let script = CPrograms.repository.appendingPathComponent("Scripts/lib/pipewire.sh").path
-        let started = try runProcess("/bin/bash", ["-c", "source '\(script)' && start_private_pipewire '\(sink)' '\(directory)'"], timeout: 60)
-        defer {
-            _ = try? runProcess("/bin/bash", ["-c", "AQ_PIPEWIRE_DIR='\(directory)'; source '\(script)' && stop_private_pipewire"], timeout: 60)
-            try? FileManager.default.removeItem(atPath: directory)
+        try IOProcTests.withPrivatePipeWire(sink: sink, label: "auprog") { environment in
+            let player = Player.toneFloat
+            let (recorded, played) = try Self.recordingMonitor(of: sink, rate: 48000, label: "pipewire", environment: environment) {
+                try player.play(frames: 48000, sink: sink, description: "", backend: "pipewire", environment: environment)
+            }
+            try #require(played.status == 0, "au_default_tone exited with \(played.status): \(played.out)")
+            player.expectOutput(played.out, frames: 48000, uid: "pipewire:\(sink)", rate: 48000)
+            IOProcTests.expectHolds(recorded, played.reference, channels: 2, rate: 48000, "pipewire")
         }
-        try #require(started.status == 0, "start_private_pipewire: \(started.err)")
-        let environment = [
-            "PIPEWIRE_RUNTIME_DIR": "\(directory)/run", "PIPEWIRE_REMOTE": "", "PULSE_RUNTIME_PATH": "\(directory)/run/pulse", "PULSE_SERVER": "",
-        ]
-        let player = Player.toneFloat
-        let (recorded, played) = try Self.recordingMonitor(of: sink, rate: 48000, label: "pipewire", environment: environment) {
-            try player.play(frames: 48000, sink: sink, description: "", backend: "pipewire", environment: environment)
-        }
-        try #require(played.status == 0, "au_default_tone exited with \(played.status): \(played.out)")
-        player.expectOutput(played.out, frames: 48000, uid: "pipewire:\(sink)", rate: 48000)
-        IOProcTests.expectHolds(recorded, played.reference, channels: 2, rate: 48000, "pipewire")
     }
 
     @Test("Through the WAVE file device each program's file holds the whole signal from its first frame, then silence",

@@ -136,8 +136,19 @@ struct IOProcTests {
     @Test("Through the native PipeWire backend, on a PipeWire server of the test's own: the monitor holds the IOProc's signal sample for sample",
           .enabled(if: pipeWireInstalled, "PipeWire is not installed (Scripts/test installs it)"))
     func pipeWireOutputIsBitExact() throws {
-        let directory = NSTemporaryDirectory() + "aq-pw-ioproc-\(getpid())"
         let sink = "ioprocpw"
+        try Self.withPrivatePipeWire(sink: sink, label: "ioproc") { server in
+            let env = server.merging(["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""]) { $1 }
+            let (recorded, reference, out) = try Self.playRecorded(uid: "pipewire:\(sink)", sink: sink, frames: 48000, label: "pipewire", environment: env)
+            #expect(out.contains("rate 48000 channels 2 frames 48000\n") && out.contains("timestamps ok\n"), "\(out)")
+            Self.expectHolds(recorded, reference, channels: 2, rate: 48000, "pipewire")
+        }
+    }
+
+    /// Runs `body` with a PipeWire server of the test's own (Scripts/lib/pipewire.sh), a null
+    /// sink `sink` on it, and the environment that points clients at it; stops it afterwards.
+    static func withPrivatePipeWire<T>(sink: String, label: String, _ body: ([String: String]) throws -> T) throws -> T {
+        let directory = NSTemporaryDirectory() + "aq-pw-\(label)-\(getpid())"
         let script = CPrograms.repository.appendingPathComponent("Scripts/lib/pipewire.sh").path
         let started = try runProcess("/bin/bash", ["-c", "source '\(script)' && start_private_pipewire '\(sink)' '\(directory)'"], timeout: 60)
         defer {
@@ -145,13 +156,9 @@ struct IOProcTests {
             try? FileManager.default.removeItem(atPath: directory)
         }
         try #require(started.status == 0, "start_private_pipewire: \(started.err)")
-        let env = [
+        return try body([
             "PIPEWIRE_RUNTIME_DIR": "\(directory)/run", "PIPEWIRE_REMOTE": "", "PULSE_RUNTIME_PATH": "\(directory)/run/pulse", "PULSE_SERVER": "",
-            "AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": "",
-        ]
-        let (recorded, reference, out) = try Self.playRecorded(uid: "pipewire:\(sink)", sink: sink, frames: 48000, label: "pipewire", environment: env)
-        #expect(out.contains("rate 48000 channels 2 frames 48000\n") && out.contains("timestamps ok\n"), "\(out)")
-        Self.expectHolds(recorded, reference, channels: 2, rate: 48000, "pipewire")
+        ])
     }
 
     @Test("Two IOProcs on the WAVE file device: the file holds their sum, sample for sample, from its first frame",

@@ -14,7 +14,7 @@ final class GraphBox: @unchecked Sendable {
     var handle: UInt = 0
     struct Registrations {
         var callbacks: [AudioUnitGraph.Node: [UInt32: AURenderCallbackStruct]] = [:]
-        var notifications: [(proc: AURenderCallback, refCon: UnsafeMutableRawPointer?, token: Int)] = []
+        var notifications: [NotifyRegistration] = []
         var unitHandles: [UInt] = []
     }
     let registrations = Guarded(Registrations())
@@ -276,14 +276,7 @@ public func _AUGraphAddRenderNotify(_ inGraph: OpaquePointer?, _ inCallback: AUR
 public func _AUGraphRemoveRenderNotify(_ inGraph: OpaquePointer?, _ inCallback: AURenderCallback?, _ inRefCon: UnsafeMutableRawPointer?) -> OSStatus {
     guard let inCallback else { return paramError }
     return graphStatus(inGraph) { box in
-        let tokens = box.registrations.withLock { r -> [Int] in
-            let same = { (n: (proc: AURenderCallback, refCon: UnsafeMutableRawPointer?, token: Int)) in
-                unsafeBitCast(n.proc, to: UnsafeRawPointer.self) == unsafeBitCast(inCallback, to: UnsafeRawPointer.self) && n.refCon == inRefCon
-            }
-            let matching = r.notifications.filter(same).map(\.token)
-            r.notifications.removeAll(where: same)
-            return matching
-        }
+        let tokens = box.registrations.withLock { removeNotifications(&$0.notifications, inCallback, inRefCon) }
         for token in tokens { _ = box.graph.removeRenderNotify(token) }
     }
 }

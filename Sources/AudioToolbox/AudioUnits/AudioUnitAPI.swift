@@ -169,14 +169,7 @@ public func _AudioUnitAddRenderNotify(_ inUnit: OpaquePointer?, _ inProc: AURend
 public func _AudioUnitRemoveRenderNotify(_ inUnit: OpaquePointer?, _ inProc: AURenderCallback?, _ inProcUserData: UnsafeMutableRawPointer?) -> OSStatus {
     guard let inProc else { return paramError }
     return unitStatus(inUnit) { box in
-        let tokens = box.registrations.withLock { r -> [Int] in
-            let same = { (n: (proc: AURenderCallback, refCon: UnsafeMutableRawPointer?, token: Int)) in
-                unsafeBitCast(n.proc, to: UnsafeRawPointer.self) == unsafeBitCast(inProc, to: UnsafeRawPointer.self) && n.refCon == inProcUserData
-            }
-            let matching = r.notifications.filter(same).map(\.token)
-            r.notifications.removeAll(where: same)
-            return matching
-        }
+        let tokens = box.registrations.withLock { removeNotifications(&$0.notifications, inProc, inProcUserData) }
         for token in tokens { box.unit.removeRenderNotify(token) }
     }
 }

@@ -46,7 +46,7 @@ final class UnitBox: @unchecked Sendable {
         var inputCallback: AURenderCallbackStruct?
         var connections: [UInt32: AudioUnitConnection] = [:]
         var listeners: [(proc: AudioUnitPropertyListenerProc, refCon: UnsafeMutableRawPointer?, id: UInt32, token: Int)] = []
-        var notifications: [(proc: AURenderCallback, refCon: UnsafeMutableRawPointer?, token: Int)] = []
+        var notifications: [NotifyRegistration] = []
     }
     let registrations = Guarded(Registrations())
 
@@ -76,6 +76,21 @@ func renderCallback(_ callback: AURenderCallback, _ refCon: UnsafeMutableRawPoin
             UnsafeRawPointer(time.raw).assumingMemoryBound(to: CAudioToolbox.AudioTimeStamp.self), bus, frames,
             list.map { $0.raw.assumingMemoryBound(to: CAudioToolbox.AudioBufferList.self) })
     }
+}
+
+/// A render notification the C API registered: the program's function and user data, and the
+/// token the Swift unit or graph gave for it.
+typealias NotifyRegistration = (proc: AURenderCallback, refCon: UnsafeMutableRawPointer?, token: Int)
+
+/// Removes the registrations of `proc` with `refCon` from `list`; their tokens, to remove from
+/// the unit or graph (`AudioUnitRemoveRenderNotify`, `AUGraphRemoveRenderNotify`).
+func removeNotifications(_ list: inout [NotifyRegistration], _ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> [Int] {
+    let same = { (n: NotifyRegistration) in
+        unsafeBitCast(n.proc, to: UnsafeRawPointer.self) == unsafeBitCast(proc, to: UnsafeRawPointer.self) && n.refCon == refCon
+    }
+    let tokens = list.filter(same).map(\.token)
+    list.removeAll(where: same)
+    return tokens
 }
 
 /// `AURenderCallback` with the user data a program may leave NULL.
