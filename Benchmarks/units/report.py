@@ -95,4 +95,10 @@ if unit_trials:
     reported = [float(re.search(r"unit latency (-?[\d.]+)", l).group(1)) for l in unit_trials]
     lines.append(f"- unit: predicted by its time stamps median={statistics.median(predicted):.2f} ms; its latency property median={statistics.median(reported):.2f} ms")
 lines.append("")
+# The notes at the end of the last report (from "## Notes" on) are kept.
+if os.path.exists(out):
+    previous = open(out).read()
+    if "\n## Notes" in previous:
+        lines.append(previous[previous.index("\n## Notes") + 1:].rstrip("\n"))
+        lines.append("")
 open(out, "w").write("\n".join(lines))
