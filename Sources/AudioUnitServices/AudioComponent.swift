@@ -42,7 +42,8 @@ public struct AudioComponentDescription: Hashable, Sendable {
     public static let apple: FourCharCode = "appl"
 
     /// The default output unit (`kAudioUnitSubType_DefaultOutput`): the default output device,
-    /// following it when it changes.
+    /// following it when it changes (the sound server moves its stream) or is lost (the unit
+    /// starts again on its backend's default).
     public static let defaultOutput = AudioComponentDescription(type: outputType, subType: "def ", manufacturer: apple)
     /// The system output unit (`kAudioUnitSubType_SystemOutput`): the device for alerts and
     /// sound effects, which here is the default output.
