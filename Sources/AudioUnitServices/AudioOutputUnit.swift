@@ -267,8 +267,16 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
     func start(on backend: String?) throws(AudioUnitError) {
         guard kind != .generic else { return }
         guard isInitialized else { throw AudioUnitError(.uninitialized, "AudioOutputUnitStart before AudioUnitInitialize") }
-        let started = try transitions.withLock { run throws(AudioUnitError) -> Bool in
-            guard run == nil else { return false }
+        let (started, ended) = try transitions.withLock { run throws(AudioUnitError) -> (Bool, Bool) in
+            var ended = false
+            if let r = run, r.isEnding {
+                // Stopped from inside its callback and not yet closed: closed now.
+                r.stop()
+                current.withLock { if $0 === r { $0 = nil } }
+                run = nil
+                ended = true
+            }
+            guard run == nil else { return (false, ended) }
             let made = try OutputUnitRun(unit: self)
             run = made
             current.withLock { $0 = made }
@@ -281,8 +289,9 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
                 run = nil
                 throw error
             }
-            return true
+            return (true, ended)
         }
+        if ended { changed(.isRunning, scope: .global, element: 0) }
         if started { changed(.isRunning, scope: .global, element: 0) }
     }
 
@@ -291,16 +300,27 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
     /// ends the cycles there and the device closes once it has played out. Stopping a stopped
     /// unit does nothing.
     public func stop() {
+        if let run = current.withLock({ $0 }), run.isCallingThread {
+            // Inside a callback: the cycles end when it returns. The devices are stopped on
+            // another thread, as a stop waits for the cycles to end, which cannot happen here
+            // (and another thread's stop may be waiting for this cycle meanwhile).
+            run.endCycles()
+            running.store(false, ordering: .releasing)
+            DispatchQueue.global().async { [self] in stop(only: run) }
+            return
+        }
+        stop(only: nil)
+    }
+
+    /// Stops the run `only` (nil: whichever runs) and closes its devices; tells the IsRunning
+    /// listeners.
+    private func stop(only: OutputUnitRun?) {
         let ended: Bool = transitions.withLock { run in
-            guard let r = run else { return false }
+            guard let r = run, only == nil || r === only else { return false }
             run = nil
             running.store(false, ordering: .releasing)
-            if r.isCallingThread {
-                r.endFromCycle { [weak self] in self?.current.withLock { if $0 === r { $0 = nil } } }
-            } else {
-                r.stop()
-                current.withLock { if $0 === r { $0 = nil } }
-            }
+            r.stop()
+            current.withLock { if $0 === r { $0 = nil } }
             return true
         }
         if ended { changed(.isRunning, scope: .global, element: 0) }

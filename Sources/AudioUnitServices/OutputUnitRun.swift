@@ -157,15 +157,11 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         output = nil
     }
 
-    /// A stop asked from inside a callback: no more cycles; the devices close on another
-    /// thread once the output has played out.
-    func endFromCycle(then done: @escaping @Sendable () -> Void) {
-        stopping.store(true, ordering: .releasing)
-        DispatchQueue.global().async { [self] in
-            stop()
-            done()
-        }
-    }
+    /// A stop asked from inside a callback: no more cycles after this one.
+    func endCycles() { stopping.store(true, ordering: .releasing) }
+
+    /// Whether its cycles have been ended.
+    var isEnding: Bool { stopping.load(ordering: .acquiring) }
 
     var latency: Double {
         guard let output else { return 0 }

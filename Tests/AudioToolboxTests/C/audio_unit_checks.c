@@ -4,10 +4,13 @@
  * unit rendered offline from a callback, with its format conversion, render notifications and
  * property listeners. Prints "N passed, M failed".
  */
+#define _DEFAULT_SOURCE
 #include <AudioToolbox/AudioToolbox.h>
 #include <CoreServices/CoreServices.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <unistd.h>
 
 int passed, failed;
 
@@ -357,12 +360,61 @@ static void graphs(void) {
     EXPECT_STATUS(DisposeAUGraph(graph), noErr);
 }
 
+/* A render callback that stops its own unit once it has run `stopAt` times. */
+static atomic_int cycles, stopAt;
+static AudioUnit selfStopping;
+static OSStatus stopper(void *ref, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *io) {
+    (void)ref; (void)time; (void)bus;
+    for (UInt32 b = 0; b < io->mNumberBuffers; b++) memset(io->mBuffers[b].mData, 0, io->mBuffers[b].mDataByteSize);
+    *flags |= kAudioUnitRenderAction_OutputIsSilence;
+    (void)frames;
+    if (atomic_fetch_add(&cycles, 1) + 1 >= atomic_load(&stopAt)) AudioOutputUnitStop(selfStopping);
+    return noErr;
+}
+
+static void waitFor(int (*done)(void)) { for (int i = 0; i < 500 && !done(); i++) usleep(10000); }
+static int tenCycles(void) { return atomic_load(&cycles) >= 10; }
+
+/* Stopping from inside the render callback, starting again, and a stop from the main thread
+   racing one from the callback (on the real-time null device). */
+static void stopInCallback(void) {
+    selfStopping = make(kAudioUnitType_Output, kAudioUnitSubType_DefaultOutput);
+    AURenderCallbackStruct callback = { stopper, NULL };
+    EXPECT_STATUS(AudioUnitSetProperty(selfStopping, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback, sizeof callback), noErr);
+    EXPECT_STATUS(AudioUnitInitialize(selfStopping), noErr);
+    atomic_store(&stopAt, 10);
+    EXPECT_STATUS(AudioOutputUnitStart(selfStopping), noErr);
+    waitFor(tenCycles);
+    usleep(100000);
+    int after = atomic_load(&cycles);
+    usleep(100000);
+    EXPECT(after == 10 && atomic_load(&cycles) == 10, "the callback ran %d times after stopping itself at 10", atomic_load(&cycles));
+    UInt32 running = 1, size = sizeof running;
+    EXPECT_STATUS(AudioUnitGetProperty(selfStopping, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size), noErr);
+    EXPECT(running == 0, "IsRunning %u after the callback stopped the unit", (unsigned)running);
+    /* Started again at once: it runs. */
+    atomic_store(&cycles, 0);
+    atomic_store(&stopAt, 1000000);
+    EXPECT_STATUS(AudioOutputUnitStart(selfStopping), noErr);
+    waitFor(tenCycles);
+    EXPECT(atomic_load(&cycles) >= 10, "started again, the callback ran %d times", atomic_load(&cycles));
+    /* Both at once: the callback stops the unit on every cycle from now on while the main
+       thread stops it too; neither waits for the other for ever, and nothing runs after. */
+    atomic_store(&stopAt, 0);
+    EXPECT_STATUS(AudioOutputUnitStop(selfStopping), noErr);
+    int stoppedAt = atomic_load(&cycles);
+    usleep(100000);
+    EXPECT(atomic_load(&cycles) == stoppedAt, "%d callbacks after AudioOutputUnitStop returned", atomic_load(&cycles) - stoppedAt);
+    EXPECT_STATUS(AudioComponentInstanceDispose(selfStopping), noErr);
+}
+
 int main(void) {
     components();
     aggregate();
     misuse();
     offline();
     graphs();
+    stopInCallback();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
