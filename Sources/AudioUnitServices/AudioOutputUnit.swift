@@ -202,8 +202,9 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
     /// Seconds between a rendered frame and its being heard, while the unit runs (the device's
     /// buffer); 0 when stopped.
     public override var latency: Double {
-        guard let run = current.withLock({ $0 }) else { return 0 }
-        return run.latency
+        // Under the transitions lock, which a stop holds while it closes the devices; tried, not
+        // waited for, so that a render callback asking never waits for a stop (0 meanwhile).
+        transitions.tryWithLock { $0?.latency ?? 0 } ?? 0
     }
 
     // MARK: Formats
