@@ -174,25 +174,3 @@ enum Signals {
     }
 }
 
-/// sox, the reference resampler.
-enum Sox {
-    /// The path of sox, or nil.
-    static let path: String? = ["/usr/bin/sox", "/usr/local/bin/sox"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    /// `samples` (mono, at `inputRate`) resampled by `sox … rate -v outputRate` (very high
-    /// quality), as 32-bit float.
-    static func resample(_ samples: [Float], from inputRate: Double, to outputRate: Double) throws -> [Float] {
-        let sox = try #require(path, "sox is not installed (Scripts/test installs it)")
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("src-\(getpid())-\(UUID().uuidString)")
-        let input = base.appendingPathExtension("in.f32"), output = base.appendingPathExtension("out.f32")
-        defer {
-            try? FileManager.default.removeItem(at: input)
-            try? FileManager.default.removeItem(at: output)
-        }
-        try samples.withUnsafeBytes { Data($0) }.write(to: input)
-        let raw = ["-t", "raw", "-e", "floating-point", "-b", "32", "-c", "1"]
-        let r = try runProcess(sox, ["-D"] + raw + ["-r", "\(Int(inputRate))", input.path] + raw + [output.path, "rate", "-v", "\(Int(outputRate))"])
-        try #require(r.status == 0, "sox failed: \(r.err)")
-        return try Data(contentsOf: output).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    }
-}

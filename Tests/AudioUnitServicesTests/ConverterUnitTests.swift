@@ -3,6 +3,7 @@ import AudioConverterServices
 import AudioCore
 import AudioUnitServices
 import Foundation
+import ProcessSupport
 import Testing
 
 /// AUConverter rendered at the head of a generic output, fed by a callback.
