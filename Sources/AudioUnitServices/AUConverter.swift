@@ -89,8 +89,6 @@ public final class AUConverter: AudioUnit, @unchecked Sendable {
 
     // MARK: Life cycle
 
-    override func validate(_ format: AudioStreamBasicDescription, scope: AudioUnitScope, element: UInt32) throws(AudioUnitError) {}
-
     override func formatChangedWhileInitialized(scope: AudioUnitScope, element: UInt32) throws(AudioUnitError) {
         try prepare()
     }

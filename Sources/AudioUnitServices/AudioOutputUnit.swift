@@ -209,18 +209,6 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
 
     // MARK: Formats
 
-    override func reportedFormat(scope: AudioUnitScope, element: UInt32) throws(AudioUnitError) -> AudioStreamBasicDescription {
-        try super.reportedFormat(scope: scope, element: element)
-    }
-
-    override func validate(_ format: AudioStreamBasicDescription, scope: AudioUnitScope, element: UInt32) throws(AudioUnitError) {
-        guard kind != .generic else { return }
-        if (scope == .output && element == 0) || (scope == .input && element == 1) {
-            // The device's side: its rate and channels are what the program asks the device for.
-            return
-        }
-    }
-
     override func formatChangedWhileInitialized(scope: AudioUnitScope, element: UInt32) throws(AudioUnitError) {
         if kind == .generic { return try prepare() }
         guard isRunning, (scope == .input && element == 0) || (scope == .output && element == 1) else { return }
@@ -354,8 +342,6 @@ public final class AudioOutputUnit: AudioUnit, @unchecked Sendable {
         stop()
         generic.withLock { $0 = nil }
     }
-
-    override func clearRenderState() {}
 
     // MARK: Rendering
 

@@ -161,12 +161,7 @@ public class AudioUnit: @unchecked Sendable {
     /// The stream format of `element` in `scope` (`kAudioUnitProperty_StreamFormat`).
     public func streamFormat(scope: AudioUnitScope, element: UInt32 = 0) throws(AudioUnitError) -> AudioStreamBasicDescription {
         try checkScope(scope, element: element)
-        return try reportedFormat(scope: scope, element: element)
-    }
-
-    /// Subclasses: the format a scope reports (a device's side reports the device).
-    func reportedFormat(scope: AudioUnitScope, element: UInt32) throws(AudioUnitError) -> AudioStreamBasicDescription {
-        configuration.withLock { scope == .input ? $0.inputs[Int(element)].format : $0.outputs[Int(element)].format }
+        return configuration.withLock { scope == .input ? $0.inputs[Int(element)].format : $0.outputs[Int(element)].format }
     }
 
     /// Sets the stream format of `element` in `scope`: any linear PCM the unit can convert

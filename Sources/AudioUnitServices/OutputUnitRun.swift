@@ -51,7 +51,6 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
     private var inputSample: Double = 0
     private var lastCaptureHost: UInt64 = 0
     private var lastCaptureFirst: Double = 0
-    private var delivered: Double = 0
     private let inputThread = Atomic<UInt>(0)
     private let timeMemory: UnsafeMutableRawPointer
 
@@ -236,9 +235,8 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
         inputThread.store(UInt(pthread_self()), ordering: .relaxed)
         guard let ring, !stopping.load(ordering: .acquiring) else { return }
         lastCaptureHost = hostTime == 0 ? HostTime.now() : hostTime
-        lastCaptureFirst = delivered + Double(ring.available / inputChannels)
-        let taken = ring.write(samples, count: frameCount * inputChannels)
-        _ = taken
+        lastCaptureFirst = inputSample + Double(ring.available / inputChannels)
+        ring.write(samples, count: frameCount * inputChannels)
         guard let callback = unit.io.withLock({ $0.inputCallback }) else { return }
         let cycle = frames * inputChannels
         while ring.available >= cycle, !stopping.load(ordering: .acquiring) {
@@ -250,7 +248,6 @@ final class OutputUnitRun: AudioRenderSource, AudioCaptureSink, @unchecked Senda
             // A callback that did not render the frames drops them, as the device would.
             if ring.available == before { ring.skip(cycle) }
             inputSample += Double(frames)
-            delivered += Double(frames)
         }
     }
 

@@ -76,8 +76,7 @@ public func _AudioComponentInstanceNew(_ inComponent: OpaquePointer?, _ outInsta
 @_spi(CImplementation) @_cdecl("AudioComponentInstanceDispose")
 public func _AudioComponentInstanceDispose(_ inInstance: OpaquePointer?) -> OSStatus {
     guard let box = UnitBox.box(inInstance) else { return paramError }
-    (box.unit as? AudioOutputUnit)?.stop()
-    box.unit.uninitialize()
+    box.unit.uninitialize()  // an output unit stops first
     UnitBox.table.remove(box.handle)
     return noErrStatus
 }

@@ -19,9 +19,7 @@ private func description(_ c: UnsafePointer<ComponentDescription>) -> AudioUnitS
 @_spi(CImplementation) @_cdecl("FindNextComponent")
 public func _FindNextComponent(_ aComponent: OpaquePointer?, _ looking: UnsafeMutablePointer<ComponentDescription>?) -> OpaquePointer? {
     guard let looking else { return nil }
-    var search = CAudioToolbox.AudioComponentDescription()
-    let d = description(looking)
-    search = d.c
+    var search = description(looking).c
     return _AudioComponentFindNext(aComponent, &search)
 }
 
