@@ -58,9 +58,10 @@ struct HALPropertyTests {
         defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", mono]) }
         let surround = try HardwareTests.loadSink("halprop6ch\(getpid())", description: "HALPropSix\(getpid())", channels: 6, rate: 48000)
         defer { _ = try? runProcess("/usr/bin/pactl", ["unload-module", surround]) }
-        // --shared: other suites set this server's default source meanwhile; the program does
-        // not set the defaults, not even to what they are.
-        let r = try runProcess(program, ["--shared"], environment: ["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""])
+        // --shared: other suites set this server's default source meanwhile, and add and remove
+        // sinks of their own; the program does not set the defaults, not even to what they are,
+        // and changes the settings of this test's sinks only (and of the other backends' devices).
+        let r = try runProcess(program, ["--shared", "halprop"], environment: ["AUDIOQUEUE_BACKEND": "", "AUDIOQUEUE_DEVICE": ""])
         #expect(r.status == 0, "\(r.out)\(r.err)")
         #expect(r.out.contains("checked "), "\(r.out)\(r.err)")
         #expect(!r.out.contains("FAIL"), "\(r.out)")

@@ -32,6 +32,10 @@ static int failures = 0, propertiesChecked = 0;
 /* --shared: the sound server is shared with other programs that set its defaults meanwhile, so
    the defaults are not set, not even to what they are (a set racing theirs would undo it). */
 static int shared = 0;
+/* --shared PREFIX: the server's devices that are the test's own (PulseAudio sinks whose names
+   start with PREFIX, and their monitors); the others' settings are not changed, as other tests
+   add and remove their own sinks meanwhile and play through the server's. */
+static const char *ownPrefix = NULL;
 
 /* Whether another program may change the property's value between two reads: the defaults of a
    shared server. */
@@ -774,7 +778,8 @@ static void checkDevice(AudioDeviceID device, int *streamsChecked) {
             UInt32 latency = 99, offset = 99;
             CHECK(get(device, kAudioDevicePropertyLatency, scopes[s], 0, 4, &latency) == noErr &&
                   get(device, kAudioDevicePropertySafetyOffset, scopes[s], 0, 4, &offset) == noErr, "device %u latency and safety offset", (unsigned)device);
-            if (!settingsChecked && count > 0) {
+            Boolean others = ownPrefix && strncmp(uidText, "pulse:", 6) == 0 && strncmp(uidText + 6, ownPrefix, strlen(ownPrefix)) != 0;
+            if (!settingsChecked && count > 0 && !others) {
                 checkSettings(device, scopes[s], streams[0]);
                 settingsChecked = true;
             }
@@ -799,6 +804,7 @@ static void checkDevice(AudioDeviceID device, int *streamsChecked) {
 int main(int argc, char **argv) {
     char got[16];
     shared = argc > 1 && strcmp(argv[1], "--shared") == 0;
+    if (shared && argc > 2) ownPrefix = argv[2];
     UInt32 count = 0;
     AudioDeviceID *devices = array(kAudioObjectSystemObject, kAudioHardwarePropertyDevices, kAudioObjectPropertyScopeGlobal, &count);
     CHECK(devices && count > 0, "no devices");
