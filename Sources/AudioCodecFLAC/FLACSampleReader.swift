@@ -58,25 +58,26 @@ struct FLACSampleReader {
             }
         case .integer(let word, let alignedHigh):
             // Sign-extend from the sample's top bit: high-aligned samples sit at the word's top,
-            // others at its bottom.
+            // others at its bottom. Both shifts are under 32 (depths are 4 to 32 bits), so the
+            // masking shifts change nothing and let the loops vectorize.
             let down = UInt32(32 - bitDepth)
             let up = alignedHigh ? UInt32(32 - 8 * word) : down
             switch word {
             case 1:
-                for i in 0..<count { target[i] = Int32(bitPattern: UInt32(source.load(fromByteOffset: i, as: UInt8.self)) << up) >> down }
+                for i in 0..<count { target[i] = Int32(bitPattern: UInt32(source.load(fromByteOffset: i, as: UInt8.self)) &<< up) &>> down }
             case 2:
                 for i in 0..<count {
-                    target[i] = Int32(bitPattern: UInt32(source.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)) << up) >> down
+                    target[i] = Int32(bitPattern: UInt32(source.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)) &<< up) &>> down
                 }
             case 3:
                 for i in 0..<count {
                     let p = 3 * i
                     let raw = UInt32(source.load(fromByteOffset: p, as: UInt8.self)) | UInt32(source.load(fromByteOffset: p + 1, as: UInt8.self)) << 8
                         | UInt32(source.load(fromByteOffset: p + 2, as: UInt8.self)) << 16
-                    target[i] = Int32(bitPattern: raw << up) >> down
+                    target[i] = Int32(bitPattern: raw &<< up) &>> down
                 }
             default:
-                for i in 0..<count { target[i] = Int32(bitPattern: source.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self) << up) >> down }
+                for i in 0..<count { target[i] = Int32(bitPattern: source.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self) &<< up) &>> down }
             }
         }
     }

@@ -125,17 +125,28 @@ public final class AudioConverter {
         }
     }
 
-    /// An encoder that takes `input` itself: 32-bit-word signed integers (25 to 32 bits, more
-    /// than Float32 holds) at the output's rate and channel count, for an encoder that reads
-    /// them (FLAC), so a lossless format stays lossless. nil when the input is other PCM or the
-    /// encoder takes only Float32.
+    /// An encoder that takes `input` itself: native-endian signed integers in words of 1 to 4
+    /// bytes at the output's rate and channel count, for the encoder that reads them (FLAC, of
+    /// the input's bit depth). Samples of 25 to 32 bits, more than Float32 holds, stay lossless
+    /// this way; narrower ones skip a round trip through Float32 that changes no sample. nil
+    /// when the input is other PCM, the output another format, or FLAC of another depth.
     private static func integerEncoder(
         from input: AudioStreamBasicDescription, to output: AudioStreamBasicDescription
     ) -> (any AudioEncoder)? {
-        guard input.isPCM, !input.isFloat, input.isSignedInteger, !input.isBigEndian, input.bitsPerChannel > 24,
-              input.isInterleaved || input.channelsPerFrame == 1, input.bytesPerFrame == 4 * input.channelsPerFrame,
-              input.sampleRate == output.sampleRate, input.channelsPerFrame == output.channelsPerFrame else { return nil }
-        return try? AudioEncoders.make(from: input, to: output)
+        let channels = input.channelsPerFrame
+        guard output.formatID == .flac, input.isPCM, !input.isFloat, input.isSignedInteger, !input.isBigEndian,
+              input.isInterleaved || channels == 1, channels > 0, input.bytesPerFrame % channels == 0,
+              input.sampleRate == output.sampleRate, channels == output.channelsPerFrame else { return nil }
+        let word = input.bytesPerFrame / channels
+        if word == 4 { return try? AudioEncoders.make(from: input, to: output) }
+        // Narrower words reach the encoder sign-extended to 32 bits (ConverterPipeline widens
+        // them), so only samples that fill their words qualify.
+        guard (1...3).contains(word), input.bitsPerChannel == 8 * word else { return nil }
+        let widened = AudioStreamBasicDescription(
+            sampleRate: input.sampleRate, formatID: .linearPCM, formatFlags: [.isSignedInteger],
+            bytesPerPacket: 4 * channels, framesPerPacket: 1, bytesPerFrame: 4 * channels,
+            channelsPerFrame: channels, bitsPerChannel: input.bitsPerChannel)
+        return try? AudioEncoders.make(from: widened, to: output)
     }
 
     private func makeDecoder(cookie: [UInt8]?) {

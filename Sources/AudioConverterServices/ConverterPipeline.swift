@@ -19,9 +19,11 @@ final class ConverterPipeline {
 
     /// Input PCM to Float32.
     private let toFloat: PCMConverter?
-    /// True when the encoder reads the input as it is (32-bit integers for FLAC): the frames
-    /// pass through the FIFOs as 4-byte words, unconverted.
+    /// True when the encoder reads the input's integers (FLAC): the frames pass through the
+    /// FIFOs as 4-byte words, unconverted or sign-extended from narrower ones.
     private let rawWords: Bool
+    /// The bytes of one input sample when ``rawWords``: 4, or 1 to 3 to widen.
+    private let rawWordBytes: Int
     /// Non-interleaved input gathered into back-to-back regions for ``toFloat``.
     private var gather: UnsafeMutableRawBufferPointer?
     private var front: FloatFIFO
@@ -67,7 +69,8 @@ final class ConverterPipeline {
         }
         let float = AudioStreamBasicDescription.float32(sampleRate: source.sampleRate, channels: UInt32(sourceChannels))
         let encoderInput = converter.encoder?.inputFormat
-        rawWords = decoder == nil && encoderInput.map { !$0.isFloat && $0 == converter.inputFormat } == true
+        rawWords = decoder == nil && input.isPCM && encoderInput.map { !$0.isFloat && $0.bytesPerFrame == 4 * $0.channelsPerFrame } == true
+        rawWordBytes = Int(input.bytesPerFrame) / max(sourceChannels, 1)
         if rawWords && !sameShape {
             throw AudioCodecError(.formatNotSupported, "the encoder reads \(input) as it is: no channel map or rate change")
         }
@@ -251,8 +254,10 @@ final class ConverterPipeline {
         }
         let target = front.reserve(n)
         if rawWords {
-            // 32-bit words for the encoder, unconverted.
-            if let base = source.baseAddress { UnsafeMutableRawPointer(target).copyMemory(from: base, byteCount: n * sourceChannels * 4) }
+            // 32-bit words for the encoder: as they are, or narrower ones sign-extended.
+            if let base = source.baseAddress {
+                Self.widen(base, wordBytes: rawWordBytes, count: n * sourceChannels, into: UnsafeMutableRawPointer(target))
+            }
         } else {
             try toFloat.convert(source, frameCount: n, into: UnsafeMutableRawBufferPointer(start: target, count: n * sourceChannels * 4))
         }

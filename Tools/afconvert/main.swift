@@ -144,10 +144,15 @@ if output.isPCM {
 }
 let reshaped = output.sampleRate != source.sampleRate || output.channelsPerFrame != source.channelsPerFrame
 // Encoded output is fed Float32 at its rate and channel count; linear PCM is read in its own
-// format, and so are 32-bit integers for 32-bit FLAC, which Float32 would round.
-let wholeWords = output.formatID == .flac && FLACDataFormat.bitDepth(of: output) == 32 && flacDepth(of: source) == 32 && !reshaped
+// format, and so is integer PCM for FLAC of its depth: 32-bit samples, which Float32 would
+// round, and narrower ones, which FLAC's encoder reads with no trip through Float32.
+let flacOutputDepth = output.formatID == .flac ? FLACDataFormat.bitDepth(of: output) : nil
+let wholeWords = !reshaped && source.isPCM && !source.isFloat && flacOutputDepth.map {
+    [8, 16, 24, 32].contains($0) && Int(source.bitsPerChannel) == $0
+} == true
 let client = output.isPCM ? output : .linearPCM(
-    sampleRate: output.sampleRate, channels: output.channelsPerFrame, bitsPerChannel: 32, isFloat: !wholeWords, isSigned: true)
+    sampleRate: output.sampleRate, channels: output.channelsPerFrame,
+    bitsPerChannel: wholeWords ? UInt32(flacOutputDepth ?? 32) : 32, isFloat: !wholeWords, isSigned: true)
 do {
     try reader.setClientDataFormat(client, quality: srcQuality)
 } catch {
