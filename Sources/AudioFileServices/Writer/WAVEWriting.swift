@@ -33,7 +33,9 @@ extension ContainerHeader {
 
     /// RIFF, a JUNK chunk reserved for RF64's ds64, `fmt ` (`WAVE_FORMAT_EXTENSIBLE` for more
     /// than two channels, more than 16 bits, samples narrower than their words or a channel
-    /// layout), `fact` for G.711, a JUNK chunk that puts the audio on a page boundary, and `data`.
+    /// layout), `fact` for G.711, the tags (a `LIST` chunk of type `INFO` for the keys it has IDs
+    /// for, and an `id3 ` chunk of every key and the pictures: ffmpeg reads both, mutagen the
+    /// second), a JUNK chunk that puts the audio on a page boundary, and `data`.
     /// The RIFF and data sizes say 0xFFFFFFFF (streamed: to the end of the file) until the first
     /// header update.
     static func wave(_ f: AudioStreamBasicDescription, _ metadata: WriterMetadata, align: Bool) throws(AudioFileError) -> ContainerHeader {
@@ -78,6 +80,13 @@ extension ContainerHeader {
             countOffset = Int64(h.bytes.count + 8)
             h.ascii("fact"); h.u32(4); h.u32(0)
         }
+        var chunks: [MetadataChunk: ChunkSpan] = [:]
+        for (item, id, body) in [(MetadataChunk.info, "LIST", riffInfoBody(metadata.info)), (.id3, "id3 ", metadata.id3Tag)] {
+            guard let body else { continue }
+            chunks[item] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: body.count)
+            h.ascii(id); h.u32(UInt32(body.count)); h.bytes += body
+            if body.count & 1 == 1 { h.bytes.append(0) }
+        }
         if align {
             let fill = alignment(after: h.bytes.count, extra: 8, minimum: 8)
             if fill > 0 {
@@ -88,6 +97,7 @@ extension ContainerHeader {
         let dataSizeOffset = Int64(h.bytes.count + 4)
         h.ascii("data"); h.u32(0xFFFF_FFFF)
         var header = ContainerHeader(kind: .wave, fileType: .wave, bytes: h.bytes, dataOffset: Int64(h.bytes.count))
+        header.chunks = chunks
         header.sizeOffset = 4
         header.dataSizeOffset = dataSizeOffset
         header.countOffset = countOffset
