@@ -30,7 +30,7 @@ let usage = """
            96 high (default), 64 medium, 32 low, 0 min)
       -v   verbose
       --no-tags  leave out the source's tags and pictures (by default its info dictionary and
-           album artwork are copied: WAVE as LIST/INFO and an id3 chunk, AIFF and ADTS as ID3v2,
+           album artwork are copied: WAVE (id3 chunk), AIFF (ID3 chunk) and ADTS as ID3v2,
            MPEG-4 as iTunes items, FLAC as Vorbis comments and PICTURE blocks, CAF as an info
            chunk, which holds no pictures)
       --threads N  decode a compressed file on up to N threads (default: the number of

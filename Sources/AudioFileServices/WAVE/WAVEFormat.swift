@@ -270,18 +270,13 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
         }
     }
 
-    /// Apple's info dictionary keys and the RIFF INFO IDs read as each (the first is the one
-    /// written; ffmpeg writes `IPRT`, other taggers `ITRK`). IDs Apple has no key for
-    /// (`IENG`, `ISBJ`, …) are keys of their own.
-    static let infoNames = TagNameTable<FourCharCode>([
-        ("title", ["INAM"]), ("artist", ["IART"]), ("comments", ["ICMT"]), ("copyright", ["ICOP"]),
-        ("recorded date", ["ICRD"]), ("genre", ["IGNR"]), ("album", ["IPRD"]), ("encoding application", ["ISFT"]),
-        ("track number", ["ITRK", "IPRT"]), ("composer", ["ICMP"]), ("engineer", ["IENG"]), ("subject", ["ISBJ"]),
-        ("keywords", ["IKEY"]), ("source", ["ISRC"]),
-    ])
-
     /// Apple's info dictionary keys for RIFF INFO IDs.
-    static var infoKeys: [FourCharCode: String] { infoNames.keys }
+    static let infoKeys: [FourCharCode: String] = [
+        "INAM": "title", "IART": "artist", "ICMT": "comments", "ICOP": "copyright",
+        "ICRD": "recorded date", "IGNR": "genre", "IPRD": "album", "ISFT": "encoding application",
+        "ITRK": "track number", "IPRT": "track number", "ICMP": "composer", "IENG": "engineer",
+        "ISBJ": "subject", "IKEY": "keywords", "ISRC": "source",
+    ]
 
     private static func listInfo(_ chunk: ChunkHeader, _ source: some AudioByteSource) throws(AudioFileError) -> [(key: String, value: String)] {
         var r = try chunk.body(source, minimum: 4)

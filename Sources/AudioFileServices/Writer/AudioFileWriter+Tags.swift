@@ -14,10 +14,10 @@ extension AudioFileWriter {
     /// ``AudioFile/info`` reads them back:
     ///
     /// - CAF: an `info` chunk of the keys as they are.
-    /// - WAVE: a `LIST` chunk of type `INFO` for the keys it has IDs for (`INAM`, `IART`,
-    ///   `IPRD`, `ICRD`, `IGNR`, `ICMT`, `ICOP`, `ISFT`, `ITRK`, …) and an `id3 ` chunk (an
-    ///   ID3v2.4 tag) of every key and the pictures.
-    /// - AIFF: an `ID3 ` chunk.
+    /// - WAVE: an `id3 ` chunk (an ID3v2.4 tag) of every key and the pictures. No `LIST`/`INFO`
+    ///   chunk: it has IDs for few of the keys, and ffmpeg ignores an `id3 ` chunk's text beside it.
+    /// - AIFF: an `ID3 ` chunk (the `NAME`, `AUTH`, `ANNO` and `(c) ` chunks hold ASCII, and ffmpeg
+    ///   reads `AUTH` as `author`).
     /// - ADTS: an ID3v2.4 tag before the first frame.
     /// - MPEG-4: iTunes items in `moov/udta/meta/ilst` (`©nam`, `©ART`, `©alb`, `©day`, `©gen`,
     ///   `©wrt`, `trkn`, `©cmt`, `cprt`, `©too`, …; other keys as `----` items).

@@ -1,11 +1,11 @@
 import AudioCore
 
 /// A metadata item a header can hold as a chunk of its own (CAF `kuki`, `chan` and `info`,
-/// AIFF `CHAN` and `ID3 `, WAVE `LIST` and `id3 `).
+/// AIFF `CHAN` and `ID3 `, WAVE `id3 `).
 enum MetadataChunk: Hashable, Sendable, CaseIterable {
     case channelLayout
     case magicCookie
-    /// The info dictionary: CAF `info`, WAVE `LIST`/`INFO`.
+    /// The info dictionary: CAF `info`.
     case info
     /// An ID3v2 tag of the info dictionary and the pictures: WAVE `id3 `, AIFF `ID3 `.
     case id3
@@ -196,7 +196,7 @@ struct ContainerHeader: Sendable {
         switch item {
         case .channelLayout: kind == .caf ? "chan" : "CHAN"
         case .magicCookie: "kuki"
-        case .info: kind == .caf ? "info" : "LIST"
+        case .info: "info"
         case .id3: kind == .wave ? "id3 " : "ID3 "
         }
     }

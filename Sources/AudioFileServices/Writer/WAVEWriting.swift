@@ -33,9 +33,9 @@ extension ContainerHeader {
 
     /// RIFF, a JUNK chunk reserved for RF64's ds64, `fmt ` (`WAVE_FORMAT_EXTENSIBLE` for more
     /// than two channels, more than 16 bits, samples narrower than their words or a channel
-    /// layout), `fact` for G.711, the tags (a `LIST` chunk of type `INFO` for the keys it has IDs
-    /// for, and an `id3 ` chunk of every key and the pictures: ffmpeg reads both, mutagen the
-    /// second), a JUNK chunk that puts the audio on a page boundary, and `data`.
+    /// layout), `fact` for G.711, an `id3 ` chunk where there are tags (an ID3v2.4 tag of every
+    /// key and the pictures, which ffmpeg and mutagen read; no `LIST`/`INFO` chunk, which has IDs
+    /// for few keys and no pictures, and beside which ffmpeg ignores the ID3 text), a JUNK chunk that puts the audio on a page boundary, and `data`.
     /// The RIFF and data sizes say 0xFFFFFFFF (streamed: to the end of the file) until the first
     /// header update.
     static func wave(_ f: AudioStreamBasicDescription, _ metadata: WriterMetadata, align: Bool) throws(AudioFileError) -> ContainerHeader {
@@ -81,11 +81,10 @@ extension ContainerHeader {
             h.ascii("fact"); h.u32(4); h.u32(0)
         }
         var chunks: [MetadataChunk: ChunkSpan] = [:]
-        for (item, id, body) in [(MetadataChunk.info, "LIST", riffInfoBody(metadata.info)), (.id3, "id3 ", metadata.id3Tag)] {
-            guard let body else { continue }
-            chunks[item] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: body.count)
-            h.ascii(id); h.u32(UInt32(body.count)); h.bytes += body
-            if body.count & 1 == 1 { h.bytes.append(0) }
+        if let tag = metadata.id3Tag {
+            chunks[.id3] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: tag.count)
+            h.ascii("id3 "); h.u32(UInt32(tag.count)); h.bytes += tag
+            if tag.count & 1 == 1 { h.bytes.append(0) }
         }
         if align {
             let fill = alignment(after: h.bytes.count, extra: 8, minimum: 8)

@@ -444,11 +444,7 @@ struct WriterState {
         case .channelLayout:
             return metadata.channelLayoutBody
         case .info:
-            switch header.kind {
-            case .caf: return ContainerHeader.cafInfoBody(metadata.info)
-            case .wave: return ContainerHeader.riffInfoBody(metadata.info)
-            default: return nil
-            }
+            return header.kind == .caf ? ContainerHeader.cafInfoBody(metadata.info) : nil
         case .id3:
             return header.kind == .wave || header.kind == .aiff ? metadata.id3Tag : nil
         }
