@@ -10,7 +10,7 @@ public enum TagReaders {
         let lower = name.lowercased()
         let synonyms: [String: String] = [
             "year": "date", "tdrc": "date", "comments": "comment", "description": "comment", "track number": "track",
-            "tracknumber": "track", "lyrics": "lyricist", "text": "lyricist", "encoding application": "encoder",
+            "tracknumber": "track", "lyrics": "lyricist", "text": "lyricist", "encoding application": "encoder", "recorded date": "date",
         ]
         return synonyms[lower] ?? lower
     }

@@ -102,11 +102,22 @@ enum ID3v2 {
         info(frames(tag))
     }
 
-    /// The text entries of `frames` under Apple's keys.
+    /// The text entries of `frames` under Apple's keys, and each user-defined `TXXX` frame under
+    /// its description.
     static func info(_ frames: [Frame]) -> [(key: String, value: String)] {
         var out: [(key: String, value: String)] = []
         for frame in frames {
-            guard let key = keys[frame.id], frame.body.count > 1 else { continue }
+            if frame.id == "TXXX" || frame.id == "TXX", frame.body.count > 1 {
+                // A user-defined text frame: its description is the key (as a CAF info key
+                // Apple has no name for is), as ffmpeg reads it; iTunes' data is left out.
+                var text = frame.body
+                let encoding = text.removeFirst()
+                let parts = splitTerminated(text, encoding: encoding)
+                let key = decode(parts.head, encoding: encoding), value = decode(parts.rest, encoding: encoding)
+                if !key.isEmpty, !value.isEmpty, !key.hasPrefix("iTun") { out.append((key, value)) }
+                continue
+            }
+            guard let key = names.keys[frame.id], frame.body.count > 1 else { continue }
             var text = frame.body
             let encoding = text.removeFirst()
             if frame.id.hasPrefix("COM") {

@@ -6,7 +6,8 @@ extension VorbisComment {
     /// (``VorbisComment/appleKeys``: `TITLE`, `ARTIST`, `ALBUM`, `DATE`, `GENRE`, `COMMENT`,
     /// `COMPOSER`, `TRACKNUMBER`, `ENCODER`, …), `track number` `3/12` as `TRACKNUMBER=3` and
     /// `TRACKTOTAL=12`, `recorded date` as `DATE` when there is no `year`, other keys under their
-    /// own names in capitals (where a field name can spell them: ASCII 0x20–0x7D without `=`), then
+    /// own names in capitals (where a field name can spell them: ASCII 0x20–0x7D without `=`, and
+    /// no other key writes that name), then
     /// each picture as a `METADATA_BLOCK_PICTURE` field (base64 of a FLAC `PICTURE` block).
     ///
     /// `approximate duration in seconds` is not recorded, and keys or values are cut at a NUL
@@ -30,7 +31,12 @@ extension VorbisComment {
             if let name = names.name(for: key) {
                 out.append(Field(name, entry.value))
             } else if key.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7D && $0 != 0x3D }) {
-                out.append(Field(key.uppercased(), entry.value))
+                // A key of another tag format (`comment` read from a TXXX frame) may spell a
+                // field another key writes: the first one written is kept.
+                let name = key.uppercased()
+                if !out.contains(where: { $0.name == name }) && !info.entries.contains(where: { names.name(for: $0.key.rawValue) == name }) {
+                    out.append(Field(name, entry.value))
+                }
             }
         }
         return out
