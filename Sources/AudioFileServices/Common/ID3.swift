@@ -109,12 +109,15 @@ enum ID3v2 {
         for frame in frames {
             if frame.id == "TXXX" || frame.id == "TXX", frame.body.count > 1 {
                 // A user-defined text frame: its description is the key (as a CAF info key
-                // Apple has no name for is), as ffmpeg reads it; iTunes' data is left out.
+                // Apple has no name for is), as ffmpeg reads it, or the key of the field it names
+                // as a Vorbis comment would (ffmpeg writes a comment as TXXX `comment`); iTunes'
+                // data is left out.
                 var text = frame.body
                 let encoding = text.removeFirst()
                 let parts = splitTerminated(text, encoding: encoding)
-                let key = decode(parts.head, encoding: encoding), value = decode(parts.rest, encoding: encoding)
-                if !key.isEmpty, !value.isEmpty, !key.hasPrefix("iTun") { out.append((key, value)) }
+                let description = decode(parts.head, encoding: encoding), value = decode(parts.rest, encoding: encoding)
+                let key = VorbisComment.names.keys[description.uppercased()] ?? description
+                if !key.isEmpty, !value.isEmpty, !description.hasPrefix("iTun") { out.append((key, value)) }
                 continue
             }
             guard let key = names.keys[frame.id], frame.body.count > 1 else { continue }
