@@ -193,3 +193,33 @@ struct TagWritingTests {
         #expect(try AudioFile(path: path).pictures.isEmpty)
     }
 }
+
+@Suite("Appending keeps tags")
+struct TagAppendTests {
+    /// A CAF written with tags set after its audio (its `info` chunk after the data), then
+    /// appended to with the tags changed: the new tags are read, the packets of both writes are there.
+    @Test func appendToTaggedCAF() throws {
+        let path = temporaryAudioPath("append.caf")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let target = TagTarget(type: .caf, ext: "caf")
+        let writer = try target.makeWriter(path)
+        try target.writeAudio(writer)
+        try writer.setInfo(AudioFileInfo([("title", "First")]))
+        try writer.close()
+
+        let file = try AudioFile(path: path)
+        #expect(file.info.title == "First")
+        let sink = try FileDescriptorSink(openingExisting: path)
+        let appending = try AudioFileWriter(appendingTo: file, sink: sink)
+        #expect(appending.info.title == "First")
+        try target.writeAudio(appending)
+        try appending.setInfo(AudioFileInfo([("title", "Second, longer"), ("artist", "Someone")]))
+        try appending.close()
+
+        let again = try AudioFile(path: path)
+        #expect(again.packetCount == 2 * 4410)
+        #expect(again.info.title == "Second, longer")
+        #expect(again.info.artist == "Someone")
+        #expect(try TagReaders.ffprobeTags(path)["title"] == "Second, longer")
+    }
+}
