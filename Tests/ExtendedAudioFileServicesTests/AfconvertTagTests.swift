@@ -7,8 +7,11 @@ import ProcessSupport
 @Suite("afconvert copies tags")
 struct AfconvertTagTests {
     /// Tagged files other programs wrote (ffmpeg: MPEG-4 items and a PNG cover, ID3v2.3 and a
-    /// cover in MP3 and in an AIFF `ID3 ` chunk, WAVE LIST/INFO, a CAF `info` chunk).
-    static let sources = ["tags-cover-chapters.m4a", "id3v23-cover.mp3", "id3-chunk-cover.aiff", "info.wav", "info.caf"]
+    /// cover in MP3 and in an AIFF `ID3 ` chunk, WAVE LIST/INFO, a CAF `info` chunk; metaflac:
+    /// Vorbis comments and a JPEG PICTURE block).
+    static let sources = [
+        "tags-cover-chapters.m4a", "id3v23-cover.mp3", "id3-chunk-cover.aiff", "info.wav", "info.caf", "transcode-source.flac",
+    ]
     static let destinations = ["m4a", "flac", "wav", "aiff", "caf", "aac"]
 
     /// The keys every container maps both ways, which the package's reader must give back alike.
