@@ -223,3 +223,25 @@ struct TagAppendTests {
         #expect(try TagReaders.ffprobeTags(path)["title"] == "Second, longer")
     }
 }
+
+@Suite("ID3v2.4 frames written")
+struct ID3FrameTests {
+    /// `recorded date` beside `year` has no ID3v2.4 frame (v2.3's `TDAT` is gone): mutagen
+    /// reads it as a `TXXX` frame of that description, and the year as `TDRC`.
+    @Test func recordedDateBesideYear() throws {
+        let path = temporaryAudioPath("dates.wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let target = TagTarget(type: .wave, ext: "wav")
+        let writer = try target.makeWriter(path)
+        try writer.setInfo(AudioFileInfo([("year", "2021"), ("recorded date", "2021-06-01")]))
+        try target.writeAudio(writer)
+        try writer.close()
+        try #require(TagReaders.hasMutagen, "python3-mutagen is not installed (Scripts/test installs it)")
+        let read = try TagReaders.mutagenTags(path, commonNames: false)
+        #expect(read.tags["date"] == "2021")
+        #expect(read.tags["recorded date"] == "2021-06-01")
+        let file = try AudioFile(path: path)
+        #expect(file.info.year == "2021")
+        #expect(file.info.recordedDate == "2021-06-01")
+    }
+}

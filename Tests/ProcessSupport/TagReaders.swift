@@ -67,7 +67,9 @@ public enum TagReaders {
     /// leading ID3v2 tag through mutagen's ID3 reader,
     /// MPEG-4 items, FLAC Vorbis comments and PICTURE blocks); throws when mutagen cannot read
     /// the file.
-    public static func mutagenTags(_ path: String) throws -> (tags: [String: String], pictures: [[UInt8]]) {
+    /// With `commonNames` false, the names are the script's: the common name of each ID3 frame or
+    /// MPEG-4 item it knows, a `TXXX` frame's description, a Vorbis field's name in lower case.
+    public static func mutagenTags(_ path: String, commonNames: Bool = true) throws -> (tags: [String: String], pictures: [[UInt8]]) {
         let script = #"""
             import json, sys, mutagen
             path = sys.argv[1]
@@ -126,7 +128,7 @@ public enum TagReaders {
             while let a = chars.next(), let b = chars.next() { bytes.append(UInt8(String([a, b]), radix: 16) ?? 0) }
             return bytes
         }
-        return (common(tags), pictures)
+        return (commonNames ? common(tags) : tags, pictures)
     }
 }
 

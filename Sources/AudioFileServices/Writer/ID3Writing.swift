@@ -16,7 +16,8 @@ extension ID3v2 {
         for entry in info.withRecordedDateAsYear {
             let key = entry.key.rawValue
             let text = Array(entry.value.utf8)
-            switch names.name(for: key) {
+            // ID3v2.3's date frames (`TDAT`, `TYER`) are not v2.4 frames: such a key is a `TXXX`.
+            switch names.name(for: key).flatMap({ ["TDAT", "TYER"].contains($0) ? nil : $0 }) {
             case "COMM"?:
                 // Encoding, language, an empty description and its terminator, the text.
                 frames += try frame("COMM", [3] + Array("eng".utf8) + [0] + text)
