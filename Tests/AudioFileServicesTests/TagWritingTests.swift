@@ -245,3 +245,21 @@ struct ID3FrameTests {
         #expect(file.info.recordedDate == "2021-06-01")
     }
 }
+
+@Suite("Keys of a file's own")
+struct OwnKeyTests {
+    /// A key Apple has no name for reads back under itself from the containers that keep such
+    /// keys (CAF's info chunk, an ID3v2 `TXXX` frame, an iTunes `----` item), and ffprobe shows it
+    /// under that name. (The Vorbis comment reader keeps Apple's keys only.)
+    @Test(arguments: TagTarget.all.filter { $0.type != .flac })
+    func ownKeyRoundTrip(target: TagTarget) throws {
+        let path = temporaryAudioPath("own.\(target.ext)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try target.makeWriter(path)
+        try writer.setInfo(AudioFileInfo([("title", "Own keys"), ("mood", "Calm")]))
+        try target.writeAudio(writer)
+        try writer.close()
+        #expect(try AudioFile(path: path).info[AudioFileInfo.Key(rawValue: "mood")] == "Calm")
+        #expect(try TagReaders.ffprobeTags(path)["mood"] == "Calm")
+    }
+}
