@@ -3,7 +3,8 @@ import AudioCore
 import AudioFileServices
 
 // Audio File Services: AudioFileGetPropertyInfo, AudioFileGetProperty, AudioFileSetProperty,
-// with Apple's value layouts. The info dictionary and the album artwork are new CF objects the
+// with Apple's value layouts. A file being written takes an info dictionary (a CFDictionaryRef of
+// CFString keys and CFString or CFNumber values), as Apple's files being written do. The info dictionary and the album artwork are new CF objects the
 // caller releases (the artwork a CFData of the image bytes, or NULL), as Apple's header says. Unknown IDs give kAudioFileUnsupportedPropertyError, a value
 // of the wrong size kAudioFileBadPropertySizeError.
 
@@ -66,7 +67,7 @@ extension FileBox {
         guard case .writer = file else { return false }
         let writable: [AudioFilePropertyID] = [
             kAudioFilePropertyMagicCookieData, kAudioFilePropertyChannelLayout, kAudioFilePropertyPacketTableInfo,
-            kAudioFilePropertyDeferSizeUpdates,
+            kAudioFilePropertyDeferSizeUpdates, kAudioFilePropertyInfoDictionary,
         ]
         return writable.contains(id)
     }
@@ -182,6 +183,11 @@ public func _AudioFileSetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: U
                 numberValidFrames: c.mNumberValidFrames, primingFrames: c.mPrimingFrames, remainderFrames: c.mRemainderFrames))
         case UInt32(kAudioFilePropertyDeferSizeUpdates):
             guard data.count == 4 else { throw AudioFileError(.badPropertySize, "a UInt32 is 4 bytes, not \(data.count)") }
+        case UInt32(kAudioFilePropertyInfoDictionary):
+            guard data.count == MemoryLayout<CFDictionaryRef>.size else {
+                throw AudioFileError(.badPropertySize, "the info dictionary is a CFDictionaryRef of \(MemoryLayout<CFDictionaryRef>.size) bytes, not \(data.count)")
+            }
+            try writer.setInfo(try InfoDictionary.info(data.loadUnaligned(as: UnsafeRawPointer?.self)))
         default:
             if box.propertyBytes(inPropertyID) == nil {
                 throw AudioFileError(.unsupportedProperty, "no property '\(FourCharCode(rawValue: inPropertyID))'")

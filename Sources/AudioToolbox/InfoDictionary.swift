@@ -29,10 +29,29 @@ enum InfoDictionary {
         return pairs
     }
 
-    /// A file being written: only the duration of what has been written so far.
+    /// A file being written: the entries set, then the duration of what has been written so far.
     static func pairs(_ writer: AudioFileWriter, sampleRate: Double) -> [(key: String, value: String)] {
         let seconds = sampleRate > 0 ? Double(writer.totalFrames) / sampleRate : 0
-        return [("approximate duration in seconds", formatDuration(seconds))]
+        return writer.info.entries.map { ($0.key.rawValue, $0.value) } + [("approximate duration in seconds", formatDuration(seconds))]
+    }
+
+    /// The entries of a dictionary a program sets: CFString keys with CFString values, or
+    /// CFNumber values as their decimal text; pairs of other types are left out. Not a
+    /// dictionary: `parameter` (`kAudio_ParamError`).
+    static func info(_ dictionary: UnsafeRawPointer?) throws(AudioFileError) -> AudioFileInfo {
+        guard let storage = CFObjects.dictionary(dictionary) else {
+            throw AudioFileError(.parameter, "the info dictionary is not a CFDictionary")
+        }
+        var pairs: [(key: String, value: String)] = []
+        for (k, v) in zip(storage.keys, storage.values) {
+            guard let key = CFObjects.string(k) else { continue }
+            if let value = CFObjects.string(v) {
+                pairs.append((key, value))
+            } else if let number = CFNumbers.number(v) {
+                pairs.append((key, CFNumbers.isFloat(number.type) ? formatDuration(number.float) : String(number.integer)))
+            }
+        }
+        return AudioFileInfo(pairs)
     }
 
     /// Stores a new dictionary of `pairs` at `out` when `ioDataSize` has room for a pointer.

@@ -79,10 +79,11 @@ struct WriterAppendTests {
         let sink = MemorySink()
         expectError(.operationNotSupported) { try AudioFileWriter(appendingTo: wave, sink: sink) }
         #expect(sink.closed)
-        // A chunk other than the packet table, cookie, layout or filler after the data.
+        // A chunk other than the packet table, cookie, layout, info or filler after the data
+        // (an overview chunk).
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("caf-aac-2ch-48000.caf"))))
-        bytes += Array("info".utf8) + [0, 0, 0, 0, 0, 0, 0, 8] + [0, 0, 0, 1, 0x61, 0, 0x62, 0]
-        let withInfo = try AudioFile(source: MemorySource(bytes: bytes))
-        expectError(.notOptimized) { try AudioFileWriter(appendingTo: withInfo, sink: MemorySink()) }
+        bytes += Array("ovvw".utf8) + [0, 0, 0, 0, 0, 0, 0, 8] + [0, 0, 0, 1, 0x61, 0, 0x62, 0]
+        let withOverview = try AudioFile(source: MemorySource(bytes: bytes))
+        expectError(.notOptimized) { try AudioFileWriter(appendingTo: withOverview, sink: MemorySink()) }
     }
 }

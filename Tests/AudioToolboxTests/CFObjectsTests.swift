@@ -85,7 +85,7 @@ struct CFObjectsTests {
         #expect(abs(seconds - duration) < 0.06, "\(seconds) s against ffprobe's \(duration) s")
     }
 
-    @Test("A file being written has an info dictionary with the duration written so far")
+    @Test("A file being written has an info dictionary with the duration written so far, and takes one (read back from the file)")
     func writtenFileInfoDictionary() throws {
         let path = CPrograms.scratch.appendingPathComponent("cf-written-\(UUID().uuidString).caf").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -174,7 +174,7 @@ struct ConverterCTests {
     /// file's converter. ffprobe reads AAC-LC at about that rate; the file says 2112 priming
     /// frames and round(N × 44100 / 48000) valid frames; ffmpeg's decode (which honours the edit
     /// list's start) is within 15 dB of ffmpeg's own resampling of the client frames.
-    @Test("ExtAudioFile writes AAC in M4A from a 48 kHz client, its bit rate set through kExtAudioFileProperty_AudioConverter")
+    @Test("ExtAudioFile writes AAC in M4A from a 48 kHz client, its bit rate set through kExtAudioFileProperty_AudioConverter, its tags through kExtAudioFileProperty_AudioFile")
     func extAudioFileWriteAAC() throws {
         let out = GuideTests.scratchPath("written-aac.m4a")
         defer { for p in [out, out + ".f32"] { try? FileManager.default.removeItem(atPath: p) } }
@@ -182,6 +182,8 @@ struct ConverterCTests {
         let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,profile,sample_rate,bit_rate", "-of", "csv=p=0", out])
         let fields = probe.out.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
         #expect(fields.prefix(3) == ["aac", "LC", "44100"], "ffprobe: \(probe.out)\(probe.err)")
+        let tags = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format_tags=title,artist", "-of", "csv=p=0", out])
+        #expect(tags.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ExtAudioFile title,ExtAudioFile artist", "\(tags.out)")
         if fields.count == 4, let rate = Double(fields[3]) {
             #expect(abs(rate - 96000) < 96000 * 0.2, "ffprobe says \(rate) bit/s")
         }

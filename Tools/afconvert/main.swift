@@ -13,7 +13,7 @@ import ExtendedAudioFileServices
 import ToolSupport
 
 let usage = """
-    usage: afconvert [-f TYPE] [-d FORMAT[@RATE][/FLAGS][#FRAMES]] [-c CHANNELS] [-b BITRATE] [-q QUALITY] [-r QUALITY] [-v] [--threads N] IN OUT
+    usage: afconvert [-f TYPE] [-d FORMAT[@RATE][/FLAGS][#FRAMES]] [-c CHANNELS] [-b BITRATE] [-q QUALITY] [-r QUALITY] [-v] [--threads N] [--no-tags] IN OUT
       -f   output file type: WAVE, caff, AIFF, AIFC, m4af, mp4f, adts, flac (default: from OUT's extension)
       -d   output data format: LEI16 LEI24 LEI32 LEF32 LEF64 (L/B = little/big-endian, I/F =
            integer/float, then bits), UI8, I8, ima4, ulaw, alaw, aac, flac (alac and opus name
@@ -29,6 +29,10 @@ let usage = """
       -r, --src-quality  sample-rate converter quality, 0-127 (kAudioConverterQuality_*: 127 max,
            96 high (default), 64 medium, 32 low, 0 min)
       -v   verbose
+      --no-tags  leave out the source's tags and pictures (by default its info dictionary and
+           album artwork are copied: WAVE (id3 chunk), AIFF (ID3 chunk) and ADTS as ID3v2,
+           MPEG-4 as iTunes items, FLAC as Vorbis comments and PICTURE blocks, CAF as an info
+           chunk, which holds no pictures)
       --threads N  decode a compressed file on up to N threads (default: the number of
            processors; 1 decodes on one); the output is the same whatever N
     AIFF output is big-endian; little-endian or float data in AIFF is written as AIFF-C.
@@ -47,6 +51,7 @@ var bitRate: Int?
 var codecQuality: Int?
 var srcQuality = SampleRateConverterQuality.high
 var verbose = false
+var copyTags = true
 var threads = ExtAudioFile.processorCount
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -70,6 +75,7 @@ while let argument = arguments.next() {
     case "-q", "--quality": codecQuality = number(argument, 0...127)
     case "-r", "--src-quality": srcQuality = SampleRateConverterQuality(rawValue: UInt32(number(argument, 0...127)))
     case "-v", "--verbose": verbose = true
+    case "--no-tags": copyTags = false
     case "--threads": threads = number(argument, 1...1024)
     case "-h", "--help":
         print(usage)
@@ -214,6 +220,20 @@ do {
 func failWriting(_ message: String) -> Never {
     unlink(temporaryPath)
     fail(message)
+}
+if copyTags {
+    // The source's tags, less the entries that describe its audio rather than the recording
+    // (the destination's own duration, bit rate and layout differ), before the first packet so
+    // that FLAC and ADTS put them ahead of the audio. CAF holds no pictures.
+    let describing: Set<AudioFileInfo.Key> = [.approximateDurationInSeconds, .nominalBitRate, .channelLayout]
+    let info = AudioFileInfo(reader.file.info.entries.filter { !describing.contains($0.key) }.map { ($0.key.rawValue, $0.value) })
+    do {
+        try writer.setInfo(info)
+        let pictures = reader.file.pictures
+        if !pictures.isEmpty && writer.fileType != .caf { try writer.setPictures(pictures) }
+    } catch {
+        failWriting("\(outputPath): cannot copy the tags (--no-tags leaves them out): \(error)")
+    }
 }
 /// The encoder's side: Float32 frames in, packets, cookie and packet table out.
 var encoding: ExtAudioFileWriter?

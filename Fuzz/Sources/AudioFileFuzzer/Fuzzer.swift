@@ -9,7 +9,8 @@ import ExtendedAudioFileServices
 /// One fuzz input: every container parser and the tag parsers (Vorbis comment, FLAC picture)
 /// on the raw bytes, then detection through AudioFile (its info, pictures and chapters too),
 /// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2, FLAC over libFLAC, Opus over libopus) to Float32;
-/// then AudioFileStream in several chunkings, cross-checked against AudioFile (StreamFuzz.swift).
+/// then AudioFileStream in several chunkings, cross-checked against AudioFile (StreamFuzz.swift);
+/// then the tag writers over tags made from the input (TagWritingFuzz.swift).
 /// Any outcome but a typed error or success is a finding
 /// (libFuzzer reports crashes, timeouts and runaway allocations).
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -22,9 +23,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = parsed.channelLayout?.name
         }
     }
+    var found: AudioFileInfo?
     for ext in [nil, "wav", "aiff", "caf", "aac", "m4a"] as [String?] {
         guard let file = try? AudioFile(source: source, fileExtension: ext) else { continue }
         exercise(file)
+        if found == nil { found = file.info }
     }
     // The tag parsers on the raw bytes: a Vorbis comment (with its base64 pictures) and a FLAC
     // PICTURE block body.
@@ -32,6 +35,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = VorbisComment(parsing: bytes)?.pictures
     _ = AudioFilePicture(flacPictureBlock: bytes)
     fuzzStream(bytes)
+    fuzzTagWriting(bytes, found: found)
     return 0
 }
 

@@ -14,16 +14,18 @@ enum ID3v2 {
         var body: ArraySlice<UInt8>
     }
 
+    /// Apple's keys and their ID3v2 frame IDs: the v2.4 ID first (the one written), then the
+    /// v2.3 and three-letter v2.2 forms read as the same key (`TYER` and `TDAT` are v2.3's).
+    static let names = TagNameTable<String>([
+        ("title", ["TIT2", "TT2"]), ("artist", ["TPE1", "TP1"]), ("album", ["TALB", "TAL"]), ("genre", ["TCON", "TCO"]),
+        ("year", ["TDRC", "TYER", "TYE"]), ("track number", ["TRCK", "TRK"]), ("copyright", ["TCOP", "TCR"]),
+        ("composer", ["TCOM", "TCM"]), ("encoding application", ["TSSE", "TSS"]), ("lyricist", ["TEXT", "TXT"]),
+        ("tempo", ["TBPM", "TBP"]), ("key signature", ["TKEY", "TKE"]), ("subtitle", ["TIT3", "TT3"]),
+        ("ISRC", ["TSRC", "TRC"]), ("recorded date", ["TDAT", "TDA"]), ("comments", ["COMM", "COM"]),
+    ])
+
     /// Apple's keys for the ID3v2.3/2.4 frame IDs (and their three-letter v2.2 forms).
-    static let keys: [String: String] = [
-        "TIT2": "title", "TT2": "title", "TPE1": "artist", "TP1": "artist", "TALB": "album", "TAL": "album",
-        "TCON": "genre", "TCO": "genre", "TYER": "year", "TYE": "year", "TDRC": "year", "TRCK": "track number",
-        "TRK": "track number", "TCOP": "copyright", "TCR": "copyright", "TCOM": "composer", "TCM": "composer",
-        "TSSE": "encoding application", "TSS": "encoding application", "TEXT": "lyricist", "TXT": "lyricist",
-        "TBPM": "tempo", "TBP": "tempo", "TKEY": "key signature", "TKE": "key signature", "TIT3": "subtitle",
-        "TT3": "subtitle", "TSRC": "ISRC", "TRC": "ISRC", "TDAT": "recorded date", "TDA": "recorded date",
-        "COMM": "comments", "COM": "comments",
-    ]
+    static var keys: [String: String] { names.keys }
 
     /// The frames of a whole tag (header included), in tag order.
     static func frames(_ tag: [UInt8]) -> [Frame] {
@@ -100,11 +102,25 @@ enum ID3v2 {
         info(frames(tag))
     }
 
-    /// The text entries of `frames` under Apple's keys.
+    /// The text entries of `frames` under Apple's keys, and each user-defined `TXXX` frame under
+    /// its description.
     static func info(_ frames: [Frame]) -> [(key: String, value: String)] {
         var out: [(key: String, value: String)] = []
         for frame in frames {
-            guard let key = keys[frame.id], frame.body.count > 1 else { continue }
+            if frame.id == "TXXX" || frame.id == "TXX", frame.body.count > 1 {
+                // A user-defined text frame: its description is the key (as a CAF info key
+                // Apple has no name for is), as ffmpeg reads it, or the key of the field it names
+                // as a Vorbis comment would (ffmpeg writes a comment as TXXX `comment`); iTunes'
+                // data is left out.
+                var text = frame.body
+                let encoding = text.removeFirst()
+                let parts = splitTerminated(text, encoding: encoding)
+                let description = decode(parts.head, encoding: encoding), value = decode(parts.rest, encoding: encoding)
+                let key = VorbisComment.names.keys[description.uppercased()] ?? description
+                if !key.isEmpty, !value.isEmpty, !description.hasPrefix("iTun") { out.append((key, value)) }
+                continue
+            }
+            guard let key = names.keys[frame.id], frame.body.count > 1 else { continue }
             var text = frame.body
             let encoding = text.removeFirst()
             if frame.id.hasPrefix("COM") {

@@ -101,14 +101,17 @@ public struct VorbisComment: Sendable, Equatable {
         return total
     }
 
+    /// Apple's info dictionary keys and the Vorbis comment names read as each (the first is
+    /// the one written).
+    static let names = TagNameTable<String>([
+        ("title", ["TITLE"]), ("artist", ["ARTIST"]), ("album", ["ALBUM"]), ("year", ["DATE", "YEAR"]),
+        ("genre", ["GENRE"]), ("comments", ["COMMENT", "DESCRIPTION"]), ("composer", ["COMPOSER"]),
+        ("lyricist", ["LYRICIST"]), ("copyright", ["COPYRIGHT"]), ("ISRC", ["ISRC"]), ("encoding application", ["ENCODER"]),
+        ("tempo", ["BPM", "TEMPO"]), ("subtitle", ["SUBTITLE"]), ("key signature", ["KEY"]), ("track number", ["TRACKNUMBER"]),
+    ])
+
     /// Apple's info dictionary keys for Vorbis comment names.
-    static let appleKeys: [String: String] = [
-        "TITLE": "title", "ARTIST": "artist", "ALBUM": "album", "DATE": "year", "YEAR": "year",
-        "GENRE": "genre", "COMMENT": "comments", "DESCRIPTION": "comments", "COMPOSER": "composer",
-        "LYRICIST": "lyricist", "COPYRIGHT": "copyright", "ISRC": "ISRC", "ENCODER": "encoding application",
-        "BPM": "tempo", "TEMPO": "tempo", "SUBTITLE": "subtitle", "KEY": "key signature",
-        "TRACKNUMBER": "track number",
-    ]
+    static var appleKeys: [String: String] { names.keys }
 
     /// The fields under Apple's info dictionary keys, in stored order: the first of each key
     /// (`COMMENT` before `DESCRIPTION`), a track number as `n/total` when `TRACKTOTAL` (or

@@ -44,8 +44,13 @@ struct MP4Metadata {
             if type == Self.freeform {
                 let mean = tree.child(item, "mean").flatMap { Self.text(tree, $0, skip: 4) }
                 let name = tree.child(item, "name").flatMap { Self.text(tree, $0, skip: 4) }
-                if mean == "com.apple.iTunes", name == "iTunSMPB", let data = tree.child(item, "data") {
+                guard mean == "com.apple.iTunes", let name, let data = tree.child(item, "data") else { continue }
+                if name == "iTunSMPB" {
                     iTunSMPB = Self.text(tree, data, skip: 8)
+                } else if !name.isEmpty, !name.hasPrefix("iTun"), let text = Self.text(tree, data, skip: 8), !text.isEmpty {
+                    // Another iTunes freeform item: its name is the key (as ffmpeg reads it, and as
+                    // the writer records keys with no item type of their own); iTunes' data is left out.
+                    info.append((name, text))
                 }
                 continue
             }

@@ -63,7 +63,9 @@ extension ContainerHeader {
     }
 
     /// FORM, FVER (AIFF-C), COMM, CHAN where a layout is given (Apple's chunk, the body of CAF's
-    /// `chan`), and SSND whose offset field pads the audio to a page boundary. COMM counts sample
+    /// `chan`), `ID3 ` where there are tags (an ID3v2.4 tag of the info dictionary and the
+    /// pictures: ffmpeg and mutagen read it, where the text chunks are ASCII and ffmpeg reads
+    /// `AUTH` as `author`), and SSND whose offset field pads the audio to a page boundary. COMM counts sample
     /// frames, packets for ima4. The header is a complete empty file; its sizes follow the data.
     static func aiff(_ f: AudioStreamBasicDescription, _ compression: AIFCCompression?, _ metadata: WriterMetadata, align: Bool) -> ContainerHeader {
         var comm = BigEndianBytes()
@@ -86,6 +88,10 @@ extension ContainerHeader {
         h.ascii("COMM"); h.u32(UInt32(comm.bytes.count)); h.bytes += comm.bytes
         var chunks: [MetadataChunk: ChunkSpan] = [:]
         if let layout = metadata.channelLayoutBody { chunks[.channelLayout] = h.chunk("CHAN", layout, wideSize: false) }
+        if let tag = metadata.id3Tag {
+            chunks[.id3] = h.chunk("ID3 ", tag, wideSize: false)
+            if tag.count & 1 == 1 { h.bytes.append(0) }
+        }
         // SSND: header, offset and block size (16 bytes), then `pad` zero bytes before the audio.
         let pad = align ? alignment(after: h.bytes.count, extra: 16, minimum: 0) : 0
         let dataSizeOffset = Int64(h.bytes.count + 4)

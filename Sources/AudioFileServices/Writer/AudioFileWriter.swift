@@ -108,7 +108,7 @@ public final class AudioFileWriter: Sendable {
     /// Appends to the CAF file `file` has read, writing through `sink`, storage holding the
     /// same bytes (as Apple's `AudioFileOpenWithCallbacks` and `AudioFileOpenURL` open a file
     /// for writing): packets continue after the last one, and priming and remainder frames, the
-    /// magic cookie and the channel layout carry over and can be set again. At the first change,
+    /// magic cookie, the channel layout and the info dictionary carry over and can be set again. At the first change,
     /// what follows the audio data (the packet table; a cookie or layout written after the data)
     /// is cut off, and ``close()`` writes it again; a file closed unchanged is left as it was. A
     /// chunk of another kind after the data fails with `notOptimized`; files other than CAF with

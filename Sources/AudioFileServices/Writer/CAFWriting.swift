@@ -30,7 +30,7 @@ extension ContainerHeader {
         }
     }
 
-    /// `caff`, `desc`, then `chan` and `kuki` where given, a `free` chunk that puts the audio on
+    /// `caff`, `desc`, then `chan`, `kuki` and `info` where given, a `free` chunk that puts the audio on
     /// a page boundary, and a `data` chunk of size -1 (it runs to the end of the file until
     /// close gives its size).
     static func caf(_ f: AudioStreamBasicDescription, _ metadata: WriterMetadata, align: Bool) -> ContainerHeader {
@@ -49,6 +49,7 @@ extension ContainerHeader {
         var chunks: [MetadataChunk: ChunkSpan] = [:]
         if let layout = metadata.channelLayoutBody { chunks[.channelLayout] = h.chunk("chan", layout, wideSize: true) }
         if let cookie = metadata.magicCookie { chunks[.magicCookie] = h.chunk("kuki", cookie, wideSize: true) }
+        if let info = cafInfoBody(metadata.info) { chunks[.info] = h.chunk("info", info, wideSize: true) }
         if align {
             // The data chunk's header and edit count (16 bytes) follow the free chunk.
             let fill = alignment(after: h.bytes.count, extra: 16, minimum: 12)

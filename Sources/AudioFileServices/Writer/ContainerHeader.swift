@@ -1,15 +1,31 @@
 import AudioCore
 
-/// A metadata item a header can hold as a chunk of its own (CAF `kuki` and `chan`, AIFF `CHAN`).
+/// A metadata item a header can hold as a chunk of its own (CAF `kuki`, `chan` and `info`,
+/// AIFF `CHAN` and `ID3 `, WAVE `id3 `).
 enum MetadataChunk: Hashable, Sendable, CaseIterable {
     case channelLayout
     case magicCookie
+    /// The info dictionary: CAF `info`.
+    case info
+    /// An ID3v2 tag of the info dictionary and the pictures: WAVE `id3 `, AIFF `ID3 `.
+    case id3
 }
 
 /// Metadata a writer records besides the data format.
 struct WriterMetadata: Sendable {
     var magicCookie: [UInt8]?
     var channelLayout: AudioChannelLayout?
+    /// The info dictionary to record (``AudioFileInfo/recordable`` entries).
+    var info = AudioFileInfo([])
+    /// The pictures to record.
+    var pictures: [AudioFilePicture] = []
+
+    /// True when there are tags to record.
+    var hasTags: Bool { !info.entries.isEmpty || !pictures.isEmpty }
+
+    /// The ID3v2.4 tag of the info and pictures, nil without any (or one too large, which
+    /// setting them refused).
+    var id3Tag: [UInt8]? { (try? ID3v2.tag(info: info, pictures: pictures)) ?? nil }
 
     /// The body of the channel layout's chunk (CAF `chan`, AIFF `CHAN`), nil without a layout.
     var channelLayoutBody: [UInt8]? {
@@ -156,9 +172,10 @@ struct ContainerHeader: Sendable {
     }
 
     /// The ID a chunk that no longer holds anything is renamed to, so readers skip it.
-    var fillerID: String { kind == .caf ? "free" : "FLLR" }
+    var fillerID: String { kind == .caf ? "free" : kind == .wave ? "JUNK" : "FLLR" }
 
-    /// A complete chunk of this container holding `body`.
+    /// A complete chunk of this container holding `body` (sizes little-endian in WAVE, padded
+    /// to an even size in WAVE and AIFF).
     func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
         var out = BigEndianBytes()
         out.ascii(id)
@@ -166,7 +183,11 @@ struct ContainerHeader: Sendable {
             out.u64(UInt64(body.count))
             return out.bytes + body
         }
-        out.u32(UInt32(truncatingIfNeeded: body.count))
+        if kind == .wave {
+            out.bytes += LittleEndianBytes.u32(UInt32(truncatingIfNeeded: body.count))
+        } else {
+            out.u32(UInt32(truncatingIfNeeded: body.count))
+        }
         return out.bytes + body + (body.count & 1 == 1 ? [0] : [])
     }
 
@@ -175,6 +196,8 @@ struct ContainerHeader: Sendable {
         switch item {
         case .channelLayout: kind == .caf ? "chan" : "CHAN"
         case .magicCookie: "kuki"
+        case .info: "info"
+        case .id3: kind == .wave ? "id3 " : "ID3 "
         }
     }
 

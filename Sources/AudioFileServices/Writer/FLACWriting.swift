@@ -7,18 +7,50 @@ extension ContainerHeader {
     /// later without moving the audio.
     static let flacPadding = 8192
 
-    /// `fLaC`, STREAMINFO (its sizes, count and MD5 written at close) and PADDING; the frames
-    /// follow.
-    static func flac(_ format: AudioStreamBasicDescription) -> ContainerHeader {
+    /// Where the blocks after STREAMINFO start: `fLaC`, STREAMINFO's header and its 34 bytes.
+    static let flacTagOffset = 42
+
+    /// `fLaC`, STREAMINFO (its sizes, count and MD5 written at close), the blocks `tags` (made
+    /// by ``flacTagBlocks(info:pictures:)``) and PADDING; the frames follow.
+    static func flac(_ format: AudioStreamBasicDescription, tags: [UInt8] = []) -> ContainerHeader {
         var h = BigEndianBytes()
         h.ascii("fLaC")
         h.bytes += [0, 0, 0, 34]
         h.bytes += FLACStreamInfo.initial(for: format).body
+        h.bytes += tags
         h.bytes += [0x81, UInt8(flacPadding >> 16 & 0xFF), UInt8(flacPadding >> 8 & 0xFF), UInt8(flacPadding & 0xFF)]
         h.bytes += [UInt8](repeating: 0, count: flacPadding)
         var header = ContainerHeader(kind: .flac, fileType: .flac, bytes: h.bytes, dataOffset: Int64(h.bytes.count))
         header.sizeOffset = 8  // STREAMINFO's body
         return header
+    }
+}
+
+extension ContainerHeader {
+    /// The metadata blocks that record `info` and `pictures` in a FLAC file, none of them marked
+    /// last: a VORBIS_COMMENT block (``VorbisComment/fields(info:)``) and a PICTURE block per
+    /// picture. Throws `parameter` for a block larger than the 16 MiB its 24-bit size holds.
+    static func flacTagBlocks(info: AudioFileInfo, pictures: [AudioFilePicture]) throws(AudioFileError) -> [UInt8] {
+        var out: [UInt8] = []
+        func block(_ type: UInt8, _ body: [UInt8]) throws(AudioFileError) {
+            guard body.count <= 0xFF_FFFF else {
+                throw AudioFileError(.parameter, "a FLAC metadata block of \(body.count) bytes is more than the 16 MiB its size holds")
+            }
+            out += [type, UInt8(body.count >> 16), UInt8(body.count >> 8 & 0xFF), UInt8(body.count & 0xFF)] + body
+        }
+        let fields = VorbisComment.fields(info: info)
+        if !fields.isEmpty { try block(4, VorbisComment(vendor: flacVendor, fields: fields).body) }
+        for picture in pictures { try block(6, picture.flacPictureBlock) }
+        return out
+    }
+
+    /// The vendor string of the VORBIS_COMMENT blocks written.
+    static let flacVendor = "swift-audio-queue"
+
+    /// The PADDING block that fills `count` bytes (at least 4), marked last.
+    static func flacPaddingBlock(filling count: Int) -> [UInt8] {
+        let body = count - 4
+        return [0x81, UInt8(body >> 16 & 0xFF), UInt8(body >> 8 & 0xFF), UInt8(body & 0xFF)] + [UInt8](repeating: 0, count: body)
     }
 }
 

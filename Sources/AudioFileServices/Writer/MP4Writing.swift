@@ -61,6 +61,8 @@ struct MP4Movie {
     let edit: (mediaTime: Int64, duration: Int64)?
     /// Priming, remainder and valid frames for iTunes' `iTunSMPB`.
     let smpb: (priming: Int32, remainder: Int32, valid: Int64)?
+    /// The `ilst` items of the file's tags (``MP4Tags``), before `iTunSMPB`.
+    var tags: [UInt8] = []
 
     /// The movie for packets of `frames` frames trimmed by `trims`. AAC records the trims as
     /// iTunes does, in an edit list and `iTunSMPB`; ALAC as Apple's encoder does, with the last
@@ -109,7 +111,7 @@ struct MP4Movie {
         trak += box("mdia", mediaHeader + handler("soun", name: "SoundHandler") + box("minf", mediaInformation))
         var moov = box("mvhd", full(0, 0, timeFields(duration, trackHeader: false)))
         moov += box("trak", trak)
-        if let smpb { moov += box("udta", userData(smpb)) }
+        if smpb != nil || !tags.isEmpty { moov += box("udta", userData(smpb)) }
         return box("moov", moov)
     }
 
@@ -270,18 +272,20 @@ struct MP4Movie {
         return box(wide ? "co64" : "stco", full(0, 0, b.bytes))
     }
 
-    /// `meta` with the iTunes `iTunSMPB` item: priming, remainder and valid frames as Apple's
-    /// encoder and iTunes write them.
-    private func userData(_ trims: (priming: Int32, remainder: Int32, valid: Int64)) -> [UInt8] {
+    /// `meta` with the tags' items and the iTunes `iTunSMPB` item: priming, remainder and valid
+    /// frames as Apple's encoder and iTunes write them.
+    private func userData(_ trims: (priming: Int32, remainder: Int32, valid: Int64)?) -> [UInt8] {
         func hex(_ v: UInt64, _ width: Int) -> String {
             let s = String(v, radix: 16, uppercase: true)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
-        var text = " 00000000 \(hex(UInt64(trims.priming), 8)) \(hex(UInt64(trims.remainder), 8)) \(hex(UInt64(trims.valid), 16))"
-        for _ in 0..<8 { text += " 00000000" }
-        let data = box("data", BigEndianBytes.u32(1) + BigEndianBytes.u32(0) + Array(text.utf8))
-        let item = box("----", box("mean", full(0, 0, Array("com.apple.iTunes".utf8))) + box("name", full(0, 0, Array("iTunSMPB".utf8))) + data)
-        let meta = box("meta", full(0, 0, handler("mdir", name: "", manufacturer: "appl") + box("ilst", item)))
-        return meta
+        var items = tags
+        if let trims {
+            var text = " 00000000 \(hex(UInt64(trims.priming), 8)) \(hex(UInt64(trims.remainder), 8)) \(hex(UInt64(trims.valid), 16))"
+            for _ in 0..<8 { text += " 00000000" }
+            let data = box("data", BigEndianBytes.u32(1) + BigEndianBytes.u32(0) + Array(text.utf8))
+            items += box("----", box("mean", full(0, 0, Array("com.apple.iTunes".utf8))) + box("name", full(0, 0, Array("iTunSMPB".utf8))) + data)
+        }
+        return box("meta", full(0, 0, handler("mdir", name: "", manufacturer: "appl") + box("ilst", items)))
     }
 }

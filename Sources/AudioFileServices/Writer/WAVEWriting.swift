@@ -33,7 +33,9 @@ extension ContainerHeader {
 
     /// RIFF, a JUNK chunk reserved for RF64's ds64, `fmt ` (`WAVE_FORMAT_EXTENSIBLE` for more
     /// than two channels, more than 16 bits, samples narrower than their words or a channel
-    /// layout), `fact` for G.711, a JUNK chunk that puts the audio on a page boundary, and `data`.
+    /// layout), `fact` for G.711, an `id3 ` chunk where there are tags (an ID3v2.4 tag of every
+    /// key and the pictures, which ffmpeg and mutagen read; no `LIST`/`INFO` chunk, which has IDs
+    /// for few keys and no pictures, and beside which ffmpeg ignores the ID3 text), a JUNK chunk that puts the audio on a page boundary, and `data`.
     /// The RIFF and data sizes say 0xFFFFFFFF (streamed: to the end of the file) until the first
     /// header update.
     static func wave(_ f: AudioStreamBasicDescription, _ metadata: WriterMetadata, align: Bool) throws(AudioFileError) -> ContainerHeader {
@@ -78,6 +80,12 @@ extension ContainerHeader {
             countOffset = Int64(h.bytes.count + 8)
             h.ascii("fact"); h.u32(4); h.u32(0)
         }
+        var chunks: [MetadataChunk: ChunkSpan] = [:]
+        if let tag = metadata.id3Tag {
+            chunks[.id3] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: tag.count)
+            h.ascii("id3 "); h.u32(UInt32(tag.count)); h.bytes += tag
+            if tag.count & 1 == 1 { h.bytes.append(0) }
+        }
         if align {
             let fill = alignment(after: h.bytes.count, extra: 8, minimum: 8)
             if fill > 0 {
@@ -88,6 +96,7 @@ extension ContainerHeader {
         let dataSizeOffset = Int64(h.bytes.count + 4)
         h.ascii("data"); h.u32(0xFFFF_FFFF)
         var header = ContainerHeader(kind: .wave, fileType: .wave, bytes: h.bytes, dataOffset: Int64(h.bytes.count))
+        header.chunks = chunks
         header.sizeOffset = 4
         header.dataSizeOffset = dataSizeOffset
         header.countOffset = countOffset

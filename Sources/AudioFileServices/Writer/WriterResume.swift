@@ -3,8 +3,8 @@ import AudioCore
 /// Resuming a file that was read: more packets appended to an existing CAF file.
 extension WriterState {
     /// The state of a writer that appends to the CAF file `file` has read, written through
-    /// `storage` (the same bytes). The chunks that follow the audio data — `pakt`, and a `kuki`
-    /// or `chan` written after the data — are cut off and written again at close; any other
+    /// `storage` (the same bytes). The chunks that follow the audio data — `pakt`, and a `kuki`,
+    /// `chan` or `info` written after the data — are cut off and written again at close; any other
     /// chunk after the data fails with `notOptimized` (Apple's `kAudioFileNotOptimizedError`).
     /// Other containers fail with `operationNotSupported`. From the first change on, the data
     /// chunk's size is -1 (to the end of the file) until close, as in a file being created; a
@@ -28,11 +28,13 @@ extension WriterState {
             } else if dataHeader == nil {
                 if type == "kuki" { chunks[.magicCookie] = ChunkSpan(offset: at, bodySize: Int(clamping: size)) }
                 if type == "chan" { chunks[.channelLayout] = ChunkSpan(offset: at, bodySize: Int(clamping: size)) }
+                if type == "info" { chunks[.info] = ChunkSpan(offset: at, bodySize: Int(clamping: size)) }
             } else {
                 switch type {
                 case "pakt", "free": break
                 case "kuki": deferred.insert(.magicCookie)
                 case "chan": deferred.insert(.channelLayout)
+                case "info": deferred.insert(.info)
                 default:
                     throw AudioFileError(
                         .notOptimized, "a '\(type)' chunk follows the audio data: the file must be optimized to take more packets",
@@ -55,6 +57,7 @@ extension WriterState {
         format = recorded
         align = true
         metadata = WriterMetadata(magicCookie: file.magicCookie, channelLayout: file.channelLayout)
+        metadata.info = file.info.recordable
         dataBytes = file.dataByteCount
         packets = file.packetCount
         maximumPacketSize = recorded.bytesPerPacket

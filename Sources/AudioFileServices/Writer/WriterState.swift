@@ -264,10 +264,11 @@ struct WriterState {
             if let body = metadataBody(item) { trailer += header.chunk(header.chunkID(item), body) }
         }
         if header.kind == .mp4 {
-            trailer += MP4Movie(
+            var movie = MP4Movie(
                 format: format, codec: try mp4Codec(), dataOffset: header.dataOffset, sizes: sizes, frames: packetFrames,
-                trims: trims
-            ).bytes
+                trims: trims)
+            movie.tags = try MP4Tags.items(info: metadata.info, pictures: metadata.pictures)
+            trailer += movie.bytes
         }
         if header.kind == .flac {
             // STREAMINFO's final sizes, sample count and MD5 (the cookie's, as the encoder ended).
@@ -400,12 +401,12 @@ struct WriterState {
     }
 
     /// True once audio data follows the header.
-    private var hasData: Bool { dataBytes > 0 }
+    var hasData: Bool { dataBytes > 0 }
 
     /// Records changed metadata: before any audio data by rebuilding the header; after it in
     /// place where the chunk keeps its size, else by renaming the header's chunk to filler and
     /// writing the new one after the data at close.
-    private mutating func setMetadata(_ changed: WriterMetadata, _ item: MetadataChunk) throws(AudioFileError) {
+    mutating func setMetadata(_ changed: WriterMetadata, _ item: MetadataChunk) throws(AudioFileError) {
         if header.kind == .mp4 || header.kind == .adts || header.kind == .flac {
             // Kept and reported, not recorded: these files take the layout from the AAC configuration.
             metadata = changed
@@ -436,12 +437,16 @@ struct WriterState {
     }
 
     /// The body of a metadata chunk, nil when there is nothing to record.
-    private func metadataBody(_ item: MetadataChunk) -> [UInt8]? {
+    func metadataBody(_ item: MetadataChunk) -> [UInt8]? {
         switch item {
         case .magicCookie:
             return metadata.magicCookie
         case .channelLayout:
             return metadata.channelLayoutBody
+        case .info:
+            return header.kind == .caf ? ContainerHeader.cafInfoBody(metadata.info) : nil
+        case .id3:
+            return header.kind == .wave || header.kind == .aiff ? metadata.id3Tag : nil
         }
     }
 }

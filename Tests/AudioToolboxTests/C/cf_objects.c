@@ -5,7 +5,8 @@
  *   cf_objects show           CFShow of several objects (stderr); stdout has the text Apple's
  *                             formats give for the same objects
  *   cf_objects info FILE...   each file's kAudioFilePropertyInfoDictionary, one key=value a line
- *   cf_objects written FILE   the info dictionary of a CAF file being written (800 frames at 8 kHz)
+ *   cf_objects written FILE   the info dictionary of a CAF file being written (800 frames at 8 kHz):
+ *                             its duration, tags set on it and read back
  *   cf_objects stream FILE    kAudioFileStreamProperty_InfoDictionary of FILE parsed as a stream
  *   cf_objects global         AudioFileGetGlobalInfo's listings, one property a line
  * Every check prints a line when it fails; the last line says how many passed and failed.
@@ -335,6 +336,42 @@ static int written(const char *path) {
     EXPECT(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &size, &d) == noErr && d, "info dictionary");
     CFStringRef seconds = d ? CFDictionaryGetValue(d, CFSTR(kAFInfoDictionary_ApproximateDurationInSeconds)) : NULL;
     EXPECT(d && CFDictionaryGetCount(d) == 1 && strcmp(text(seconds), "0.1") == 0, "duration %s", text(seconds));
+    if (d) CFRelease(d);
+
+    /* Tags set on the file being written: a CFString and a CFNumber value. */
+    UInt32 writable = 0;
+    EXPECT(AudioFileGetPropertyInfo(file, kAudioFilePropertyInfoDictionary, &size, &writable) == noErr && writable == 1, "writable");
+    CFMutableDictionaryRef tags = CFDictionaryCreateMutable(NULL, 0, &kCFTypeDictionaryKeyCallBacks, &kCFTypeDictionaryValueCallBacks);
+    SInt32 track = 7;
+    CFNumberRef number = CFNumberCreate(NULL, kCFNumberSInt32Type, &track);
+    CFDictionarySetValue(tags, CFSTR(kAFInfoDictionary_Title), CFSTR("Written title"));
+    CFDictionarySetValue(tags, CFSTR(kAFInfoDictionary_TrackNumber), number);
+    CFRelease(number);
+    EXPECT(AudioFileSetProperty(file, kAudioFilePropertyInfoDictionary, 2, &tags) == kAudioFileBadPropertySizeError, "a short value");
+    CFStringRef notDictionary = CFSTR("title");
+    EXPECT(AudioFileSetProperty(file, kAudioFilePropertyInfoDictionary, sizeof notDictionary, &notDictionary) == kAudio_ParamError, "not a dictionary");
+    EXPECT(AudioFileSetProperty(file, kAudioFilePropertyInfoDictionary, sizeof tags, &tags) == noErr, "set the info dictionary");
+    CFRelease(tags);
+    d = NULL;
+    size = sizeof d;
+    EXPECT(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &size, &d) == noErr && d, "info dictionary after setting");
+    EXPECT(d && CFDictionaryGetCount(d) == 3, "title, track number and duration (%ld)", d ? (long)CFDictionaryGetCount(d) : -1L);
+    EXPECT(d && strcmp(text(CFDictionaryGetValue(d, CFSTR(kAFInfoDictionary_TrackNumber))), "7") == 0, "the number as text");
+    if (d) CFRelease(d);
+    AudioFileClose(file);
+
+    /* Read back; a file opened for reading takes no info dictionary. */
+    url = CFURLCreateFromFileSystemRepresentation(NULL, (const UInt8 *)path, (CFIndex)strlen(path), false);
+    status = AudioFileOpenURL(url, kAudioFileReadPermission, 0, &file);
+    CFRelease(url);
+    EXPECT(status == noErr, "reopen %d", (int)status);
+    if (status != noErr) return 0;
+    d = NULL;
+    size = sizeof d;
+    EXPECT(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &size, &d) == noErr && d, "info dictionary read back");
+    EXPECT(d && strcmp(text(CFDictionaryGetValue(d, CFSTR(kAFInfoDictionary_Title))), "Written title") == 0, "title read back");
+    EXPECT(d && strcmp(text(CFDictionaryGetValue(d, CFSTR(kAFInfoDictionary_TrackNumber))), "7") == 0, "track read back");
+    EXPECT(AudioFileSetProperty(file, kAudioFilePropertyInfoDictionary, sizeof d, &d) == kAudioFilePermissionsError, "read-only");
     if (d) CFRelease(d);
     AudioFileClose(file);
     return 0;

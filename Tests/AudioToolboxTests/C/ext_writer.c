@@ -11,7 +11,8 @@
  *   ext_writer aac OUT.m4a FRAMES BITRATE
  *       an M4A of AAC at 44.1 kHz written from 48 kHz interleaved Float32 client frames (so the
  *       converter resamples and encodes), the bit rate set through
- *       kExtAudioFileProperty_AudioConverter; the client frames go to OUT.f32
+ *       kExtAudioFileProperty_AudioConverter, a title and artist set on the AudioFileID of
+ *       kExtAudioFileProperty_AudioFile; the client frames go to OUT.f32
  *   ext_writer wrapwrite OUT.wav FRAMES
  *       AudioFileCreateWithURL, ExtAudioFileWrapAudioFileID for writing, AudioFileClose after
  *       the dispose; reference in OUT.f32
@@ -305,6 +306,15 @@ static void aac(const char *out, long frames, UInt32 bitRate) {
     size = sizeof got;
     CHECK(AudioConverterGetProperty(converter, kAudioConverterEncodeBitRate, &size, &got));
     REQUIRE(got == bitRate, "bit rate %u after setting %u", (unsigned)got, (unsigned)bitRate);
+    /* Tags on the underlying file, as Mac programs set them. */
+    AudioFileID audioFile = NULL;
+    size = sizeof audioFile;
+    CHECK(ExtAudioFileGetProperty(file, kExtAudioFileProperty_AudioFile, &size, &audioFile));
+    const void *keys[] = {CFSTR(kAFInfoDictionary_Title), CFSTR(kAFInfoDictionary_Artist)};
+    const void *values[] = {CFSTR("ExtAudioFile title"), CFSTR("ExtAudioFile artist")};
+    CFDictionaryRef info = CFDictionaryCreate(NULL, keys, values, 2, &kCFTypeDictionaryKeyCallBacks, &kCFTypeDictionaryValueCallBacks);
+    CHECK(AudioFileSetProperty(audioFile, kAudioFilePropertyInfoDictionary, sizeof info, &info));
+    CFRelease(info);
 
     float *samples = malloc(sizeof(float) * 2 * (size_t)frames);
     for (long i = 0; i < frames; i++) { samples[2 * i] = sample(i, 0); samples[2 * i + 1] = sample(i, 1); }

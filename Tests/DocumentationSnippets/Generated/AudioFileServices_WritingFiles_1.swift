@@ -3,7 +3,7 @@ import AudioCore
 import AudioFileServices
 
 func snippet_AudioFileServices_WritingFiles_1() throws {
-#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/WritingFiles.md", line: 15)
+#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/WritingFiles.md", line: 17)
     let format = AudioStreamBasicDescription.pcm(sampleRate: 44100, channels: 2, bits: 16, bigEndian: true)
     let file = try AudioFileWriter(path: "recording.aif", type: .aiff, format: format, flags: .eraseFile)
     print(file.dataFormat)  // 2 ch, 44100 Hz, 'lpcm' (0x0000000E) 16-bit big-endian signed integer

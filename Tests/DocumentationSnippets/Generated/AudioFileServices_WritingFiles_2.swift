@@ -3,7 +3,7 @@ import AudioCore
 import AudioFileServices
 
 func snippet_AudioFileServices_WritingFiles_2(file: AudioFileWriter, currentPacket: inout Int64, buffer: UnsafeRawBufferPointer, packetDescriptions: UnsafeBufferPointer<AudioStreamPacketDescription>?, packets: Int) throws {
-#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/WritingFiles.md", line: 35)
+#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/WritingFiles.md", line: 37)
     let written = try file.writePackets(
         startingPacket: currentPacket, bytes: buffer, descriptions: packetDescriptions, packetCount: packets)
     currentPacket += Int64(written)

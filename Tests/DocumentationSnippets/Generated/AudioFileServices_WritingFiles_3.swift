@@ -2,7 +2,7 @@
 import AudioFileServices
 
 func snippet_AudioFileServices_WritingFiles_3() throws {
-#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/WritingFiles.md", line: 49)
+#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/WritingFiles.md", line: 51)
     let source = try AudioFile(path: "loop.caf")
     let copy = try AudioFileWriter(path: "copy.caf", type: .caf, format: source.dataFormat, flags: .eraseFile)
     if let cookie = source.magicCookie { try copy.setMagicCookie(cookie) }

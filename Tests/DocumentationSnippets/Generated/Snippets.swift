@@ -18,6 +18,7 @@ let runnableSnippets: [RunnableSnippet] = [
     ("AudioDeviceFile_1", [], false, snippet_AudioDeviceFile_1),
     ("AudioFileServices_1", ["2 ch, 44100 Hz, 'aac ' (0x00000000) 0 bits/channel, …", "88200 valid frames, 2112 priming, 824 remainder"], false, snippet_AudioFileServices_1),
     ("AudioFileServices_Metadata_1", [], false, snippet_AudioFileServices_Metadata_1),
+    ("AudioFileServices_Metadata_2", ["Morning", "3"], false, snippet_AudioFileServices_Metadata_2),
     ("AudioFileServices_ParsingStandardInput_1", [], false, snippet_AudioFileServices_ParsingStandardInput_1),
     ("AudioFileServices_StreamingAudio_1", [], false, snippet_AudioFileServices_StreamingAudio_1),
     ("AudioFileServices_WritingFiles_1", ["2 ch, 44100 Hz, 'lpcm' (0x0000000E) 16-bit big-endian signed integer"], false, snippet_AudioFileServices_WritingFiles_1),
