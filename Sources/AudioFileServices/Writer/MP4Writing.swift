@@ -46,6 +46,8 @@ enum MP4Codec {
     case alac(ALACConfig)
     /// The `dfLa` box's body: version, flags and the metadata blocks (STREAMINFO).
     case flac([UInt8])
+    /// The `dOps` box's body (ISO/IEC 14496-12's Opus mapping).
+    case opus([UInt8])
 }
 
 /// What a `moov` box describes: the packets in `mdat`, their format and gapless trims.
@@ -83,6 +85,10 @@ struct MP4Movie {
         case (.aac, let trims?):
             edit = (Int64(trims.priming), valid)
             smpb = (trims.priming, trims.remainder, valid)
+        case (.opus, let trims?):
+            // Opus in ISO BMFF: the pre-skip as the edit's media time, the end trimmed by its duration.
+            edit = (Int64(trims.priming), valid)
+            smpb = nil
         case (.alac, let trims?), (.flac, let trims?):
             var remainder = trims.remainder
             if remainder > 0, let last = frames.last, UInt32(remainder) < last {
@@ -205,6 +211,7 @@ struct MP4Movie {
         case .aac: b.u16(16)
         case .alac(let config): b.u16(UInt16(config.bitDepth))
         case .flac: b.u16(UInt16(FLACDataFormat.bitDepth(of: format) ?? 16))
+        case .opus: b.u16(16)
         }
         b.u16(0); b.u16(0)
         b.u32(timescale < 0x1_0000 ? timescale << 16 : 0)
@@ -221,6 +228,8 @@ struct MP4Movie {
             return box("alac", b.bytes + box("alac", full(0, 0, config.bytes)))
         case .flac(let body):
             return box("fLaC", b.bytes + box("dfLa", body))
+        case .opus(let body):
+            return box("Opus", b.bytes + box("dOps", body))
         }
     }
 
