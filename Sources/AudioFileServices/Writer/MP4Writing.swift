@@ -66,7 +66,8 @@ struct MP4Movie {
 
     /// The movie for packets of `frames` frames trimmed by `trims`. AAC records the trims as
     /// iTunes does, in an edit list and `iTunSMPB`; ALAC as Apple's encoder does, with the last
-    /// packet's actual length in `stts` (and an edit list only for priming frames).
+    /// packet's actual length in `stts` (and an edit list only for priming frames); FLAC and
+    /// Opus (the pre-skip in the edit list) the same way.
     init(
         format: AudioStreamBasicDescription, codec: MP4Codec, dataOffset: Int64, sizes: [UInt32], frames: [UInt32],
         trims: (priming: Int32, remainder: Int32)?
@@ -85,11 +86,9 @@ struct MP4Movie {
         case (.aac, let trims?):
             edit = (Int64(trims.priming), valid)
             smpb = (trims.priming, trims.remainder, valid)
-        case (.opus, let trims?):
-            // Opus in ISO BMFF: the pre-skip as the edit's media time, the end trimmed by its duration.
-            edit = (Int64(trims.priming), valid)
-            smpb = nil
-        case (.alac, let trims?), (.flac, let trims?):
+        case (.alac, let trims?), (.flac, let trims?), (.opus, let trims?):
+            // Opus as ffmpeg writes it: the pre-skip as the edit's media time, the last
+            // packet's duration cut to the end of the valid frames.
             var remainder = trims.remainder
             if remainder > 0, let last = frames.last, UInt32(remainder) < last {
                 frames[frames.count - 1] = last - UInt32(remainder)
