@@ -87,6 +87,9 @@ public final class OpusEncoder: AudioEncoder {
     private var packetsWritten = 0
     /// True once finish has begun: the partial packet is complete with silence.
     private var flushing = false
+    /// True once finish has written a stream's last packet, until the next input: finish then
+    /// writes nothing.
+    private var ended = false
 
     /// The packet durations Opus has, in frames at 48 kHz.
     public static let packetDurations = [120, 240, 480, 960, 1920, 2880, 3840, 4800, 5760]
@@ -216,6 +219,7 @@ public final class OpusEncoder: AudioEncoder {
             throw AudioCodecError(
                 .requiresPacketDescriptions, "\(frameCount) frames complete \(packets) packets; \(packetDescriptions?.count ?? 0) descriptions given")
         }
+        ended = false
         guard frameCount > 0, let source = input.baseAddress, let packetDescriptions else {
             return AudioEncodeResult(packetCount: 0, byteCount: 0)
         }
@@ -241,11 +245,13 @@ public final class OpusEncoder: AudioEncoder {
     /// until the last input frame has passed the lookahead, writing as many as fit in `output`
     /// and `packetDescriptions` (the rest wait for the next call). The call that writes the last
     /// packet reports the frames past the input in `AudioEncodeResult/paddingFrames` and starts
-    /// a new stream; a stream that has had no input writes nothing.
+    /// a new stream; once it has, finish writes nothing until the next input. A stream of no
+    /// frames is one packet, the lookahead's, as opusenc writes it (so that the file has audio
+    /// to say its pre-skip).
     public func finish(
         into output: UnsafeMutableRawBufferPointer, packetDescriptions: UnsafeMutableBufferPointer<AudioStreamPacketDescription>?
     ) throws(AudioCodecError) -> AudioEncodeResult {
-        guard flushing || inputFrames > 0 else { return AudioEncodeResult(packetCount: 0, byteCount: 0) }
+        guard !ended else { return AudioEncodeResult(packetCount: 0, byteCount: 0) }
         flushing = true
         let total = (inputFrames + primingFrames + framesPerPacket - 1) / framesPerPacket
         var written = 0, bytes = 0
@@ -265,6 +271,7 @@ public final class OpusEncoder: AudioEncoder {
         if packetsWritten >= total {
             padding = total * framesPerPacket - primingFrames - inputFrames
             reset()
+            ended = true
         }
         return AudioEncodeResult(packetCount: written, byteCount: bytes, paddingFrames: padding)
     }

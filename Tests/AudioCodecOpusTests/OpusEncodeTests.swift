@@ -240,6 +240,20 @@ struct OpusEncodeTests {
         #expect(abs(size(path) / size(reference) - 1) < 0.15, "\(size(path)) bytes; opusenc writes \(size(reference))")
     }
 
+    /// A stream of no frames is the lookahead's one packet, as opusenc writes it: opusinfo,
+    /// ffprobe and ffmpeg read the file, which decodes to nothing.
+    @Test func emptyStream() throws {
+        try #require(Self.haveTools, "ffmpeg, sox or opus-tools is not installed")
+        let path = Self.temporaryPath("empty.opus")
+        let writer = try ExtAudioFileWriter(path: path, type: .ogg, format: .opus(channels: 1))
+        try writer.setClientDataFormat(.linearPCM(sampleRate: 48000, channels: 1, bitsPerChannel: 32, isFloat: true))
+        try writer.close()
+        let info = try Self.opusinfo(path)
+        #expect(info.status == 0 && !info.text.contains("WARNING"), "\(info.text)")
+        #expect(try Self.ffmpegFloat(path).isEmpty)
+        #expect(try ExtAudioFile(path: path).fileLengthFrames == 0)
+    }
+
     /// The encoder's defaults: 48 kHz, 960 frames a packet, the lookahead as priming, a cookie
     /// that is an OpusHead packet of that pre-skip, codec quality mapped to complexity.
     @Test func encoderDefaults() throws {
