@@ -33,7 +33,8 @@ import COpus
 /// into a `dOps` box.
 public final class OpusEncoder: AudioEncoder {
     /// What the encoder is tuned for (libopus's `OPUS_APPLICATION_*`). Apple's Opus encoder has
-    /// no property for it; the C API's `kAudioCodecPropertyOpusApplication` sets it.
+    /// no property for it; the C API's converter property `kAudioConverterOpusApplication`
+    /// (this package's own) sets it.
     public enum Application: Int32, Sendable, CaseIterable {
         /// Speech (`OPUS_APPLICATION_VOIP`): high-pass filtered, formants and harmonics emphasized.
         case voip = 2048
