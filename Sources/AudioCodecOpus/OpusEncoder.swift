@@ -76,6 +76,8 @@ public final class OpusEncoder: AudioEncoder {
     let channels: Int
     /// Input channel `c` (WAVE order) goes to position `order[c]` of the frame libopus reads.
     private let order: [Int]
+    /// True when `order` changes nothing (mono, stereo, family 255).
+    private let identityOrder: Bool
     private var streams: Int { head.streamCount }
     private var encoder: OpaquePointer?
     /// One packet of input in libopus's channel order, filled across calls.
@@ -138,6 +140,7 @@ public final class OpusEncoder: AudioEncoder {
         var order = Array(0..<channels)
         for (wave, v) in toCoreAudio.enumerated() { order[wave] = v }
         self.order = order
+        identityOrder = order == Array(0..<channels)
         bitRate = 0
         staging = .allocate(capacity: frames * channels)
         staging.initialize(repeating: 0, count: frames * channels)
@@ -296,6 +299,15 @@ public final class OpusEncoder: AudioEncoder {
     private func store(_ source: UnsafeRawPointer, frames: Int) {
         let stride = 4 * channels
         let destination = staging + pending * channels
+        if identityOrder {
+            // One run of samples: a loop the compiler vectorizes.
+            for i in 0..<(frames * channels) {
+                let x = source.loadUnaligned(fromByteOffset: 4 * i, as: Float.self)
+                destination[i] = x.isNaN ? 0 : x
+            }
+            pending += frames
+            return
+        }
         for i in 0..<frames {
             let from = source + i * stride
             let to = destination + i * channels
