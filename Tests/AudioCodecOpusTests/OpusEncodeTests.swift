@@ -254,6 +254,44 @@ struct OpusEncodeTests {
         #expect(try ExtAudioFile(path: path).fileLengthFrames == 0)
     }
 
+    /// Six channels in WAVE's order (L R C LFE Ls Rs), each a tone of its own, come back from
+    /// ffmpeg's decode (in its 5.1 order, the same) each on its own channel: the encoder's
+    /// Vorbis order and mapping family 1 are right.
+    @Test func surroundChannelsKeepTheirPlaces() throws {
+        try #require(Self.haveTools, "ffmpeg, sox or opus-tools is not installed")
+        let tones = [300.0, 500, 700, 60, 1100, 1300]
+        let path = Self.temporaryPath("surround.opus")
+        let writer = try ExtAudioFileWriter(path: path, type: .ogg, format: .opus(channels: 6))
+        let client = AudioStreamBasicDescription.linearPCM(sampleRate: 48000, channels: 6, bitsPerChannel: 32, isFloat: true)
+        try writer.setClientDataFormat(client)
+        let frames = 48000
+        var samples = [Float](repeating: 0, count: frames * 6)
+        for i in 0..<frames {
+            for c in 0..<6 { samples[i * 6 + c] = Float(0.3 * sin(2 * Double.pi * tones[c] * Double(i) / 48000)) }
+        }
+        try samples.withUnsafeBytes { try writer.write(frameCount: frames, buffers: [$0]) }
+        try writer.close()
+        let head = try #require(try (AudioFile(path: path).container as? OggFormat)?.head)
+        #expect(head.mappingFamily == 1 && head.channelCount == 6)
+        let decoded = try Self.ffmpegFloat(path)
+        #expect(decoded.count == samples.count)
+        // Each decoded channel correlates best with the tone that went in on it.
+        for c in 0..<6 {
+            var best = (tone: -1, power: 0.0)
+            for (k, f) in tones.enumerated() {
+                var re = 0.0, im = 0.0
+                for i in stride(from: 4800, to: min(frames, decoded.count / 6), by: 1) {
+                    let x = Double(decoded[i * 6 + c]), w = 2 * Double.pi * f * Double(i) / 48000
+                    re += x * cos(w)
+                    im += x * sin(w)
+                }
+                let power = re * re + im * im
+                if power > best.power { best = (k, power) }
+            }
+            #expect(best.tone == c, "channel \(c) carries the tone of channel \(best.tone)")
+        }
+    }
+
     /// The encoder's defaults: 48 kHz, 960 frames a packet, the lookahead as priming, a cookie
     /// that is an OpusHead packet of that pre-skip, codec quality mapped to complexity.
     @Test func encoderDefaults() throws {
