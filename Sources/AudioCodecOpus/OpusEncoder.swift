@@ -224,9 +224,7 @@ public final class OpusEncoder: AudioEncoder {
                 .requiresPacketDescriptions, "\(frameCount) frames complete \(packets) packets; \(packetDescriptions?.count ?? 0) descriptions given")
         }
         ended = false
-        guard frameCount > 0, let source = input.baseAddress, let packetDescriptions else {
-            return AudioEncodeResult(packetCount: 0, byteCount: 0)
-        }
+        guard frameCount > 0, let source = input.baseAddress else { return AudioEncodeResult(packetCount: 0, byteCount: 0) }
         var written = 0, bytes = 0
         var taken = 0
         while taken < frameCount {
@@ -236,7 +234,8 @@ public final class OpusEncoder: AudioEncoder {
             inputFrames += n
             if pending == framesPerPacket {
                 let size = try encodeStaged(into: output, at: bytes)
-                packetDescriptions[written] = AudioStreamPacketDescription(
+                // Checked above: a call that completes a packet has a description for it.
+                packetDescriptions?[written] = AudioStreamPacketDescription(
                     startOffset: Int64(bytes), variableFramesInPacket: 0, dataByteSize: UInt32(size))
                 written += 1
                 bytes += size

@@ -338,6 +338,16 @@ struct OpusEncodeTests {
         }
         let expected = (frames + encoder.primingFrames + 959) / 960
         #expect(packets == expected)
+        // Frames short of a packet are kept without descriptions to write; a whole packet needs one.
+        let partial = try input.withUnsafeBytes { i in
+            try out.withUnsafeMutableBytes { o in try encoder.encode(i, frameCount: 500, into: o, packetDescriptions: nil) }
+        }
+        #expect(partial.packetCount == 0)
+        #expect(throws: AudioCodecError.self) {
+            try input.withUnsafeBytes { i in
+                try out.withUnsafeMutableBytes { o in _ = try encoder.encode(i, frameCount: 500, into: o, packetDescriptions: nil) }
+            }
+        }
         #expect(padding == expected * 960 - frames - encoder.primingFrames)
     }
 }
