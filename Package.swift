@@ -137,7 +137,7 @@ let package = Package(
             name: "AudioToolbox",
             // Every module its files import, named here (AudioQueueKit registers the codecs and backends).
             dependencies: [
-                "CAudioToolbox", "AudioQueueKit", "AudioCore", "AudioCodecs", "AudioCodecFAAD", "AudioConverterServices",
+                "CAudioToolbox", "AudioQueueKit", "AudioCore", "AudioCodecs", "AudioCodecFAAD", "AudioCodecOpus", "AudioConverterServices",
                 "AudioDevices", "AudioFileServices", "AudioQueueServices", "AudioUnitServices", "ExtendedAudioFileServices", "Locking",
             ],
             swiftSettings: strict),

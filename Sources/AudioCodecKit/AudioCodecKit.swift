@@ -14,7 +14,7 @@ import AudioCodecOpus
 /// need no registration.
 public enum AudioCodecKit {
     /// Registers AAC decoding through faad2, MPEG audio (Layers I–III) through libmpg123, FLAC
-    /// decoding and encoding through libFLAC, Opus decoding through libopus and AAC-LC encoding
+    /// decoding and encoding through libFLAC, Opus decoding and encoding through libopus and AAC-LC encoding
     /// through libavcodec (opened when the first AAC encoder is made). Calling again changes
     /// nothing.
     public static func registerAll() {
@@ -24,5 +24,6 @@ public enum AudioCodecKit {
         OpusDecoder.register()
         AACEncoder.register()
         FLACEncoder.register()
+        OpusEncoder.register()
     }
 }

@@ -1,2 +1,2 @@
-/// Opus decoding through libopus: ``OpusDecoder``.
+/// Opus decoding and encoding through libopus: ``OpusDecoder`` and ``OpusEncoder``.
 public enum AudioCodecOpus {}

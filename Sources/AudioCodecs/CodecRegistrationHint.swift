@@ -19,6 +19,7 @@ enum CodecRegistrationHint {
     /// The encoders `AudioCodecKit.registerAll()` registers.
     static let encoders: [AudioFormatID: (module: String, type: String)] = [
         .mpeg4AAC: ("AudioCodecAVCodec", "AACEncoder"), .flac: ("AudioCodecFLAC", "FLACEncoder"),
+        .opus: ("AudioCodecOpus", "OpusEncoder"),
     ]
 
     /// "no decoder for 'aac '", followed for a format `AudioCodecKit.registerAll()` would

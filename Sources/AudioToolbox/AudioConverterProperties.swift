@@ -2,6 +2,7 @@ public import CAudioToolbox
 import AudioCore
 import AudioCodecs
 import AudioConverterServices
+import AudioCodecOpus
 
 // AudioConverterGetPropertyInfo, AudioConverterGetProperty and AudioConverterSetProperty.
 
@@ -38,6 +39,9 @@ extension ConverterBox {
         case id(kAudioConverterSampleRateConverterQuality): return .success(bytes(of: c.sampleRateConverterQuality.rawValue))
         case id(kAudioConverterSampleRateConverterComplexity): return .success(bytes(of: settings.withLock { $0.complexity }))
         case id(kAudioConverterCodecQuality): return .success(bytes(of: UInt32(clamping: c.codecQuality)))
+        case id(kAudioConverterOpusApplication):
+            guard let opus = c.encoder as? OpusEncoder else { return fail(notSupported) }
+            return .success(bytes(of: UInt32(opus.application.rawValue)))
         case id(kAudioConverterEncodeBitRate):
             guard c.encoder != nil else { return fail(notSupported) }
             return .success(bytes(of: UInt32(clamping: c.encodeBitRate)))
@@ -88,7 +92,7 @@ extension ConverterBox {
             id(kAudioConverterDecompressionMagicCookie), id(kAudioConverterPrimeInfo), id(kAudioConverterPrimeMethod),
             id(kAudioConverterSampleRateConverterQuality), id(kAudioConverterSampleRateConverterComplexity),
             id(kAudioConverterCodecQuality), id(kAudioConverterEncodeBitRate), id(kAudioConverterChannelMap),
-            id(kAudioConverterInputChannelLayout), id(kAudioConverterOutputChannelLayout),
+            id(kAudioConverterInputChannelLayout), id(kAudioConverterOutputChannelLayout), id(kAudioConverterOpusApplication),
         ].contains(property)
     }
 
@@ -134,6 +138,12 @@ extension ConverterBox {
                 guard value <= UInt32(kAudioConverterQuality_Max) else { return paramError }
                 c.codecQuality = Int(value)
                 return noErrStatus
+            }
+        case id(kAudioConverterOpusApplication):
+            guard let opus = c.encoder as? OpusEncoder else { return notSupported }
+            return uint32 { value in
+                guard let application = OpusEncoder.Application(rawValue: Int32(truncatingIfNeeded: value)) else { return paramError }
+                return resultStatus { () throws(AudioCodecError) in try opus.setApplication(application) }
             }
         case id(kAudioConverterEncodeBitRate):
             guard c.encoder != nil else { return notSupported }

@@ -134,8 +134,12 @@ struct AudioFormatTests {
         let encode = Set(Self.u32s(Self.property(kAudioFormatProperty_EncodeFormatIDs, []).bytes))
         let registered = Set(AudioEncoders.formatIDs.map(\.rawValue))
         #expect(encode.isSuperset(of: earlier) && encode.isSubset(of: registered), "listed \(encode), registered \(earlier) then \(registered)")
-        // The built-in encoders, and AAC and FLAC, which the library registers (AudioCodecAVCodec, AudioCodecFLAC).
-        let package = [kAudioFormatLinearPCM, kAudioFormatAppleIMA4, kAudioFormatULaw, kAudioFormatALaw, kAudioFormatMPEG4AAC, kAudioFormatFLAC]
+        // The built-in encoders, and AAC, FLAC and Opus, which the library registers (AudioCodecAVCodec,
+        // AudioCodecFLAC, AudioCodecOpus).
+        let package = [
+            kAudioFormatLinearPCM, kAudioFormatAppleIMA4, kAudioFormatULaw, kAudioFormatALaw, kAudioFormatMPEG4AAC, kAudioFormatFLAC,
+            kAudioFormatOpus,
+        ]
         #expect(registered.isSuperset(of: package))
         #expect(registered.subtracting(package).isSubset(of: [0x7473_7431]))
         let decode = Set(Self.u32s(Self.property(kAudioFormatProperty_DecodeFormatIDs, []).bytes))

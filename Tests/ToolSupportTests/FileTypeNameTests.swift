@@ -11,6 +11,7 @@ struct FileTypeNameTests {
         ("WAVE", "WAVE"), ("wav", "WAVE"), ("caff", "caff"), ("caf", "caff"), ("AIFF", "AIFF"), ("aif", "AIFF"),
         ("aiff", "AIFF"), ("AIFC", "AIFC"), ("aifc", "AIFC"), ("m4af", "m4af"), ("m4a", "m4af"), ("mp4f", "mp4f"),
         ("mp4", "mp4f"), ("m4bf", "m4bf"), ("m4b", "m4bf"), ("adts", "adts"), ("aac", "adts"), ("flac", "flac"),
+        ("OggS", "OggS"), ("ogg", "OggS"), ("opus", "OggS"),
     ])
     func namesAndExtensions(name: String, code: String) {
         #expect(FileTypeName.type(name) == AudioFileType(FourCharCode(stringLiteral: code)), "\(name)")
@@ -18,11 +19,11 @@ struct FileTypeNameTests {
     }
 
     @Test func typesNotWrittenAreNotNamed() {
-        for name in ["mp3", "MPG3", "ogg", "3gp", "txt", ""] { #expect(FileTypeName.type(name) == nil, "\(name)") }
+        for name in ["mp3", "MPG3", "3gp", "txt", ""] { #expect(FileTypeName.type(name) == nil, "\(name)") }
     }
 
     @Test func aacIsTheDefaultOfMPEG4AndADTSOnly() {
         for code in ["m4af", "mp4f", "m4bf", "adts"] { #expect(FileTypeName.holdsAAC(AudioFileType(FourCharCode(stringLiteral: code))), "\(code)") }
-        for code in ["WAVE", "caff", "AIFF", "AIFC", "flac"] { #expect(!FileTypeName.holdsAAC(AudioFileType(FourCharCode(stringLiteral: code))), "\(code)") }
+        for code in ["WAVE", "caff", "AIFF", "AIFC", "flac", "OggS"] { #expect(!FileTypeName.holdsAAC(AudioFileType(FourCharCode(stringLiteral: code))), "\(code)") }
     }
 }

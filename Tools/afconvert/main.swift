@@ -1,5 +1,5 @@
 // afconvert: decodes any supported file and writes it in any format the package encodes (linear
-// PCM, IMA4, G.711, AAC, …) in WAVE, CAF, AIFF, MPEG-4 or ADTS, resampled and remapped to the
+// PCM, IMA4, G.711, AAC, FLAC, Opus, …) in WAVE, CAF, AIFF, MPEG-4, ADTS, FLAC or Ogg, resampled and remapped to the
 // channels asked for, with Apple's afconvert flags.
 #if canImport(Glibc)
 import Glibc
@@ -14,18 +14,22 @@ import ToolSupport
 
 let usage = """
     usage: afconvert [-f TYPE] [-d FORMAT[@RATE][/FLAGS][#FRAMES]] [-c CHANNELS] [-b BITRATE] [-q QUALITY] [-r QUALITY] [-v] [--threads N] [--no-tags] IN OUT
-      -f   output file type: WAVE, caff, AIFF, AIFC, m4af, mp4f, adts, flac (default: from OUT's extension)
+      -f   output file type: WAVE, caff, AIFF, AIFC, m4af, mp4f, adts, flac, Opus (Ogg Opus; also ogg)
+           (default: from OUT's extension)
       -d   output data format: LEI16 LEI24 LEI32 LEF32 LEF64 (L/B = little/big-endian, I/F =
-           integer/float, then bits), UI8, I8, ima4, ulaw, alaw, aac, flac (alac and opus name
-           formats read, not written), optionally @RATE to resample, /FLAGS format flags and #FRAMES
+           integer/float, then bits), UI8, I8, ima4, ulaw, alaw, aac, flac, opus (alac names a
+           format read, not written), optionally @RATE to resample, /FLAGS format flags and #FRAMES
            frames per packet (default: the source's format where it is linear PCM, else LEI16;
-           AAC for m4af, mp4f and adts; FLAC for flac). FLAC keeps the source's bit depth
+           AAC for m4af, mp4f and adts; FLAC for flac; Opus for Opus). Opus is 48 kHz (other
+           rates are resampled to it), 960 frames (20 ms) a packet unless #FRAMES says otherwise. FLAC keeps the source's bit depth
            (16 for float or compressed sources); flac/1, /2, /3, /4 ask for 16, 20, 24, 32 bits
       -c   output channel count (default: the source's); mono is copied to every channel,
            more channels are mapped as AudioConverter maps them
-      -b   encoder bit rate in bits per second (AAC: default 128000 for stereo at 44.1 kHz)
+      -b   encoder bit rate in bits per second (AAC: default 128000 for stereo at 44.1 kHz;
+           Opus: variable, default 96000 for stereo, 64000 for mono, 6000-256000 per channel)
       -q   encoder quality, 0-127 (kAudioConverterCodecQuality; FLAC: 0 → level 0, 32 → 2,
-           64 → 4, 96 → 5 (libFLAC's default, used when -q is not given), 127 → 8)
+           64 → 4, 96 → 5 (libFLAC's default, used when -q is not given), 127 → 8; Opus:
+           complexity 0 → 0, 32 → 3, 64 → 7, 96 and 127 → 10, the default)
       -r, --src-quality  sample-rate converter quality, 0-127 (kAudioConverterQuality_*: 127 max,
            96 high (default), 64 medium, 32 low, 0 min)
       -v   verbose
@@ -117,7 +121,7 @@ func flacDepth(of source: AudioStreamBasicDescription) -> Int {
 }
 let channels = channelCount ?? source.channelsPerFrame
 var output: AudioStreamBasicDescription
-if let name = dataFormatName ?? (isMPEG4 ? "aac" : fileType == .flac ? "flac" : nil) {
+if let name = dataFormatName ?? (isMPEG4 ? "aac" : fileType == .flac ? "flac" : fileType == .ogg ? "opus" : nil) {
     guard let specifier = DataFormatSpecifier(name) else { fail("unknown data format '\(name)'\n\(usage)", status: 2) }
     output = specifier.format(sampleRate: source.sampleRate, channels: channels)
     if output.formatID == .flac && output.formatFlags.rawValue == 0 && output.bitsPerChannel == 0 {
@@ -147,6 +151,17 @@ if output.isPCM {
     }
 } else if !AudioEncoders.canEncode(output.formatID) {
     fail("no encoder for '\(output.formatID)': this build encodes \(AudioEncoders.formatIDs.map { "'\($0)'" }.joined(separator: ", "))", status: 2)
+}
+// An encoder completes the file's description (frames per packet, flags, and for Opus the
+// rate: 48 kHz, which the source is resampled to).
+var fileFormat = output
+if !output.isPCM {
+    do {
+        fileFormat = try AudioEncoders.make(from: AudioEncoders.inputFormat(for: output), to: output).outputFormat
+    } catch {
+        fail("cannot encode \(output): \(error)", status: 2)
+    }
+    output.sampleRate = fileFormat.sampleRate
 }
 let reshaped = output.sampleRate != source.sampleRate || output.channelsPerFrame != source.channelsPerFrame
 // Encoded output is fed Float32 at its rate and channel count; linear PCM is read in its own
@@ -202,15 +217,6 @@ if let a = identity(inputPath), let b = identity(outputPath), a == b {
 // Written under a temporary name and renamed when complete, so a failed conversion leaves no
 // partial file and leaves an existing file at that path untouched.
 let temporaryPath = outputPath + ".afconvert-\(getpid()).tmp"
-// An encoder completes the file's description (frames per packet, flags).
-var fileFormat = output
-if !output.isPCM {
-    do {
-        fileFormat = try AudioEncoders.make(from: AudioEncoders.inputFormat(for: output), to: output).outputFormat
-    } catch {
-        fail("cannot encode \(output): \(error)", status: 2)
-    }
-}
 let writer: AudioFileWriter
 do {
     writer = try AudioFileWriter(path: temporaryPath, type: fileType!, format: fileFormat, flags: .eraseFile, channelLayout: layout)

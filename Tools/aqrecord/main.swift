@@ -8,16 +8,17 @@ import Dispatch
 import ToolSupport
 
 let usage = """
-    usage: aqrecord [-f caff|AIFF|AIFC|WAVE|m4af|adts|flac] [-d FORMAT[@RATE][/FLAGS]] [-c CHANNELS] [--duration SECONDS]
+    usage: aqrecord [-f caff|AIFF|AIFC|WAVE|m4af|adts|flac|Opus] [-d FORMAT[@RATE][/FLAGS]] [-c CHANNELS] [--duration SECONDS]
                     [--backend NAME [--device NAME]] OUT
            aqrecord --list-devices
       Records from the input device into OUT through an input audio queue: three buffers of
       half a second, each written to the file by the input callback and enqueued again.
       -f TYPE            file type (default: from OUT's extension, else AIFF)
       -d FORMAT[@RATE]   data format: LEI16, BEI16, LEI24, BEI24, LEI32, BEI32, LEF32, BEF32,
-                         LEF64, BEF64, UI8, I8, ima4, ulaw, alaw, aac or flac, and the sample
-                         rate (default: BEI16@44100, LEI16 for WAVE, aac for m4af and adts,
-                         flac for flac: 16-bit; flac/3 records 24-bit FLAC)
+                         LEF64, BEF64, UI8, I8, ima4, ulaw, alaw, aac, flac or opus, and the
+                         sample rate (default: BEI16@44100, LEI16 for WAVE, aac for m4af and
+                         adts, flac for flac: 16-bit; flac/3 records 24-bit FLAC; opus@48000
+                         for Opus (.opus), which other rates are resampled to)
       -c CHANNELS        channels (default 2)
       --duration S       stop after S seconds (default: until Ctrl-C)
       --backend NAME     the input backend (default: $AUDIOQUEUE_BACKEND, else the first sound
@@ -97,8 +98,11 @@ let type = fileType ?? .aiff
 // The chapter's format (section 2.8): 44.1 kHz, stereo, 16-bit big-endian integers; WAVE holds
 // little-endian ones.
 let mpeg4 = FileTypeName.holdsAAC(type)
-let chosen = specifier ?? DataFormatSpecifier(mpeg4 ? "aac" : type == AudioFileType("flac") ? "flac" : type == .wave ? "LEI16" : "BEI16")!
-let format = chosen.format(sampleRate: 44100, channels: channels)
+let chosen = specifier ?? DataFormatSpecifier(
+    mpeg4 ? "aac" : type == AudioFileType("flac") ? "flac" : type == .ogg ? "opus" : type == .wave ? "LEI16" : "BEI16")!
+// Opus is coded at 48 kHz: recorded at that rate unless @RATE asks for another (resampled to it).
+let opus = chosen.format(sampleRate: 44100, channels: channels).formatID == .opus
+let format = chosen.format(sampleRate: opus ? 48000 : 44100, channels: channels)
 
 do {
     exit(try record(to: path, type: type, format: format, duration: duration, device: backend.map { b in device.map { "\(b):\($0)" } ?? b }))

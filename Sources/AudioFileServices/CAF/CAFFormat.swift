@@ -11,7 +11,7 @@ public struct CAFFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
     public static let descriptor = declaring(
         AudioFileTypeDescriptor(
             .caf, name: "CAF", extensions: ["caf"], utis: ["com.apple.coreaudio-format"], mimeTypes: ["audio/x-caf"], hfsTypeCodes: ["caff"],
-            writes: [.linearPCM, .aLaw, .uLaw, .appleIMA4, .mpeg4AAC, .appleLossless, .flac],
+            writes: [.linearPCM, .aLaw, .uLaw, .appleIMA4, .mpeg4AAC, .appleLossless, .flac, .opus],
             pcmLayouts: [.integer(8, bigEndian: true)], .integers(bigEndian: true), .floats(bigEndian: true), .integers(bigEndian: false),
             .floats(bigEndian: false)),
         otherExtensions: ["caff"], streamCutting: .chunks(.caf))

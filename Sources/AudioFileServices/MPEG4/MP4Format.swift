@@ -51,7 +51,7 @@ public struct MP4Format: AudioFileFormat, DescribedFormat, StoresAudioData, Artw
             .threeGPP2, name: "3GPP-2 Audio", extensions: ["3g2"], utis: ["public.3gpp2"], mimeTypes: ["audio/3gpp2"], hfsTypeCodes: ["3gp2"]),
         otherExtensions: ["m4p", "3gpp", "3gpp2"], streamCutting: .boxes)
 
-    private static let writableFormats: [AudioFormatID] = [.mpeg4AAC, .appleLossless, .flac]
+    private static let writableFormats: [AudioFormatID] = [.mpeg4AAC, .appleLossless, .flac, .opus]
 
     public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
         guard prefix.count >= 12, FourCharCode(prefix[4], prefix[5], prefix[6], prefix[7]) == "ftyp" else { return false }

@@ -29,9 +29,9 @@ public import AudioCore
 ///   a page cut short by the end of the file and bytes after the last page that are not a page
 ///   end the walk and are listed in ``repairs``. Packets are limited to 16 MiB.
 public struct OggFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
-    /// Ogg, read only, under the capture pattern's code `'OggS'` (not a Mac type).
+    /// Ogg, under the capture pattern's code `'OggS'` (not a Mac type); written with Opus.
     public static let descriptor = declaring(
-        AudioFileTypeDescriptor(.ogg, name: "Ogg Opus", extensions: ["opus", "ogg", "oga"], utis: ["org.xiph.opus"], mimeTypes: ["audio/ogg", "audio/opus"]),
+        AudioFileTypeDescriptor(.ogg, name: "Ogg Opus", extensions: ["opus", "ogg", "oga"], utis: ["org.xiph.opus"], mimeTypes: ["audio/ogg", "audio/opus"], writes: [.opus]),
         streamCutting: .fromStart { OggCutter() })
 
     public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {

@@ -22,14 +22,15 @@ extension AudioFileWriter {
     /// - MPEG-4: iTunes items in `moov/udta/meta/ilst` (`©nam`, `©ART`, `©alb`, `©day`, `©gen`,
     ///   `©wrt`, `trkn`, `©cmt`, `cprt`, `©too`, …; other keys as `----` items).
     /// - FLAC: a VORBIS_COMMENT block (``VorbisComment/fields(info:)``).
+    /// - Ogg Opus: the `OpusTags` comment header (``VorbisComment/fields(info:pictures:)``).
     ///
     /// When they can change: MPEG-4 at any time until ``close()`` (the `moov` box is written
     /// then). CAF, WAVE and AIFF as the magic cookie: in the header before the first packet,
-    /// afterwards in place when the chunk keeps its size, else after the audio at close. FLAC and
-    /// ADTS keep their tags before the audio: set before the first packet, the header is made
-    /// again; afterwards FLAC rewrites its blocks in place where they fit the space before the
-    /// frames (the 8192-byte PADDING block leaves room), and otherwise, as ADTS always, the
-    /// change fails with `operationNotSupported`. Tags larger than the container's size fields
+    /// afterwards in place when the chunk keeps its size, else after the audio at close. FLAC,
+    /// ADTS and Ogg keep their tags before the audio: set before the first packet, the header is
+    /// made again; afterwards FLAC rewrites its blocks in place where they fit the space before
+    /// the frames (the 8192-byte PADDING block leaves room), and otherwise, as ADTS and Ogg
+    /// always, the change fails with `operationNotSupported`. Tags larger than the container's size fields
     /// hold (a FLAC block's 16 MiB, an ID3v2 tag's 256 MiB) fail with `parameter`.
     public func setInfo(_ info: AudioFileInfo) throws(AudioFileError) {
         try state.withLock { s throws(AudioFileError) in try s.setInfo(info) }
@@ -42,7 +43,8 @@ extension AudioFileWriter {
     /// ``AudioFile/albumArtwork`` read back), replacing those set before; they change when and
     /// as ``setInfo(_:)`` says.
     ///
-    /// WAVE, AIFF and ADTS record them as ID3v2 `APIC` frames, FLAC as PICTURE blocks, MPEG-4
+    /// WAVE, AIFF and ADTS record them as ID3v2 `APIC` frames, FLAC as PICTURE blocks, Ogg Opus
+    /// as `METADATA_BLOCK_PICTURE` comments, MPEG-4
     /// as the values of a `covr` item (JPEG, PNG and BMP: MPEG-4 has no data type for other
     /// images, which are left out). CAF has no chunk for pictures: `unsupportedProperty`, unless
     /// `pictures` is empty.

@@ -24,8 +24,9 @@ public struct AudioFileFlags: OptionSet, Hashable, Sendable {
 ///
 /// Writes CAF (linear PCM, G.711, IMA4, and variable-size formats such as AAC with their packet
 /// table), AIFF and AIFF-C (PCM, G.711, IMA4), WAVE (PCM, G.711; RF64 past 4 GiB), MPEG-4 (AAC,
-/// ALAC and FLAC; `moov` at close), ADTS (AAC) and native FLAC (`fLaC`, STREAMINFO completed at
-/// close from the magic cookie, PADDING, the frames), to a path or into any ``AudioByteSink``. See
+/// ALAC, FLAC and Opus; `moov` at close), ADTS (AAC), native FLAC (`fLaC`, STREAMINFO completed at
+/// close from the magic cookie, PADDING, the frames) and Ogg Opus (`OpusHead` and `OpusTags`
+/// pages, then the audio pages, the last one at close), to a path or into any ``AudioByteSink``. See
 /// <doc:WritingFiles>.
 ///
 /// The header is written at creation and completed by ``close()``. Until then the file can be
@@ -53,7 +54,8 @@ public final class AudioFileWriter: Sendable {
 
     /// Creates the file at `path` for audio of `format` in a container of `type` (Apple's
     /// `AudioFileCreateWithURL`): `caf`, `wave`, `aiff` (AIFF-C where plain AIFF cannot hold the
-    /// format), `aifc`, `m4a`, `m4b`, `mpeg4` (AAC, ALAC or FLAC), `adts` (AAC) or `flac` (FLAC).
+    /// format), `aifc`, `m4a`, `m4b`, `mpeg4` (AAC, ALAC, FLAC or Opus), `adts` (AAC), `flac`
+    /// (FLAC) or `ogg` (Opus).
     ///
     /// Without ``AudioFileFlags/eraseFile`` an existing file is left alone and creation fails
     /// with `duplicateFileName` (`dupFNErr`, -48). A `channelLayout` is set as

@@ -71,6 +71,8 @@ struct ContainerHeader: Sendable {
         case adts
         /// Native FLAC: `fLaC`, STREAMINFO (completed at close) and PADDING.
         case flac
+        /// Ogg Opus: the `OpusHead` and `OpusTags` pages; the audio pages follow.
+        case ogg
     }
 
     let kind: Kind
@@ -93,6 +95,9 @@ struct ContainerHeader: Sendable {
     var waveMask: UInt32?
     /// AIFF: zero bytes between SSND's offset field and the data (its `offset`).
     var ssndPad: Int64 = 0
+    /// Ogg: the logical stream's serial number and the sequence number of the first audio page.
+    var oggSerial: UInt32 = 0
+    var oggSequence: UInt32 = 0
 
     /// Bytes of page alignment: audio data starts on a 4096-byte boundary unless asked not to.
     static let pageSize: Int64 = 4096
@@ -136,6 +141,7 @@ struct ContainerHeader: Sendable {
             let recorded = switch format.formatID {
             case .appleLossless: try check.alac()
             case .flac: try check.flac()
+            case .opus: try check.opus()
             default: try check.aac()
             }
             return (mp4(type: type), recorded)
@@ -149,6 +155,10 @@ struct ContainerHeader: Sendable {
         case .flac:
             let recorded = try FormatChecks(format: format, container: "FLAC").flac()
             return (flac(recorded), recorded)
+        case .ogg:
+            let recorded = try FormatChecks(format: format, container: "Ogg").opus()
+            let header = ogg(recorded, head: placeholderOpusHead(recorded), fields: [], serial: UInt32.random(in: 1...UInt32.max))
+            return (header, recorded)
         default:
             throw AudioFileError(.unsupportedFileType, "cannot write files of type '\(type)'")
         }
@@ -162,7 +172,7 @@ struct ContainerHeader: Sendable {
         case .aiff:
             let (_, compression) = try Self.aiffFormat(format, aifc: fileType == .aifc)
             return Self.aiff(format, compression, metadata, align: align)
-        case .mp4, .adts, .flac: return self
+        case .mp4, .adts, .flac, .ogg: return self
         }
     }
 
@@ -210,7 +220,7 @@ struct ContainerHeader: Sendable {
             return final ? [HeaderPatch(offset: sizeOffset, bytes: BigEndianBytes.u64(UInt64(dataBytes + 4)))] : []
         case .mp4:
             return final ? [mdatSizePatch(dataBytes: dataBytes)] : []
-        case .adts, .flac:
+        case .adts, .flac, .ogg:
             return []
         case .wave:
             let riffSize = fileEnd - 8

@@ -46,6 +46,8 @@ enum MP4Codec {
     case alac(ALACConfig)
     /// The `dfLa` box's body: version, flags and the metadata blocks (STREAMINFO).
     case flac([UInt8])
+    /// The `dOps` box's body (ISO/IEC 14496-12's Opus mapping).
+    case opus([UInt8])
 }
 
 /// What a `moov` box describes: the packets in `mdat`, their format and gapless trims.
@@ -66,7 +68,8 @@ struct MP4Movie {
 
     /// The movie for packets of `frames` frames trimmed by `trims`. AAC records the trims as
     /// iTunes does, in an edit list and `iTunSMPB`; ALAC as Apple's encoder does, with the last
-    /// packet's actual length in `stts` (and an edit list only for priming frames).
+    /// packet's actual length in `stts` (and an edit list only for priming frames); FLAC and
+    /// Opus (the pre-skip in the edit list) the same way.
     init(
         format: AudioStreamBasicDescription, codec: MP4Codec, dataOffset: Int64, sizes: [UInt32], frames: [UInt32],
         trims: (priming: Int32, remainder: Int32)?
@@ -85,7 +88,9 @@ struct MP4Movie {
         case (.aac, let trims?):
             edit = (Int64(trims.priming), valid)
             smpb = (trims.priming, trims.remainder, valid)
-        case (.alac, let trims?), (.flac, let trims?):
+        case (.alac, let trims?), (.flac, let trims?), (.opus, let trims?):
+            // Opus as ffmpeg writes it: the pre-skip as the edit's media time, the last
+            // packet's duration cut to the end of the valid frames.
             var remainder = trims.remainder
             if remainder > 0, let last = frames.last, UInt32(remainder) < last {
                 frames[frames.count - 1] = last - UInt32(remainder)
@@ -207,6 +212,7 @@ struct MP4Movie {
         case .aac: b.u16(16)
         case .alac(let config): b.u16(UInt16(config.bitDepth))
         case .flac: b.u16(UInt16(FLACDataFormat.bitDepth(of: format) ?? 16))
+        case .opus: b.u16(16)
         }
         b.u16(0); b.u16(0)
         b.u32(timescale < 0x1_0000 ? timescale << 16 : 0)
@@ -223,6 +229,8 @@ struct MP4Movie {
             return box("alac", b.bytes + box("alac", full(0, 0, config.bytes)))
         case .flac(let body):
             return box("fLaC", b.bytes + box("dfLa", body))
+        case .opus(let body):
+            return box("Opus", b.bytes + box("dOps", body))
         }
     }
 

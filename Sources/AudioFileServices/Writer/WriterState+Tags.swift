@@ -19,7 +19,7 @@ extension WriterState {
     }
 
     /// Checks that `changed`'s tags fit the container (by making them), then records them:
-    /// MPEG-4 at close; CAF, WAVE and AIFF as their metadata chunks; FLAC and ADTS in the header.
+    /// MPEG-4 at close; CAF, WAVE and AIFF as their metadata chunks; FLAC, ADTS and Ogg in the header.
     private mutating func recordTags(_ changed: WriterMetadata) throws(AudioFileError) {
         try checkOpen()
         switch header.kind {
@@ -49,6 +49,16 @@ extension WriterState {
         case .caf:
             try prepareToChange()
             try setMetadata(changed, .info)
+        case .ogg:
+            // The comment header (OpusTags) lies between the identification header and the
+            // audio, on pages of its own: made again while no audio follows it.
+            guard !hasData && ogg == nil else {
+                throw AudioFileError(
+                    .operationNotSupported, "an Ogg file's comment header comes before its audio: set the tags before writing packets")
+            }
+            try prepareToChange()
+            metadata = changed
+            try rebuildOggHeader()
         }
     }
 

@@ -30,6 +30,10 @@ struct WriterState {
     var isClosed = false
     /// A resumed file not changed yet: what follows its data is cut off at the first change.
     var resumePending = false
+    /// Ogg: the audio page being filled (nil before the first packet), and the frames written
+    /// before its first packet.
+    var ogg: OggPageBuilder?
+    var oggPageStart: Int64 = 0
 
     /// Nanoseconds between header updates while packets keep arriving.
     static let headerUpdateNanoseconds: UInt64 = 500_000_000
@@ -110,6 +114,7 @@ struct WriterState {
         guard start == packets else {
             throw AudioFileError(.invalidPacketOffset, "variable-size packets are appended: the next packet is \(packets), not \(start)")
         }
+        if header.kind == .ogg { return try writeOggPackets(bytes: bytes, descriptions: descriptions, count: count) }
         let adts = header.kind == .adts ? try aacConfig() : nil
         if header.kind == .mp4 { _ = try mp4Codec() }
         let first = descriptions[0]
@@ -256,6 +261,7 @@ struct WriterState {
         }
         // A resumed file that nothing changed is left as it was.
         if resumePending { return }
+        if header.kind == .ogg { try finishOgg() }
         try sink.flush()
         let end = header.dataOffset + dataBytes
         var trailer: [UInt8] = []
@@ -294,7 +300,7 @@ struct WriterState {
     /// What the `pakt` chunk says (or will say at close): CAF with variable-size packets, or
     /// where priming and remainder were set.
     var packetTableInfo: AudioFilePacketTableInfo? {
-        guard header.kind == .caf || header.kind == .mp4 || header.kind == .flac, isDescribed || trims != nil else { return nil }
+        guard [.caf, .mp4, .flac, .ogg].contains(header.kind), isDescribed || trims != nil else { return nil }
         let priming = trims?.priming ?? 0, remainder = trims?.remainder ?? 0
         let valid = max(0, frames - Int64(priming) - Int64(remainder))
         return AudioFilePacketTableInfo(numberValidFrames: valid, primingFrames: priming, remainderFrames: remainder)
@@ -302,9 +308,9 @@ struct WriterState {
 
     mutating func setPacketTableInfo(_ info: AudioFilePacketTableInfo) throws(AudioFileError) {
         try prepareToChange()
-        guard header.kind == .caf || header.kind == .mp4 || header.kind == .flac else {
+        guard [.caf, .mp4, .flac, .ogg].contains(header.kind) else {
             throw AudioFileError(
-                .unsupportedProperty, "\(header.fileType) files have no packet table; CAF and MPEG-4 record priming and remainder frames")
+                .unsupportedProperty, "\(header.fileType) files have no packet table; CAF, MPEG-4 and Ogg record priming and remainder frames")
         }
         let (sum, overflow) = info.numberValidFrames.addingReportingOverflow(Int64(info.primingFrames) + Int64(info.remainderFrames))
         guard info.numberValidFrames >= 0, info.primingFrames >= 0, info.remainderFrames >= 0, !overflow, sum == frames else {
@@ -351,6 +357,13 @@ struct WriterState {
 
     mutating func setMagicCookie(_ cookie: [UInt8]) throws(AudioFileError) {
         try prepareToChange()
+        if header.kind == .ogg { return try setOggCookie(cookie) }
+        if header.kind == .mp4 && format.formatID == .opus {
+            // The dOps box is written from it at close.
+            if !cookie.isEmpty { try checkOpusCookie(cookie) }
+            metadata.magicCookie = cookie.isEmpty ? nil : cookie
+            return
+        }
         if header.kind == .flac || (header.kind == .mp4 && format.formatID == .flac) {
             // CAF keeps any cookie as it is; these files write the STREAMINFO it must hold.
             if !cookie.isEmpty { try checkFLACCookie(cookie) }
@@ -391,6 +404,7 @@ struct WriterState {
     /// AAC's from ``aacConfig()``.
     private mutating func mp4Codec() throws(AudioFileError) -> MP4Codec {
         if format.formatID == .flac { return .flac(flacStreamInfo.dfLaBody) }
+        if format.formatID == .opus { return .opus(opusHead.dOpsBody) }
         guard format.formatID == .appleLossless else { return .aac(try aacConfig()) }
         if let alac { return .alac(alac) }
         guard let made = ALACConfig(format: format) else {
@@ -407,7 +421,7 @@ struct WriterState {
     /// place where the chunk keeps its size, else by renaming the header's chunk to filler and
     /// writing the new one after the data at close.
     mutating func setMetadata(_ changed: WriterMetadata, _ item: MetadataChunk) throws(AudioFileError) {
-        if header.kind == .mp4 || header.kind == .adts || header.kind == .flac {
+        if header.kind == .mp4 || header.kind == .adts || header.kind == .flac || header.kind == .ogg {
             // Kept and reported, not recorded: these files take the layout from the AAC configuration.
             metadata = changed
             return

@@ -52,6 +52,21 @@ CF_ENUM(AudioConverterPropertyID) {
     kAudioConverterPropertyFormatList = 0x666C7374                 /* 'flst' */
 };
 
+/* Not Apple's: Apple's Opus encoder has no setting for what it is tuned for. This package's
+   converter property for it, a UInt32 of kAudioConverterOpusApplication_* (libopus's
+   OPUS_APPLICATION_* values), set before the first frame is converted (it changes the
+   encoder's priming); kAudioConverterErr_PropertyNotSupported for a converter that does not
+   encode Opus. */
+CF_ENUM(AudioConverterPropertyID) {
+    kAudioConverterOpusApplication = 0x6F706170                    /* 'opap' UInt32 */
+};
+
+CF_ENUM(UInt32) {
+    kAudioConverterOpusApplication_VoIP = 2048,
+    kAudioConverterOpusApplication_Audio = 2049,
+    kAudioConverterOpusApplication_RestrictedLowDelay = 2051
+};
+
 CF_ENUM(UInt32) {
     kConverterPrimeMethod_Pre = 0,
     kConverterPrimeMethod_Normal = 1,
