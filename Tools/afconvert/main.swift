@@ -140,7 +140,7 @@ if output.isPCM {
         if fileType == .wave { output.formatFlags.remove(.isSignedInteger) } else { output.formatFlags.insert(.isSignedInteger) }
     }
 } else if !AudioEncoders.canEncode(output.formatID) {
-    fail("no encoder for '\(output.formatID)': this build encodes \(AudioEncoders.formatIDs.map { "'\($0)'" }.joined(separator: ", "))", status: 2)
+    fail("no encoder for \(output.formatID.messageName): this build encodes \(AudioEncoders.formatIDs.map(\.messageName).joined(separator: ", "))", status: 2)
 }
 let reshaped = output.sampleRate != source.sampleRate || output.channelsPerFrame != source.channelsPerFrame
 // Encoded output is fed Float32 at its rate and channel count; linear PCM is read in its own

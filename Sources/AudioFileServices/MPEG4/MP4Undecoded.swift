@@ -1,0 +1,50 @@
+import AudioCore
+
+extension MP4SampleDescription {
+    /// The stream description of a sample entry whose codec the package does not decode (DTS
+    /// `'dtsc'`, AMR `'samr'`, an `'mp4a'` whose object type is not AAC or MPEG audio, …): the
+    /// entry's code as the format ID, as a Mac reports it, with the entry's rate and channels and
+    /// the frames of the first packet. The file opens for its properties, tags, artwork and
+    /// chapters, and its packets read; decoding fails, naming the format.
+    static func undecoded(_ type: FourCharCode, rate: Double, channels: UInt32, frames: UInt32) -> AudioStreamBasicDescription {
+        AudioStreamBasicDescription(
+            sampleRate: rate, formatID: AudioFormatID(type), formatFlags: [], bytesPerPacket: 0, framesPerPacket: frames,
+            bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
+    }
+
+    /// Frames in each packet at `rate`, from the first `stts` entry of the sample table that
+    /// holds `stsd`; 0 (packets vary) where there is none or it is 0.
+    static func firstPacketFrames(_ tree: MP4BoxTree, _ stsd: Int, _ mediaTimescale: UInt32, rate: Double) -> UInt32 {
+        guard mediaTimescale > 0, rate >= 1, rate < 1e9,
+              let stbl = tree.nodes.indices.first(where: { tree.nodes[$0].children.contains(stsd) }),
+              let stts = tree.child(stbl, "stts"), tree.box(stts).bodySize >= 16,
+              let bytes = try? tree.source.bytes(at: tree.box(stts).bodyOffset, count: 16, chunk: "stts")
+        else { return 0 }
+        let entries = bytes.withUnsafeBytes { $0.be32(4) }
+        let delta = bytes.withUnsafeBytes { $0.be32(12) }
+        guard entries > 0 else { return 0 }
+        let frames = (Double(delta) * rate / Double(mediaTimescale)).rounded()
+        return frames >= 1 && frames <= 1_048_576 ? UInt32(frames) : 0
+    }
+}
+
+extension MP4Metadata {
+    /// The text items of a QuickTime movie's user data (`moov/udta/©nam` …, QuickTime File
+    /// Format, "User data text strings"): each a list of strings, a 16-bit size and a 16-bit
+    /// language code before each; the first string of each item Apple's info keys name.
+    static func quickTimeUserData(tree: MP4BoxTree, moov: Int) -> [(key: String, value: String)] {
+        guard let udta = tree.child(moov, "udta") else { return [] }
+        var out: [(key: String, value: String)] = []
+        for item in tree.nodes[udta].children {
+            let box = tree.box(item)
+            guard let key = keys[box.type.rawValue], box.type.rawValue >> 24 == 0xA9, box.bodySize >= 4, box.bodySize <= 1 << 16,
+                  let body = try? tree.body(item)
+            else { continue }
+            let size = Int(body[0]) << 8 | Int(body[1])
+            guard size > 0, size <= body.count - 4 else { continue }
+            let value = metadataText(body[4..<(4 + size)])
+            if !value.isEmpty { out.append((key, value)) }
+        }
+        return out
+    }
+}
