@@ -266,7 +266,7 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
                 tag, layout
             )
         default:
-            guard blockAlign > 0 else { throw unsupported("format tag 0x\(String(tag, radix: 16)) with block align 0") }
+            guard blockAlign > 0 else { throw unsupported("\(WAVEFormatTag.displayName(tag)) with block align 0") }
             var frames = samplesPerBlock ?? 0
             switch tag {
             case Tag.gsm610: frames = 320
