@@ -5,6 +5,7 @@ import AudioCore
 import AudioFileServices
 import AudioCodecs
 import ExtendedAudioFileServices
+import AudioCodecMPG123
 
 /// Files that open for their metadata but whose codec the package does not decode
 /// (Tests/Fixtures/metadata-only): decoding fails with Apple's kAudioFileUnsupportedDataFormatError
@@ -27,5 +28,38 @@ struct UndecodedFormatTests {
                 && error.description.contains("cannot decode \(format)")
                 && !error.description.contains("\\x")
         }
+    }
+
+    /// MPEG audio in MP4 (`'mp4a'`, objectTypeIndication 0x6B, which names no layer) and in
+    /// QuickTime (`'.mp2'`) is Layer II by its frames: `'.mp2'`, decoded to the frames ffprobe's
+    /// edit list gives (ffmpeg's own decode applies the priming but not the end: `NAME.frames`).
+    @Test(arguments: ["mp2.mp4", "mp2.mov"])
+    func mpegAudioInMPEG4Decodes(name: String) throws {
+        MP3Decoder.register()
+        let url = Fixtures.metadataOnly.appendingPathComponent(name)
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Fixtures.data(url.appendingPathExtension("ffprobe.json"))) as? [String: Any])
+        let stream = try #require((json["streams"] as? [[String: Any]])?.first)
+        // ffprobe names MP4's codec by its objectTypeIndication (0x6B, MPEG-1 audio: "mp3"); the
+        // frames are ffmpeg's MP2 encoder's (Layer II), as it names them in QuickTime.
+        #expect(stream["codec_name"] as? String == (name.hasSuffix(".mp4") ? "mp3" : "mp2"))
+        let edited = try #require(stream["duration_ts"] as? Int)
+        let decoded = try #require(Int(String(decoding: Fixtures.data(url.appendingPathExtension("frames")), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let file = try AudioFile(path: url.path)
+        #expect(file.dataFormat.formatID == .mpegLayer2 && file.dataFormat.framesPerPacket == 1152)
+        let reader = try ExtAudioFile(file: file)
+        let client = AudioStreamBasicDescription.float32(sampleRate: file.dataFormat.sampleRate, channels: 2)
+        try reader.setClientDataFormat(client)
+        let buffer = try #require(PCMBuffer(format: client, frameCapacity: 4096))
+        var frames = 0
+        while true {
+            buffer.frameLength = 0
+            let n = try reader.read(into: buffer, frameCount: 4096)
+            if n == 0 { break }
+            frames += n
+        }
+        #expect(frames == edited, "\(name): \(frames) frames, ffprobe's edit \(edited), ffmpeg's decode \(decoded)")
+        #expect(frames <= decoded)
     }
 }

@@ -48,3 +48,24 @@ extension MP4Metadata {
         return out
     }
 }
+
+extension MP4SampleDescription {
+    /// MPEG audio's description from its first frame's header, where it differs from `format`
+    /// (`'.mp3'`, from an `'mp4a'` whose objectTypeIndication, 0x6B or 0x69, names MPEG-1 or
+    /// MPEG-2 audio of any layer, or a `'.mp3'` entry): `'.mp2'` with 1152 frames per packet for
+    /// Layer II, as ffmpeg writes MP2 in MP4. Nil for other formats or when the first packet does
+    /// not start with a frame header.
+    static func mpegAudioLayer(
+        of format: AudioStreamBasicDescription, firstPacket: Int64?, source: some AudioByteSource
+    ) -> AudioStreamBasicDescription? {
+        guard format.formatID == .mpegLayer3, let firstPacket, firstPacket >= 0, firstPacket <= source.size - 4,
+              let bytes = try? source.bytes(at: firstPacket, count: 4, chunk: "mdat"), let header = MPEGAudioHeader(bytes, 0)
+        else { return nil }
+        let described = MP3Format.streamDescription(header, channels: Int(format.channelsPerFrame)).format
+        guard described.formatID != format.formatID || described.framesPerPacket != format.framesPerPacket else { return nil }
+        var out = format
+        out.formatID = described.formatID
+        out.framesPerPacket = described.framesPerPacket
+        return out
+    }
+}
