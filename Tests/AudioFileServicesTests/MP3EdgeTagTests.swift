@@ -54,6 +54,21 @@ struct MP3EdgeTagTests {
         #expect(file.packetCount == plain.packetCount && file.dataByteCount == plain.dataByteCount)
     }
 
+    /// Two ID3v2 tags with padding between them (zeros after the first tag's declared end): the
+    /// second, whose picture holds frame sync words, is a tag too, not junk before the audio.
+    /// ffprobe reads the first tag only; the second's title is the builder's
+    /// (Scripts/fixtures/mp3_edge_variants.py).
+    @Test func paddedSecondID3v2TagIsATag() throws {
+        let probe = try Self.probeTags("id3v2-twice-padded.mp3")
+        let file = try AudioFile(path: Self.directory.appendingPathComponent("id3v2-twice-padded.mp3").path)
+        let plain = try AudioFile(path: Self.directory.appendingPathComponent("noxing-1ch-44100.mp3").path)
+        #expect(file.info.title == probe["title"] && file.info.artist == probe["artist"])
+        #expect(file.metadata.filter { $0.key == "title" }.map(\.value) == ["First tag title", "v2.4 title"])
+        #expect(file.pictures.count == 1)
+        #expect(file.packetCount == plain.packetCount && file.dataByteCount == plain.dataByteCount)
+        #expect((file.container as? MP3Format)?.junkByteCount == 0)
+    }
+
     /// Tags after the audio — an ID3v2.4 tag with a footer, APEv2, Lyrics3 v2.00, ID3v1 — are
     /// not audio: the audio ends where the plain stream does, and their text is read from the
     /// end of the file back, so the last tag's title is the one the info dictionary gives (ffprobe

@@ -39,7 +39,15 @@ enum MP3Tags {
         var artwork: [ArtworkLocation] = []
         while let i = try reader.load(position, 10) {
             let w = reader.window
-            guard let tagSize = id3v2Size(Array(w[i..<(i + 10)])) else { break }
+            guard let tagSize = id3v2Size(Array(w[i..<(i + 10)])) else {
+                // Padding after a tag's declared end may come before another tag (ID3v2.4 §3.3):
+                // zeros, then "ID3", is one more tag, not audio.
+                if !artwork.isEmpty, let next = try afterZeros(&reader, from: position, size: size), next > position {
+                    position = next
+                    continue
+                }
+                break
+            }
             if tagSize <= size - position {
                 artwork.append(.id3v2(offset: position, size: tagSize))
                 if readTags, let tag = ID3v2.readForText(reader.source, offset: position, size: tagSize) {
@@ -49,6 +57,16 @@ enum MP3Tags {
             position += tagSize
         }
         return (position, tags, artwork)
+    }
+
+    /// Where the zero bytes from `from` end, when an ID3v2 tag header follows them within 64 KiB;
+    /// nil otherwise.
+    private static func afterZeros(_ reader: inout WindowReader, from: Int64, size: Int64) throws(AudioFileError) -> Int64? {
+        var p = from
+        let limit = min(size, from + 65536)
+        while p < limit, let i = try reader.load(p, 1), reader.window[i] == 0 { p += 1 }
+        guard p > from, let i = try reader.load(p, 10), id3v2Size(Array(reader.window[i..<(i + 10)])) != nil else { return nil }
+        return p
     }
 
     /// The whole length of the ID3v2 tag whose 10-byte header is `h` (footer included), or nil.
