@@ -50,6 +50,16 @@ struct MetadataOnlyTests {
         #expect(packets.packetCount == min(4, Int(file.packetCount)))
     }
 
+    /// An AudioSpecificConfig naming an object type that is not AAC (36, MPEG-4 ALS, as the
+    /// builder wrote it; ffprobe does not read the file) is `'mp4a'`, with the file's tags.
+    @Test func nonAACObjectTypeIsMP4A() throws {
+        let file = try AudioFile(path: Self.path("als.m4a"))
+        #expect(file.dataFormat.formatID == AudioFormatID("mp4a"))
+        #expect(file.dataFormat.sampleRate == 44100 && file.dataFormat.channelsPerFrame == 2)
+        #expect(file.info.title == "Undecoded title")  // the ffmpeg source's -metadata title
+        #expect(file.packetCount > 0 && file.estimatedDuration > 0.09)
+    }
+
     /// A WAVE format tag and a sample entry are named as people know them.
     @Test func formatsHaveReadableNames() throws {
         #expect(try AudioFile(path: Self.path("gsm-sox.wav")).dataFormat.formatID.messageName == "GSM 6.10 (WAVE format 0x0031)")

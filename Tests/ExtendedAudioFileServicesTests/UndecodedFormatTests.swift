@@ -14,7 +14,7 @@ import AudioCodecMPG123
 struct UndecodedFormatTests {
     @Test(arguments: [
         ("gsm-sox.wav", "GSM 6.10"), ("gsm-ffmpeg.wav", "GSM 6.10"), ("adpcm-ms.wav", "Microsoft ADPCM"),
-        ("dts.mov", "DTS"), ("gsm.mov", "GSM 6.10"), ("samr.3gp", "AMR"),
+        ("dts.mov", "DTS"), ("gsm.mov", "GSM 6.10"), ("samr.3gp", "AMR"), ("dts.mp4", "MPEG-4 audio"), ("als.m4a", "MPEG-4 audio"),
     ])
     func decodingNamesTheFormat(name: String, format: String) throws {
         let path = Fixtures.metadataOnly.appendingPathComponent(name).path

@@ -132,6 +132,14 @@ struct MP4SampleDescription {
                 guard let asc = config.decoderSpecificInfo, let parsed = AudioSpecificConfig.streamSummary(of: asc) else {
                     throw AudioFileError(.invalidFile, "AAC without a readable AudioSpecificConfig", chunk: "esds", offset: esds.offset)
                 }
+                if !Self.aacObjectTypes.contains(parsed.objectType) {
+                    // An MPEG-4 audio object that is not AAC (ALS, SLS, CELP, …): 'mp4a', not decoded.
+                    format = Self.undecoded("mp4a", rate: parsed.outputRate, channels: parsed.channels > 0 ? UInt32(parsed.channels) : channels,
+                                            frames: Self.firstPacketFrames(tree, stsd, mediaTimescale, rate: parsed.outputRate))
+                    cookie = descriptor
+                    channelConfiguration = nil
+                    break
+                }
                 let outChannels = parsed.channels > 0 ? UInt32(parsed.channels) : channels
                 guard outChannels > 0 else { throw unsupported("AAC with no channels") }
                 format = AudioStreamBasicDescription(

@@ -69,3 +69,11 @@ extension MP4SampleDescription {
         return out
     }
 }
+
+extension MP4SampleDescription {
+    /// The MPEG-4 audio object types of the AAC family (ISO/IEC 14496-3, Table 1.17), which
+    /// describe as AAC: Main, LC, SSR, LTP, SBR, Scalable, the ER AAC types, BSAC, LD, PS, ELD and
+    /// USAC. Any other object type in an AAC objectTypeIndication (ALS 36, SLS 37 and 38, CELP,
+    /// HVXC, TwinVQ, MPEG Layers 1–3 32–34, …) is `'mp4a'`, not decoded.
+    static let aacObjectTypes: Set<Int> = [1, 2, 3, 4, 5, 6, 17, 19, 20, 22, 23, 29, 39, 42]
+}
