@@ -110,7 +110,7 @@ public final class AACDecoder: AudioDecoder {
     public init(input: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) {
         let aacFormats: [AudioFormatID] = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2]
         guard aacFormats.contains(input.formatID) else {
-            throw AudioCodecError(.formatNotSupported, "AACDecoder does not decode '\(input.formatID)'")
+            throw AudioCodecError(.formatNotSupported, "AACDecoder does not decode \(input.formatID.messageName)")
         }
         let flagsType = Int(input.formatFlags.rawValue)
         var asc: AudioSpecificConfig?

@@ -49,7 +49,7 @@ public final class FLACDecoder: AudioDecoder {
     /// `badData` for a cookie that holds no usable STREAMINFO.
     public init(input: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) {
         guard input.formatID == .flac else {
-            throw AudioCodecError(.formatNotSupported, "FLACDecoder does not decode '\(input.formatID)'")
+            throw AudioCodecError(.formatNotSupported, "FLACDecoder does not decode \(input.formatID.messageName)")
         }
         var info: FLACStreamInfo
         if let magicCookie, !magicCookie.isEmpty {

@@ -64,7 +64,7 @@ public final class FLACEncoder: AudioEncoder {
     /// or an input that is neither Float32 nor signed integers of the depth (see the type).
     public init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription) throws(AudioCodecError) {
         guard output.formatID == .flac else {
-            throw AudioCodecError(.formatNotSupported, "'\(output.formatID)' is not FLAC")
+            throw AudioCodecError(.formatNotSupported, "\(output.formatID.messageName) is not FLAC")
         }
         let depth = FLACDataFormat.bitDepth(of: output) ?? (output.formatFlags.rawValue == 0 ? 16 : 0)
         guard (4...32).contains(depth), output.bitsPerChannel == 0 || output.formatFlags.rawValue == 0

@@ -94,7 +94,7 @@ public final class MP3Decoder: AudioDecoder {
         case .mpegLayer1: layer = 1
         case .mpegLayer2: layer = 2
         case .mpegLayer3: layer = 3
-        default: throw AudioCodecError(.formatNotSupported, "MP3Decoder does not decode '\(input.formatID)'")
+        default: throw AudioCodecError(.formatNotSupported, "MP3Decoder does not decode \(input.formatID.messageName)")
         }
         guard input.sampleRate.isFinite, let rateIndex = Self.rates.firstIndex(of: Int(input.sampleRate)),
               Double(Self.rates[rateIndex]) == input.sampleRate else {

@@ -45,7 +45,7 @@ public final class OpusDecoder: AudioDecoder {
     /// `badData` for a malformed cookie of a stream of more than two channels.
     public init(input: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) {
         guard input.formatID == .opus else {
-            throw AudioCodecError(.formatNotSupported, "OpusDecoder does not decode '\(input.formatID)'")
+            throw AudioCodecError(.formatNotSupported, "OpusDecoder does not decode \(input.formatID.messageName)")
         }
         var head: OpusHead
         var parsed: Result<OpusHead, OpusHead.FormatError>?

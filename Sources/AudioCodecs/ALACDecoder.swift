@@ -74,7 +74,7 @@ public final class ALACDecoder: AudioDecoder {
     /// whose channel count disagrees with the cookie.
     public init(input: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) {
         guard input.formatID == .appleLossless else {
-            throw AudioCodecError(.formatNotSupported, "'\(input.formatID)' is not Apple Lossless")
+            throw AudioCodecError(.formatNotSupported, "\(input.formatID.messageName) is not Apple Lossless")
         }
         var config: ALACSpecificConfig
         if let magicCookie, !magicCookie.isEmpty {

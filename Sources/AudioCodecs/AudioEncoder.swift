@@ -110,7 +110,7 @@ extension AudioEncoder {
     public var bitRate: Int { 0 }
     /// The rate is fixed: `formatNotSupported`.
     public func setBitRate(_ bitRate: Int) throws(AudioCodecError) {
-        throw AudioCodecError(.formatNotSupported, "'\(outputFormat.formatID)' has no bit rate to set")
+        throw AudioCodecError(.formatNotSupported, "\(outputFormat.formatID.messageName) has no bit rate to set")
     }
     /// None.
     public var applicableBitRates: [ClosedRange<Int>] { [] }

@@ -22,12 +22,13 @@ enum CodecRegistrationHint {
         .opus: ("AudioCodecOpus", "OpusEncoder"),
     ]
 
-    /// "no decoder for 'aac '", followed for a format `AudioCodecKit.registerAll()` would
+    /// "no decoder for AC-3 ('ac-3')" (the format as ``AudioCore/AudioFormatID/messageName`` names
+    /// it), followed for a format `AudioCodecKit.registerAll()` would
     /// register by how to register it.
     static func reason(kind: String, _ formatID: AudioFormatID) -> String {
         let table = kind == "encoder" ? encoders : decoders
-        guard let home = table[formatID] else { return "no \(kind) for '\(formatID)'" }
-        return "no \(kind) for '\(formatID)' is registered: the format is known, and its \(kind) is registered by "
+        guard let home = table[formatID] else { return "no \(kind) for \(formatID.messageName)" }
+        return "no \(kind) for \(formatID.messageName) is registered: the format is known, and its \(kind) is registered by "
             + "AudioCodecKit.registerAll() and AudioQueueKit.registerAll() (or \(home.type).register() from \(home.module)); "
             + "call one once at startup"
     }

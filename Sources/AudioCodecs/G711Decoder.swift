@@ -21,7 +21,7 @@ public final class G711Decoder: AudioDecoder {
         switch input.formatID {
         case .aLaw: table = G711.aLawTable
         case .uLaw: table = G711.muLawTable
-        default: throw AudioCodecError(.formatNotSupported, "'\(input.formatID)' is not G.711")
+        default: throw AudioCodecError(.formatNotSupported, "\(input.formatID.messageName) is not G.711")
         }
         let channels = input.channelsPerFrame
         guard channels > 0, channels <= 1 << 16 else {

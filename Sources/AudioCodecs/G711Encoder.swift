@@ -28,7 +28,7 @@ public final class G711Encoder: AudioEncoder {
         switch output.formatID {
         case .aLaw: isALaw = true
         case .uLaw: isALaw = false
-        default: throw AudioCodecError(.formatNotSupported, "'\(output.formatID)' is not G.711")
+        default: throw AudioCodecError(.formatNotSupported, "\(output.formatID.messageName) is not G.711")
         }
         let channels = output.channelsPerFrame
         guard channels > 0, channels <= 1 << 16 else {

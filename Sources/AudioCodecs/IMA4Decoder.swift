@@ -30,7 +30,7 @@ public final class IMA4Decoder: AudioDecoder {
     /// ignored.
     public init(input: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) {
         guard input.formatID == .appleIMA4 else {
-            throw AudioCodecError(.formatNotSupported, "'\(input.formatID)' is not IMA4")
+            throw AudioCodecError(.formatNotSupported, "\(input.formatID.messageName) is not IMA4")
         }
         let channels = input.channelsPerFrame
         guard channels > 0, channels <= 1 << 16 else {

@@ -34,7 +34,7 @@ public final class IMA4Encoder: AudioEncoder {
     /// or an input that is not Float32 at the output's rate and channel count.
     public init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription) throws(AudioCodecError) {
         guard output.formatID == .appleIMA4 else {
-            throw AudioCodecError(.formatNotSupported, "'\(output.formatID)' is not IMA4")
+            throw AudioCodecError(.formatNotSupported, "\(output.formatID.messageName) is not IMA4")
         }
         let channels = output.channelsPerFrame
         guard channels > 0, channels <= 1 << 16 else {

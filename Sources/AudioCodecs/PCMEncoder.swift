@@ -27,7 +27,7 @@ public final class PCMEncoder: AudioEncoder {
     /// channel count. Frames per packet 0 is taken as 1 and bytes per packet 0 as bytes per frame.
     public init(input: AudioStreamBasicDescription, output: AudioStreamBasicDescription) throws(AudioCodecError) {
         guard output.formatID == .linearPCM else {
-            throw AudioCodecError(.formatNotSupported, "'\(output.formatID)' is not linear PCM")
+            throw AudioCodecError(.formatNotSupported, "\(output.formatID.messageName) is not linear PCM")
         }
         var output = output
         guard output.framesPerPacket <= 1, output.bytesPerPacket == 0 || output.bytesPerPacket == output.bytesPerFrame else {

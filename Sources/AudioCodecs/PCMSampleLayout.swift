@@ -34,7 +34,7 @@ struct PCMSampleLayout: Hashable, Sendable {
     /// package converts (integers wider than 32 bits, fixed point, float words of odd sizes).
     init(_ format: AudioStreamBasicDescription) throws(AudioCodecError) {
         guard format.isPCM else {
-            throw AudioCodecError(.formatNotSupported, "'\(format.formatID)' is not linear PCM")
+            throw AudioCodecError(.formatNotSupported, "\(format.formatID.messageName) is not linear PCM")
         }
         guard format.channelsPerFrame > 0, format.bytesPerFrame > 0, format.bitsPerChannel > 0 else {
             throw AudioCodecError(.formatNotSupported, "linear PCM needs channels, bytes per frame and bits per channel")

@@ -96,7 +96,7 @@ public final class AudioConverter {
             throw AudioCodecError(.formatNotSupported, "channel counts \(input.channelsPerFrame) and \(output.channelsPerFrame)")
         }
         guard input.isPCM || output.isPCM else {
-            throw AudioCodecError(.formatNotSupported, "'\(input.formatID)' to '\(output.formatID)': one side must be linear PCM")
+            throw AudioCodecError(.formatNotSupported, "\(input.formatID.messageName) to \(output.formatID.messageName): one side must be linear PCM")
         }
         inputFormat = input
         if input.isPCM {

@@ -130,7 +130,7 @@ final class ConverterPipeline {
         }
         guard out.packetCapacity >= 0 else { throw AudioCodecError(.invalidOutputSize, "\(out.packetCapacity) packets") }
         if output.bytesPerPacket == 0 && out.packetDescriptions == nil && out.packetCapacity > 0 {
-            throw AudioCodecError(.requiresPacketDescriptions, "'\(output.formatID)' packets vary in size: descriptions are needed")
+            throw AudioCodecError(.requiresPacketDescriptions, "\(output.formatID.messageName) packets vary in size: descriptions are needed")
         }
         inputError = nil
         let written: (packets: Int, bytes: Int)
@@ -171,7 +171,7 @@ final class ConverterPipeline {
                 throw AudioCodecError(.invalidInputSize, "\(buffer.count) bytes do not hold \(data.packetCount) packets")
             }
         } else if data.packetDescriptions == nil {
-            throw AudioCodecError(.requiresPacketDescriptions, "'\(input.formatID)' packets vary in size: descriptions are needed")
+            throw AudioCodecError(.requiresPacketDescriptions, "\(input.formatID.messageName) packets vary in size: descriptions are needed")
         }
         if let descriptions = data.packetDescriptions, descriptions.count < data.packetCount {
             throw AudioCodecError(.invalidInputSize, "\(descriptions.count) descriptions for \(data.packetCount) packets")

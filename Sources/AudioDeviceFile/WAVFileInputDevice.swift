@@ -74,7 +74,7 @@ public final class WAVFileInputDevice: AudioInputDevice, @unchecked Sendable {
             guard Self.reads(f) else {
                 throw AudioDeviceError(
                     .formatNotSupported,
-                    "\(path) holds '\(f.formatID)' audio with \(f.bitsPerChannel)-bit samples; a file input reads 8-, 16-, 24- and 32-bit integer and 32- and 64-bit float PCM")
+                    "\(path) holds \(f.formatID.messageName) audio with \(f.bitsPerChannel)-bit samples; a file input reads 8-, 16-, 24- and 32-bit integer and 32- and 64-bit float PCM")
             }
             guard f.sampleRate == sampleRate else {
                 throw AudioDeviceError(.formatNotSupported, "\(path) is at \(f.sampleRate) Hz, not the \(sampleRate) Hz asked for")

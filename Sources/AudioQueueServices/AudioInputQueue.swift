@@ -108,7 +108,7 @@ public final class AudioInputQueue: Sendable {
         do throws(AudioCodecError) {
             converter = try AudioConverter(from: float, to: format)
         } catch {
-            throw AudioQueueError(.codecNotFound, "cannot record '\(format.formatID)': \(error.reason)")
+            throw AudioQueueError(.codecNotFound, "cannot record \(format.formatID.messageName): \(error.reason)")
         }
         streamDescription = converter.outputFormat
         self.channels = channels

@@ -133,7 +133,7 @@ struct EntryPlanner: Sendable {
                 packets = list.count
             } else {
                 guard input.bytesPerPacket > 0, input.framesPerPacket > 0 else {
-                    throw AudioQueueError(.invalidParameter, "'\(input.formatID)' packets vary in size: enqueue them with packet descriptions")
+                    throw AudioQueueError(.invalidParameter, "\(input.formatID.messageName) packets vary in size: enqueue them with packet descriptions")
                 }
                 let bpp = Int(input.bytesPerPacket)
                 guard size % bpp == 0 else {

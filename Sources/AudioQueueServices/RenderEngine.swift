@@ -98,7 +98,7 @@ final class RenderEngine {
             guard AudioDecoders.canDecode(format.formatID) else {
                 throw AudioQueueError(.codecNotFound, AudioDecoders.missingDecoderReason(format.formatID))
             }
-            decoder = try Self.makeDecoder(format, magicCookie, error: .codecNotFound, "the '\(format.formatID)' decoder does not accept this stream")
+            decoder = try Self.makeDecoder(format, magicCookie, error: .codecNotFound, "the \(format.formatID.messageName) decoder does not accept this stream")
         }
         let decodedFormat = decoder?.decodedFormat ?? format
         channels = Int(decodedFormat.channelsPerFrame)
@@ -108,7 +108,7 @@ final class RenderEngine {
             do {
                 converter = try PCMConverter(from: format, to: floatFormat)
             } catch {
-                throw AudioQueueError(.codecNotFound, "cannot play '\(format.formatID)' data as described: \(error.reason)")
+                throw AudioQueueError(.codecNotFound, "cannot play \(format.formatID.messageName) data as described: \(error.reason)")
             }
         } else {
             converter = nil
@@ -147,7 +147,7 @@ final class RenderEngine {
         // flags give no source depth decodes to 16-bit until its cookie says 24): the new
         // decoder converts its own format to Float32.
         let replacement = try Self.makeDecoder(
-            input, cookie, error: .invalidPropertyValue, "the magic cookie does not configure the '\(input.formatID)' decoder")
+            input, cookie, error: .invalidPropertyValue, "the magic cookie does not configure the \(input.formatID.messageName) decoder")
         guard replacement.decodedFormat.sampleRate == sampleRate, Int(replacement.decodedFormat.channelsPerFrame) == channels,
               replacement.maximumFramesPerPacket == framesPerPacket else {
             throw AudioQueueError(.invalidPropertyValue, "the magic cookie describes a different stream (\(replacement.decodedFormat)) from the queue's format")

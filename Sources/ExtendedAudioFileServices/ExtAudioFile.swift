@@ -80,12 +80,12 @@ public final class ExtAudioFile {
         // whether or not a decoder for the format is registered.
         guard !(format.bytesPerPacket == 0 && file.packetCount == 0 && file.dataByteCount > 0) else {
             throw .file(AudioFileError(
-                .unsupportedDataFormat, "cannot decode '\(format.formatID)': the file's reader does not split it into packets"))
+                .unsupportedDataFormat, "cannot decode \(format.formatID.messageName): the file's reader does not split it into packets"))
         }
         do {
             decoder = try PacketDecoder(format: format, magicCookie: file.magicCookie)
         } catch {
-            throw .file(AudioFileError(.unsupportedDataFormat, "cannot decode '\(format.formatID)': \(error.reason)"))
+            throw .file(AudioFileError(.unsupportedDataFormat, "cannot decode \(format.formatID.messageName): \(error.reason)"))
         }
         decodedFormat = decoder.decodedFormat
         // A file that describes the AAC core of a stream the decoder doubles with SBR ('aac ' at

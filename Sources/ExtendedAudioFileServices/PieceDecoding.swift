@@ -159,7 +159,7 @@ final class PieceDecoding: @unchecked Sendable {
         do {
             decoder = try PacketDecoder(format: format, magicCookie: file.magicCookie)
         } catch {
-            slot.error = .file(AudioFileError(.unsupportedDataFormat, "cannot decode '\(format.formatID)': \(error.reason)"))
+            slot.error = .file(AudioFileError(.unsupportedDataFormat, "cannot decode \(format.formatID.messageName): \(error.reason)"))
             return
         }
         // A fresh decoder starts where any read's decoder for `start` would have started: the

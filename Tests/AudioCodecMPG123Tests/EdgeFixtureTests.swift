@@ -39,6 +39,9 @@ struct EdgeFixtureTests {
         "junk-between.mp3": 7,  // two frames with junk before them, and their successors
     ]
 
+    /// Files whose last frame is cut short (see MP3EdgeTagTests in AudioFileServicesTests).
+    static let cutLastFrame: Set<String> = ["cbr-cut-last-frame-id3v1.mp3"]
+
     @Test(arguments: names)
     func decodesAsFFmpeg(name: String) throws {
         MP3Decoder.register()
@@ -50,7 +53,14 @@ struct EdgeFixtureTests {
         let channels = Int(reader.fileDataFormat.channelsPerFrame)
         let rate = Int(reader.fileDataFormat.sampleRate)
         let samples = try readAllFloat(reader)
-        #expect(samples.count == reference.count, "\(name): \(samples.count / channels) frames, ffmpeg \(reference.count / channels)")
+        if Self.cutLastFrame.contains(name) {
+            // ffmpeg decodes what is there of a last frame cut short; the packet table leaves it
+            // out, so the decode ends up to a packet earlier and agrees before that.
+            let missing = reference.count - samples.count
+            #expect(missing > 0 && missing < Int(reader.fileDataFormat.framesPerPacket) * channels, "\(name): \(missing / channels) frames fewer")
+        } else {
+            #expect(samples.count == reference.count, "\(name): \(samples.count / channels) frames, ffmpeg \(reference.count / channels)")
+        }
         let count = min(samples.count, reference.count)
         let head = min(count, rate / 10 * channels)
         if let allowed = Self.knownDifferences[name] {

@@ -28,7 +28,7 @@ struct EncoderTests {
         } catch {
             #expect(error.code == .formatNotSupported)
             #expect(error.status == 0x666D_743F)  // 'fmt?'
-            #expect(error.reason == "no encoder for 'ac-3'")
+            #expect(error.reason == "no encoder for AC-3 ('ac-3')")
         }
     }
 

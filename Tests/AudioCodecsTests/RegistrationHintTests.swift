@@ -13,7 +13,7 @@ struct RegistrationHintTests {
             _ = try empty.factory(for: format)
         } throws: { error in
             guard let error = error as? AudioCodecError else { return false }
-            return error.code == .formatNotSupported && error.reason.hasPrefix("no decoder for '\(format)' is registered")
+            return error.code == .formatNotSupported && error.reason.hasPrefix("no decoder for \(format.messageName) is registered")
                 && error.reason.contains("AudioQueueKit.registerAll()") && error.reason.contains(".register() from AudioCodec")
         }
         #expect(AudioDecoders.missingDecoderReason(format).contains("AudioQueueKit.registerAll()"))
@@ -26,8 +26,8 @@ struct RegistrationHintTests {
     }
 
     @Test func unknownFormatsKeepThePlainReason() {
-        #expect(AudioDecoders.missingDecoderReason(.ac3) == "no decoder for 'ac-3'")
-        #expect(AudioEncoders.missingEncoderReason(.opus) == "no encoder for 'opus'")
+        #expect(AudioDecoders.missingDecoderReason(.ac3) == "no decoder for AC-3 ('ac-3')")
+        #expect(AudioEncoders.missingEncoderReason(.opus) == "no encoder for Opus ('opus')")
         let empty = CodecRegistry<Int>([:], kind: "encoder")
         #expect(throws: AudioCodecError.self) { try empty.factory(for: .ac3) }
     }

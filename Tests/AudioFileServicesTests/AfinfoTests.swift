@@ -141,7 +141,12 @@ struct AfinfoTests {
         ]
         #expect(Set(object.keys) == keys)
         let format = try #require(object["format"] as? [String: Any])
-        #expect(Set(format.keys) == ["sampleRate", "formatID", "formatFlags", "bytesPerPacket", "framesPerPacket", "bytesPerFrame", "channelsPerFrame", "bitsPerChannel"])
+        #expect(Set(format.keys) == [
+            "sampleRate", "formatID", "formatName", "formatFlags", "bytesPerPacket", "framesPerPacket", "bytesPerFrame", "channelsPerFrame",
+            "bitsPerChannel",
+        ])
+        // The codec as people know it, beside its code.
+        #expect(format["formatName"] as? String == (probe.codec == "aac" ? "AAC" : "linear PCM"))
         #expect(format["sampleRate"] as? Double == probe.sampleRate)
         #expect(format["channelsPerFrame"] as? Int == probe.channels)
         let fileTypes = ["caf": "caff", "aac": "adts", "aiff": "AIFC", "wav": "RF64"]
@@ -202,6 +207,25 @@ struct AfinfoTests {
         let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
         #expect((object?["repairs"] as? [Any])?.isEmpty == true)
         #expect(try !afinfo([Fixtures.path("wav-pcm_s16le-2ch-44100.wav")]).out.contains("warning:"))
+    }
+
+    /// A file whose codec is not decoded here is listed with its format, duration and tags
+    /// (Tests/Fixtures/metadata-only, against ffprobe's reading).
+    @Test(arguments: [("gsm-sox.wav", "GSM 6.10"), ("dts.mov", "DTS"), ("adpcm-ms.wav", "Microsoft ADPCM")])
+    func undecodedFileIsListed(name: String, formatName: String) throws {
+        let path = Fixtures.metadataOnly.appendingPathComponent(name).path
+        let probe = try #require(Fixtures.json(Fixtures.metadataOnly.appendingPathComponent(name + ".ffprobe.json")))
+        let (status, out, _) = try afinfo(["--json", path])
+        #expect(status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        let format = try #require(object["format"] as? [String: Any])
+        #expect(format["formatName"] as? String == formatName)
+        let tags = (probe["format"] as? [String: Any])?["tags"] as? [String: String] ?? [:]
+        #expect((object["info"] as? [String: String])?["title"] == tags["title"])
+        let duration = Double((probe["format"] as? [String: Any])?["duration"] as? String ?? "") ?? -1
+        #expect(abs((object["estimatedDuration"] as? Double ?? 0) - duration) < 0.05)
+        let (textStatus, text, _) = try afinfo([path])
+        #expect(textStatus == 0 && text.contains("Data format:"))
     }
 
     @Test func usageErrors() throws {

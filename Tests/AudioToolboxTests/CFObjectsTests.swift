@@ -85,6 +85,26 @@ struct CFObjectsTests {
         #expect(abs(seconds - duration) < 0.06, "\(seconds) s against ffprobe's \(duration) s")
     }
 
+    /// Files whose codec is not decoded here (Tests/Fixtures/metadata-only) open as a Mac opens
+    /// a file it cannot play, and answer the info dictionary.
+    static let undecoded = [
+        "Tests/Fixtures/metadata-only/adpcm-ms.wav", "Tests/Fixtures/metadata-only/gsm-ffmpeg.wav",
+        "Tests/Fixtures/metadata-only/dts.mov", "Tests/Fixtures/metadata-only/dts.mp4", "Tests/Fixtures/metadata-only/samr.3gp",
+    ]
+
+    @Test("kAudioFilePropertyInfoDictionary of a file whose codec is not decoded here holds ffprobe's tags", arguments: undecoded)
+    func undecodedInfoDictionary(_ fixture: String) throws {
+        let path = CPrograms.path(fixture)
+        let r = try runProcess(try Self.sanitized.get(), ["info", path])
+        Self.expectAllPassed((r.status, r.out, r.err))
+        let ours = Self.entries(r.out.split(separator: "\n"))
+        var tags = try Self.ffprobe(path).tags
+        for brand in ["major_brand", "minor_version", "compatible_brands"] { tags[brand] = nil }  // ftyp, not tags
+        #expect(!tags.isEmpty)
+        Self.expectSameTags(ours, tags, fixture)
+        #expect(ours.count == tags.count + 1, "\(ours) against ffprobe's \(tags)")
+    }
+
     @Test("A file being written has an info dictionary with the duration written so far, and takes one (read back from the file)")
     func writtenFileInfoDictionary() throws {
         let path = CPrograms.scratch.appendingPathComponent("cf-written-\(UUID().uuidString).caf").path

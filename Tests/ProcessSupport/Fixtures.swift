@@ -35,6 +35,9 @@ public enum Fixtures {
     public static let mp3Concat = root.appendingPathComponent("mp3-concat")
     /// PCM sources of the FLAC encoder's tests (Scripts/fixtures/make_flac_write_fixtures.sh).
     public static let flacWrite = root.appendingPathComponent("flac-write")
+    /// Files whose audio the package does not decode, or that hold none, with ffprobe's reading
+    /// (Scripts/fixtures/make_metadata_only_fixtures.sh).
+    public static let metadataOnly = root.appendingPathComponent("metadata-only")
     /// Opus files and ffmpeg's libopus decodes (Scripts/fixtures/make_opus_fixtures.sh).
     public static let opus = root.appendingPathComponent("opus")
 

@@ -150,7 +150,7 @@ if output.isPCM {
         if fileType == .wave { output.formatFlags.remove(.isSignedInteger) } else { output.formatFlags.insert(.isSignedInteger) }
     }
 } else if !AudioEncoders.canEncode(output.formatID) {
-    fail("no encoder for '\(output.formatID)': this build encodes \(AudioEncoders.formatIDs.map { "'\($0)'" }.joined(separator: ", "))", status: 2)
+    fail("no encoder for \(output.formatID.messageName): this build encodes \(AudioEncoders.formatIDs.map(\.messageName).joined(separator: ", "))", status: 2)
 }
 // An encoder completes the file's description (frames per packet, flags, and for Opus the
 // rate: 48 kHz, which the source is resampled to).

@@ -11,8 +11,11 @@ let usage = """
     usage: afinfo [--json] FILE...
       Prints the container, data format, packet counts and packet table of each audio file
       (CAF, AIFF/AIFC, WAVE/RF64/BW64, MPEG-4: M4A/M4B/MP4/3GP, ADTS, MPEG audio), its chapters,
-      info dictionary and album artwork.
-      --json   one JSON object per file instead of afinfo's text layout
+      info dictionary and album artwork. A file whose codec is not decoded here (DTS, AMR, GSM,
+      ADPCM) or that holds no audio is listed all the same: its format, duration where the
+      container gives one, and tags.
+      --json   one JSON object per file instead of afinfo's text layout (its format's
+               "formatName" is the codec's name, as "GSM 6.10")
     """
 
 var json = false
@@ -112,7 +115,7 @@ func jsonReport(_ path: String, _ file: AudioFile) -> String {
             + "\"name\": \(quote(layout.name))}"
     } ?? "null"
     let formatJSON =
-        "{\"sampleRate\": \(f.sampleRate), \"formatID\": \(quote(f.formatID.description)), \"formatFlags\": \(f.formatFlags.rawValue), "
+        "{\"sampleRate\": \(f.sampleRate), \"formatID\": \(quote(f.formatID.description)), \"formatName\": \(quote(f.formatID.displayName)), \"formatFlags\": \(f.formatFlags.rawValue), "
         + "\"bytesPerPacket\": \(f.bytesPerPacket), \"framesPerPacket\": \(f.framesPerPacket), \"bytesPerFrame\": \(f.bytesPerFrame), "
         + "\"channelsPerFrame\": \(f.channelsPerFrame), \"bitsPerChannel\": \(f.bitsPerChannel)}"
     let fields: [(String, String)] = [

@@ -7,7 +7,8 @@ public import AudioCore
 /// chunks NAME, AUTH, ANNO and `(c) `, an `ID3 ` chunk's ID3v2 tag, and Apple's CHAN chunk (a channel layout with the body of
 /// CAF's `chan`). Compression types: NONE, twos, sowt, in24, in32, 23ni,
 /// 42ni, raw , fl32/FL32, fl64/FL64, alaw/ALAW, ulaw/ULAW and ima4; any other type is reported
-/// by its code.
+/// by its code, for its properties and tags (decoding it fails, naming the format). A file whose
+/// COMM counts 0 sample frames needs no SSND chunk (AIFF 1.3) and opens with no audio.
 public struct AIFFFormat: AudioFileFormat, DescribedFormat, StoresAudioData, ArtworkLocated {
     /// AIFF and AIFF-C (Apple's `'AIFF'` and `'AIFC'`).
     public static let descriptor = declaring(
@@ -60,7 +61,7 @@ public struct AIFFFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
         var walker = ChunkWalker(source, layout: .iff, start: 12)
         walker.setContainerEnd(8 + Int64(header.be32(4)), chunk: "FORM")
         var comm: (reader: ByteReader, header: ChunkHeader)?
-        var ssnd: (header: ChunkHeader, size: Int64, offset: Int64)?
+        var ssnd: (header: ChunkHeader?, size: Int64, offset: Int64)?
         var metadata: [(key: String, value: String)] = []
         var id3 = ID3Chunks()
         var layout: AudioChannelLayout?
@@ -96,10 +97,14 @@ public struct AIFFFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
             walker.tolerant = comm != nil && ssnd != nil
         }
         guard var c = comm else { throw AudioFileError(.invalidFile, "no COMM chunk", chunk: "COMM", offset: nil) }
-        guard let ssnd else { throw AudioFileError(.invalidFile, "no SSND chunk", chunk: "SSND", offset: nil) }
-
         let channels = Int(Int16(bitPattern: try c.reader.u16be()))
         let frames = Int64(try c.reader.u32be())
+        // "The Sound Data Chunk is required unless the numSampleFrames field in the Common
+        // Chunk is zero" (AIFF 1.3): such a file opens with no audio, its data empty at the end.
+        let formEnd = 8 + Int64(header.be32(4))
+        guard let ssnd = ssnd ?? (frames == 0 && formEnd <= source.size ? (nil, 0, min(formEnd, source.size)) : nil) else {
+            throw AudioFileError(.invalidFile, "no SSND chunk, and COMM counts \(frames) sample frames", chunk: "SSND", offset: nil)
+        }
         let sampleSize = Int(Int16(bitPattern: try c.reader.u16be()))
         let rate = try c.reader.extended80()
         var compression: FourCharCode = "NONE"

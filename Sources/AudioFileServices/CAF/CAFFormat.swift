@@ -123,7 +123,7 @@ public struct CAFFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
             packetTableInfo = info
         } else {
             guard format.bytesPerPacket > 0, format.framesPerPacket > 0 else {
-                throw AudioFileError(.invalidFile, "variable-size '\(format.formatID)' data without a 'pakt' chunk", chunk: "pakt", offset: nil)
+                throw AudioFileError(.invalidFile, "variable-size \(format.formatID.messageName) data without a 'pakt' chunk", chunk: "pakt", offset: nil)
             }
             packetTableInfo = nil
             packets = .constant(bytesPerPacket: Int(format.bytesPerPacket), count: dataByteCount / Int64(format.bytesPerPacket))

@@ -145,13 +145,21 @@ public struct MP4Format: AudioFileFormat, DescribedFormat, StoresAudioData, Artw
             throw AudioFileError(.invalidFile, "sample table without 'stsd'", chunk: "stbl", offset: tree.box(stbl).offset)
         }
         let description = try MP4SampleDescription(tree: tree, stsd: stsd, mediaTimescale: mediaTimescale)
-        let dataFormat = description.format
+        var dataFormat = description.format
         magicCookie = description.cookie
         channelLayout = description.channelConfiguration.flatMap(AudioChannelLayoutTag.aac(channelConfiguration:)).map { AudioChannelLayout(tag: $0) }
 
         let truncation = try MP4Truncation.find(top: top, source: source)
-        let tables = try MP4SampleTables(
+        var tables = try MP4SampleTables(
             tree: tree, stbl: stbl, fileSize: source.size, framesPerPacket: description.format.framesPerPacket, truncation: truncation)
+        // MPEG audio's layer is in its frames, not its objectTypeIndication.
+        if let layered = MP4SampleDescription.mpegAudioLayer(of: dataFormat, firstPacket: tables.table.offsets.first, source: source) {
+            dataFormat = layered
+            if layered.framesPerPacket != description.format.framesPerPacket {
+                tables = try MP4SampleTables(
+                    tree: tree, stbl: stbl, fileSize: source.size, framesPerPacket: layered.framesPerPacket, truncation: truncation)
+            }
+        }
         repairs = tables.isCut ? truncation.map { [$0.repair] } ?? [] : []
         var table = tables.table
         var duration = tables.duration

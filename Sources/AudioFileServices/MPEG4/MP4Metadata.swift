@@ -38,6 +38,8 @@ struct MP4Metadata {
     static let covr: UInt32 = 0x636F_7672
 
     init(tree: MP4BoxTree, moov: Int) {
+        // A QuickTime movie's tags are text items right in `udta` where it has no `ilst`.
+        defer { if info.isEmpty { info = Self.quickTimeUserData(tree: tree, moov: moov) } }
         guard let ilst = tree.find(moov, ["udta", "meta", "ilst"]) else { return }
         for item in tree.nodes[ilst].children {
             let type = tree.box(item).type.rawValue

@@ -41,7 +41,7 @@ struct MP4SampleDescription {
         case "mp4a", "alac", ".mp3", "fLaC", "Opus":
             break
         default:
-            throw unsupported("'\(entry.type)' audio in an MPEG-4 file is not supported (AAC, ALAC, MP3, FLAC and Opus are)")
+            break  // a codec the package does not decode: described by its sample entry (MP4Undecoded.swift)
         }
         // SampleEntry: 6 reserved, data_reference_index; AudioSampleEntry: version, revision,
         // vendor, channelcount, samplesize, compression ID, packet size, samplerate (16.16).
@@ -109,6 +109,10 @@ struct MP4SampleDescription {
         case "Opus":
             (format, cookie) = try Self.opus(children, base: childBase, entry: entry, frames: Self.opusPacketFrames(tree, stsd, mediaTimescale))
             channelConfiguration = nil
+        case let type where type != "mp4a":
+            format = Self.undecoded(type, rate: rate, channels: channels, frames: Self.firstPacketFrames(tree, stsd, mediaTimescale, rate: rate))
+            cookie = nil
+            channelConfiguration = nil
         default:
             // mp4a: an esds box, directly or inside QuickTime's 'wave'.
             var esds = Self.findBox(children, base: childBase, type: "esds")
@@ -128,6 +132,14 @@ struct MP4SampleDescription {
                 guard let asc = config.decoderSpecificInfo, let parsed = AudioSpecificConfig.streamSummary(of: asc) else {
                     throw AudioFileError(.invalidFile, "AAC without a readable AudioSpecificConfig", chunk: "esds", offset: esds.offset)
                 }
+                if !Self.aacObjectTypes.contains(parsed.objectType) {
+                    // An MPEG-4 audio object that is not AAC (ALS, SLS, CELP, …): 'mp4a', not decoded.
+                    format = Self.undecoded("mp4a", rate: parsed.outputRate, channels: parsed.channels > 0 ? UInt32(parsed.channels) : channels,
+                                            frames: Self.firstPacketFrames(tree, stsd, mediaTimescale, rate: parsed.outputRate))
+                    cookie = descriptor
+                    channelConfiguration = nil
+                    break
+                }
                 let outChannels = parsed.channels > 0 ? UInt32(parsed.channels) : channels
                 guard outChannels > 0 else { throw unsupported("AAC with no channels") }
                 format = AudioStreamBasicDescription(
@@ -142,7 +154,10 @@ struct MP4SampleDescription {
                 cookie = nil
                 channelConfiguration = nil
             default:
-                throw unsupported(String(format16: config.objectTypeIndication))
+                // An MPEG-4 audio object the package does not decode (DTS, Vorbis, …): 'mp4a'.
+                format = Self.undecoded("mp4a", rate: rate, channels: channels, frames: Self.firstPacketFrames(tree, stsd, mediaTimescale, rate: rate))
+                cookie = descriptor
+                channelConfiguration = nil
             }
         }
         try PCMCheck.basics(rate: format.sampleRate, channels: Int(format.channelsPerFrame), chunk: entry.name, offset: entry.offset)
@@ -164,12 +179,5 @@ struct MP4SampleDescription {
             p += size
         }
         return nil
-    }
-}
-
-extension String {
-    fileprivate init(format16 oti: UInt8) {
-        let digits = Array("0123456789ABCDEF")
-        self = "objectTypeIndication 0x\(digits[Int(oti >> 4)])\(digits[Int(oti & 15)]) is not an audio format this reader knows"
     }
 }

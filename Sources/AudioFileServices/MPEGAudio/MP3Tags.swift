@@ -39,7 +39,15 @@ enum MP3Tags {
         var artwork: [ArtworkLocation] = []
         while let i = try reader.load(position, 10) {
             let w = reader.window
-            guard let tagSize = id3v2Size(Array(w[i..<(i + 10)])) else { break }
+            guard let tagSize = id3v2Size(Array(w[i..<(i + 10)])) else {
+                // Padding after a tag's declared end may come before another tag (ID3v2.4 §3.3):
+                // zeros, then "ID3", is one more tag, not audio.
+                if !artwork.isEmpty, let next = try afterZeros(&reader, from: position, size: size), next > position {
+                    position = next
+                    continue
+                }
+                break
+            }
             if tagSize <= size - position {
                 artwork.append(.id3v2(offset: position, size: tagSize))
                 if readTags, let tag = ID3v2.readForText(reader.source, offset: position, size: tagSize) {
@@ -51,6 +59,16 @@ enum MP3Tags {
         return (position, tags, artwork)
     }
 
+    /// Where the zero bytes from `from` end, when an ID3v2 tag header follows them within 64 KiB;
+    /// nil otherwise.
+    private static func afterZeros(_ reader: inout WindowReader, from: Int64, size: Int64) throws(AudioFileError) -> Int64? {
+        var p = from
+        let limit = min(size, from + 65536)
+        while p < limit, let i = try reader.load(p, 1), reader.window[i] == 0 { p += 1 }
+        guard p > from, let i = try reader.load(p, 10), id3v2Size(Array(reader.window[i..<(i + 10)])) != nil else { return nil }
+        return p
+    }
+
     /// The whole length of the ID3v2 tag whose 10-byte header is `h` (footer included), or nil.
     static func id3v2Size(_ h: [UInt8]) -> Int64? {
         guard h.count >= 10, h[0] == 0x49, h[1] == 0x44, h[2] == 0x33, h[3] != 0xFF, h[4] != 0xFF,
@@ -60,15 +78,35 @@ enum MP3Tags {
         return 10 + body + (h[5] & 0x10 != 0 ? 10 : 0)
     }
 
-    /// Tags at the end of the file: where the audio ends (before an ID3v1 `TAG` block and an
-    /// APEv2 tag, in either order) and their text under Apple's info keys.
+    /// Tags at the end of the file: where the audio ends (before an ID3v1 `TAG` block, an APEv2
+    /// tag, a Lyrics3 v2.00 block and an ID3v2.4 tag with a footer, in any order) and their text
+    /// under Apple's info keys (a Lyrics3 block's is not read).
     static func trailing(_ source: some AudioByteSource, start: Int64) throws(AudioFileError) -> (
         end: Int64, info: [(key: String, value: String)], artwork: [ArtworkLocation]
     ) {
         var end = source.size
         var info: [(key: String, value: String)] = []
         var artwork: [ArtworkLocation] = []
-        for _ in 0..<2 {
+        for _ in 0..<4 {
+            if let lyrics = try lyrics3v2Size(source, start: start, end: end) {
+                end -= lyrics
+                continue
+            }
+            if end - start >= 20 {
+                // ID3v2.4 §3.4: a footer ("3DI") lets a tag appended after the audio be found from the end.
+                var footer = try source.bytes(at: end - 10, count: 10, chunk: "ID3 ")
+                if footer[0] == 0x33, footer[1] == 0x44, footer[2] == 0x49 {
+                    footer[0] = 0x49
+                    footer[2] = 0x33
+                    if let size = id3v2Size(footer), size <= end - start {
+                        let offset = end - size
+                        artwork.append(.id3v2(offset: offset, size: size))
+                        if let tag = ID3v2.readForText(source, offset: offset, size: size) { info += ID3v2.summary([tag]).info }
+                        end = offset
+                        continue
+                    }
+                }
+            }
             if end - start >= 128 {
                 let v1 = try source.bytes(at: end - 128, count: 128, chunk: "TAG ")
                 if v1[0] == 0x54, v1[1] == 0x41, v1[2] == 0x47 {
@@ -97,6 +135,19 @@ enum MP3Tags {
             break
         }
         return (end, info, artwork)
+    }
+
+    /// The length of a Lyrics3 v2.00 block ending at `end`: `LYRICSBEGIN`, its fields, their
+    /// size in six digits and `LYRICS200`; nil where none ends there.
+    static func lyrics3v2Size(_ source: some AudioByteSource, start: Int64, end: Int64) throws(AudioFileError) -> Int64? {
+        guard end - start >= 15 + 11 else { return nil }
+        let tail = try source.bytes(at: end - 15, count: 15, chunk: "LYRICS200")
+        guard Array(tail[6...]) == Array("LYRICS200".utf8), tail[..<6].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let size = tail[..<6].reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }
+        guard size >= 11, size + 15 <= end - start,
+              try source.bytes(at: end - 15 - size, count: 11, chunk: "LYRICSBEGIN") == Array("LYRICSBEGIN".utf8)
+        else { return nil }
+        return size + 15
     }
 
     /// The fields of an ID3v1 (or v1.1) tag.

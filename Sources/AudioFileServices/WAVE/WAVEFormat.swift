@@ -5,8 +5,10 @@ public import AudioCore
 /// Reads PCM (8-bit unsigned to 32-bit), IEEE float 32/64, A-law, µ-law and
 /// `WAVE_FORMAT_EXTENSIBLE` (sub-format GUID, valid bits, channel mask as the channel layout).
 /// MPEG audio (tags 0x0050 and 0x0055) is split into its frames as in an MP3 file. Other format
-/// tags open and are reported by tag (ADPCM, GSM). A RIFF or data size of 0 or
-/// 0xFFFFFFFF means the data was streamed and runs to the end of the file.
+/// tags open and are reported by tag (ADPCM, GSM, AC-3), for their properties and tags; decoding
+/// them fails, naming the format. A RIFF or data size of 0 or 0xFFFFFFFF means the data was
+/// streamed and runs to the end of the file. A whole file without a `data` chunk opens with no
+/// audio; one whose RIFF size runs past its end was cut before its data and does not.
 public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, ArtworkLocated {
     /// WAVE, and RF64 and BW64 read only (Apple's `'WAVE'`, `'RF64'`, `'BW64'`).
     public static let descriptor = declaring(
@@ -130,10 +132,22 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
         guard var f = fmt, let fmtHeader else {
             throw AudioFileError(.invalidFile, "no 'fmt ' chunk", chunk: "fmt ", offset: nil)
         }
-        guard let data else { throw AudioFileError(.invalidFile, "no 'data' chunk", chunk: "data", offset: nil) }
+        // A whole file without a data chunk holds no audio but opens for its format and tags (the
+        // data lies, empty, at the end of the file); a file whose RIFF size says more than it
+        // holds was cut before its data.
+        let audioStart: Int64, audioSize: Int64
+        if let data {
+            (audioStart, audioSize) = (data.header.bodyOffset, data.size)
+        } else if let riffSize, 8 + riffSize <= source.size {
+            (audioStart, audioSize) = (min(8 + riffSize, source.size), 0)
+        } else if is64, ds64DataSize == 0 {
+            (audioStart, audioSize) = (source.size, 0)
+        } else {
+            throw AudioFileError(.invalidFile, "no 'data' chunk: the file ends before its audio data", chunk: "data", offset: nil)
+        }
         let parsed = try Self.parseFormat(&f, header: fmtHeader)
-        let mpeg = parsed.tag == Tag.mpeg || parsed.tag == Tag.mpegLayer3
-            ? try Self.mpegPackets(source, format: parsed.format, data: data.header.bodyOffset, count: data.size) : nil
+        let mpeg = (parsed.tag == Tag.mpeg || parsed.tag == Tag.mpegLayer3) && audioSize > 0
+            ? try Self.mpegPackets(source, format: parsed.format, data: audioStart, count: audioSize) : nil
         let dataFormat = mpeg?.format ?? parsed.format
         packetTableInfo = mpeg?.info
         formatTag = parsed.tag
@@ -148,11 +162,11 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
         if let mpeg {
             packets = .table(mpeg.table)
         } else if dataFormat.bytesPerPacket > 0 {
-            packets = .constant(bytesPerPacket: Int(dataFormat.bytesPerPacket), count: data.size / Int64(dataFormat.bytesPerPacket))
+            packets = .constant(bytesPerPacket: Int(dataFormat.bytesPerPacket), count: audioSize / Int64(dataFormat.bytesPerPacket))
         } else {
             packets = .constant(bytesPerPacket: 1, count: 0)  // MPEG data without a whole frame
         }
-        audioData = AudioData(format: dataFormat, offset: data.header.bodyOffset, byteCount: data.size, packets: packets)
+        audioData = AudioData(format: dataFormat, offset: audioStart, byteCount: audioSize, packets: packets)
     }
 
     private static func parseFormat(_ r: inout ByteReader, header: ChunkHeader) throws(AudioFileError) -> (
@@ -252,7 +266,7 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
                 tag, layout
             )
         default:
-            guard blockAlign > 0 else { throw unsupported("format tag 0x\(String(tag, radix: 16)) with block align 0") }
+            guard blockAlign > 0 else { throw unsupported("\(WAVEFormatTag.displayName(tag)) with block align 0") }
             var frames = samplesPerBlock ?? 0
             switch tag {
             case Tag.gsm610: frames = 320
