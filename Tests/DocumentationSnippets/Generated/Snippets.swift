@@ -11,6 +11,7 @@ let runnableSnippets: [RunnableSnippet] = [
     ("AudioCodecFLAC_2", [], false, snippet_AudioCodecFLAC_2),
     ("AudioCodecMPG123_1", ["1152 1152"], false, snippet_AudioCodecMPG123_1),
     ("AudioCodecOpus_1", ["2 ch, 48000 Hz, 'lpcm' (0x00000009) 32-bit little-endian float"], false, snippet_AudioCodecOpus_1),
+    ("AudioCodecVorbis_1", ["2 ch, 48000 Hz, 'vorb'…"], false, snippet_AudioCodecVorbis_1),
     ("AudioCodecs_2", ["64 4352 0"], false, snippet_AudioCodecs_2),
     ("AudioCodecs_3", ["160 160"], false, snippet_AudioCodecs_3),
     ("AudioConverterServices_1", ["4800"], false, snippet_AudioConverterServices_1),
