@@ -157,6 +157,21 @@ struct VorbisDecodeTests {
         }
     }
 
+    /// Read in pieces on several threads (each piece's decoder restarted after one packet of
+    /// pre-roll), a file gives exactly what one continuous read gives.
+    @Test func piecesOnThreadsAreExact() throws {
+        let (whole, channels) = try decodeVorbis("ffmpeg-stereo-48000.ogg")
+        let reader = try ExtAudioFile(path: Fixtures.vorbis.appendingPathComponent("ffmpeg-stereo-48000.ogg").path)
+        try reader.setClientDataFormat(.linearPCM(sampleRate: 48000, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true))
+        var pieces: [Float] = []
+        let frames = try reader.readAll(maximumThreads: 4, packetsPerPiece: 5) { buffer in
+            buffer.appendFloats(to: &pieces)
+            return true
+        }
+        #expect(Int(frames) * channels == whole.count)
+        #expect(pieces == whole)
+    }
+
     /// The decoder reports WAVE-order layouts and 4096 frames a packet; made without a cookie it
     /// conceals; a cookie of damaged headers is refused.
     @Test func configuration() throws {
