@@ -117,9 +117,12 @@ public struct VorbisHeaders: Hashable, Sendable {
             for k in 0..<bits { value |= bit(start + k) << k }
             return value
         }
-        // The framing bit: the last bit set.
-        var framing = setup.count * 8 - 1
-        while framing >= 56 && bit(framing) == 0 { framing -= 1 }
+        // The framing bit: the last bit set (past trailing zero bytes a byte at a time).
+        guard let lastByte = setup.lastIndex(where: { $0 != 0 }), lastByte >= 7 else {
+            throw FormatError("the Vorbis setup header has no framing bit")
+        }
+        var framing = lastByte * 8 + 7
+        while bit(framing) == 0 { framing -= 1 }
         var count = 0, found = 0
         var start = framing
         while count < 64 && start - 41 - 6 >= 56 {

@@ -141,6 +141,22 @@ struct VorbisHeadersTests {
         #expect(throws: VorbisHeaders.FormatError.self) { try VorbisHeaders(cookie: []) }
     }
 
+    /// A setup header without a framing bit, or whose modes are damaged, is refused quickly,
+    /// however long its run of zero bytes.
+    @Test func setupWithoutModes() throws {
+        let file = try AudioFile(path: Fixtures.vorbis.appendingPathComponent("ffmpeg-stereo-48000.ogg").path)
+        let headers = try VorbisHeaders(cookie: try #require(file.container.magicCookie))
+        let magic: [UInt8] = [5] + Array("vorbis".utf8)
+        for setup in [magic, magic + [UInt8](repeating: 0, count: 1 << 22), Array(headers.setup.dropLast(12)) + [UInt8](repeating: 0xFF, count: 12)] {
+            #expect(throws: VorbisHeaders.FormatError.self) {
+                try VorbisHeaders(identification: headers.identification, comment: headers.comment, setup: setup)
+            }
+        }
+        // Trailing zero bytes after the framing bit change nothing.
+        let padded = try VorbisHeaders(identification: headers.identification, comment: headers.comment, setup: headers.setup + [0, 0, 0])
+        #expect(padded.modeUsesLongBlock == headers.modeUsesLongBlock)
+    }
+
     /// Packet durations: a quarter of the block before and of the packet's own; the first a
     /// quarter of its own; a header packet or unknown mode gives none.
     @Test func durations() throws {
