@@ -21,7 +21,9 @@ import CVorbis
 ///   block before it: libvorbis gives nothing for it, and the decoder appends silence of the
 ///   packet's duration (`frames` where the container gives it, else a quarter of its block),
 ///   which the readers count as priming; so every packet decodes to the duration the packet
-///   table says, after a seek too.
+///   table says, after a seek too. Where `frames` is given the output always has that length:
+///   after a discontinuity (a looped stream's first packet decoded again after its last)
+///   libvorbis gives more, and the newest frames are kept (the first packet's are priming).
 /// - A packet libvorbis refuses appends silence of its duration and throws `badData`; the
 ///   packet after it then starts afresh (silence again), keeping the timing.
 public final class VorbisDecoder: AudioDecoder {
@@ -155,13 +157,21 @@ public final class VorbisDecoder: AudioDecoder {
             let length = frames ?? (blockSize > 0 ? blockSize / 4 : 0)
             return appendSilence(length, to: buffer)
         }
-        let n = min(available, maximumFramesPerPacket)
+        // A packet lasts what the container says where it says it: more frames than that come
+        // after a discontinuity (a looped stream's first packet again, after its last), whose
+        // newest frames are kept; fewer are made up with silence.
+        var n = min(available, maximumFramesPerPacket)
+        var skip = 0
+        if let frames, frames > 0, frames <= maximumFramesPerPacket, n > frames {
+            skip = n - frames
+            n = frames
+        }
         if n > 0, let pcm {
             let destination = buffer.freeSpace(0).baseAddress!.assumingMemoryBound(to: Float.self)
             for (out, source) in order.enumerated() {
                 guard let channel = pcm[source] else { continue }
                 var d = destination + out
-                for i in 0..<n {
+                for i in skip..<(skip + n) {
                     d.pointee = channel[i]
                     d += channels
                 }
@@ -169,6 +179,9 @@ public final class VorbisDecoder: AudioDecoder {
             buffer.frameLength += n
         }
         if available > 0 { _ = vorbis_synthesis_read(&state.pointee.dsp, Int32(available)) }
+        if let frames, frames > n, frames <= maximumFramesPerPacket {
+            return n + appendSilence(frames - n, to: buffer)
+        }
         return n
     }
 
