@@ -192,6 +192,8 @@ struct StreamOggVorbisTests {
             #expect(run.ready)
             #expect(run.dataFormat?.formatID == .vorbis && run.dataFormat?.sampleRate == file.dataFormat.sampleRate)
             #expect(run.magicCookie == file.container.magicCookie)
+            let longBlock = try VorbisHeaders(cookie: try #require(file.container.magicCookie)).info.longBlockSize
+            #expect(run.dataFormat?.framesPerPacket == UInt32(longBlock / 2))
             #expect(run.packetTableInfo?.primingFrames == Int32(table.frames[0]))
             #expect(run.packets == expected, "\(name) in pieces of \(size): \(run.packets.count) packets, the file \(expected.count)")
             #expect(run.frames == table.frames)

@@ -52,6 +52,9 @@ protocol OggCodecMapping: Sendable {
     var magicCookie: [UInt8]? { get }
     /// The channel layout the header implies.
     var channelLayout: AudioChannelLayout? { get }
+    /// Frames per packet a stream's data format gives before its packets are known: the
+    /// longest packet the headers allow (Vorbis), else ``typicalFramesPerPacket``.
+    var streamFramesPerPacket: UInt32 { get }
     /// Frames decoded at the start and dropped that granule positions count (Opus's pre-skip).
     var primingFrames: Int { get }
     /// Frames the packet table counts at the start that granule positions do not (Vorbis's
@@ -77,6 +80,7 @@ extension OggCodecMapping {
     static var trimsStartByGranule: Bool { false }
     static var primingNeedsFirstPacket: Bool { false }
     var uncountedFrames: Int { 0 }
+    var streamFramesPerPacket: UInt32 { Self.typicalFramesPerPacket }
     mutating func takeHeader(_ packet: [UInt8], index: Int) throws(OggMappingError) {}
     mutating func restart() {}
 
@@ -191,6 +195,8 @@ struct VorbisInOgg: OggCodecMapping {
     var magicCookie: [UInt8]? { headers?.cookie }
     var channelLayout: AudioChannelLayout? { info.channelLayout }
     var primingFrames: Int { 0 }
+    /// Half the long block: the most a packet completes.
+    var streamFramesPerPacket: UInt32 { UInt32(info.longBlockSize / 2) }
 
     mutating func frames(inPacketStartingWith head: UnsafeRawBufferPointer) -> Int? {
         guard let first = head.first, durations != nil else { return nil }

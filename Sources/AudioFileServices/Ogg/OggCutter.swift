@@ -162,7 +162,7 @@ final class OggCutter: StreamCutter {
         guard let mapping, let stream = sink.stream else { return }
         var facts = StreamProperties()
         facts.fileType = OggFormat.fileType
-        facts.dataFormat = mapping.dataFormat(framesPerPacket: type(of: mapping).typicalFramesPerPacket)
+        facts.dataFormat = mapping.dataFormat(framesPerPacket: mapping.streamFramesPerPacket)
         facts.magicCookie = mapping.magicCookie
         facts.channelLayout = mapping.channelLayout
         facts.dataOffset = dataOffset
