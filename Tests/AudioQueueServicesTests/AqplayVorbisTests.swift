@@ -37,6 +37,27 @@ struct AqplayVorbisTests {
         }
     }
 
+    /// `aqplay --offline OUT - < FILE`: Audio File Stream Services cut the Ogg pages; the render
+    /// begins with every frame the file renders, bit for bit (a stream reports no valid frame
+    /// count, so its end is not trimmed: at most one packet's frames follow).
+    @Test(arguments: ["ffmpeg-stereo-48000.ogg", "oggenc-51-48000.ogg"])
+    func standardInputStartsAsTheFile(_ name: String) throws {
+        let file = Fixtures.vorbis.appendingPathComponent(name).path
+        let asFile = AqplayTests.output("vorbis-file-\(name)"), asStream = AqplayTests.output("vorbis-stdin-\(name)")
+        defer {
+            try? FileManager.default.removeItem(atPath: asFile)
+            try? FileManager.default.removeItem(atPath: asStream)
+        }
+        #expect(try runProcess(aqplay, ["--offline", asFile, file]).status == 0)
+        let result = try AqplayStreamTests.aqplayWithInput(["--offline", asStream, "-"], stdinPath: file)
+        #expect(result.status == 0, "\(result.err)")
+        let (fromFile, format) = try AqplayTests.floats(asFile)
+        let (fromStream, _) = try AqplayTests.floats(asStream)
+        let channels = Int(format.channelsPerFrame)
+        #expect(fromStream.count >= fromFile.count && fromStream.count <= fromFile.count + 4096 * channels)
+        #expect(Array(fromStream.prefix(fromFile.count)) == fromFile)
+    }
+
     /// Float samples as libvorbisfile's `ov_read` makes 16-bit ones: × 32768 in single
     /// precision, rounded to nearest (even), clipped.
     static func s16(_ samples: [Float]) -> [UInt8] {
