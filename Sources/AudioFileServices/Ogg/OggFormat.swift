@@ -6,11 +6,11 @@ public import AudioCore
 ///
 /// Opening walks every page once, checking its CRC, and keeps only the pages of the first
 /// logical stream whose first packet is an identification header of a mapped codec (`OpusHead`,
-/// Vorbis's identification header;
-/// other streams of a multiplexed file — video, another codec — are skipped). The packet table
-/// lists one packet per codec packet, with its duration from the packet (an Opus packet's TOC
-/// byte, RFC 6716 §3.1), so no decoder is needed to open a file; a packet continued on the
-/// following pages is read from its pieces (``PacketTable/pieces``).
+/// Vorbis's identification header; other streams of a multiplexed file — video, another codec —
+/// are skipped). The packet table lists one packet per codec packet, with its duration from the
+/// packet (an Opus packet's TOC byte, RFC 6716 §3.1; a Vorbis packet's mode), so no decoder is
+/// needed to open a file; a packet continued on the following pages is read from its pieces
+/// (``PacketTable/pieces``).
 ///
 /// For Vorbis: `'vorb'` data at the stream's rate, the magic cookie its three header packets
 /// (`VorbisHeaders`, with an empty comment header), each packet's duration from its mode and
@@ -60,8 +60,8 @@ public struct OggFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
     public var head: OpusHead? { (mapping as? OpusInOgg)?.head }
     /// A Vorbis stream's headers; nil for another codec.
     public var vorbisHeaders: VorbisHeaders? { (mapping as? VorbisInOgg)?.headers }
-    /// The comment header after its magic (`'OpusTags'`, `\u{3}vorbis`): a Vorbis comment body (vendor string,
-    /// comments); nil when the packet is over 16 MiB.
+    /// The comment header after its magic (`'OpusTags'`, `\u{3}vorbis`): a Vorbis comment body
+    /// (vendor string, comments); nil when the packet is over 16 MiB.
     public let vorbisComment: [UInt8]?
     /// The stream's serial number.
     public let serialNumber: UInt32
