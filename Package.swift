@@ -72,7 +72,7 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .target(name: "AudioCodecOpus", dependencies: ["AudioCore", "AudioCodecs", "COpus"], swiftSettings: strict),
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbis", providers: [.apt(["libvorbis-dev"])]),
-        .target(name: "AudioCodecVorbis", dependencies: ["AudioCore", "AudioCodecs", "CVorbis"], swiftSettings: strict),
+        .target(name: "AudioCodecVorbis", dependencies: ["AudioCore", "AudioCodecs", "CVorbis", "Locking"], swiftSettings: strict),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         // AudioConverter: decoder or encoder, PCM conversion, channel map and sample-rate
         // conversion (libsoxr) in one pull-model converter.

@@ -43,13 +43,14 @@ public final class VorbisDecoder: AudioDecoder {
     private var fresh = true
     private var packetNumber: Int64 = 3
 
-    /// libvorbis's decoder state, in memory that does not move.
+    /// libvorbis's decoder state, in memory that does not move; the headers it reads are the
+    /// shared ``VorbisSetup``.
     private struct State {
-        var info = vorbis_info()
-        var comment = vorbis_comment()
         var dsp = vorbis_dsp_state()
         var block = vorbis_block()
     }
+    /// The headers as libvorbis read them (kept alive as long as the state points into them).
+    private let setup: VorbisSetup?
 
     /// Makes a decoder for `'vorb'` packets. Throws `formatNotSupported` for another format or a
     /// description of no channels without a cookie; `badData` for a cookie that is not three
@@ -65,6 +66,7 @@ public final class VorbisDecoder: AudioDecoder {
             }
             headers = nil
             state = nil
+            setup = nil
             self.channels = channels
             order = VorbisIdentification.coreAudioOrder(channels: channels)
             outputFormat = .linearPCM(sampleRate: input.sampleRate, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true)
@@ -76,28 +78,16 @@ public final class VorbisDecoder: AudioDecoder {
         } catch {
             throw AudioCodecError(.badData, "Vorbis magic cookie: \(error.reason)")
         }
+        let setup = try VorbisSetup.shared(for: headers)
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
         state.initialize(to: State())
-        vorbis_info_init(&state.pointee.info)
-        vorbis_comment_init(&state.pointee.comment)
-        var failure: String?
-        for (i, packet) in [headers.identification, headers.comment, headers.setup].enumerated() where failure == nil {
-            let rc = Self.withPacket(packet, number: Int64(i), first: i == 0) { op in
-                vorbis_synthesis_headerin(&state.pointee.info, &state.pointee.comment, op)
-            }
-            if rc != 0 { failure = "libvorbis refuses header \(i + 1): \(Self.message(rc))" }
-        }
-        if failure == nil, vorbis_synthesis_init(&state.pointee.dsp, &state.pointee.info) != 0 {
-            failure = "libvorbis cannot start decoding the stream"
-        } else if failure == nil {
-            vorbis_block_init(&state.pointee.dsp, &state.pointee.block)
-        }
-        if let failure {
-            vorbis_comment_clear(&state.pointee.comment)
-            vorbis_info_clear(&state.pointee.info)
+        guard vorbis_synthesis_init(&state.pointee.dsp, setup.info) == 0 else {
+            vorbis_dsp_clear(&state.pointee.dsp)
             state.deallocate()
-            throw AudioCodecError(.badData, failure)
+            throw AudioCodecError(.badData, "libvorbis cannot start decoding the stream")
         }
+        vorbis_block_init(&state.pointee.dsp, &state.pointee.block)
+        self.setup = setup
         self.headers = headers
         self.state = state
         channels = headers.info.channelCount
@@ -109,8 +99,6 @@ public final class VorbisDecoder: AudioDecoder {
         guard let state else { return }
         vorbis_block_clear(&state.pointee.block)
         vorbis_dsp_clear(&state.pointee.dsp)
-        vorbis_comment_clear(&state.pointee.comment)
-        vorbis_info_clear(&state.pointee.info)
         state.deallocate()
     }
 
@@ -141,7 +129,7 @@ public final class VorbisDecoder: AudioDecoder {
             return rc == 0 ? vorbis_synthesis_blockin(&state.pointee.dsp, &state.pointee.block) : rc
         }
         guard rc == 0 else {
-            let blockSize = Self.withPacket(packet, number: number, first: false) { vorbis_packet_blocksize(&state.pointee.info, $0) }
+            let blockSize = Self.withPacket(packet, number: number, first: false) { vorbis_packet_blocksize(self.setup?.info, $0) }
             let length = frames ?? (blockSize > 0 ? blockSize / 4 : 0)
             appendSilence(length, to: buffer)
             restart()
@@ -153,7 +141,7 @@ public final class VorbisDecoder: AudioDecoder {
             // The first block completes nothing: silence for its duration.
             fresh = false
             if available > 0 { _ = vorbis_synthesis_read(&state.pointee.dsp, Int32(available)) }
-            let blockSize = Self.withPacket(packet, number: number, first: false) { vorbis_packet_blocksize(&state.pointee.info, $0) }
+            let blockSize = Self.withPacket(packet, number: number, first: false) { vorbis_packet_blocksize(self.setup?.info, $0) }
             let length = frames ?? (blockSize > 0 ? blockSize / 4 : 0)
             return appendSilence(length, to: buffer)
         }
@@ -204,7 +192,7 @@ public final class VorbisDecoder: AudioDecoder {
     }
 
     /// Calls `body` with `bytes` as libvorbis's packet structure.
-    private static func withPacket<R>(
+    static func withPacket<R>(
         _ bytes: some ContiguousBytesLike, number: Int64, first: Bool, _ body: (UnsafeMutablePointer<ogg_packet>) -> R
     ) -> R {
         bytes.withRawBytes { raw in
@@ -224,7 +212,7 @@ public final class VorbisDecoder: AudioDecoder {
         AudioDecoders.register(VorbisDecoder.self, for: [.vorbis])
     }
 
-    private static func message(_ code: Int32) -> String {
+    static func message(_ code: Int32) -> String {
         switch code {
         case OV_ENOTVORBIS: "not Vorbis data"
         case OV_EBADHEADER: "a malformed header"
