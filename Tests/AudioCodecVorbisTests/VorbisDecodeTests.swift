@@ -38,7 +38,7 @@ struct VorbisReference {
     }
 }
 
-/// ffmpeg's float decode (its own Vorbis decoder) of the first 2048 frames of a fixture.
+/// ffmpeg's float decode (its own Vorbis decoder) of the first 1024 frames of a fixture.
 func ffmpegStart(_ name: String) throws -> [Float] {
     let url = Fixtures.vorbis.appendingPathComponent(name + ".f32")
     guard let data = FileManager.default.contents(atPath: url.path) else { throw MissingFixture("vorbis/\(name).f32") }
@@ -116,7 +116,7 @@ struct VorbisDecodeTests {
     }
 
     /// ffmpeg's own Vorbis decoder (a second implementation) agrees with libvorbis's samples to
-    /// 100 dB or better over the first 2048 frames, in the same channel order. (Its lengths
+    /// 100 dB or better over the first 1024 frames, in the same channel order. (Its lengths
     /// differ by up to a short block at the end of a stream: it trims by its own rule.)
     @Test(arguments: files.filter { $0 != "spec-start-trim.ogg" }) func nearFFmpeg(_ name: String) throws {
         let (samples, _) = try decodeVorbis(name)
