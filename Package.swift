@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "AudioCodecAVCodec", targets: ["AudioCodecAVCodec"]),
         .library(name: "AudioCodecFLAC", targets: ["AudioCodecFLAC"]),
         .library(name: "AudioCodecOpus", targets: ["AudioCodecOpus"]),
+        .library(name: "AudioCodecVorbis", targets: ["AudioCodecVorbis"]),
         .library(name: "AudioConverterServices", targets: ["AudioConverterServices"]),
         .library(name: "ExtendedAudioFileServices", targets: ["ExtendedAudioFileServices"]),
         .library(name: "AudioDevices", targets: ["AudioDevices"]),
@@ -70,6 +71,8 @@ let package = Package(
         // Opus decoding (libopus, with its multistream API for channel mapping family 1).
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .target(name: "AudioCodecOpus", dependencies: ["AudioCore", "AudioCodecs", "COpus"], swiftSettings: strict),
+        .systemLibrary(name: "CVorbis", pkgConfig: "vorbis", providers: [.apt(["libvorbis-dev"])]),
+        .target(name: "AudioCodecVorbis", dependencies: ["AudioCore", "AudioCodecs", "CVorbis", "Locking"], swiftSettings: strict),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         // AudioConverter: decoder or encoder, PCM conversion, channel map and sample-rate
         // conversion (libsoxr) in one pull-model converter.
@@ -118,7 +121,7 @@ let package = Package(
         // The codecs of the package's own modules, registered in one call (no devices, no queues).
         .target(
             name: "AudioCodecKit",
-            dependencies: ["AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec", "AudioCodecFLAC", "AudioCodecOpus"],
+            dependencies: ["AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec", "AudioCodecFLAC", "AudioCodecOpus", "AudioCodecVorbis"],
             swiftSettings: strict
         ),
         .target(
@@ -200,6 +203,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "AudioCodecVorbisTests",
+            dependencies: ["AudioCodecVorbis", "CVorbis", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport", "DecodeTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "AudioConverterServicesTests",
             dependencies: ["AudioConverterServices", "AudioCodecs", "ProcessSupport"],
             swiftSettings: strict
@@ -276,7 +284,7 @@ let package = Package(
             name: "docsnippets",
             dependencies: [
                 "AudioCore", "AudioFileServices", "AudioCodecs", "AudioCodecFAAD", "AudioCodecMPG123", "AudioCodecAVCodec",
-                "AudioCodecFLAC", "AudioCodecOpus", "AudioConverterServices", "ExtendedAudioFileServices", "AudioDevices",
+                "AudioCodecFLAC", "AudioCodecOpus", "AudioCodecVorbis", "AudioConverterServices", "ExtendedAudioFileServices", "AudioDevices",
                 "AudioDeviceFile", "AudioDeviceALSA", "AudioDevicePulse", "AudioTimePitch", "AudioQueueServices",
                 "AudioUnitServices", "AudioQueueKit", "AudioToolbox",
             ],

@@ -4,6 +4,7 @@ import AudioCodecMPG123
 import AudioCodecAVCodec
 import AudioCodecFLAC
 import AudioCodecOpus
+import AudioCodecVorbis
 
 /// The codecs this package builds, registered in one call, without audio devices or queues:
 /// what a program that converts or reads files needs (`afconvert` is one).
@@ -14,14 +15,15 @@ import AudioCodecOpus
 /// need no registration.
 public enum AudioCodecKit {
     /// Registers AAC decoding through faad2, MPEG audio (Layers I–III) through libmpg123, FLAC
-    /// decoding and encoding through libFLAC, Opus decoding and encoding through libopus and AAC-LC encoding
-    /// through libavcodec (opened when the first AAC encoder is made). Calling again changes
-    /// nothing.
+    /// decoding and encoding through libFLAC, Opus decoding and encoding through libopus, Vorbis
+    /// decoding through libvorbis and AAC-LC encoding through libavcodec (opened when the first
+    /// AAC encoder is made). Calling again changes nothing.
     public static func registerAll() {
         AACDecoder.register()
         MP3Decoder.register()
         FLACDecoder.register()
         OpusDecoder.register()
+        VorbisDecoder.register()
         AACEncoder.register()
         FLACEncoder.register()
         OpusEncoder.register()

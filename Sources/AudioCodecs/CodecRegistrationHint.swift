@@ -1,7 +1,7 @@
 package import AudioCore
 
 /// What to say when a format has no codec registered: for the formats whose codecs live in
-/// their own modules (faad2, libmpg123, libFLAC, libopus, libavcodec), that the format is known
+/// their own modules (faad2, libmpg123, libFLAC, libopus, libvorbis, libavcodec), that the format is known
 /// and how to register its codec — `AudioCodecKit.registerAll()` (which
 /// `AudioQueueKit.registerAll()` calls) or the one module's `register()` — as nothing registers
 /// them by itself. The tables list what `AudioCodecKit.registerAll()` registers
@@ -14,6 +14,7 @@ enum CodecRegistrationHint {
         .mpegLayer1: ("AudioCodecMPG123", "MP3Decoder"), .mpegLayer2: ("AudioCodecMPG123", "MP3Decoder"),
         .mpegLayer3: ("AudioCodecMPG123", "MP3Decoder"),
         .flac: ("AudioCodecFLAC", "FLACDecoder"), .opus: ("AudioCodecOpus", "OpusDecoder"),
+        .vorbis: ("AudioCodecVorbis", "VorbisDecoder"),
     ]
 
     /// The encoders `AudioCodecKit.registerAll()` registers.

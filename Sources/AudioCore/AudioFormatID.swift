@@ -57,6 +57,9 @@ public struct AudioFormatID: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let flac = AudioFormatID("flac")
     /// Opus (`'opus'`).
     public static let opus = AudioFormatID("opus")
+    /// Vorbis (`'vorb'`: the ID Apple's AudioToolbox decodes Vorbis under; it declares no
+    /// constant for it).
+    public static let vorbis = AudioFormatID("vorb")
     /// Microsoft/DVI IMA ADPCM in WAVE (`0x6D730011`).
     public static let dviIntelIMA = AudioFormatID(rawValue: 0x6D73_0011)
     /// Microsoft GSM 6.10 in WAVE (`0x6D730031`).

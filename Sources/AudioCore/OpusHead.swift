@@ -149,14 +149,7 @@ public struct OpusHead: Hashable, Sendable {
     /// Vorbis order it takes (RFC 7845 §5.1.1.2); identity for families 0 and 255.
     public var vorbisToCoreAudioOrder: [Int] {
         guard mappingFamily == 1 else { return Array(0..<channelCount) }
-        switch channelCount {
-        case 3: return [0, 2, 1]  // L C R → L R C
-        case 5: return [0, 2, 1, 3, 4]  // L C R Ls Rs → L R C Ls Rs
-        case 6: return [0, 2, 1, 5, 3, 4]  // L C R Ls Rs LFE → L R C LFE Ls Rs
-        case 7: return [0, 2, 1, 6, 5, 3, 4]  // L C R Ls Rs Cs LFE → L R C LFE Cs Ls Rs
-        case 8: return [0, 2, 1, 7, 5, 6, 3, 4]  // L C R Ls Rs Rls Rrs LFE → L R C LFE Rls Rrs Ls Rs
-        default: return Array(0..<channelCount)
-        }
+        return VorbisIdentification.coreAudioOrder(channels: channelCount)
     }
 
     /// The layout of the decoded channels (in ``vorbisToCoreAudioOrder``): mono or stereo for one

@@ -25,8 +25,8 @@ struct RegistrationTests {
         for id in AudioDecoders.formatIDs where !Self.builtInDecoders.contains(id) {
             #expect(CodecRegistrationHint.decoders[id] != nil, "'\(id)' is registered but its missing-decoder reason names no module")
         }
-        // The formats the package's codec modules decode (AAC, HE-AAC v1 and v2, MPEG Layers I–III, FLAC, Opus).
-        let expected: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2, .mpegLayer1, .mpegLayer2, .mpegLayer3, .flac, .opus]
+        // The formats the package's codec modules decode (AAC, HE-AAC v1 and v2, MPEG Layers I–III, FLAC, Opus, Vorbis).
+        let expected: Set<AudioFormatID> = [.mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2, .mpegLayer1, .mpegLayer2, .mpegLayer3, .flac, .opus, .vorbis]
         #expect(expected.isSubset(of: Set(AudioDecoders.formatIDs)))
     }
 }

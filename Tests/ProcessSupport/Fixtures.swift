@@ -40,6 +40,8 @@ public enum Fixtures {
     public static let metadataOnly = root.appendingPathComponent("metadata-only")
     /// Opus files and ffmpeg's libopus decodes (Scripts/fixtures/make_opus_fixtures.sh).
     public static let opus = root.appendingPathComponent("opus")
+    /// Ogg Vorbis files and their oggdec and ffmpeg decodes (Scripts/fixtures/make_vorbis_fixtures.sh).
+    public static let vorbis = root.appendingPathComponent("vorbis")
 
     /// The entries of every malformed-file manifest: `malformed/manifest.json` (Scripts/fixtures/
     /// make_malformed.py) and the `malformed/manifest-FORMAT.json` files other fixture scripts write

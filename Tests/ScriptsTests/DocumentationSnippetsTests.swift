@@ -20,6 +20,7 @@ struct DocumentationSnippetsTests {
         "song.mp3": "Tests/Fixtures/tags/ape.mp3",
         "song.flac": "Tests/Fixtures/flac/flac-2ch-44100-s16.flac",
         "voice.opus": "Tests/Fixtures/opus/opusenc-stereo-44100.opus",
+        "music.ogg": "Tests/Fixtures/vorbis/ffmpeg-stereo-48000.ogg",
     ]
 
     @Test func theCompiledSnippetsAreTheDocumentsBlocks() throws {

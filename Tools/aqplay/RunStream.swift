@@ -195,7 +195,7 @@ func fileType(contentType: String?, path: String) -> AudioFileType? {
     case "audio/aiff", "audio/x-aiff": return .aiff
     case "audio/mp4", "audio/x-m4a": return .m4a
     case "audio/flac", "audio/x-flac": return .flac
-    case "audio/ogg", "audio/opus", "application/ogg": return .ogg
+    case "audio/ogg", "audio/opus", "audio/vorbis", "application/ogg": return .ogg
     default: break
     }
     var file = path

@@ -4,11 +4,12 @@ import AudioCodecs
 import AudioCodecFAAD
 import AudioCodecFLAC
 import AudioCodecOpus
+import AudioCodecVorbis
 import ExtendedAudioFileServices
 
 /// One fuzz input: every container parser and the tag parsers (Vorbis comment, FLAC picture)
 /// on the raw bytes, then detection through AudioFile (its info, pictures and chapters too),
-/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2, FLAC over libFLAC, Opus over libopus) to Float32;
+/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2, FLAC over libFLAC, Opus over libopus, Vorbis over libvorbis) to Float32;
 /// then AudioFileStream in several chunkings, cross-checked against AudioFile (StreamFuzz.swift);
 /// then the tag writers over tags made from the input (TagWritingFuzz.swift).
 /// Any outcome but a typed error or success is a finding
@@ -34,6 +35,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = VorbisComment(parsing: bytes)?.appleInfo
     _ = VorbisComment(parsing: bytes)?.pictures
     _ = AudioFilePicture(flacPictureBlock: bytes)
+    fuzzVorbisHeaders(bytes)
     fuzzStream(bytes)
     fuzzTagWriting(bytes, found: found)
     return 0
@@ -62,7 +64,27 @@ private let registerDecoders: Void = {
     AACDecoder.register()
     FLACDecoder.register()
     OpusDecoder.register()
+    VorbisDecoder.register()
 }()
+
+/// The bytes as Vorbis headers: a magic cookie (both forms), and a setup header's modes; a
+/// cookie that parses makes a decoder (libvorbis reads the headers) that decodes the bytes as
+/// a packet.
+private func fuzzVorbisHeaders(_ bytes: [UInt8]) {
+    _ = try? VorbisIdentification(packet: bytes)
+    guard let headers = try? VorbisHeaders(cookie: bytes) else { return }
+    var durations = VorbisPacketDurations(headers)
+    for byte in bytes.prefix(16) { _ = durations.frames(first: byte) }
+    let format = AudioStreamBasicDescription(
+        sampleRate: Double(headers.info.sampleRate), formatID: .vorbis, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 0,
+        bytesPerFrame: 0, channelsPerFrame: UInt32(headers.info.channelCount), bitsPerChannel: 0)
+    guard let decoder = try? VorbisDecoder(input: format, magicCookie: bytes),
+          let buffer = PCMBuffer(format: decoder.outputFormat, frameCapacity: 4096) else { return }
+    for _ in 0..<2 {
+        buffer.frameLength = 0
+        _ = try? bytes.withUnsafeBytes { try decoder.decode(packet: $0, frames: nil, into: buffer) }
+    }
+}
 
 /// Decodes up to 8192 frames and seeks once, as afconvert and a player would.
 private func decode(_ file: AudioFile) {

@@ -5,9 +5,11 @@ import AudioCore
 /// header of a mapped codec (``OggCodecMapping``: an `OpusHead`) is read, pages of other serial
 /// numbers are skipped, packets continued across pages are gathered.
 ///
-/// The properties are announced once the comment header has passed: for Opus `'opus'` at
+/// The properties are announced once the header packets have passed: for Opus `'opus'` at
 /// 48 kHz, the `OpusHead` packet as magic cookie, the pre-skip as priming frames (the valid
-/// frames are not known until the last page; a stream reports none). A page whose CRC fails after the headers
+/// frames are not known until the last page; a stream reports none). For Vorbis they wait for
+/// the first audio packet, whose quarter block is the priming: `'vorb'` at the stream's rate,
+/// the three headers as magic cookie. A page whose CRC fails after the headers
 /// is skipped (its packets are lost, as a radio stream's would be) and the cutter finds the next
 /// capture pattern; before the identification header it fails the stream. Bytes that are not a
 /// page end the stream, as they end the file reader's walk. A packet that gives no duration (an
@@ -17,7 +19,14 @@ final class OggCutter: StreamCutter {
     private var serial: UInt32?
     /// The stream's codec, once its identification header is parsed.
     private var mapping: (any OggCodecMapping)?
+    /// True once every header packet has passed.
     private var tagsDone = false
+    /// The header packet being gathered (1: the comment header).
+    private var headerIndex = 1
+    /// True once the properties have been reported.
+    private var announced = false
+    /// Where the audio packets start: the end of the page the last header ends on.
+    private var dataOffset: Int64?
     /// The packet in progress (it may continue on the next page).
     private var packet: [UInt8] = []
     /// True while ``packet`` holds the start of a packet whose rest is to come.
@@ -95,20 +104,26 @@ final class OggCutter: StreamCutter {
             }
             guard endsPacket else { return }
             if !tagsDone {
-                tagsDone = true
-                guard codec.isCommentHeader(packet) else {
-                    failure = AudioFileStreamError(
-                        .invalidFile, "the packet after \(codec.identificationName) is not \(codec.commentName)", offset: offset)
-                    return
-                }
                 do throws(AudioFileStreamError) {
-                    try announce(dataOffset: offset + Int64(page.pageLength), sink: sink)
+                    try takeHeader(codec, at: offset)
+                    if tagsDone { dataOffset = offset + Int64(page.pageLength) }
+                    if tagsDone && !codec.primingNeedsFirstPacket {
+                        try announce(sink: sink)
+                    }
                 } catch {
                     failure = error
                 }
                 return
             }
             if !packet.isEmpty, let frames = packet.withUnsafeBytes({ mapping?.frames(inPacketStartingWith: $0) }) ?? nil {
+                if !announced {
+                    do throws(AudioFileStreamError) {
+                        try announce(sink: sink)
+                    } catch {
+                        failure = error
+                        return
+                    }
+                }
                 packet.withUnsafeBytes { sink.append($0, frames: UInt32(frames)) }
                 delivered += 1
             }
@@ -120,17 +135,39 @@ final class OggCutter: StreamCutter {
         }
     }
 
-    /// Reports the stream's properties, once, before its first packet.
-    private func announce(dataOffset: Int64, sink: PacketSink) throws(AudioFileStreamError) {
+    /// Takes the header packet just gathered: the comment header, or one after it (the mapping's).
+    private func takeHeader(_ codec: any OggCodecMapping.Type, at offset: Int64) throws(AudioFileStreamError) {
+        defer {
+            headerIndex += 1
+            if headerIndex >= codec.headerPacketCount { tagsDone = true }
+        }
+        if headerIndex == 1 {
+            guard codec.isCommentHeader(packet) else {
+                throw AudioFileStreamError(
+                    .invalidFile, "the packet after \(codec.identificationName) is not \(codec.commentName)", offset: offset)
+            }
+            return
+        }
+        do {
+            try mapping?.takeHeader(packet, index: headerIndex)
+        } catch {
+            throw AudioFileStreamError(.unsupportedDataFormat, error.reason, offset: offset)
+        }
+    }
+
+    /// Reports the stream's properties, once, before its first packet: after the headers, or
+    /// where the priming needs it (Vorbis), with the first audio packet.
+    private func announce(sink: PacketSink) throws(AudioFileStreamError) {
+        announced = true
         guard let mapping, let stream = sink.stream else { return }
         var facts = StreamProperties()
         facts.fileType = OggFormat.fileType
-        facts.dataFormat = mapping.dataFormat(framesPerPacket: type(of: mapping).typicalFramesPerPacket)
+        facts.dataFormat = mapping.dataFormat(framesPerPacket: mapping.streamFramesPerPacket)
         facts.magicCookie = mapping.magicCookie
         facts.channelLayout = mapping.channelLayout
         facts.dataOffset = dataOffset
         facts.packetTableInfo = AudioFilePacketTableInfo(
-            numberValidFrames: 0, primingFrames: Int32(clamping: mapping.primingFrames), remainderFrames: 0)
+            numberValidFrames: 0, primingFrames: Int32(clamping: mapping.primingFrames + mapping.uncountedFrames), remainderFrames: 0)
         facts.ready = true
         try stream.announce(facts)
     }
@@ -142,6 +179,7 @@ final class OggCutter: StreamCutter {
 
     func restart(at offset: Int64, packet: Int64?) {
         dropPacket()
+        mapping?.restart()
         resyncing = true
         ended = false
     }

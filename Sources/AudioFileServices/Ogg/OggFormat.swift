@@ -1,16 +1,24 @@
 public import AudioCore
 
 /// Ogg files (RFC 3533) of a codec the reader maps: Opus (RFC 7845), the `.opus` files
-/// opusenc, ffmpeg and browsers write.
+/// opusenc, ffmpeg and browsers write, and Vorbis (Vorbis I specification, appendix A), the
+/// `.ogg` files of oggenc and ffmpeg.
 ///
 /// Opening walks every page once, checking its CRC, and keeps only the pages of the first
-/// logical stream whose first packet is an identification header of a mapped codec (`OpusHead`;
-/// other streams of a multiplexed file — video, another codec — are skipped). The packet table
-/// lists one packet per codec packet, with its duration from the packet (an Opus packet's TOC
-/// byte, RFC 6716 §3.1), so no decoder is needed to open a file; a packet continued on the
-/// following pages is read from its pieces (``PacketTable/pieces``).
+/// logical stream whose first packet is an identification header of a mapped codec (`OpusHead`,
+/// Vorbis's identification header; other streams of a multiplexed file — video, another codec —
+/// are skipped). The packet table lists one packet per codec packet, with its duration from the
+/// packet (an Opus packet's TOC byte, RFC 6716 §3.1; a Vorbis packet's mode), so no decoder is
+/// needed to open a file; a packet continued on the following pages is read from its pieces
+/// (``PacketTable/pieces``).
 ///
-/// What follows is said of Opus, the codec mapped so far:
+/// For Vorbis: `'vorb'` data at the stream's rate, the magic cookie its three header packets
+/// (`VorbisHeaders`, with an empty comment header), each packet's duration from its mode and
+/// the one before (`VorbisPacketDurations`); the first packet's quarter block is priming, and so
+/// are the frames a first page's smaller granule position trims from the start; the last
+/// granule position trims the end. Its comments and pictures are the info dictionary and artwork.
+///
+/// What follows is said of Opus:
 ///
 /// - Magic cookie: the `OpusHead` packet (``head``); `'opus'` data at 48 kHz, the stream's
 ///   channel count, `mFramesPerPacket` the longest packet's duration (each packet's own is in
@@ -31,7 +39,9 @@ public import AudioCore
 public struct OggFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
     /// Ogg, under the capture pattern's code `'OggS'` (not a Mac type); written with Opus.
     public static let descriptor = declaring(
-        AudioFileTypeDescriptor(.ogg, name: "Ogg Opus", extensions: ["opus", "ogg", "oga"], utis: ["org.xiph.opus"], mimeTypes: ["audio/ogg", "audio/opus"], writes: [.opus]),
+        AudioFileTypeDescriptor(
+            .ogg, name: "Ogg", extensions: ["opus", "ogg", "oga"], utis: ["org.xiph.opus", "org.xiph.ogg-vorbis"],
+            mimeTypes: ["audio/ogg", "audio/opus", "audio/vorbis"], writes: [.opus]),
         streamCutting: .fromStart { OggCutter() })
 
     public static func canRead(prefix: UnsafeRawBufferPointer) -> Bool {
@@ -40,7 +50,7 @@ public struct OggFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
 
     let audioData: AudioData
     public let packetTableInfo: AudioFilePacketTableInfo?
-    /// The identification header (the `OpusHead` packet).
+    /// The identification header (the `OpusHead` packet); Vorbis's three headers.
     public var magicCookie: [UInt8]? { mapping.magicCookie }
     public var channelLayout: AudioChannelLayout? { mapping.channelLayout }
     public let repairs: [AudioFileRepair]
@@ -48,8 +58,10 @@ public struct OggFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
     let mapping: any OggCodecMapping
     /// An Opus stream's identification header; nil for another codec.
     public var head: OpusHead? { (mapping as? OpusInOgg)?.head }
-    /// The comment header after its magic (`'OpusTags'`): a Vorbis comment body (vendor string,
-    /// comments); nil when the packet is over 16 MiB.
+    /// A Vorbis stream's headers; nil for another codec.
+    public var vorbisHeaders: VorbisHeaders? { (mapping as? VorbisInOgg)?.headers }
+    /// The comment header after its magic (`'OpusTags'`, `\u{3}vorbis`): a Vorbis comment body
+    /// (vendor string, comments); nil when the packet is over 16 MiB.
     public let vorbisComment: [UInt8]?
     /// The stream's serial number.
     public let serialNumber: UInt32
@@ -74,9 +86,9 @@ public struct OggFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
         }
         let codec = type(of: mapping)
         guard walk.tagsDone else {
+            let missing = walk.tags == nil ? codec.commentName : codec.lastHeaderName
             throw AudioFileError(
-                .invalidFile, "the Ogg \(codec.codecName) stream ends before its \(codec.commentName) packet", chunk: codec.commentName,
-                offset: walk.position)
+                .invalidFile, "the Ogg \(codec.codecName) stream ends before its \(missing) packet", chunk: missing, offset: walk.position)
         }
         self.mapping = mapping
         vorbisComment = walk.tags
@@ -91,23 +103,29 @@ public struct OggFormat: AudioFileFormat, DescribedFormat, StoresAudioData {
             format: mapping.dataFormat(framesPerPacket: longest), offset: dataOffset, byteCount: max(0, walk.dataEnd - dataOffset),
             packets: .table(table))
 
-        // Trimming (RFC 7845 §4): where the first sample lies, then pre-skip and end trimming.
+        // Trimming (RFC 7845 §4, Vorbis I §A.2): where the first sample lies, then the priming
+        // (Opus's pre-skip; Vorbis's first packet and a trimmed start) and end trimming.
         let total = table.totalFrames
+        let uncounted = Int64(mapping.uncountedFrames)
         var start: Int64 = 0
+        var startTrim: Int64 = 0
         if let first = walk.firstGranule {
-            let offset = first.granule - first.framesBefore
+            let offset = first.granule - (first.framesBefore - uncounted)
             if offset >= 0 {
                 start = offset
             } else if !first.endsStream {
-                throw AudioFileError(
-                    .invalidFile,
-                    "the first audio page's granule position \(first.granule) is smaller than the \(first.framesBefore) frames of the packets ending on it",
-                    chunk: "OggS", offset: first.pageOffset)
+                guard codec.trimsStartByGranule else {
+                    throw AudioFileError(
+                        .invalidFile,
+                        "the first audio page's granule position \(first.granule) is smaller than the \(first.framesBefore) frames of the packets ending on it",
+                        chunk: "OggS", offset: first.pageOffset)
+                }
+                startTrim = -offset
             }
         }
         startGranulePosition = start
         let preSkip = Int64(mapping.primingFrames)
-        let priming = min(preSkip, total)
+        let priming = min(preSkip + uncounted + startTrim, total)
         var valid = total - priming
         if let last = walk.lastGranule {
             // Granule positions need not grow: a last one before the start leaves no valid frames
@@ -131,6 +149,7 @@ struct OggWalk {
     var identifiedCodec: (any OggCodecMapping.Type)?
     /// The codec's mapping, once its identification header is parsed.
     var mapping: (any OggCodecMapping)?
+    /// True once every header packet has passed (the comment header, and Vorbis's setup header).
     var tagsDone = false
     var tags: [UInt8]?
     var table = PacketTable(framesPerPacket: 960, capacity: 0)
@@ -149,6 +168,8 @@ struct OggWalk {
     private var headerBytes: [UInt8] = []
     private var ended = false
     private var tagsTooLarge = false
+    /// The header packet being gathered (1: the comment header).
+    private var headerIndex = 1
 
     init(source: some AudioByteSource) {
         self.source = source
@@ -248,15 +269,11 @@ struct OggWalk {
                     tagsTooLarge = true
                 }
                 if endsPacket {
-                    guard codec.isCommentHeader(headerBytes) else {
-                        failure = AudioFileError(
-                            .invalidFile, "the packet after \(codec.identificationName) is not \(codec.commentName)", chunk: codec.commentName,
-                            offset: pageStart)
-                        return
+                    do throws(AudioFileError) {
+                        try finishHeader(codec, at: pageStart)
+                    } catch {
+                        failure = error
                     }
-                    tags = tagsTooLarge ? nil : Array(headerBytes[magic...])
-                    headerBytes = []
-                    tagsDone = true
                 }
                 return
             }
@@ -298,6 +315,34 @@ struct OggWalk {
             ended = true
             let next = try reader.peek(position + Int64(page.pageLength), 6)
             followingStreams = next.count == 6 && next.starts(with: Array("OggS".utf8)) && next[5] & 2 != 0
+        }
+    }
+
+    /// Takes the header packet just gathered: the comment header (kept as the tags) or one after
+    /// it (the mapping's).
+    private mutating func finishHeader(_ codec: any OggCodecMapping.Type, at pageStart: Int64) throws(AudioFileError) {
+        defer {
+            headerBytes = []
+            tagsTooLarge = false
+            headerIndex += 1
+            if headerIndex >= codec.headerPacketCount { tagsDone = true }
+        }
+        if headerIndex == 1 {
+            guard codec.isCommentHeader(headerBytes) else {
+                throw AudioFileError(
+                    .invalidFile, "the packet after \(codec.identificationName) is not \(codec.commentName)", chunk: codec.commentName,
+                    offset: pageStart)
+            }
+            tags = tagsTooLarge ? nil : Array(headerBytes[codec.commentMagic.count...])
+            return
+        }
+        guard !tagsTooLarge else {
+            throw AudioFileError(.invalidFile, "a \(codec.codecName) header packet of more than 16 MiB", chunk: codec.lastHeaderName, offset: pageStart)
+        }
+        do {
+            try mapping?.takeHeader(headerBytes, index: headerIndex)
+        } catch {
+            throw AudioFileError(.unsupportedDataFormat, error.reason, chunk: codec.lastHeaderName, offset: pageStart)
         }
     }
 

@@ -2,7 +2,7 @@
 import AudioFileServices
 
 func snippet_README_1() throws {
-#sourceLocation(file: "README.md", line: 73)
+#sourceLocation(file: "README.md", line: 74)
     let file = try AudioFile(path: "Examples/Sounds/chime.caf")
     print(file.dataFormat)        // 2 ch, 44100 Hz, 'aac ' (0x00000000) 0 bits/channel, 0 bytes/packet, 1024 frames/packet, 0 bytes/frame
     print(file.packetTableInfo!)  // 88200 valid frames, 2112 priming, 824 remainder

@@ -1,0 +1,2 @@
+/// Vorbis decoding through libvorbis: ``VorbisDecoder``.
+public enum AudioCodecVorbis {}
