@@ -153,7 +153,11 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
         formatTag = parsed.tag
         channelLayout = parsed.layout
         let tags = id3.summary
-        info = metadata + tags.info
+        // A key both an INFO list and an ID3 tag hold is the ID3 tag's (UTF-8, and every key),
+        // and an ICRD that repeats the tag's year is that year.
+        info = metadata.filter { entry in
+            !tags.info.contains { $0.key == entry.key || (entry.key == "recorded date" && $0.key == "year" && $0.value == entry.value) }
+        } + tags.info
         chapters = tags.chapters
         artworkLocations = id3.locations
         repairs = walker.repairs

@@ -14,8 +14,10 @@ extension AudioFileWriter {
     /// ``AudioFile/info`` reads them back:
     ///
     /// - CAF: an `info` chunk of the keys as they are.
-    /// - WAVE: an `id3 ` chunk (an ID3v2.4 tag) of every key and the pictures. No `LIST`/`INFO`
-    ///   chunk: it has IDs for few of the keys, and ffmpeg ignores an `id3 ` chunk's text beside it.
+    /// - WAVE: an `id3 ` chunk (an ID3v2.4 tag) of every key and the pictures, and before it a
+    ///   `LIST` chunk of type `INFO` (`INAM`, `IART`, `IPRD`, `ICRD`, `IGNR`, `ICMT`, `ICOP`,
+    ///   `ISFT`, `ITRK`, `ICMP`, …) when INFO has an ID for every key: ffmpeg ignores an `id3 `
+    ///   chunk's text beside an INFO list, so keys INFO cannot hold leave it out.
     /// - AIFF: an `ID3 ` chunk (the `NAME`, `AUTH`, `ANNO` and `(c) ` chunks hold ASCII, and ffmpeg
     ///   reads `AUTH` as `author`).
     /// - ADTS: an ID3v2.4 tag before the first frame.

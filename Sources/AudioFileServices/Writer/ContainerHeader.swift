@@ -5,7 +5,7 @@ import AudioCore
 enum MetadataChunk: Hashable, Sendable, CaseIterable {
     case channelLayout
     case magicCookie
-    /// The info dictionary: CAF `info`.
+    /// The info dictionary: CAF `info`, WAVE `LIST` (`INFO`) where INFO has an ID for every key.
     case info
     /// An ID3v2 tag of the info dictionary and the pictures: WAVE `id3 `, AIFF `ID3 `.
     case id3
@@ -206,7 +206,7 @@ struct ContainerHeader: Sendable {
         switch item {
         case .channelLayout: kind == .caf ? "chan" : "CHAN"
         case .magicCookie: "kuki"
-        case .info: "info"
+        case .info: kind == .wave ? "LIST" : "info"
         case .id3: kind == .wave ? "id3 " : "ID3 "
         }
     }

@@ -33,9 +33,10 @@ extension ContainerHeader {
 
     /// RIFF, a JUNK chunk reserved for RF64's ds64, `fmt ` (`WAVE_FORMAT_EXTENSIBLE` for more
     /// than two channels, more than 16 bits, samples narrower than their words or a channel
-    /// layout), `fact` for G.711, an `id3 ` chunk where there are tags (an ID3v2.4 tag of every
-    /// key and the pictures, which ffmpeg and mutagen read; no `LIST`/`INFO` chunk, which has IDs
-    /// for few keys and no pictures, and beside which ffmpeg ignores the ID3 text), a JUNK chunk that puts the audio on a page boundary, and `data`.
+    /// layout), `fact` for G.711, where there are tags a `LIST` chunk of type `INFO` when INFO has an
+    /// ID for every key (ffmpeg reads it, and beside it ignores the ID3 text) and an `id3 ` chunk
+    /// (an ID3v2.4 tag of every key and the pictures, which ffmpeg and mutagen read), a JUNK
+    /// chunk that puts the audio on a page boundary, and `data`.
     /// The RIFF and data sizes say 0xFFFFFFFF (streamed: to the end of the file) until the first
     /// header update.
     static func wave(_ f: AudioStreamBasicDescription, _ metadata: WriterMetadata, align: Bool) throws(AudioFileError) -> ContainerHeader {
@@ -81,6 +82,10 @@ extension ContainerHeader {
             h.ascii("fact"); h.u32(4); h.u32(0)
         }
         var chunks: [MetadataChunk: ChunkSpan] = [:]
+        if let list = ContainerHeader.waveListInfoBody(metadata.info) {
+            chunks[.info] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: list.count)
+            h.ascii("LIST"); h.u32(UInt32(list.count)); h.bytes += list
+        }
         if let tag = metadata.id3Tag {
             chunks[.id3] = ChunkSpan(offset: Int64(h.bytes.count), bodySize: tag.count)
             h.ascii("id3 "); h.u32(UInt32(tag.count)); h.bytes += tag

@@ -458,7 +458,11 @@ struct WriterState {
         case .channelLayout:
             return metadata.channelLayoutBody
         case .info:
-            return header.kind == .caf ? ContainerHeader.cafInfoBody(metadata.info) : nil
+            switch header.kind {
+            case .caf: return ContainerHeader.cafInfoBody(metadata.info)
+            case .wave: return ContainerHeader.waveListInfoBody(metadata.info)
+            default: return nil
+            }
         case .id3:
             return header.kind == .wave || header.kind == .aiff ? metadata.id3Tag : nil
         }
