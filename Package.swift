@@ -186,7 +186,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioCodecAVCodecTests",
-            dependencies: ["AudioCodecAVCodec", "AudioCodecFAAD", "AudioFileServices", "ProcessSupport"],
+            dependencies: [
+                "AudioCodecAVCodec", "AudioCodecFAAD", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport", "DecodeTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

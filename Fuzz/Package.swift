@@ -15,6 +15,7 @@ let package = Package(
                 .product(name: "AudioCodecFAAD", package: "swift-audio-queue"),
                 .product(name: "AudioCodecFLAC", package: "swift-audio-queue"),
                 .product(name: "AudioCodecOpus", package: "swift-audio-queue"),
+                .product(name: "AudioCodecAVCodec", package: "swift-audio-queue"),
             ]
         )
     ],

@@ -14,15 +14,16 @@ import AudioCodecOpus
 /// need no registration.
 public enum AudioCodecKit {
     /// Registers AAC decoding through faad2, MPEG audio (Layers I–III) through libmpg123, FLAC
-    /// decoding and encoding through libFLAC, Opus decoding through libopus and AAC-LC encoding
-    /// through libavcodec (opened when the first AAC encoder is made). Calling again changes
-    /// nothing.
+    /// decoding and encoding through libFLAC, Opus decoding through libopus, AAC-LC encoding and
+    /// AC-3 and E-AC-3 decoding through libavcodec (opened when the first AAC encoder or AC-3
+    /// decoder is made). Calling again changes nothing.
     public static func registerAll() {
         AACDecoder.register()
         MP3Decoder.register()
         FLACDecoder.register()
         OpusDecoder.register()
         AACEncoder.register()
+        AC3Decoder.register()
         FLACEncoder.register()
     }
 }

@@ -4,11 +4,13 @@ import AudioCodecs
 import AudioCodecFAAD
 import AudioCodecFLAC
 import AudioCodecOpus
+import AudioCodecAVCodec
 import ExtendedAudioFileServices
 
 /// One fuzz input: every container parser and the tag parsers (Vorbis comment, FLAC picture)
 /// on the raw bytes, then detection through AudioFile (its info, pictures and chapters too),
-/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2, FLAC over libFLAC, Opus over libopus) to Float32;
+/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2, FLAC over libFLAC, Opus over libopus, AC-3 and E-AC-3
+/// over libavcodec) to Float32;
 /// then AudioFileStream in several chunkings, cross-checked against AudioFile (StreamFuzz.swift).
 /// Any outcome but a typed error or success is a finding
 /// (libFuzzer reports crashes, timeouts and runaway allocations).
@@ -22,7 +24,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = parsed.channelLayout?.name
         }
     }
-    for ext in [nil, "wav", "aiff", "caf", "aac", "m4a"] as [String?] {
+    for ext in [nil, "wav", "aiff", "caf", "aac", "m4a", "ac3"] as [String?] {
         guard let file = try? AudioFile(source: source, fileExtension: ext) else { continue }
         exercise(file)
     }
@@ -31,6 +33,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = VorbisComment(parsing: bytes)?.appleInfo
     _ = VorbisComment(parsing: bytes)?.pictures
     _ = AudioFilePicture(flacPictureBlock: bytes)
+    // The AC-3 configuration boxes and a syncframe header on the raw bytes.
+    _ = (try? AC3Configuration(cookie: bytes, enhanced: false))?.channelLayout
+    _ = (try? AC3Configuration(cookie: bytes, enhanced: true))?.channelLayout
+    _ = AC3FrameHeader(bytes, 0)?.bitRate
     fuzzStream(bytes)
     return 0
 }
@@ -58,6 +64,7 @@ private let registerDecoders: Void = {
     AACDecoder.register()
     FLACDecoder.register()
     OpusDecoder.register()
+    AC3Decoder.register()
 }()
 
 /// Decodes up to 8192 frames and seeks once, as afconvert and a player would.

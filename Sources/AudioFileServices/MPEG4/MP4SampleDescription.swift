@@ -8,6 +8,8 @@ struct MP4SampleDescription {
     let cookie: [UInt8]?
     /// The MPEG-4 channel configuration (AAC), for the channel layout.
     let channelConfiguration: Int?
+    /// The channel layout the codec's configuration gives (AC-3 and E-AC-3).
+    private(set) var channelLayout: AudioChannelLayout?
     /// Output frames per core frame: 2 for HE-AAC whose SBR doubles the core rate, else 1.
     /// iTunSMPB counts core frames (Apple writes HE-AAC's that way, and ffmpeg reads it so).
     private(set) var framesPerCoreFrame: Int64 = 1
@@ -38,10 +40,10 @@ struct MP4SampleDescription {
         switch entry.type {
         case "drms", "enca", "drmi":
             throw unsupported("the audio is encrypted ('\(entry.type)' sample entry: a protected file)")
-        case "mp4a", "alac", ".mp3", "fLaC", "Opus":
+        case "mp4a", "alac", ".mp3", "fLaC", "Opus", "ac-3", "ec-3":
             break
         default:
-            throw unsupported("'\(entry.type)' audio in an MPEG-4 file is not supported (AAC, ALAC, MP3, FLAC and Opus are)")
+            throw unsupported("'\(entry.type)' audio in an MPEG-4 file is not supported (AAC, ALAC, MP3, FLAC, Opus, AC-3 and E-AC-3 are)")
         }
         // SampleEntry: 6 reserved, data_reference_index; AudioSampleEntry: version, revision,
         // vendor, channelcount, samplesize, compression ID, packet size, samplerate (16.16).
@@ -108,6 +110,10 @@ struct MP4SampleDescription {
             channelConfiguration = nil
         case "Opus":
             (format, cookie) = try Self.opus(children, base: childBase, entry: entry, frames: Self.opusPacketFrames(tree, stsd, mediaTimescale))
+            channelConfiguration = nil
+        case "ac-3", "ec-3":
+            let described = try Self.ac3(children, base: childBase, entry: entry, rate: rate)
+            (format, cookie, channelLayout) = (described.format, described.cookie, described.layout)
             channelConfiguration = nil
         default:
             // mp4a: an esds box, directly or inside QuickTime's 'wave'.

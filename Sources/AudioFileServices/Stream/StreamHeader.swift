@@ -67,7 +67,7 @@ struct HeaderGatherer {
             case .boxes: container = .boxes(descriptor.reader)
             case .flacFrames: container = .flac
             case .frames(let kind): return .frames(FrameCutter(kind: kind))
-            case .fromStart(let makeCutter): return .container(facts: nil, cutter: makeCutter(), headerEnd: 0)
+            case .fromStart(let makeCutter), .syncFrames(let makeCutter): return .container(facts: nil, cutter: makeCutter(), headerEnd: 0)
             }
         }
         let headerEnd: Int
