@@ -14,6 +14,8 @@ enum CodecRegistrationHint {
         .mpegLayer1: ("AudioCodecMPG123", "MP3Decoder"), .mpegLayer2: ("AudioCodecMPG123", "MP3Decoder"),
         .mpegLayer3: ("AudioCodecMPG123", "MP3Decoder"),
         .flac: ("AudioCodecFLAC", "FLACDecoder"), .opus: ("AudioCodecOpus", "OpusDecoder"),
+        .ac3: ("AudioCodecAVCodec", "AC3Decoder"), .enhancedAC3: ("AudioCodecAVCodec", "AC3Decoder"),
+        .ac3_60958: ("AudioCodecAVCodec", "AC3Decoder"),
     ]
 
     /// The encoders `AudioCodecKit.registerAll()` registers.

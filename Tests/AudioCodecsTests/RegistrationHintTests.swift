@@ -26,7 +26,8 @@ struct RegistrationHintTests {
     }
 
     @Test func unknownFormatsKeepThePlainReason() {
-        #expect(AudioDecoders.missingDecoderReason(.ac3) == "no decoder for 'ac-3'")
+        #expect(AudioDecoders.missingDecoderReason(.mace3) == "no decoder for 'MAC3'")
+        #expect(AudioDecoders.missingDecoderReason(.enhancedAC3).contains("AC3Decoder.register() from AudioCodecAVCodec"))
         #expect(AudioEncoders.missingEncoderReason(.opus) == "no encoder for 'opus'")
         let empty = CodecRegistry<Int>([:], kind: "encoder")
         #expect(throws: AudioCodecError.self) { try empty.factory(for: .ac3) }

@@ -10,7 +10,8 @@ import AudioFileServices
 let usage = """
     usage: afinfo [--json] FILE...
       Prints the container, data format, packet counts and packet table of each audio file
-      (CAF, AIFF/AIFC, WAVE/RF64/BW64, MPEG-4: M4A/M4B/MP4/3GP, ADTS, MPEG audio), its chapters,
+      (CAF, AIFF/AIFC, WAVE/RF64/BW64, MPEG-4: M4A/M4B/MP4/3GP, ADTS, MPEG audio, FLAC, Ogg Opus,
+      AC-3/E-AC-3), its chapters,
       info dictionary and album artwork.
       --json   one JSON object per file instead of afinfo's text layout
     """
