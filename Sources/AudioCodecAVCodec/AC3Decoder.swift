@@ -41,6 +41,8 @@ public final class AC3Decoder: AudioDecoder {
     private static let quietLog: Void = cavcodec_quiet_decoder_log()
 
     private let enhanced: Bool
+    /// True for `'cac3'`, whose packets may be IEC 61937 bursts.
+    private let iec61937: Bool
     private let channels: Int
     private let labels: [AudioChannelLabel]
     private var context: UnsafeMutablePointer<AVCodecContext>?
@@ -51,8 +53,9 @@ public final class AC3Decoder: AudioDecoder {
     private var mapMask: UInt64 = 0
     private var mapCount = -1
 
-    /// A decoder for `'ac-3'` or `'ec-3'` packets (`'cac3'`, IEC 60958 AC-3, is decoded as
-    /// AC-3). `formatNotSupported` for other formats, a description of no channels or a rate of
+    /// A decoder for `'ac-3'` or `'ec-3'` packets (`'cac3'`, AC-3 for an IEC 60958 interface:
+    /// packets that are IEC 61937 data bursts, or AC-3 frames whose 16-bit words are
+    /// byte-swapped, are unwrapped first; others are decoded as AC-3). `formatNotSupported` for other formats, a description of no channels or a rate of
     /// 0 without a cookie that gives one, or when libavcodec cannot be loaded or has no such
     /// decoder; `badData` for a cookie that is not a `dac3` or `dec3` box.
     public init(input: AudioStreamBasicDescription, magicCookie: [UInt8]?) throws(AudioCodecError) {
@@ -79,6 +82,7 @@ public final class AC3Decoder: AudioDecoder {
         guard rate > 0 else { throw AudioCodecError(.formatNotSupported, "an AC-3 stream without a sample rate") }
         self.configuration = configuration
         self.enhanced = enhanced
+        iec61937 = input.formatID == .ac3_60958
         labels = configuration.channelLabels
         channels = labels.count
         maximumFramesPerPacket = max(1536, min(Int(input.framesPerPacket), 6 * 1536))
@@ -124,7 +128,12 @@ public final class AC3Decoder: AudioDecoder {
         guard let context else { throw AudioCodecError(.unspecified, "the libavcodec decoder could not be reopened") }
         var appended = 0
         var status: Int32 = -1
-        if let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) {
+        let unwrapped = iec61937 ? Self.iec61937Payload(bytes) : nil
+        if let unwrapped {
+            status = unwrapped.withUnsafeBytes { payload in
+                cavcodec_send_bytes(context, packet, payload.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(payload.count))
+            }
+        } else if let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) {
             status = cavcodec_send_bytes(context, packet, base.assumingMemoryBound(to: UInt8.self), Int32(bytes.count))
         }
         if status >= 0 {
@@ -148,6 +157,42 @@ public final class AC3Decoder: AudioDecoder {
         return appended
     }
 
+    /// The AC-3 frame of an IEC 61937 data burst (`'cac3'`: preamble Pa Pb Pc Pd, 16-bit words in
+    /// either byte order, Pd the payload's length in bits), or of a raw frame whose 16-bit words
+    /// are byte-swapped (`77 0B`); nil for anything else, which is decoded as it is.
+    static func iec61937Payload(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard bytes.count >= 8 else { return nil }
+        let b = bytes.bindMemory(to: UInt8.self)
+        var swapped: Bool
+        var start = 0
+        var length = bytes.count
+        if b[0] == 0x72 && b[1] == 0xF8 && b[2] == 0x1F && b[3] == 0x4E {
+            swapped = true  // little-endian words
+            length = Int(b[6]) | Int(b[7]) << 8
+        } else if b[0] == 0xF8 && b[1] == 0x72 && b[2] == 0x4E && b[3] == 0x1F {
+            swapped = false
+            length = Int(b[6]) << 8 | Int(b[7])
+        } else if b[0] == 0x77 && b[1] == 0x0B {
+            swapped = true
+            length = bytes.count * 8
+            start = -8
+        } else {
+            return nil
+        }
+        start += 8
+        let count = min(length / 8 + (length % 8 == 0 ? 0 : 1), bytes.count - start)
+        guard count > 0 else { return nil }
+        var payload = Array(b[start..<(start + count)])
+        if swapped {
+            var i = 0
+            while i + 1 < payload.count {
+                payload.swapAt(i, i + 1)
+                i += 2
+            }
+        }
+        return payload
+    }
+
     /// Drops the decoder's state (the transform's overlap, the dither), as after a seek.
     public func reset() {
         if let context { cavcodec_flush_buffers(context) }
@@ -165,22 +210,58 @@ public final class AC3Decoder: AudioDecoder {
             buffer.frameLength += count
             return
         }
-        for (c, source) in map.enumerated() {
-            var out = destination + c
-            if source >= 0, let plane = planes[source] {
-                let samples = UnsafeRawPointer(plane).assumingMemoryBound(to: Float.self)
+        // The plane of each output channel (nil: silence), then one pass frame by frame.
+        var sources = [UnsafePointer<Float>?](repeating: nil, count: channels)
+        for (c, source) in map.enumerated() where source >= 0 {
+            sources[c] = planes[source].map { UnsafeRawPointer($0).assumingMemoryBound(to: Float.self) }
+        }
+        if sources.allSatisfy({ $0 != nil }) {
+            let p = sources.map { $0! }
+            switch channels {
+            case 1:
+                destination.update(from: p[0], count: count)
+            case 2:
+                let (a, b) = (p[0], p[1])
                 for i in 0..<count {
-                    out.pointee = samples[i]
-                    out += channels
+                    destination[2 * i] = a[i]
+                    destination[2 * i + 1] = b[i]
                 }
-            } else {
-                for _ in 0..<count {
-                    out.pointee = 0
+            case 6:
+                let (a, b, c, d, e, f) = (p[0], p[1], p[2], p[3], p[4], p[5])
+                for i in 0..<count {
+                    let out = destination + 6 * i
+                    out[0] = a[i]
+                    out[1] = b[i]
+                    out[2] = c[i]
+                    out[3] = d[i]
+                    out[4] = e[i]
+                    out[5] = f[i]
+                }
+            default:
+                Self.interleave(p, count, into: destination)
+            }
+        } else {
+            for (c, source) in sources.enumerated() {
+                var out = destination + c
+                for i in 0..<count {
+                    out.pointee = source?[i] ?? 0
                     out += channels
                 }
             }
         }
         buffer.frameLength += count
+    }
+
+    /// Interleaves `count` frames of the planes `planes` into `destination`, plane by plane.
+    private static func interleave(_ planes: [UnsafePointer<Float>], _ count: Int, into destination: UnsafeMutablePointer<Float>) {
+        let channels = planes.count
+        for (c, plane) in planes.enumerated() {
+            var out = destination + c
+            for i in 0..<count {
+                out.pointee = plane[i]
+                out += channels
+            }
+        }
     }
 
     /// The plane for each output channel: the one whose libavutil channel has the output

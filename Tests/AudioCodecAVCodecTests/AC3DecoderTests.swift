@@ -176,6 +176,30 @@ import DecodeTestSupport
         }
     }
 
+    @Test func iec61937BurstsDecodeAsTheFramesTheyCarry() throws {
+        // ffmpeg's spdif muxer: each AC-3 frame in a 6144-byte burst of little-endian words.
+        let bursts = try Fixtures.bytes(Self.folder.directory.appendingPathComponent("ac3-2ch-48000.spdif"))
+        #expect(bursts.count == 3 * 6144)
+        let file = try AudioFile(path: Self.folder.path("ac3-2ch-48000.ac3"))
+        var iec = file.dataFormat
+        iec.formatID = .ac3_60958
+        let plain = try AC3Decoder(input: file.dataFormat, magicCookie: nil)
+        let wrapped = try AC3Decoder(input: iec, magicCookie: nil)
+        let a = try #require(PCMBuffer(format: plain.outputFormat, frameCapacity: 1536))
+        let b = try #require(PCMBuffer(format: wrapped.outputFormat, frameCapacity: 1536))
+        let frames = try file.readPackets(from: 0, count: 3)
+        for k in 0..<3 {
+            a.frameLength = 0
+            b.frameLength = 0
+            try Array(frames[k]).withUnsafeBytes { _ = try plain.decode(packet: $0, frames: nil, into: a) }
+            try Array(bursts[(k * 6144)..<((k + 1) * 6144)]).withUnsafeBytes { _ = try wrapped.decode(packet: $0, frames: nil, into: b) }
+            var x: [Float] = [], y: [Float] = []
+            a.appendFloats(to: &x)
+            b.appendFloats(to: &y)
+            #expect(x.count == 3072 && x == y, "burst \(k)")
+        }
+    }
+
     @Test func cookiesAndFormatsAreChecked() throws {
         let stereo = AudioStreamBasicDescription(
             sampleRate: 48000, formatID: .ac3, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 1536, bytesPerFrame: 0,
