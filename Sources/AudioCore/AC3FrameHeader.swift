@@ -144,12 +144,10 @@ public struct AC3FrameHeader: Hashable, Sendable {
         guard !bits.overrun else { return nil }
     }
 
-    /// True when `other` can follow this frame in the same stream: the same syntax, rate and,
-    /// for an independent frame of the same substream, the same channels.
+    /// True when `other` can follow this frame in the same stream: the same syntax and rate (the
+    /// channels may change, as a broadcast's do between programmes).
     public func sameStream(as other: AC3FrameHeader) -> Bool {
-        guard isEnhanced == other.isEnhanced, sampleRate == other.sampleRate else { return false }
-        if !isEnhanced { return acmod == other.acmod && lfeOn == other.lfeOn }
-        return true
+        isEnhanced == other.isEnhanced && sampleRate == other.sampleRate
     }
 }
 

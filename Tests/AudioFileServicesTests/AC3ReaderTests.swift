@@ -111,7 +111,10 @@ import AudioCore
         #expect(run.dataFormat?.channelsPerFrame == 8)
     }
 
-    @Test(arguments: ["ac3-6ch-48000.ac3", "eac3-2ch-48000.ec3", "junk-2ch-48000.ac3", "cut-2ch-48000.ac3"])
+    @Test(arguments: [
+        "ac3-6ch-48000.ac3", "eac3-2ch-48000.ec3", "junk-2ch-48000.ac3", "cut-2ch-48000.ac3", "ac3-2ch-48000.wav",
+        "../fuzz-regressions/wave-ac3-stream-against-file.wav",
+    ])
     func theStreamParserCutsThePacketsAudioFileReads(_ name: String) throws {
         let bytes = try Fixtures.bytes(Self.folder.directory.appendingPathComponent(name))
         let file = try AudioFile(source: MemoryByteSource(bytes), fileExtension: "ac3")

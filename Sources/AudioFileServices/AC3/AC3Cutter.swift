@@ -16,7 +16,49 @@ final class AC3Cutter: EndingStreamCutter {
     private var packetBytes: Int64 = 0
     private var packetCount: Int64 = 0
 
+    /// For AC-3 inside a container (a WAVE data chunk): what its header says, announced with the
+    /// first packet's format.
+    private let container: StreamProperties?
+    /// Where the container's audio data ends (nil: at the end of the stream).
+    private let dataEnd: Int64?
+
+    init() {
+        container = nil
+        dataEnd = nil
+    }
+
+    /// A cutter for AC-3 frames in a container's audio data, from `facts.dataOffset` to
+    /// `dataEnd` (nil: to the end of the stream). `facts` are the container header's properties.
+    init(in facts: StreamProperties, dataEnd: Int64?) {
+        container = facts
+        self.dataEnd = dataEnd
+    }
+
     func cut(_ b: UnsafeRawBufferPointer, at base: Int64, sink: PacketSink) throws(AudioFileStreamError) -> CutStep {
+        guard let dataEnd else { return try cutFrames(b, at: base, sink: sink) }
+        let left = dataEnd - base
+        if left > Int64(b.count) { return try cutFrames(b, at: base, sink: sink) }
+        if left > 0 {
+            // The end of the data is in view: what the frames leave before it is not audio.
+            let wasAtEnd = atEnd
+            atEnd = true
+            defer { atEnd = wasAtEnd }
+            _ = try cutFrames(UnsafeRawBufferPointer(rebasing: b[0..<Int(left)]), at: base, sink: sink)
+        }
+        try announceWithoutPackets(sink: sink)
+        return CutStep(consumed: b.count, need: 1)  // the data's end or after it
+    }
+
+    /// A container whose data held no frame is ready with no packets, as its header says.
+    private func announceWithoutPackets(sink: PacketSink) throws(AudioFileStreamError) {
+        guard !announced, var facts = container, let stream = sink.stream else { return }
+        announced = true
+        facts.packetCount = 0
+        facts.ready = true
+        try stream.announce(facts)
+    }
+
+    private func cutFrames(_ b: UnsafeRawBufferPointer, at base: Int64, sink: PacketSink) throws(AudioFileStreamError) -> CutStep {
         var c = 0
         let lookahead = AC3FrameHeader.parsedLength
         while true {
@@ -35,9 +77,9 @@ final class AC3Cutter: EndingStreamCutter {
                             let next = j + header.frameSize
                             if atEnd && next >= b.count {
                                 found = true
-                            } else if b.count - next < lookahead {
-                                if !atEnd { return CutStep(consumed: j, need: header.frameSize + lookahead) }
-                            } else if let following = AC3FrameHeader(b, next), following.isEnhanced == header.isEnhanced,
+                            } else if b.count - next < lookahead && !atEnd {
+                                return CutStep(consumed: j, need: header.frameSize + lookahead)
+                            } else if next < b.count, let following = AC3FrameHeader(b, next), following.isEnhanced == header.isEnhanced,
                                       following.sampleRate == header.sampleRate
                             {
                                 found = true
@@ -80,7 +122,9 @@ final class AC3Cutter: EndingStreamCutter {
                         if atEnd { break }
                         return CutStep(consumed: c, need: end - c + lookahead)
                     }
-                    guard let next = AC3FrameHeader(b, end), next.isEnhanced, next.streamType == .dependent || next.substreamID != 0 else { break }
+                    guard let next = AC3FrameHeader(b, end), next.isEnhanced, next.sampleRate == first.sampleRate,
+                          next.streamType == .dependent || next.substreamID != 0
+                    else { break }
                     headers.append(next)
                     end += next.frameSize
                 }
@@ -112,12 +156,13 @@ final class AC3Cutter: EndingStreamCutter {
         } catch {
             throw AudioFileStreamError(error)
         }
-        var facts = StreamProperties()
-        facts.fileType = .ac3
+        var facts = container ?? StreamProperties()
+        facts.fileType = container?.fileType ?? .ac3
         facts.dataFormat = description.format
         facts.magicCookie = description.cookie
         facts.channelLayout = description.layout
-        facts.dataOffset = offset
+        facts.dataOffset = container?.dataOffset ?? offset
+        facts.packetCount = nil
         let bound = UInt32(AC3FrameHeader.maximumFrameSize * headers.count)
         facts.packetSizeUpperBound = bound
         facts.maximumPacketSize = bound

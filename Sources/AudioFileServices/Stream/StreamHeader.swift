@@ -214,6 +214,14 @@ struct HeaderGatherer {
                 let cutter = FrameCutter(mpegIn: facts, dataEnd: sized ? parsed.dataOffset + parsed.dataByteCount : nil)
                 return .container(facts: nil, cutter: cutter, headerEnd: header.count)
             }
+            if let wave = parsed as? WAVEFormat, wave.formatTag == WAVEFormat.Tag.ac3 {
+                // AC-3 frames, walked as WAVEFormat walks them, up to the end of the data chunk.
+                facts.packetCount = nil
+                facts.maximumPacketSize = nil
+                facts.packetSizeUpperBound = nil
+                let cutter = AC3Cutter(in: facts, dataEnd: sized ? parsed.dataOffset + parsed.dataByteCount : nil)
+                return .container(facts: nil, cutter: cutter, headerEnd: header.count)
+            }
             if parsed.dataFormat.bytesPerPacket == 0 {
                 cutter = NoPacketsCutter()
                 facts.packetCount = 0
