@@ -189,7 +189,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioCodecAVCodecTests",
-            dependencies: ["AudioCodecAVCodec", "AudioCodecFAAD", "AudioFileServices", "ProcessSupport"],
+            dependencies: [
+                "AudioCodecAVCodec", "AudioCodecFAAD", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport", "DecodeTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

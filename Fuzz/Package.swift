@@ -16,6 +16,7 @@ let package = Package(
                 .product(name: "AudioCodecFLAC", package: "swift-audio-queue"),
                 .product(name: "AudioCodecOpus", package: "swift-audio-queue"),
                 .product(name: "AudioCodecVorbis", package: "swift-audio-queue"),
+                .product(name: "AudioCodecAVCodec", package: "swift-audio-queue"),
             ]
         )
     ],

@@ -16,8 +16,9 @@ import AudioCodecVorbis
 public enum AudioCodecKit {
     /// Registers AAC decoding through faad2, MPEG audio (Layers I–III) through libmpg123, FLAC
     /// decoding and encoding through libFLAC, Opus decoding and encoding through libopus, Vorbis
-    /// decoding through libvorbis and AAC-LC encoding through libavcodec (opened when the first
-    /// AAC encoder is made). Calling again changes nothing.
+    /// decoding through libvorbis, and AAC-LC encoding and AC-3 and E-AC-3 decoding through
+    /// libavcodec (opened when the first AAC encoder or AC-3 decoder is made). Calling again
+    /// changes nothing.
     public static func registerAll() {
         AACDecoder.register()
         MP3Decoder.register()
@@ -25,6 +26,7 @@ public enum AudioCodecKit {
         OpusDecoder.register()
         VorbisDecoder.register()
         AACEncoder.register()
+        AC3Decoder.register()
         FLACEncoder.register()
         OpusEncoder.register()
     }

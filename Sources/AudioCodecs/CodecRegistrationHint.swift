@@ -15,6 +15,8 @@ enum CodecRegistrationHint {
         .mpegLayer3: ("AudioCodecMPG123", "MP3Decoder"),
         .flac: ("AudioCodecFLAC", "FLACDecoder"), .opus: ("AudioCodecOpus", "OpusDecoder"),
         .vorbis: ("AudioCodecVorbis", "VorbisDecoder"),
+        .ac3: ("AudioCodecAVCodec", "AC3Decoder"), .enhancedAC3: ("AudioCodecAVCodec", "AC3Decoder"),
+        .ac3_60958: ("AudioCodecAVCodec", "AC3Decoder"),
     ]
 
     /// The encoders `AudioCodecKit.registerAll()` registers.

@@ -15,6 +15,8 @@ public struct AudioFormatID: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let ac3 = AudioFormatID("ac-3")
     /// Enhanced AC-3 (`'ec-3'`).
     public static let enhancedAC3 = AudioFormatID("ec-3")
+    /// AC-3 packaged for transport over an IEC 60958 digital audio interface (`'cac3'`).
+    public static let ac3_60958 = AudioFormatID("cac3")
     /// Apple IMA 4:1 ADPCM (`'ima4'`): 34-byte packets of 64 frames per channel.
     public static let appleIMA4 = AudioFormatID("ima4")
     /// MPEG-4 AAC (`'aac '`); the format flags carry the MPEG-4 audio object type.

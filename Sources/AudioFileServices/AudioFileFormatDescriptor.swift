@@ -85,12 +85,15 @@ enum StreamCutting: Sendable {
     case frames(FrameCutter.Kind)
     /// A cutter that reads the stream from its first byte (Ogg pages).
     case fromStart(@Sendable () -> any StreamCutter)
+    /// A cutter that finds frames by their sync words from the first byte, junk skipped (raw
+    /// AC-3): like ``fromStart(_:)``, but a type hint picks it for a stream that opens with junk.
+    case syncFrames(@Sendable () -> any StreamCutter)
 
     /// True when a stream whose first bytes match no format's magic is cut this way on a type
     /// hint alone: frames are found after tags or junk, a header cannot be.
     var followsTypeHint: Bool {
         switch self {
-        case .flacFrames, .frames: true
+        case .flacFrames, .frames, .syncFrames: true
         case .chunks, .boxes, .fromStart: false
         }
     }
@@ -167,7 +170,7 @@ public enum AudioFileFormats {
     /// types. A format is registered by adding its descriptor here.
     public static let descriptors: [AudioFileFormatDescriptor] = [
         CAFFormat.descriptor, WAVEFormat.descriptor, AIFFFormat.descriptor, MP4Format.descriptor, ADTSFormat.descriptor,
-        FLACFormat.descriptor, MP3Format.descriptor, OggFormat.descriptor,
+        FLACFormat.descriptor, MP3Format.descriptor, OggFormat.descriptor, AC3Format.descriptor,
     ]
 
     /// Every container reader.

@@ -9,6 +9,11 @@
  * dependencies, which dlsym searches too). */
 static struct {
     __typeof__(&avcodec_find_encoder) find_encoder;
+    __typeof__(&avcodec_find_decoder) find_decoder;
+    __typeof__(&avcodec_send_packet) send_packet;
+    __typeof__(&avcodec_receive_frame) receive_frame;
+    __typeof__(&avcodec_flush_buffers) flush_buffers;
+    __typeof__(&av_frame_unref) frame_unref;
     __typeof__(&avcodec_alloc_context3) alloc_context3;
     __typeof__(&avcodec_open2) open2;
     __typeof__(&avcodec_free_context) free_context;
@@ -45,6 +50,11 @@ static void load(void) {
         snprintf(load_error, sizeof load_error, "%s has no %s", name, #symbol); \
     }
     FIND(find_encoder, avcodec_find_encoder)
+    FIND(find_decoder, avcodec_find_decoder)
+    FIND(send_packet, avcodec_send_packet)
+    FIND(receive_frame, avcodec_receive_frame)
+    FIND(flush_buffers, avcodec_flush_buffers)
+    FIND(frame_unref, av_frame_unref)
     FIND(alloc_context3, avcodec_alloc_context3)
     FIND(open2, avcodec_open2)
     FIND(free_context, avcodec_free_context)
@@ -81,6 +91,61 @@ const char *cavcodec_load_error(void) {
 void cavcodec_quiet_default_log(void) {
     if (!cavcodec_load()) return;
     if (av.log_get_level() == AV_LOG_INFO) av.log_set_level(AV_LOG_ERROR);
+}
+
+void cavcodec_quiet_decoder_log(void) {
+    if (!cavcodec_load()) return;
+    int level = av.log_get_level();
+    if (level == AV_LOG_INFO || level == AV_LOG_ERROR) av.log_set_level(AV_LOG_FATAL);
+}
+
+AVCodecContext *cavcodec_open_ac3_decoder(int enhanced) {
+    if (!cavcodec_load()) return NULL;
+    const AVCodec *codec = av.find_decoder(enhanced ? AV_CODEC_ID_EAC3 : AV_CODEC_ID_AC3);
+    if (!codec) return NULL;
+    AVCodecContext *context = av.alloc_context3(codec);
+    if (!context) return NULL;
+    context->request_sample_fmt = AV_SAMPLE_FMT_FLTP;
+    if (av.open2(context, codec, NULL) < 0) {
+        av.free_context(&context);
+        return NULL;
+    }
+    return context;
+}
+
+int cavcodec_send_bytes(AVCodecContext *context, AVPacket *packet, const uint8_t *data, int size) {
+    if (!cavcodec_load()) return AVERROR(ENOSYS);
+    if (!data) return av.send_packet(context, NULL);
+    packet->data = (uint8_t *)data;
+    packet->size = size;
+    int status = av.send_packet(context, packet);
+    packet->data = NULL;
+    packet->size = 0;
+    return status;
+}
+
+int cavcodec_receive_frame(AVCodecContext *context, AVFrame *frame) {
+    return cavcodec_load() ? av.receive_frame(context, frame) : AVERROR(ENOSYS);
+}
+
+void cavcodec_flush_buffers(AVCodecContext *context) {
+    if (cavcodec_load()) av.flush_buffers(context);
+}
+
+AVFrame *cavcodec_frame_alloc(void) {
+    return cavcodec_load() ? av.frame_alloc() : NULL;
+}
+
+void cavcodec_frame_unref(AVFrame *frame) {
+    if (cavcodec_load()) av.frame_unref(frame);
+}
+
+int cavcodec_frame_channel_count(const AVFrame *frame) {
+    return frame->ch_layout.nb_channels;
+}
+
+uint64_t cavcodec_frame_channel_mask(const AVFrame *frame) {
+    return frame->ch_layout.order == AV_CHANNEL_ORDER_NATIVE ? frame->ch_layout.u.mask : 0;
 }
 
 AVCodecContext *cavcodec_open_aac(int rate, int channels, int64_t bitRate) {

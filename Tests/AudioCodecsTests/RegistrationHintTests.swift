@@ -26,8 +26,9 @@ struct RegistrationHintTests {
     }
 
     @Test func unknownFormatsKeepThePlainReason() {
-        #expect(AudioDecoders.missingDecoderReason(.ac3) == "no decoder for AC-3 ('ac-3')")
-        #expect(AudioEncoders.missingEncoderReason(.opus) == "no encoder for Opus ('opus')")
+        #expect(AudioDecoders.missingDecoderReason(.mace3) == "no decoder for MACE 3:1 ('MAC3')")
+        #expect(AudioDecoders.missingDecoderReason(.enhancedAC3).contains("AC3Decoder.register() from AudioCodecAVCodec"))
+        #expect(AudioEncoders.missingEncoderReason(.ac3) == "no encoder for AC-3 ('ac-3')")
         let empty = CodecRegistry<Int>([:], kind: "encoder")
         #expect(throws: AudioCodecError.self) { try empty.factory(for: .ac3) }
     }

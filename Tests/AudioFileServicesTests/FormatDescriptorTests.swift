@@ -15,7 +15,7 @@ struct FormatDescriptorTests {
     static let readerTypes: [(reader: any AudioFileFormat.Type, types: [String])] = [
         (CAFFormat.self, ["caff"]), (WAVEFormat.self, ["WAVE", "RF64", "BW64"]), (AIFFFormat.self, ["AIFF", "AIFC"]),
         (MP4Format.self, ["m4af", "m4bf", "mp4f", "3gpp", "3gp2"]), (ADTSFormat.self, ["adts"]), (FLACFormat.self, ["flac"]),
-        (MP3Format.self, ["MPG3", "MPG2", "MPG1"]), (OggFormat.self, ["OggS"]),
+        (MP3Format.self, ["MPG3", "MPG2", "MPG1"]), (OggFormat.self, ["OggS"]), (AC3Format.self, ["ac-3"]),
     ]
 
     static func code(_ type: AudioFileType) -> String { "\(FourCharCode(rawValue: type.rawValue))" }
@@ -65,7 +65,7 @@ struct FormatDescriptorTests {
         ("caf", "caff"), ("wav", "WAVE"), ("rf64", "RF64"), ("bw64", "BW64"), ("aif", "AIFF"), ("aiff", "AIFF"), ("aifc", "AIFC"),
         ("m4a", "m4af"), ("m4r", "m4af"), ("m4b", "m4bf"), ("mp4", "mp4f"), ("3gp", "3gpp"), ("3g2", "3gp2"), ("aac", "adts"),
         ("adts", "adts"), ("flac", "flac"), ("mp3", "MPG3"), ("mpeg", "MPG3"), ("mpa", "MPG3"), ("mp2", "MPG2"), ("mp1", "MPG1"),
-        ("opus", "OggS"), ("ogg", "OggS"), ("oga", "OggS"),
+        ("opus", "OggS"), ("ogg", "OggS"), ("oga", "OggS"), ("ac3", "ac-3"),
     ])
     func documentedExtension(ext: String, type: String) throws {
         let reader = try #require(AudioFileFormats.forType(AudioFileType(FourCharCode(type))))
@@ -81,7 +81,7 @@ struct FormatDescriptorTests {
             Issue.record("256 spaces opened")
         } catch {
             #expect(error.code == .unsupportedFileType)
-            for name in ["CAF", "WAVE", "AIFF", "Apple MPEG-4 Audio", "AAC ADTS", "FLAC", "MPEG Layer 3", "Ogg"] {
+            for name in ["CAF", "WAVE", "AIFF", "Apple MPEG-4 Audio", "AAC ADTS", "FLAC", "MPEG Layer 3", "Ogg", "AC3"] {
                 #expect(error.reason.contains(name), "\(error.reason)")
             }
         }
@@ -155,6 +155,7 @@ struct FormatDescriptorTests {
         ("flac/ffmpeg-2ch-48000-s16.flac", "flac", "FLACStreamCutter"),
         ("mp3/cbr-128k-2ch-44100.mp3", "MPG3", "FrameCutter"),
         ("opus/ffmpeg-stereo.opus", "OggS", "OggCutter"),
+        ("ac3/eac3-2ch-48000.ec3", "ac-3", "AC3Cutter"),
     ])
     func streamIsCutByItsOwnCutter(name: String, type: String, cutter: String) throws {
         let path = Fixtures.root.appendingPathComponent(name).path

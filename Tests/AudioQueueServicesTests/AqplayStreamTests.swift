@@ -19,6 +19,7 @@ struct AqplayStreamTests {
         "valid/caf-pcm_s16le-1ch-11025.caf", "valid/wav-pcm_s16le-2ch-44100.wav", "valid/wav-pcm_f32le-6ch-44100.wav",
         "valid/aiff-pcm_s16be-2ch-44100.aiff", "valid/aifc-pcm_f32be-2ch-44100.aifc", "mp4/aac-2ch-44100-faststart.m4a",
         "mp4/built-itunsmpb-2ch-44100.m4a", "flac/flac-2ch-44100-s16.flac", "flac/flac-2ch-44100-s16-variable.flac",
+        "ac3/ac3-6ch-48000.ac3", "ac3/eac3-2ch-48000.ec3",
     ]
 
     static func path(_ name: String) -> String { Fixtures.root.appendingPathComponent(name).path }
@@ -108,7 +109,8 @@ struct AqplayStreamTests {
     /// Over HTTP from the in-process server — with a length, chunked, to the close, with ICY
     /// metadata every 1000 bytes — the same WAVE file, and the titles on stdout in order.
     @Test(arguments: ["valid/adts-aac-2ch-44100.aac", "mp3/cbr-128k-2ch-44100.mp3", "mp3/vbr-q4-2ch-44100.mp3",
-                      "valid/wav-pcm_s16le-2ch-44100.wav", "valid/caf-aac-2ch-48000.caf"])
+                      "valid/wav-pcm_s16le-2ch-44100.wav", "valid/caf-aac-2ch-48000.caf", "ac3/ac3-6ch-48000.ac3",
+                      "ac3/eac3-2ch-48000.ec3"])
     func httpEqualsTheFile(name: String) throws {
         let reference = try Self.renderFile(name)
         let body = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path(name))))

@@ -170,11 +170,11 @@ struct ErrorCodeTests {
     }
 
     @Test func codecs() throws {
-        // AC-3: no decoder for it.
-        let ac3 = AudioStreamBasicDescription(
-            sampleRate: 48000, formatID: AudioFormatID(rawValue: 0x6163_2D33), formatFlags: [], bytesPerPacket: 0, framesPerPacket: 1536,
-            bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)
-        expectCode(.codecNotFound) { _ = try AudioQueue(format: ac3) { _, _ in } }
+        // MACE 3:1: no decoder for it.
+        let mace = AudioStreamBasicDescription(
+            sampleRate: 22050, formatID: AudioFormatID(rawValue: 0x4D41_4333), formatFlags: [], bytesPerPacket: 2, framesPerPacket: 6,
+            bytesPerFrame: 0, channelsPerFrame: 1, bitsPerChannel: 0)
+        expectCode(.codecNotFound) { _ = try AudioQueue(format: mace) { _, _ in } }
         var zero = Self.float2
         zero.channelsPerFrame = 0
         expectCode(.invalidParameter) { _ = try AudioQueue(format: zero) { _, _ in } }

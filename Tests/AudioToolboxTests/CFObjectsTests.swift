@@ -132,7 +132,7 @@ struct CFObjectsTests {
         Self.expectAllPassed((r.status, r.out, r.err))
         let lines = Self.entries(r.out.split(separator: "\n"))
         let expected = [
-            "readable": "caff,WAVE,RF64,BW64,AIFF,AIFC,m4af,m4bf,mp4f,3gpp,3gp2,adts,flac,MPG3,MPG2,MPG1,OggS",
+            "readable": "caff,WAVE,RF64,BW64,AIFF,AIFC,m4af,m4bf,mp4f,3gpp,3gp2,adts,flac,MPG3,MPG2,MPG1,OggS,ac-3",
             "writable": "caff,WAVE,AIFF,AIFC,m4af,m4bf,mp4f,adts,flac",
             // afconvert -hf on macOS: 'AIFF' = AIFF (.aiff, .aif), 'AIFC' = AIFC (.aifc, .aiff, .aif), …
             "name.AIFF": "AIFF", "exts.AIFF": "aiff,aif",

@@ -204,6 +204,22 @@ if fileType == .wave, let wave = waveOrder(layout, channels: Int(output.channels
 } else if fileType == .wave {
     layout = nil  // WAVE records only speaker masks, one speaker per channel
 }
+/// Puts the channels of `frames` interleaved frames of `T`-sized samples at `data` in `order`
+/// (channel k of each frame becomes the frame's channel `order[k]`), in place.
+func permute<T: FixedWidthInteger>(_ data: UnsafeMutableRawPointer, frames: Int, order: [Int], as: T.Type) {
+    let channels = order.count
+    let samples = data.assumingMemoryBound(to: T.self)
+    withUnsafeTemporaryAllocation(of: T.self, capacity: channels) { frame in
+        order.withUnsafeBufferPointer { order in
+            for f in 0..<frames {
+                let base = samples + f * channels
+                for k in 0..<channels { frame[k] = base[order[k]] }
+                for k in 0..<channels { base[k] = frame[k] }
+            }
+        }
+    }
+}
+
 /// The file's device and inode, to refuse converting a file onto itself.
 func identity(_ path: String) -> (UInt64, UInt64)? {
     var info = stat()
@@ -277,13 +293,19 @@ do {
             let frameBytes = Int(client.bytesPerFrame)
             let sampleBytes = frameBytes / reorder.count
             let data = buffer.region()
-            scratch.withUnsafeMutableBytes { frame in
-                for f in 0..<n {
-                    let base = data.baseAddress! + f * frameBytes
-                    for (k, from) in reorder.enumerated() {
-                        (frame.baseAddress! + k * sampleBytes).copyMemory(from: base + from * sampleBytes, byteCount: sampleBytes)
+            switch sampleBytes {
+            case 2: permute(data.baseAddress!, frames: n, order: reorder, as: UInt16.self)
+            case 4: permute(data.baseAddress!, frames: n, order: reorder, as: UInt32.self)
+            case 8: permute(data.baseAddress!, frames: n, order: reorder, as: UInt64.self)
+            default:
+                scratch.withUnsafeMutableBytes { frame in
+                    for f in 0..<n {
+                        let base = data.baseAddress! + f * frameBytes
+                        for (k, from) in reorder.enumerated() {
+                            (frame.baseAddress! + k * sampleBytes).copyMemory(from: base + from * sampleBytes, byteCount: sampleBytes)
+                        }
+                        base.copyMemory(from: frame.baseAddress!, byteCount: frameBytes)
                     }
-                    base.copyMemory(from: frame.baseAddress!, byteCount: frameBytes)
                 }
             }
         }

@@ -10,10 +10,10 @@ import AudioFileServices
 let usage = """
     usage: afinfo [--json] FILE...
       Prints the container, data format, packet counts and packet table of each audio file
-      (CAF, AIFF/AIFC, WAVE/RF64/BW64, MPEG-4: M4A/M4B/MP4/3GP, ADTS, MPEG audio), its chapters,
-      info dictionary and album artwork. A file whose codec is not decoded here (DTS, AMR, GSM,
-      ADPCM) or that holds no audio is listed all the same: its format, duration where the
-      container gives one, and tags.
+      (CAF, AIFF/AIFC, WAVE/RF64/BW64, MPEG-4: M4A/M4B/MP4/3GP, ADTS, MPEG audio, FLAC, Ogg Opus
+      and Vorbis, AC-3/E-AC-3), its chapters, info dictionary and album artwork. A file whose
+      codec is not decoded here (DTS, AMR, GSM, ADPCM) or that holds no audio is listed all the
+      same: its format, duration where the container gives one, and tags.
       --json   one JSON object per file instead of afinfo's text layout (its format's
                "formatName" is the codec's name, as "GSM 6.10")
     """

@@ -196,6 +196,7 @@ func fileType(contentType: String?, path: String) -> AudioFileType? {
     case "audio/mp4", "audio/x-m4a": return .m4a
     case "audio/flac", "audio/x-flac": return .flac
     case "audio/ogg", "audio/opus", "audio/vorbis", "application/ogg": return .ogg
+    case "audio/ac3", "audio/x-ac3", "audio/eac3", "audio/x-eac3", "audio/vnd.dolby.dd-raw": return .ac3
     default: break
     }
     var file = path
@@ -210,6 +211,7 @@ func fileType(contentType: String?, path: String) -> AudioFileType? {
     case "m4a", "mp4": return .m4a
     case "flac": return .flac
     case "opus", "ogg", "oga": return .ogg
+    case "ac3", "ec3", "eac3": return .ac3
     default: return nil
     }
 }

@@ -5,11 +5,13 @@ import AudioCodecFAAD
 import AudioCodecFLAC
 import AudioCodecOpus
 import AudioCodecVorbis
+import AudioCodecAVCodec
 import ExtendedAudioFileServices
 
 /// One fuzz input: every container parser and the tag parsers (Vorbis comment, FLAC picture)
 /// on the raw bytes, then detection through AudioFile (its info, pictures and chapters too),
-/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2, FLAC over libFLAC, Opus over libopus, Vorbis over libvorbis) to Float32;
+/// reads of the packets it finds, and decoding (PCM, G.711, IMA4, AAC over faad2, FLAC over libFLAC, Opus over libopus, Vorbis over libvorbis,
+/// AC-3 and E-AC-3 over libavcodec) to Float32;
 /// then AudioFileStream in several chunkings, cross-checked against AudioFile (StreamFuzz.swift);
 /// then the tag writers over tags made from the input (TagWritingFuzz.swift).
 /// Any outcome but a typed error or success is a finding
@@ -25,7 +27,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     var found: AudioFileInfo?
-    for ext in [nil, "wav", "aiff", "caf", "aac", "m4a"] as [String?] {
+    for ext in [nil, "wav", "aiff", "caf", "aac", "m4a", "ac3"] as [String?] {
         guard let file = try? AudioFile(source: source, fileExtension: ext) else { continue }
         exercise(file)
         if found == nil { found = file.info }
@@ -36,6 +38,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = VorbisComment(parsing: bytes)?.pictures
     _ = AudioFilePicture(flacPictureBlock: bytes)
     fuzzVorbisHeaders(bytes)
+    // The AC-3 configuration boxes and a syncframe header on the raw bytes.
+    _ = (try? AC3Configuration(cookie: bytes, enhanced: false))?.channelLayout
+    _ = (try? AC3Configuration(cookie: bytes, enhanced: true))?.channelLayout
+    _ = AC3FrameHeader(bytes, 0)?.bitRate
     fuzzStream(bytes)
     fuzzTagWriting(bytes, found: found)
     return 0
@@ -65,6 +71,7 @@ private let registerDecoders: Void = {
     FLACDecoder.register()
     OpusDecoder.register()
     VorbisDecoder.register()
+    AC3Decoder.register()
 }()
 
 /// The bytes as Vorbis headers: a magic cookie (both forms), and a setup header's modes; a

@@ -147,7 +147,8 @@ public struct MP4Format: AudioFileFormat, DescribedFormat, StoresAudioData, Artw
         let description = try MP4SampleDescription(tree: tree, stsd: stsd, mediaTimescale: mediaTimescale)
         var dataFormat = description.format
         magicCookie = description.cookie
-        channelLayout = description.channelConfiguration.flatMap(AudioChannelLayoutTag.aac(channelConfiguration:)).map { AudioChannelLayout(tag: $0) }
+        channelLayout = description.channelLayout
+            ?? description.channelConfiguration.flatMap(AudioChannelLayoutTag.aac(channelConfiguration:)).map { AudioChannelLayout(tag: $0) }
 
         let truncation = try MP4Truncation.find(top: top, source: source)
         var tables = try MP4SampleTables(

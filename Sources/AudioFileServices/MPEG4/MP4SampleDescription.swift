@@ -8,6 +8,8 @@ struct MP4SampleDescription {
     let cookie: [UInt8]?
     /// The MPEG-4 channel configuration (AAC), for the channel layout.
     let channelConfiguration: Int?
+    /// The channel layout the codec's configuration gives (AC-3 and E-AC-3).
+    private(set) var channelLayout: AudioChannelLayout?
     /// Output frames per core frame: 2 for HE-AAC whose SBR doubles the core rate, else 1.
     /// iTunSMPB counts core frames (Apple writes HE-AAC's that way, and ffmpeg reads it so).
     private(set) var framesPerCoreFrame: Int64 = 1
@@ -38,7 +40,7 @@ struct MP4SampleDescription {
         switch entry.type {
         case "drms", "enca", "drmi":
             throw unsupported("the audio is encrypted ('\(entry.type)' sample entry: a protected file)")
-        case "mp4a", "alac", ".mp3", "fLaC", "Opus":
+        case "mp4a", "alac", ".mp3", "fLaC", "Opus", "ac-3", "ec-3":
             break
         default:
             break  // a codec the package does not decode: described by its sample entry (MP4Undecoded.swift)
@@ -108,6 +110,10 @@ struct MP4SampleDescription {
             channelConfiguration = nil
         case "Opus":
             (format, cookie) = try Self.opus(children, base: childBase, entry: entry, frames: Self.opusPacketFrames(tree, stsd, mediaTimescale))
+            channelConfiguration = nil
+        case "ac-3", "ec-3":
+            let described = try Self.ac3(children, base: childBase, entry: entry, rate: rate)
+            (format, cookie, channelLayout) = (described.format, described.cookie, described.layout)
             channelConfiguration = nil
         case let type where type != "mp4a":
             format = Self.undecoded(type, rate: rate, channels: channels, frames: Self.firstPacketFrames(tree, stsd, mediaTimescale, rate: rate))

@@ -284,6 +284,16 @@ public final class AudioFileStream {
             pending.removeAll()
             return
         }
+        if let ending = cutter as? any EndingStreamCutter {
+            if !pending.isEmpty {
+                let used = try pending.withStreamBytes { held throws(AudioFileStreamError) in
+                    try ending.finish(held, at: position, sink: sink)
+                }
+                position += Int64(used)
+                pending.removeAll()
+            }
+            return
+        }
         guard let cutter = cutter as? FrameCutter else { return }
         if !pending.isEmpty {
             cutter.atEnd = true

@@ -67,7 +67,7 @@ struct HeaderGatherer {
             case .boxes: container = .boxes(descriptor.reader)
             case .flacFrames: container = .flac
             case .frames(let kind): return .frames(FrameCutter(kind: kind))
-            case .fromStart(let makeCutter): return .container(facts: nil, cutter: makeCutter(), headerEnd: 0)
+            case .fromStart(let makeCutter), .syncFrames(let makeCutter): return .container(facts: nil, cutter: makeCutter(), headerEnd: 0)
             }
         }
         let headerEnd: Int
@@ -212,6 +212,14 @@ struct HeaderGatherer {
                 facts.maximumPacketSize = nil
                 facts.packetSizeUpperBound = nil
                 let cutter = FrameCutter(mpegIn: facts, dataEnd: sized ? parsed.dataOffset + parsed.dataByteCount : nil)
+                return .container(facts: nil, cutter: cutter, headerEnd: header.count)
+            }
+            if let wave = parsed as? WAVEFormat, wave.formatTag == WAVEFormat.Tag.ac3 {
+                // AC-3 frames, walked as WAVEFormat walks them, up to the end of the data chunk.
+                facts.packetCount = nil
+                facts.maximumPacketSize = nil
+                facts.packetSizeUpperBound = nil
+                let cutter = AC3Cutter(in: facts, dataEnd: sized ? parsed.dataOffset + parsed.dataByteCount : nil)
                 return .container(facts: nil, cutter: cutter, headerEnd: header.count)
             }
             if parsed.dataFormat.bytesPerPacket == 0 {

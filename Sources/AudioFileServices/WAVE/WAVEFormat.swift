@@ -33,6 +33,8 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
     public let info: [(key: String, value: String)]
     public let frameCountHint: Int64?
     public let repairs: [AudioFileRepair]
+    /// For AC-3 data: the `dac3` or `dec3` body its first packet implies, as the raw AC-3 reader gives.
+    public let magicCookie: [UInt8]?
     /// From a LAME tag in MPEG audio data, as in an MP3 file.
     public let packetTableInfo: AudioFilePacketTableInfo?
     /// The WAVE format tag (`wFormatTag`, or the extensible sub-format's tag).
@@ -54,6 +56,8 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
         static let gsm610: UInt16 = 0x0031
         static let mpeg: UInt16 = 0x0050
         static let mpegLayer3: UInt16 = 0x0055
+        /// Raw AC-3 syncframes (`WAVE_FORMAT_DVM`, as ffmpeg writes AC-3).
+        static let ac3: UInt16 = 0x2000
         static let extensible: UInt16 = 0xFFFE
     }
 
@@ -148,10 +152,12 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
         let parsed = try Self.parseFormat(&f, header: fmtHeader)
         let mpeg = (parsed.tag == Tag.mpeg || parsed.tag == Tag.mpegLayer3) && audioSize > 0
             ? try Self.mpegPackets(source, format: parsed.format, data: audioStart, count: audioSize) : nil
-        let dataFormat = mpeg?.format ?? parsed.format
+        let ac3 = parsed.tag == Tag.ac3 && audioSize > 0 ? try Self.ac3Packets(source, data: audioStart, count: audioSize) : nil
+        let dataFormat = mpeg?.format ?? ac3?.format ?? parsed.format
         packetTableInfo = mpeg?.info
         formatTag = parsed.tag
-        channelLayout = parsed.layout
+        channelLayout = ac3?.layout ?? parsed.layout
+        magicCookie = ac3?.cookie
         let tags = id3.summary
         // A key both an INFO list and an ID3 tag hold is the ID3 tag's (UTF-8, and every key),
         // and an ICRD that repeats the tag's year is that year.
@@ -163,8 +169,8 @@ public struct WAVEFormat: AudioFileFormat, DescribedFormat, StoresAudioData, Art
         repairs = walker.repairs
         frameCountHint = parsed.format.isPCM ? nil : factFrames
         let packets: AudioFilePacketIndex
-        if let mpeg {
-            packets = .table(mpeg.table)
+        if let table = mpeg?.table ?? ac3?.table {
+            packets = .table(table)
         } else if dataFormat.bytesPerPacket > 0 {
             packets = .constant(bytesPerPacket: Int(dataFormat.bytesPerPacket), count: audioSize / Int64(dataFormat.bytesPerPacket))
         } else {

@@ -43,6 +43,26 @@ AVFrame *cavcodec_frame(const AVCodecContext *context);
 void cavcodec_frame_free(AVFrame **frame);
 int cavcodec_frame_make_writable(AVFrame *frame);
 
+/* Decoding. Opens libavcodec's decoder for AC-3 (enhanced 0) or E-AC-3 (enhanced 1), planar
+ * float output. NULL when the decoder is missing or refuses. */
+AVCodecContext *cavcodec_open_ac3_decoder(int enhanced);
+/* Sends `size` bytes at `data` as one packet (libavcodec copies them); data NULL ends the
+ * stream. */
+int cavcodec_send_bytes(AVCodecContext *context, AVPacket *packet, const uint8_t *data, int size);
+int cavcodec_receive_frame(AVCodecContext *context, AVFrame *frame);
+/* Drops the decoder's state (after a seek). */
+void cavcodec_flush_buffers(AVCodecContext *context);
+AVFrame *cavcodec_frame_alloc(void);
+void cavcodec_frame_unref(AVFrame *frame);
+/* A decoded frame's channel count, and its channel mask when the layout is in libavutil's
+ * native order (else 0). */
+int cavcodec_frame_channel_count(const AVFrame *frame);
+uint64_t cavcodec_frame_channel_mask(const AVFrame *frame);
+/* Lowers libavutil's log level to fatal errors when it is the library's default (info) or the
+ * errors level cavcodec_quiet_default_log set, so that a damaged stream's packets, which the
+ * decoders report through their results, do not print to standard error. */
+void cavcodec_quiet_decoder_log(void);
+
 AVPacket *cavcodec_packet_alloc(void);
 void cavcodec_packet_free(AVPacket **packet);
 void cavcodec_packet_unref(AVPacket *packet);

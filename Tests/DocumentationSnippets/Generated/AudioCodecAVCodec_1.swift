@@ -4,7 +4,7 @@ import AudioCodecAVCodec
 import AudioCore
 
 func snippet_AudioCodecAVCodec_1() throws {
-#sourceLocation(file: "Sources/AudioCodecAVCodec/AudioCodecAVCodec.docc/AudioCodecAVCodec.md", line: 16)
+#sourceLocation(file: "Sources/AudioCodecAVCodec/AudioCodecAVCodec.docc/AudioCodecAVCodec.md", line: 18)
     AudioEncoders.register(AACEncoder.self, for: [.mpeg4AAC])
     let aac = AudioStreamBasicDescription(
         sampleRate: 44100, formatID: .mpeg4AAC, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 0,
