@@ -12,7 +12,7 @@ struct AfconvertTagTests {
     static let sources = [
         "tags-cover-chapters.m4a", "id3v23-cover.mp3", "id3-chunk-cover.aiff", "info.wav", "info.caf", "transcode-source.flac",
     ]
-    static let destinations = ["m4a", "flac", "wav", "aiff", "caf", "aac"]
+    static let destinations = ["m4a", "flac", "wav", "aiff", "caf", "aac", "opus"]
 
     /// The keys every container maps both ways, which the package's reader must give back alike.
     static let sharedKeys: Set<AudioFileInfo.Key> = [

@@ -33,12 +33,16 @@ public enum TagReaders {
         return out
     }
 
-    /// ffprobe's format tags (`-show_format`) under common names; throws when ffprobe fails.
+    /// ffprobe's format tags (`-show_format`), else its audio stream's (Ogg), under common names;
+    /// throws when ffprobe fails.
     public static func ffprobeTags(_ path: String) throws -> [String: String] {
         let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-show_format", "-show_streams", "-of", "json", path])
         guard result.status == 0 else { throw ToolFailure("ffprobe \(path): \(result.err)") }
         let json = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
-        let tags = (json?["format"] as? [String: Any])?["tags"] as? [String: String] ?? [:]
+        // Ogg keeps the comments with the stream: ffprobe shows them as the audio stream's tags.
+        let streams = json?["streams"] as? [[String: Any]] ?? []
+        let audio = streams.first { $0["codec_type"] as? String == "audio" }
+        let tags = (json?["format"] as? [String: Any])?["tags"] as? [String: String] ?? audio?["tags"] as? [String: String] ?? [:]
         return common(tags)
     }
 
