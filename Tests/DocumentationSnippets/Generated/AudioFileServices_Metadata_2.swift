@@ -3,7 +3,7 @@ import AudioCore
 import AudioFileServices
 
 func snippet_AudioFileServices_Metadata_2() throws {
-#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/Metadata.md", line: 53)
+#sourceLocation(file: "Sources/AudioFileServices/AudioFileServices.docc/Metadata.md", line: 56)
     let writer = try AudioFileWriter(
         path: "tagged.caf", type: .caf, format: .linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16), flags: .eraseFile)
     try writer.setInfo(AudioFileInfo([("title", "Morning"), ("artist", "Someone"), ("track number", "3/12")]))

@@ -4,7 +4,7 @@ import Dispatch
 import Synchronization
 
 func snippet_README_2() throws {
-#sourceLocation(file: "README.md", line: 120)
+#sourceLocation(file: "README.md", line: 121)
     AudioQueueKit.registerAll()                         // AAC through faad2
     let file = try AudioFile(path: "Examples/Sounds/chime.caf")
     let nextPacket = Mutex<Int64>(0)                    // the callbacks' state: one call at a time
