@@ -17,8 +17,8 @@ import Locking
 /// Use it from one thread at a time; ``writeAsync(frameCount:buffers:)`` hands the writing to a
 /// thread of its own.
 public final class ExtAudioFileWriter {
-    /// The file being written; its tags are set on it (``AudioFileWriter/setInfo(_:)``,
-    /// ``AudioFileWriter/setPictures(_:)``), before the first write where they precede the audio
+    /// The file being written; its tags are set on it (`AudioFileWriter.setInfo(_:)`,
+    /// `AudioFileWriter.setPictures(_:)`), before the first write where they precede the audio
     /// (FLAC, ADTS).
     public let file: AudioFileWriter
     /// Whether ``close()`` closes ``file`` (true when this writer created it).

@@ -3,7 +3,7 @@ import AudioCore
 extension VorbisComment {
     /// The fields that record `info` and `pictures` in a Vorbis comment (Ogg Vorbis' and Ogg
     /// Opus' comment headers): each key under the name the reader maps it from
-    /// (``VorbisComment/appleKeys``: `TITLE`, `ARTIST`, `ALBUM`, `DATE`, `GENRE`, `COMMENT`,
+    /// (the reader's names: `TITLE`, `ARTIST`, `ALBUM`, `DATE`, `GENRE`, `COMMENT`,
     /// `COMPOSER`, `TRACKNUMBER`, `ENCODER`, …), `track number` `3/12` as `TRACKNUMBER=3` and
     /// `TRACKTOTAL=12`, `recorded date` as `DATE` when there is no `year`, other keys under their
     /// own names in capitals (where a field name can spell them: ASCII 0x20–0x7D without `=`, and
