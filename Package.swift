@@ -207,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "AudioCodecVorbisTests",
             dependencies: [
-                "AudioCodecVorbis", "AudioCodecKit", "CVorbis", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport", "DecodeTestSupport",
+                "AudioCodecVorbis", "AudioCodecKit", "AudioCodecAVCodec", "CVorbis", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport", "DecodeTestSupport",
             ],
             swiftSettings: strict
         ),

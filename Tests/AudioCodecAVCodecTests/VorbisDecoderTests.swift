@@ -11,7 +11,10 @@ import DecodeTestSupport
 /// (Scripts/fixtures/make_vorbis_fixtures.py), and at the packet boundaries the readers rely on.
 @Suite("Vorbis decoding through libavcodec")
 struct AVCodecVorbisDecoderTests {
-    static let files = ["oggenc-mono-44100.ogg", "ffmpeg-stereo-48000.ogg", "oggenc-51-48000.ogg", "oggenc-short-44100.ogg", "spec-late-start.ogg", "spec-tags.ogg"]
+    static let files = [
+        "oggenc-mono-44100.ogg", "ffmpeg-stereo-48000.ogg", "oggenc-3-48000.ogg", "oggenc-5-48000.ogg", "oggenc-51-48000.ogg",
+        "oggenc-short-44100.ogg", "spec-late-start.ogg", "spec-tags.ogg",
+    ]
 
     static func file(_ name: String) throws -> AudioFile { try AudioFile(path: Fixtures.vorbis.appendingPathComponent(name).path) }
 
@@ -46,7 +49,7 @@ struct AVCodecVorbisDecoderTests {
 
     /// Trimmed by the packet table, each file has oggdec's length, and over the frames both give
     /// (ffmpeg trims the end by its own rule) it is ffmpeg's float decode bit for bit, channels in
-    /// the same (WAVE) order: mono, stereo and 5.1.
+    /// the same (WAVE) order: mono, stereo, 3.0, 5.0 and 5.1.
     @Test(arguments: files) func matchesFFmpeg(_ name: String) throws {
         let file = try Self.file(name)
         let decoder = try Self.decoder(file)
