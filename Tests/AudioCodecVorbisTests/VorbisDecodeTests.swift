@@ -178,6 +178,16 @@ struct VorbisDecodeTests {
         }
     }
 
+    /// `AudioCodecKit.registerVorbis()`: a stream's decoder is libavcodec's where libavcodec
+    /// loads (it does here), the stand-in made without a cookie libvorbis's.
+    @Test func registryPrefersLibavcodec() throws {
+        AudioCodecKit.registerVorbis()
+        let file = try AudioFile(path: Fixtures.vorbis.appendingPathComponent("ffmpeg-stereo-48000.ogg").path)
+        #expect(AVCodecVorbisDecoder.isAvailable)
+        #expect(try AudioDecoders.make(for: file.dataFormat, magicCookie: file.magicCookie) is AVCodecVorbisDecoder)
+        #expect(try AudioDecoders.make(for: file.dataFormat, magicCookie: nil) is VorbisDecoder)
+    }
+
     /// A trimmed start (a first page whose granule position is 300 frames short of its packets'):
     /// the first 300 frames of the untrimmed stream are priming, the rest is the untrimmed
     /// stream's samples (ffmpeg, which does not trim starts, decodes the whole).
