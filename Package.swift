@@ -206,7 +206,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioCodecVorbisTests",
-            dependencies: ["AudioCodecVorbis", "CVorbis", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport", "DecodeTestSupport"],
+            dependencies: [
+                "AudioCodecVorbis", "AudioCodecKit", "AudioCodecAVCodec", "CVorbis", "AudioFileServices", "ExtendedAudioFileServices", "ProcessSupport", "DecodeTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

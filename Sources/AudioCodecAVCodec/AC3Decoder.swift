@@ -38,16 +38,13 @@ public final class AC3Decoder: AudioDecoder {
     /// The configuration's layout: the order of the output channels.
     public var outputChannelLayout: AudioChannelLayout? { configuration.channelLayout }
 
-    private static let quietLog: Void = cavcodec_quiet_decoder_log()
-
     private let enhanced: Bool
     /// True for `'cac3'`, whose packets may be IEC 61937 bursts.
     private let iec61937: Bool
     private let channels: Int
     private let labels: [AudioChannelLabel]
-    private var context: UnsafeMutablePointer<AVCodecContext>?
-    private let frame: UnsafeMutablePointer<AVFrame>
-    private let packet: UnsafeMutablePointer<AVPacket>
+    private let session: AVCodecDecoderSession
+    private var frame: UnsafeMutablePointer<AVFrame> { session.frame }
     /// The plane each output channel takes (-1: silence), for the decoded layout `mapMask`/`mapCount`.
     private var map: [Int] = []
     private var mapMask: UInt64 = 0
@@ -87,30 +84,7 @@ public final class AC3Decoder: AudioDecoder {
         channels = labels.count
         maximumFramesPerPacket = max(1536, min(Int(input.framesPerPacket), 6 * 1536))
         outputFormat = .linearPCM(sampleRate: rate, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true)
-        guard cavcodec_load() != 0 else {
-            throw AudioCodecError(.formatNotSupported, "libavcodec could not be loaded: \(String(cString: cavcodec_load_error()))")
-        }
-        Self.quietLog
-        guard let frame = cavcodec_frame_alloc() else { throw AudioCodecError(.unspecified, "libavcodec could not allocate a frame") }
-        guard let packet = cavcodec_packet_alloc() else {
-            var f: UnsafeMutablePointer<AVFrame>? = frame
-            cavcodec_frame_free(&f)
-            throw AudioCodecError(.unspecified, "libavcodec could not allocate a packet")
-        }
-        self.frame = frame
-        self.packet = packet
-        context = cavcodec_open_ac3_decoder(enhanced ? 1 : 0)
-        guard context != nil else {
-            throw AudioCodecError(.formatNotSupported, "libavcodec has no \(enhanced ? "E-AC-3" : "AC-3") decoder")
-        }
-    }
-
-    deinit {
-        cavcodec_free_context(&context)
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        cavcodec_frame_free(&f)
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        cavcodec_packet_free(&p)
+        session = try AVCodecDecoderSession(decoder: enhanced ? "eac3" : "ac3", what: enhanced ? "E-AC-3" : "AC-3")
     }
 
     /// Decodes one packet and appends its frames to `buffer`. Throws `invalidOutputSize`,
@@ -125,26 +99,20 @@ public final class AC3Decoder: AudioDecoder {
             throw AudioCodecError(
                 .invalidOutputSize, "the buffer has room for \(buffer.framesFree) frames; an AC-3 packet may need \(maximumFramesPerPacket)")
         }
-        guard let context else { throw AudioCodecError(.unspecified, "the libavcodec decoder could not be reopened") }
         var appended = 0
         var status: Int32 = -1
         let unwrapped = iec61937 ? Self.iec61937Payload(bytes) : nil
         if let unwrapped {
-            status = unwrapped.withUnsafeBytes { payload in
-                cavcodec_send_bytes(context, packet, payload.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(payload.count))
-            }
-        } else if let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) {
-            status = cavcodec_send_bytes(context, packet, base.assumingMemoryBound(to: UInt8.self), Int32(bytes.count))
+            status = unwrapped.withUnsafeBytes { session.send($0) }
+        } else {
+            status = session.send(bytes)
         }
         if status >= 0 {
             let limit = maximumFramesPerPacket
-            while true {
-                let received = cavcodec_receive_frame(context, frame)
-                guard received >= 0 else { break }
+            session.receive { frame in
                 let count = min(Int(frame.pointee.nb_samples), limit - appended)
                 if count > 0 { interleave(count, into: buffer) }
                 appended += max(count, 0)
-                cavcodec_frame_unref(frame)
             }
         }
         guard appended > 0 else {
@@ -195,7 +163,7 @@ public final class AC3Decoder: AudioDecoder {
 
     /// Drops the decoder's state (the transform's overlap, the dither), as after a seek.
     public func reset() {
-        if let context { cavcodec_flush_buffers(context) }
+        session.reset()
     }
 
     /// Copies `count` frames of the decoded frame's planes to `buffer`, each output channel from

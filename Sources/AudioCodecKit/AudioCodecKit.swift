@@ -16,18 +16,33 @@ import AudioCodecVorbis
 public enum AudioCodecKit {
     /// Registers AAC decoding through faad2, MPEG audio (Layers I–III) through libmpg123, FLAC
     /// decoding and encoding through libFLAC, Opus decoding and encoding through libopus, Vorbis
-    /// decoding through libvorbis, and AAC-LC encoding and AC-3 and E-AC-3 decoding through
-    /// libavcodec (opened when the first AAC encoder or AC-3 decoder is made). Calling again
-    /// changes nothing.
+    /// decoding (``registerVorbis()``), and AAC-LC encoding and AC-3 and E-AC-3 decoding through
+    /// libavcodec (opened when the first AAC encoder or AC-3 or Vorbis decoder is made). Calling
+    /// again changes nothing.
     public static func registerAll() {
         AACDecoder.register()
         MP3Decoder.register()
         FLACDecoder.register()
         OpusDecoder.register()
-        VorbisDecoder.register()
+        registerVorbis()
         AACEncoder.register()
         AC3Decoder.register()
         FLACEncoder.register()
         OpusEncoder.register()
+    }
+
+    /// Registers Vorbis (`'vorb'`) decoding through libavcodec's `vorbis` decoder
+    /// (`AVCodecVorbisDecoder`, about twice as fast) where libavcodec can be loaded and has it,
+    /// else through libvorbis (`VorbisDecoder`). The choice is made when the first Vorbis decoder
+    /// is made (libavcodec is not loaded before), once a process; a decoder made without a magic
+    /// cookie (the stand-in that conceals) is libvorbis's. Both give the same frames at every
+    /// packet boundary, so readers trim and loop alike.
+    public static func registerVorbis() {
+        AudioDecoders.register(.vorbis) { format, cookie throws(AudioCodecError) -> any AudioDecoder in
+            if let cookie, !cookie.isEmpty, AVCodecVorbisDecoder.isAvailable {
+                return try AVCodecVorbisDecoder(input: format, magicCookie: cookie)
+            }
+            return try VorbisDecoder(input: format, magicCookie: cookie)
+        }
     }
 }

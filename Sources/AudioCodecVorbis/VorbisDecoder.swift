@@ -26,6 +26,10 @@ import CVorbis
 ///   libvorbis gives more, and the newest frames are kept (the first packet's are priming).
 /// - A packet libvorbis refuses appends silence of its duration and throws `badData`; the
 ///   packet after it then starts afresh (silence again), keeping the timing.
+///
+/// `AudioCodecKit.registerAll()` registers AudioCodecAVCodec's `AVCodecVorbisDecoder` (the same
+/// contract over libavcodec's decoder) for `'vorb'` where libavcodec can be loaded, and this
+/// decoder where it cannot; ``register()`` registers this one whatever is installed.
 public final class VorbisDecoder: AudioDecoder {
     /// Interleaved Float32 at the stream's rate with its channel count.
     public let outputFormat: AudioStreamBasicDescription

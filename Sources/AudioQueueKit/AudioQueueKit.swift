@@ -17,7 +17,8 @@
 public enum AudioQueueKit {
     /// Registers the codecs and backends this package builds: the codecs of `AudioCodecKit`
     /// (AAC decoding through faad2, AAC-LC encoding through libavcodec, MPEG audio (Layers I–III)
-    /// through libmpg123, FLAC through libFLAC, Opus through libopus, Vorbis through libvorbis), then the PipeWire,
+    /// through libmpg123, FLAC through libFLAC, Opus through libopus, Vorbis through libavcodec where it
+    /// loads, else libvorbis), then the PipeWire,
     /// PulseAudio and ALSA backends, in that order of preference for the default device, and the file backend, whose WAVE file is the
     /// default device when none plays. Call once before creating queues or output units or opening files
     /// that need them; calling again changes nothing.

@@ -1,6 +1,7 @@
 #include "cavcodec.h"
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
 #include <pthread.h>
 #include <libavutil/log.h>
 #include <libavutil/macros.h>
@@ -10,6 +11,8 @@
 static struct {
     __typeof__(&avcodec_find_encoder) find_encoder;
     __typeof__(&avcodec_find_decoder) find_decoder;
+    __typeof__(&avcodec_find_decoder_by_name) find_decoder_by_name;
+    __typeof__(&av_mallocz) mallocz;
     __typeof__(&avcodec_send_packet) send_packet;
     __typeof__(&avcodec_receive_frame) receive_frame;
     __typeof__(&avcodec_flush_buffers) flush_buffers;
@@ -51,6 +54,8 @@ static void load(void) {
     }
     FIND(find_encoder, avcodec_find_encoder)
     FIND(find_decoder, avcodec_find_decoder)
+    FIND(find_decoder_by_name, avcodec_find_decoder_by_name)
+    FIND(mallocz, av_mallocz)
     FIND(send_packet, avcodec_send_packet)
     FIND(receive_frame, avcodec_receive_frame)
     FIND(flush_buffers, avcodec_flush_buffers)
@@ -99,18 +104,35 @@ void cavcodec_quiet_decoder_log(void) {
     if (level == AV_LOG_INFO || level == AV_LOG_ERROR) av.log_set_level(AV_LOG_FATAL);
 }
 
-AVCodecContext *cavcodec_open_ac3_decoder(int enhanced) {
-    if (!cavcodec_load()) return NULL;
-    const AVCodec *codec = av.find_decoder(enhanced ? AV_CODEC_ID_EAC3 : AV_CODEC_ID_AC3);
+AVCodecContext *cavcodec_open_decoder(const char *name, const uint8_t *extradata, int extradataSize, int channels, int rate) {
+    if (!cavcodec_load() || extradataSize < 0) return NULL;
+    const AVCodec *codec = av.find_decoder_by_name(name);
     if (!codec) return NULL;
     AVCodecContext *context = av.alloc_context3(codec);
     if (!context) return NULL;
     context->request_sample_fmt = AV_SAMPLE_FMT_FLTP;
+    if (channels > 0) av.channel_layout_default(&context->ch_layout, channels);
+    if (rate > 0) context->sample_rate = rate;
+    if (extradata && extradataSize > 0) {
+        /* libavcodec owns extradata (freed with the context) and reads past its end in
+         * padding-sized steps: zeroed padding follows the bytes. */
+        context->extradata = av.mallocz((size_t)extradataSize + AV_INPUT_BUFFER_PADDING_SIZE);
+        if (!context->extradata) {
+            av.free_context(&context);
+            return NULL;
+        }
+        memcpy(context->extradata, extradata, (size_t)extradataSize);
+        context->extradata_size = extradataSize;
+    }
     if (av.open2(context, codec, NULL) < 0) {
         av.free_context(&context);
         return NULL;
     }
     return context;
+}
+
+int cavcodec_has_decoder(const char *name) {
+    return cavcodec_load() && av.find_decoder_by_name(name) ? 1 : 0;
 }
 
 int cavcodec_send_bytes(AVCodecContext *context, AVPacket *packet, const uint8_t *data, int size) {

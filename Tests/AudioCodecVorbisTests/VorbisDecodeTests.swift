@@ -4,6 +4,8 @@ import ProcessSupport
 import AudioCore
 import AudioCodecs
 import AudioCodecVorbis
+import AudioCodecKit
+import AudioCodecAVCodec
 import AudioFileServices
 import ExtendedAudioFileServices
 import DecodeTestSupport
@@ -15,6 +17,8 @@ struct VorbisReference {
     var probeFrames: Int
     var ffmpegFrames: Int
     var s16adler: UInt32
+    /// Adler-32 of ffmpeg's f32le decode over its first min(frames, ffmpegFrames) frames.
+    var ffmpegF32Adler: UInt32
 
     init(_ name: String) throws {
         let url = Fixtures.vorbis.appendingPathComponent(name.replacingOccurrences(of: ".ogg", with: ".ref"))
@@ -35,6 +39,10 @@ struct VorbisReference {
             throw MissingFixture("vorbis/\(url.lastPathComponent): s16adler")
         }
         s16adler = crc
+        guard let hex = values["ffmpeg_f32adler"], let f32 = UInt32(hex.dropFirst(2), radix: 16) else {
+            throw MissingFixture("vorbis/\(url.lastPathComponent): ffmpeg_f32adler")
+        }
+        ffmpegF32Adler = f32
     }
 }
 
@@ -45,11 +53,26 @@ func ffmpegStart(_ name: String) throws -> [Float] {
     return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
 }
 
-/// Every frame of a fixture through ExtAudioFile, interleaved Float32 at the stream's rate.
+/// Every frame of a fixture through ExtAudioFile, interleaved Float32 at the stream's rate,
+/// with the decoder the registry gives (`AudioCodecKit.registerVorbis()`: libavcodec's where it
+/// loads).
 func decodeVorbis(_ name: String) throws -> (samples: [Float], channels: Int) {
-    VorbisDecoder.register()
+    AudioCodecKit.registerVorbis()
     let reader = try ExtAudioFile(path: Fixtures.vorbis.appendingPathComponent(name).path)
     return (try readAllFloat(reader), Int(reader.fileDataFormat.channelsPerFrame))
+}
+
+/// Every frame of a fixture through libvorbis (`VorbisDecoder` made directly), trimmed by the
+/// file's packet table as the readers trim.
+func decodeWithLibvorbis(_ name: String) throws -> (samples: [Float], channels: Int) {
+    let file = try AudioFile(path: Fixtures.vorbis.appendingPathComponent(name).path)
+    let decoder = try VorbisDecoder(input: file.dataFormat, magicCookie: file.magicCookie)
+    return (try decodeTrimmed(file, with: decoder), Int(decoder.outputFormat.channelsPerFrame))
+}
+
+/// Adler-32 of Float32 samples' bytes.
+func adler32(_ samples: ArraySlice<Float>) -> UInt32 {
+    samples.withUnsafeBytes { adler32(Array($0)) }
 }
 
 /// Float samples as libvorbisfile's `ov_read` makes 16-bit ones (what oggdec writes): × 32768
@@ -92,7 +115,8 @@ func snr(_ a: [Float], _ b: [Float]) -> Double {
 @Suite("Vorbis decoding")
 struct VorbisDecodeTests {
     static let files = [
-        "oggenc-mono-44100.ogg", "ffmpeg-stereo-48000.ogg", "oggenc-51-48000.ogg", "oggenc-short-44100.ogg", "spec-start-trim.ogg",
+        "oggenc-mono-44100.ogg", "ffmpeg-stereo-48000.ogg", "oggenc-3-48000.ogg", "oggenc-5-48000.ogg", "oggenc-51-48000.ogg",
+        "oggenc-short-44100.ogg", "spec-start-trim.ogg",
         "spec-late-start.ogg", "spec-tags.ogg",
     ]
 
@@ -105,7 +129,7 @@ struct VorbisDecodeTests {
     /// the specification (and this package, ``startTrimDropsTheFirstFrames()``) drops the first.
     @Test(arguments: files) func matchesOggdec(_ name: String) throws {
         let reference = try VorbisReference(name)
-        let (samples, channels) = try decodeVorbis(name)
+        let (samples, channels) = try decodeWithLibvorbis(name)
         #expect(samples.count == reference.frames * channels, "\(name): \(samples.count / channels) frames, oggdec \(reference.frames)")
         if name != "spec-late-start.ogg" {
             #expect(reference.frames == reference.probeFrames, "\(name): oggdec and ffprobe disagree")
@@ -115,15 +139,53 @@ struct VorbisDecodeTests {
         }
     }
 
+    /// Through the registry (libavcodec's decoder where it loads, as here) and ExtAudioFile, each
+    /// file has oggdec's length (the reader's trimming) and, over the frames both give (ffmpeg
+    /// trims the end by its own rule), ffmpeg's float decode bit for bit. (ffmpeg does not trim
+    /// a start, so the trimmed-start file is left out.)
+    @Test(arguments: files.filter { $0 != "spec-start-trim.ogg" }) func registryDecodeMatchesFFmpeg(_ name: String) throws {
+        let reference = try VorbisReference(name)
+        let (samples, channels) = try decodeVorbis(name)
+        #expect(samples.count == reference.frames * channels, "\(name): \(samples.count / channels) frames, oggdec \(reference.frames)")
+        let common = min(reference.frames, reference.ffmpegFrames, samples.count / channels)
+        #expect(adler32(samples[0..<(common * channels)]) == reference.ffmpegF32Adler, "\(name): samples differ from ffmpeg's")
+    }
+
     /// ffmpeg's own Vorbis decoder (a second implementation) agrees with libvorbis's samples to
     /// 100 dB or better over the first 1024 frames, in the same channel order. (Its lengths
     /// differ by up to a short block at the end of a stream: it trims by its own rule.)
     @Test(arguments: files.filter { $0 != "spec-start-trim.ogg" }) func nearFFmpeg(_ name: String) throws {
-        let (samples, _) = try decodeVorbis(name)
+        let (samples, _) = try decodeWithLibvorbis(name)
         let reference = try ffmpegStart(name)
         #expect(!reference.isEmpty)
         let ratio = snr(Array(samples.prefix(reference.count)), reference)
         #expect(ratio >= 100, "\(name): \(ratio) dB")
+    }
+
+    /// libavcodec's decoder and libvorbis's give each channel in the same place (WAVE order; a
+    /// different tone per channel, so a misplaced channel is noise) and agree to 120 dB or
+    /// better, channel by channel.
+    @Test(arguments: ["oggenc-3-48000.ogg", "oggenc-5-48000.ogg", "oggenc-51-48000.ogg"]) func decodersAgreeChannelByChannel(_ name: String) throws {
+        let file = try AudioFile(path: Fixtures.vorbis.appendingPathComponent(name).path)
+        let libvorbis = try decodeTrimmed(file, with: try VorbisDecoder(input: file.dataFormat, magicCookie: file.magicCookie))
+        let libavcodec = try decodeTrimmed(file, with: try AVCodecVorbisDecoder(input: file.dataFormat, magicCookie: file.magicCookie))
+        let channels = Int(file.dataFormat.channelsPerFrame)
+        #expect(libvorbis.count == libavcodec.count && !libvorbis.isEmpty)
+        for c in 0..<channels {
+            let a = stride(from: c, to: libavcodec.count, by: channels).map { libavcodec[$0] }
+            let b = stride(from: c, to: libvorbis.count, by: channels).map { libvorbis[$0] }
+            #expect(snr(a, b) >= 120, "\(name): channel \(c): \(snr(a, b)) dB")
+        }
+    }
+
+    /// `AudioCodecKit.registerVorbis()`: a stream's decoder is libavcodec's where libavcodec
+    /// loads (it does here), the stand-in made without a cookie libvorbis's.
+    @Test func registryPrefersLibavcodec() throws {
+        AudioCodecKit.registerVorbis()
+        let file = try AudioFile(path: Fixtures.vorbis.appendingPathComponent("ffmpeg-stereo-48000.ogg").path)
+        #expect(AVCodecVorbisDecoder.isAvailable)
+        #expect(try AudioDecoders.make(for: file.dataFormat, magicCookie: file.magicCookie) is AVCodecVorbisDecoder)
+        #expect(try AudioDecoders.make(for: file.dataFormat, magicCookie: nil) is VorbisDecoder)
     }
 
     /// A trimmed start (a first page whose granule position is 300 frames short of its packets'):
@@ -140,7 +202,6 @@ struct VorbisDecodeTests {
     /// packet of pre-roll rebuilds the overlap exactly.
     @Test(arguments: ["ffmpeg-stereo-48000.ogg", "oggenc-51-48000.ogg"]) func seekIsExact(_ name: String) throws {
         let (whole, channels) = try decodeVorbis(name)
-        VorbisDecoder.register()
         let reader = try ExtAudioFile(path: Fixtures.vorbis.appendingPathComponent(name).path)
         let client = AudioStreamBasicDescription.linearPCM(
             sampleRate: reader.fileDataFormat.sampleRate, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true)

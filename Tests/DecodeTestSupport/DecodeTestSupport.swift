@@ -1,5 +1,6 @@
 public import AudioCodecs
 public import ExtendedAudioFileServices
+public import AudioFileServices
 import AudioCore
 
 /// A failure of the decode test support itself.
@@ -36,4 +37,35 @@ public func readAllFloat(_ reader: ExtAudioFile, sampleRate: Double? = nil, chan
         buffer.appendFloats(to: &samples)
     }
     return samples
+}
+
+/// Every packet of `file` through `decoder` (made for the file by the caller), each with its
+/// packet description's frames, after `reset()`: the decoder's output per packet, untrimmed.
+public func decodeEachPacket(_ file: AudioFile, with decoder: any AudioDecoder) throws -> [[Float]] {
+    decoder.reset()
+    let all = try file.readPackets(from: 0, count: Int(file.packetCount))
+    guard let buffer = PCMBuffer(format: decoder.outputFormat, frameCapacity: decoder.maximumFramesPerPacket) else { return [] }
+    var out: [[Float]] = []
+    try all.data.withUnsafeBytes { bytes in
+        for d in all.descriptions ?? [] {
+            buffer.frameLength = 0
+            let packet = UnsafeRawBufferPointer(rebasing: bytes[Int(d.startOffset)..<(Int(d.startOffset) + Int(d.dataByteSize))])
+            _ = try decoder.decode(packet: packet, frames: d.variableFramesInPacket > 0 ? Int(d.variableFramesInPacket) : nil, into: buffer)
+            var samples: [Float] = []
+            buffer.appendFloats(to: &samples)
+            out.append(samples)
+        }
+    }
+    return out
+}
+
+/// The output of ``decodeEachPacket(_:with:)`` back to back, trimmed by the file's packet table
+/// (its priming frames dropped, its valid frames kept), as a reader trims it.
+public func decodeTrimmed(_ file: AudioFile, with decoder: any AudioDecoder) throws -> [Float] {
+    let channels = Int(decoder.outputFormat.channelsPerFrame)
+    let whole = try decodeEachPacket(file, with: decoder).flatMap { $0 }
+    guard let table = file.packetTableInfo else { return whole }
+    let start = min(whole.count, Int(table.primingFrames) * channels)
+    let end = min(whole.count, start + Int(table.numberValidFrames) * channels)
+    return Array(whole[start..<end])
 }

@@ -70,13 +70,15 @@ private let registerDecoders: Void = {
     AACDecoder.register()
     FLACDecoder.register()
     OpusDecoder.register()
-    VorbisDecoder.register()
+    // Files decode with libavcodec's Vorbis decoder, as AudioCodecKit registers it where
+    // libavcodec loads; libvorbis's gets the headers fuzzer's packets.
+    if AVCodecVorbisDecoder.isAvailable { AVCodecVorbisDecoder.register() } else { VorbisDecoder.register() }
     AC3Decoder.register()
 }()
 
 /// The bytes as Vorbis headers: a magic cookie (both forms), and a setup header's modes; a
-/// cookie that parses makes a decoder (libvorbis reads the headers) that decodes the bytes as
-/// a packet.
+/// cookie that parses makes decoders (libvorbis and libavcodec read the headers) that decode
+/// the bytes as a packet.
 private func fuzzVorbisHeaders(_ bytes: [UInt8]) {
     _ = try? VorbisIdentification(packet: bytes)
     guard let headers = try? VorbisHeaders(cookie: bytes) else { return }
@@ -85,11 +87,15 @@ private func fuzzVorbisHeaders(_ bytes: [UInt8]) {
     let format = AudioStreamBasicDescription(
         sampleRate: Double(headers.info.sampleRate), formatID: .vorbis, formatFlags: [], bytesPerPacket: 0, framesPerPacket: 0,
         bytesPerFrame: 0, channelsPerFrame: UInt32(headers.info.channelCount), bitsPerChannel: 0)
-    guard let decoder = try? VorbisDecoder(input: format, magicCookie: bytes),
-          let buffer = PCMBuffer(format: decoder.outputFormat, frameCapacity: 4096) else { return }
-    for _ in 0..<2 {
-        buffer.frameLength = 0
-        _ = try? bytes.withUnsafeBytes { try decoder.decode(packet: $0, frames: nil, into: buffer) }
+    let decoders: [(any AudioDecoder)?] = [
+        try? VorbisDecoder(input: format, magicCookie: bytes), try? AVCodecVorbisDecoder(input: format, magicCookie: bytes),
+    ]
+    for case let decoder? in decoders {
+        guard let buffer = PCMBuffer(format: decoder.outputFormat, frameCapacity: 4096) else { continue }
+        for _ in 0..<2 {
+            buffer.frameLength = 0
+            _ = try? bytes.withUnsafeBytes { try decoder.decode(packet: $0, frames: nil, into: buffer) }
+        }
     }
 }
 

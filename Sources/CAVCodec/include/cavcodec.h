@@ -43,9 +43,14 @@ AVFrame *cavcodec_frame(const AVCodecContext *context);
 void cavcodec_frame_free(AVFrame **frame);
 int cavcodec_frame_make_writable(AVFrame *frame);
 
-/* Decoding. Opens libavcodec's decoder for AC-3 (enhanced 0) or E-AC-3 (enhanced 1), planar
- * float output. NULL when the decoder is missing or refuses. */
-AVCodecContext *cavcodec_open_ac3_decoder(int enhanced);
+/* Decoding. Opens libavcodec's decoder named `name` ("ac3", "eac3", "vorbis", ...) for planar
+ * float output, with a copy of `extradataSize` bytes at `extradata` as its extradata (none when
+ * NULL or 0), and `channels` and `rate` where they are above 0 (libavcodec's default layout for
+ * the count). NULL when libavcodec cannot be loaded, has no such decoder, or the decoder
+ * refuses. */
+AVCodecContext *cavcodec_open_decoder(const char *name, const uint8_t *extradata, int extradataSize, int channels, int rate);
+/* 1 when libavcodec loads and has a decoder named `name`, else 0. */
+int cavcodec_has_decoder(const char *name);
 /* Sends `size` bytes at `data` as one packet (libavcodec copies them); data NULL ends the
  * stream. */
 int cavcodec_send_bytes(AVCodecContext *context, AVPacket *packet, const uint8_t *data, int size);
