@@ -186,14 +186,6 @@ public final class AC3Decoder: AudioDecoder {
         if sources.allSatisfy({ $0 != nil }) {
             let p = sources.map { $0! }
             switch channels {
-            case 1:
-                destination.update(from: p[0], count: count)
-            case 2:
-                let (a, b) = (p[0], p[1])
-                for i in 0..<count {
-                    destination[2 * i] = a[i]
-                    destination[2 * i + 1] = b[i]
-                }
             case 6:
                 let (a, b, c, d, e, f) = (p[0], p[1], p[2], p[3], p[4], p[5])
                 for i in 0..<count {
@@ -206,7 +198,7 @@ public final class AC3Decoder: AudioDecoder {
                     out[5] = f[i]
                 }
             default:
-                Self.interleave(p, count, into: destination)
+                AVCodecDecoderSession.interleave(p, count, into: destination)
             }
         } else {
             for (c, source) in sources.enumerated() {
@@ -218,18 +210,6 @@ public final class AC3Decoder: AudioDecoder {
             }
         }
         buffer.frameLength += count
-    }
-
-    /// Interleaves `count` frames of the planes `planes` into `destination`, plane by plane.
-    private static func interleave(_ planes: [UnsafePointer<Float>], _ count: Int, into destination: UnsafeMutablePointer<Float>) {
-        let channels = planes.count
-        for (c, plane) in planes.enumerated() {
-            var out = destination + c
-            for i in 0..<count {
-                out.pointee = plane[i]
-                out += channels
-            }
-        }
     }
 
     /// The plane for each output channel: the one whose libavutil channel has the output

@@ -83,3 +83,28 @@ final class AVCodecDecoderSession {
         return result
     }
 }
+
+extension AVCodecDecoderSession {
+    /// Interleaves `count` frames of `planes` (one per channel) into `destination`.
+    static func interleave(_ planes: [UnsafePointer<Float>], _ count: Int, into destination: UnsafeMutablePointer<Float>) {
+        let channels = planes.count
+        switch channels {
+        case 1:
+            destination.update(from: planes[0], count: count)
+        case 2:
+            let (a, b) = (planes[0], planes[1])
+            for i in 0..<count {
+                destination[2 * i] = a[i]
+                destination[2 * i + 1] = b[i]
+            }
+        default:
+            for (c, plane) in planes.enumerated() {
+                var out = destination + c
+                for i in 0..<count {
+                    out.pointee = plane[i]
+                    out += channels
+                }
+            }
+        }
+    }
+}

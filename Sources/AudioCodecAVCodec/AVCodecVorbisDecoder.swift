@@ -129,7 +129,7 @@ public final class AVCodecVorbisDecoder: AudioDecoder {
                 }
                 let count = min(Int(frame.pointee.nb_samples), limit - appended)
                 guard count > 0 else { return }
-                Self.interleave(planes, count, into: destination + appended * channels)
+                AVCodecDecoderSession.interleave(planes, count, into: destination + appended * channels)
                 appended += count
             }
         }
@@ -169,34 +169,7 @@ public final class AVCodecVorbisDecoder: AudioDecoder {
 
     @discardableResult
     private func appendSilence(_ frames: Int, to buffer: PCMBuffer) -> Int {
-        let length = max(0, min(frames, maximumFramesPerPacket))
-        guard length > 0 else { return 0 }
-        buffer.freeSpace(0).baseAddress!.assumingMemoryBound(to: Float.self).initialize(repeating: 0, count: length * channels)
-        buffer.frameLength += length
-        return length
-    }
-
-    /// Interleaves `count` frames of `planes` into `destination`.
-    private static func interleave(_ planes: [UnsafePointer<Float>], _ count: Int, into destination: UnsafeMutablePointer<Float>) {
-        let channels = planes.count
-        switch channels {
-        case 1:
-            destination.update(from: planes[0], count: count)
-        case 2:
-            let (a, b) = (planes[0], planes[1])
-            for i in 0..<count {
-                destination[2 * i] = a[i]
-                destination[2 * i + 1] = b[i]
-            }
-        default:
-            for (c, plane) in planes.enumerated() {
-                var out = destination + c
-                for i in 0..<count {
-                    out.pointee = plane[i]
-                    out += channels
-                }
-            }
-        }
+        buffer.appendZeros(frames: frames, limit: maximumFramesPerPacket)
     }
 
     /// Registers this decoder for `'vorb'` (replacing any other).

@@ -188,11 +188,7 @@ public final class VorbisDecoder: AudioDecoder {
 
     @discardableResult
     private func appendSilence(_ frames: Int, to buffer: PCMBuffer) -> Int {
-        let length = max(0, min(frames, maximumFramesPerPacket))
-        guard length > 0 else { return 0 }
-        buffer.freeSpace(0).baseAddress!.assumingMemoryBound(to: Float.self).initialize(repeating: 0, count: length * channels)
-        buffer.frameLength += length
-        return length
+        buffer.appendZeros(frames: frames, limit: maximumFramesPerPacket)
     }
 
     /// Calls `body` with `bytes` as libvorbis's packet structure.

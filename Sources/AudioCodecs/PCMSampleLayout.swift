@@ -103,6 +103,19 @@ struct PCMSampleLayout: Hashable, Sendable {
 }
 
 extension PCMBuffer {
+    /// Appends `frames` frames of zero samples (silence in Float32 and signed integer formats),
+    /// at most `limit` and as many as fit, and returns how many: what a decoder gives for a
+    /// packet that completes nothing or cannot be decoded, so the stream keeps its timing.
+    @discardableResult
+    public func appendZeros(frames: Int, limit: Int = .max) -> Int {
+        let n = max(0, min(frames, limit, framesFree))
+        guard n > 0 else { return 0 }
+        let bytes = n * Int(format.bytesPerFrame)
+        freeSpace(0).baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        frameLength += n
+        return n
+    }
+
     /// Appends `frames` frames of silence (or as many as fit) for a packet that could not be
     /// decoded, so the stream keeps its timing.
     func appendSilence(frames: Int, layout: PCMSampleLayout) {
