@@ -133,7 +133,7 @@ struct CFObjectsTests {
         let lines = Self.entries(r.out.split(separator: "\n"))
         let expected = [
             "readable": "caff,WAVE,RF64,BW64,AIFF,AIFC,m4af,m4bf,mp4f,3gpp,3gp2,adts,flac,MPG3,MPG2,MPG1,OggS,ac-3",
-            "writable": "caff,WAVE,AIFF,AIFC,m4af,m4bf,mp4f,adts,flac",
+            "writable": "caff,WAVE,AIFF,AIFC,m4af,m4bf,mp4f,adts,flac,OggS",
             // afconvert -hf on macOS: 'AIFF' = AIFF (.aiff, .aif), 'AIFC' = AIFC (.aifc, .aiff, .aif), …
             "name.AIFF": "AIFF", "exts.AIFF": "aiff,aif",
             "name.AIFC": "AIFC", "exts.AIFC": "aifc,aiff,aif",
