@@ -197,7 +197,7 @@ public struct AC3Configuration: Hashable, Sendable {
 
     /// The body of the `dac3` or `dec3` box for this configuration.
     public var boxBody: [UInt8] {
-        var w = HeaderBitWriter()
+        var w = ConfigBitWriter()
         if !isEnhanced {
             let s = substreams[0]
             w.write(s.fscod, 2); w.write(s.bsid, 5); w.write(s.bsmod, 3); w.write(s.acmod, 3)
@@ -293,21 +293,5 @@ public struct AC3Configuration: Hashable, Sendable {
             fscod: 0, bsid: enhanced ? 16 : 8, acmod: acmod, lfeOn: lfe, dependentSubstreams: locations == 0 ? 0 : 1,
             channelLocations: locations)
         return enhanced ? AC3Configuration(eac3: [substream], dataRate: 0) : AC3Configuration(ac3: substream, bitRateCode: 0)
-    }
-}
-
-/// Writes bits most significant first.
-struct HeaderBitWriter {
-    private(set) var bytes: [UInt8] = []
-    private var used = 8
-    mutating func write(_ value: Int, _ count: Int) {
-        for k in stride(from: count - 1, through: 0, by: -1) {
-            if used == 8 {
-                bytes.append(0)
-                used = 0
-            }
-            if value >> k & 1 == 1 { bytes[bytes.count - 1] |= 0x80 >> UInt8(used) }
-            used += 1
-        }
     }
 }

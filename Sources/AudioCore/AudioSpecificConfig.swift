@@ -424,6 +424,9 @@ struct ConfigBitWriter {
         }
     }
 
+    /// Writes the low `count` bits of `value`.
+    mutating func write(_ value: Int, _ count: Int) { write(UInt32(truncatingIfNeeded: value), count) }
+
     mutating func writeObjectType(_ type: Int) {
         if type >= 32 {
             write(31, 5)
